@@ -1,0 +1,18 @@
+import { LANE_API_VERSION, type LaneManifest } from '../../src/api';
+
+export const commandLaneManifest: LaneManifest = {
+  id: 'command',
+  displayName: 'Command',
+  version: '1.0.0',
+  apiVersion: LANE_API_VERSION,
+  kind: 'command',
+  description: 'Runs a configured command line (any agent CLI or script) in the run\'s worktree.',
+  defaultRetryCap: 2,
+  defaultTimeoutMs: 30 * 60_000,
+  capabilities: { resume: 'none', streaming: true, tools: false },
+  settings: {
+    command: { description: 'The command line to run (through the shell). The task spec arrives on stdin and in SWITCHYARD_TASK_SPEC.', required: true },
+    timeoutMs: { description: 'Abort the command after this many milliseconds (default 30 minutes).' },
+    env: { description: 'Names of extra environment variables to pass through from the parent environment.' },
+  },
+};

@@ -1,0 +1,9 @@
+/**
+ * The public lane API: everything a lane plugin may import. Built-in lanes
+ * under `plugins/` use only this module, exactly like third-party lanes.
+ */
+export type { LanePlugin, LaneRunInput, LaneTask, LaneAttempt, Disposable } from './core/lanes/lanePlugin';
+export type { LaneManifestInput as LaneManifest } from './core/model/laneManifest';
+export type { LaneEventInput as LaneEvent, Usage } from './core/model/laneEvent';
+export type { LaneResult } from './core/model/laneResult';
+export { LANE_API_VERSION } from './core/model/laneManifest';

@@ -1,0 +1,125 @@
+import { errorMessage } from '../errors';
+import { buildLaneEnv } from '../lanes/laneEnv';
+import { runLane, type LaneOutcome } from '../lanes/runLane';
+import type { Run } from '../model/run';
+import type { Task } from '../model/task';
+import { captureChange, createWorktree } from '../workspace/worktrees';
+import { finishRun, type RunEnd } from './finishRun';
+import type { RunContext } from './runContext';
+import { RunEventLog, eventsPath, writeDiff } from './runFiles';
+import { findTask, setTaskState } from './taskCommands';
+import { verifyAcceptance } from './verifyAcceptance';
+
+/**
+ * Executes one claimed run end to end: worktree, lane, diff, acceptance
+ * command, and the final record in the store. Never throws for what a lane
+ * does; `stop` aborts the run (queue stopped).
+ */
+export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal): Promise<Run> {
+  const log = new RunEventLog(eventsPath(ctx.root, run.id));
+  const record = (type: string, body: Record<string, unknown>): void => {
+    log.append(type, body);
+    ctx.onRunEvent?.(run.id, type, body);
+  };
+  record('decision', { message: `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ${run.attempt}${run.retryReason ? ` (retry after: ${run.retryReason})` : ''}` });
+
+  const cancel = new AbortController();
+  const onStop = (): void => cancel.abort();
+  stop.addEventListener('abort', onStop, { once: true });
+  const poll = setInterval(() => {
+    ctx.store.read().then(
+      (state) => {
+        const current = state.tasks.find((t) => t.id === task.id);
+        if (!current || current.generation !== run.generation) cancel.abort();
+      },
+      () => undefined,
+    );
+  }, ctx.cancelPollMs);
+
+  let end: RunEnd;
+  try {
+    end = await attempt(ctx, task, run, cancel.signal, record);
+  } catch (error) {
+    end = { ok: false, code: 'workspace-error', reason: errorMessage(error) };
+  } finally {
+    clearInterval(poll);
+    stop.removeEventListener('abort', onStop);
+  }
+
+  const finished = await ctx.store.update((state) => {
+    const decision = finishRun(state, ctx.registry, run.id, end);
+    record('decision', { message: decision });
+    return state.runs.find((r) => r.id === run.id)!;
+  });
+  await log.flush();
+  ctx.onChange?.();
+  return finished;
+}
+
+async function attempt(
+  ctx: RunContext,
+  task: Task,
+  run: Run,
+  signal: AbortSignal,
+  record: (type: string, body: Record<string, unknown>) => void,
+): Promise<RunEnd> {
+  const lane = ctx.registry.get(run.lane);
+  if (!lane) {
+    const known = ctx.registry.list().map((l) => l.manifest.id);
+    return { ok: false, code: 'lane-not-registered', reason: `lane "${run.lane}" is not registered; registered lanes: ${known.join(', ') || '(none)'}` };
+  }
+  const state = await ctx.store.read();
+  const settings = { ...(state.settings.laneSettings[run.lane] ?? {}), ...(ctx.laneSettingsOverride?.(run.lane) ?? {}) };
+  const timeoutMs = typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0 ? settings.timeoutMs : lane.manifest.defaultTimeoutMs;
+
+  await createWorktree(ctx.root, run.worktree, run.branch, run.baseCommit);
+  record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${run.baseCommit.slice(0, 12)}` });
+
+  const env = buildLaneEnv(ctx.parentEnv, lane.manifest.envAllowlist, {
+    SWITCHYARD_TASK_ID: task.id,
+    SWITCHYARD_TASK_TITLE: task.spec.title,
+    SWITCHYARD_TASK_SPEC: task.spec.spec,
+    SWITCHYARD_TASK_FILES: task.spec.files.join('\n'),
+    SWITCHYARD_RUN_ID: run.id,
+    SWITCHYARD_ATTEMPT: String(run.attempt),
+    SWITCHYARD_WORKSPACE: run.worktree,
+  });
+  const outcome: LaneOutcome = await runLane(
+    lane,
+    {
+      task: { id: task.id, title: task.spec.title, spec: task.spec.spec, files: task.spec.files, acceptance: task.spec.acceptance },
+      workspaceDir: run.worktree,
+      env,
+      attempt: { runId: run.id, attempt: run.attempt, parentRunId: run.parentRunId, retryReason: run.retryReason },
+      settings,
+    },
+    { timeoutMs, cancelSignal: signal, onEvent: (event) => record('lane', { event }) },
+  );
+
+  // Whatever the lane left on disk is kept on the run's branch, success or not.
+  const change = await captureChange(run.worktree, run.baseCommit, `switchyard: ${task.spec.title} (${run.id})`).catch((error) => {
+    record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
+    return undefined;
+  });
+  if (change) await writeDiff(ctx.root, run.id, change.diff);
+  const captured = { headCommit: change?.headCommit, diffStat: change?.stat, usage: outcome.usage };
+  if (!outcome.ok) return { ...captured, ok: false, code: outcome.code, reason: outcome.reason };
+
+  const moved = await ctx.store.update((s) => {
+    const current = findTask(s, task.id);
+    if (current.generation !== run.generation || current.state !== 'RUNNING') return false;
+    setTaskState(current, 'VERIFYING');
+    return true;
+  });
+  ctx.onChange?.();
+  if (!moved || signal.aborted) return { ...captured, ok: false, code: 'canceled', reason: 'the task was canceled' };
+  if (!task.spec.acceptance) {
+    record('decision', { message: 'no acceptance command: verification passes' });
+    return { ...captured, ok: true, summary: outcome.summary };
+  }
+  record('decision', { message: `verifying with \`${task.spec.acceptance}\`` });
+  const verdict = await verifyAcceptance(task.spec.acceptance, run.worktree, env, ctx.verifyTimeoutMs, signal);
+  record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });
+  if (!verdict.ok) return { ...captured, ok: false, code: signal.aborted ? 'canceled' : 'verify-failed', reason: verdict.reason };
+  return { ...captured, ok: true, summary: outcome.summary };
+}

@@ -1,0 +1,38 @@
+import { hostname } from 'node:os';
+import type { LaneRegistry } from '../lanes/laneRegistry';
+import type { ProjectStore } from '../store/projectStore';
+
+/** What running a task needs from its surroundings. */
+export interface RunContext {
+  readonly root: string;
+  readonly store: ProjectStore;
+  readonly registry: LaneRegistry;
+  /** Identifies this process as the owner of the runs it starts: `host/pid/nonce`. */
+  readonly owner: string;
+  readonly parentEnv: NodeJS.ProcessEnv;
+  /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
+  laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
+  readonly verifyTimeoutMs: number;
+  /** How often a running run checks the store for a cancel made by another process. */
+  readonly cancelPollMs: number;
+  /** Called after every change this process makes to tasks or runs. */
+  onChange?(): void;
+  onRunEvent?(runId: string, type: string, body: Record<string, unknown>): void;
+}
+
+export function makeOwnerId(): string {
+  return `${hostname()}/${process.pid}/${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** True when `owner` names a process on this host that is no longer alive. */
+export function ownerIsGone(owner: string | undefined): boolean {
+  if (!owner) return true;
+  const [host, pid] = owner.split('/');
+  if (host !== hostname()) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}

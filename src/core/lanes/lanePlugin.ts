@@ -1,0 +1,47 @@
+import type { LaneEventInput } from '../model/laneEvent';
+import type { LaneManifestInput } from '../model/laneManifest';
+import type { LaneResult } from '../model/laneResult';
+
+/** The task as a lane sees it: what to do, not how Switchyard tracks it. */
+export interface LaneTask {
+  readonly id: string;
+  readonly title: string;
+  readonly spec: string;
+  readonly files: readonly string[];
+  readonly acceptance?: string;
+}
+
+export interface LaneAttempt {
+  readonly runId: string;
+  readonly attempt: number;
+  readonly parentRunId?: string;
+  readonly retryReason?: string;
+}
+
+/** The one input contract of every lane. */
+export interface LaneRunInput {
+  readonly task: LaneTask;
+  /** The run's own git worktree; the lane works only here. */
+  readonly workspaceDir: string;
+  /** Built by Switchyard from an allowlist; never the whole parent environment. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly attempt: LaneAttempt;
+  /** Set when the run resumes an earlier one (for example the CLI's own session id). */
+  readonly resume?: { readonly sessionId?: string };
+  /** The lane's settings for this project, as configured by the user. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** Aborted on cancel and on timeout; a lane must stop promptly. */
+  readonly signal: AbortSignal;
+  /** Reports a normalized event; malformed events fail the run. */
+  emit(event: LaneEventInput): void;
+}
+
+/** A lane plugin: a manifest and one `run` function. */
+export interface LanePlugin {
+  readonly manifest: LaneManifestInput;
+  run(input: LaneRunInput): Promise<LaneResult>;
+}
+
+export interface Disposable {
+  dispose(): void;
+}

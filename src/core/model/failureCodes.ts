@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** Why a run failed. `retryable` says whether the same input may be tried again. */
+export const FAILURE_CODES = {
+  'lane-exit': { retryable: true, summary: 'the lane reported failure or its process exited non-zero' },
+  'lane-timeout': { retryable: true, summary: 'the lane did not finish within its timeout and was aborted' },
+  'lane-crash': { retryable: true, summary: 'the lane threw an unexpected error' },
+  'lane-malformed-event': { retryable: false, summary: 'the lane emitted an event that does not match the event schema' },
+  'lane-not-registered': { retryable: false, summary: 'no lane with this id is registered' },
+  'lane-misconfigured': { retryable: false, summary: 'the lane settings are missing or invalid' },
+  'workspace-error': { retryable: true, summary: 'creating the worktree or capturing the diff failed' },
+  'verify-failed': { retryable: true, summary: 'the acceptance command failed' },
+  'canceled': { retryable: false, summary: 'the task was canceled' },
+  'interrupted': { retryable: true, summary: 'the process that owned the run stopped before the run finished' },
+} as const satisfies Record<string, { retryable: boolean; summary: string }>;
+
+export type FailureCode = keyof typeof FAILURE_CODES;
+export const FailureCode = z.enum(Object.keys(FAILURE_CODES) as [FailureCode, ...FailureCode[]]);
+
+export function isRetryable(code: FailureCode): boolean {
+  return FAILURE_CODES[code].retryable;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { LaneId } from './task';
+
+/** The lane API version this build of Switchyard speaks. */
+export const LANE_API_VERSION = 1;
+export const SUPPORTED_LANE_API_VERSIONS: readonly number[] = [1];
+
+export const PriceTable = z
+  .object({
+    inputPerMTokUsd: z.number().min(0),
+    outputPerMTokUsd: z.number().min(0),
+  })
+  .strict();
+
+export const LaneManifest = z
+  .object({
+    id: LaneId,
+    displayName: z.string().min(1),
+    version: z.string().regex(/^\d+\.\d+\.\d+([-+].*)?$/, 'version must be semver, e.g. 1.0.0'),
+    apiVersion: z.number().int(),
+    kind: z.enum(['api', 'cli', 'command']),
+    description: z.string().optional(),
+    defaultRetryCap: z.number().int().min(1).max(20),
+    defaultTimeoutMs: z.number().int().min(100).default(30 * 60_000),
+    price: PriceTable.optional(),
+    capabilities: z
+      .object({ resume: z.enum(['none', 'run', 'call']), streaming: z.boolean(), tools: z.boolean() })
+      .strict(),
+    /** Names of the lane's settings, documented for users; values are checked by the plugin's own schema. */
+    settings: z.record(z.string(), z.object({ description: z.string(), required: z.boolean().default(false) }).strict()).default({}),
+    requiredSecrets: z.array(z.string()).default([]),
+    /** Extra environment variable names this lane may read from the parent environment. */
+    envAllowlist: z.array(z.string()).default([]),
+  })
+  .strict();
+export type LaneManifest = z.infer<typeof LaneManifest>;
+export type LaneManifestInput = z.input<typeof LaneManifest>;

@@ -1,0 +1,158 @@
+import { EventEmitter } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { SwitchyardError } from './errors';
+import type { LaneRegistry } from './lanes/laneRegistry';
+import type { Disposable } from './lanes/lanePlugin';
+import type { Task, TaskSpecInput } from './model/task';
+import { ProjectStore } from './store/projectStore';
+import type { ProjectSettings, ProjectState } from './store/projectState';
+import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
+import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
+import { makeOwnerId, type RunContext } from './engine/runContext';
+import { runQueue, type QueueOptions, type QueueSummary } from './engine/queueRunner';
+import { addTasks, cancelTask, retryTask, setTaskLane } from './engine/taskCommands';
+import { diffPath, eventsPath, readRunLog, type RunLogLine } from './engine/runFiles';
+
+export interface ProjectOptions {
+  registry: LaneRegistry;
+  parentEnv?: NodeJS.ProcessEnv;
+  laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
+  verifyTimeoutMs?: number;
+  cancelPollMs?: number;
+}
+
+/**
+ * One repository under Switchyard: the façade the CLI and the extension both
+ * use. It owns no UI and never imports `vscode`.
+ */
+export class Project {
+  private readonly events = new EventEmitter();
+  private readonly ctx: RunContext;
+
+  private constructor(
+    readonly root: string,
+    readonly store: ProjectStore,
+    readonly registry: LaneRegistry,
+    options: ProjectOptions,
+  ) {
+    this.ctx = {
+      root,
+      store,
+      registry,
+      owner: makeOwnerId(),
+      parentEnv: options.parentEnv ?? process.env,
+      laneSettingsOverride: options.laneSettingsOverride,
+      verifyTimeoutMs: options.verifyTimeoutMs ?? 10 * 60_000,
+      cancelPollMs: options.cancelPollMs ?? 500,
+      onChange: () => this.events.emit('change'),
+      onRunEvent: (runId, type, body) => this.events.emit('run-event', runId, type, body),
+    };
+  }
+
+  /** Opens the repository that contains `dir`; not a git repository or a corrupt state file is an error. */
+  static async open(dir: string, options: ProjectOptions): Promise<Project> {
+    const root = await resolveRepoRoot(dir);
+    const store = await ProjectStore.open(root);
+    return new Project(root, store, options.registry, options);
+  }
+
+  state(): Promise<ProjectState> {
+    return this.store.read();
+  }
+
+  async addTasks(specs: readonly unknown[], where?: string): Promise<Task[]> {
+    const tasks = await addTasks(this.store, this.registry, specs, await headCommit(this.root), where);
+    this.changed();
+    return tasks;
+  }
+
+  async addTask(spec: TaskSpecInput): Promise<Task> {
+    return (await this.addTasks([spec]))[0]!;
+  }
+
+  async cancelTask(id: string): Promise<Task> {
+    const task = await cancelTask(this.store, id);
+    this.changed();
+    return task;
+  }
+
+  async retryTask(id: string): Promise<Task> {
+    const task = await retryTask(this.store, id);
+    this.changed();
+    return task;
+  }
+
+  async setTaskLane(id: string, lane: string): Promise<Task> {
+    const task = await setTaskLane(this.store, this.registry, id, lane);
+    this.changed();
+    return task;
+  }
+
+  async setDefaultLane(lane: string): Promise<void> {
+    this.registry.require(lane);
+    await this.store.update((s) => {
+      s.settings.defaultLane = lane;
+    });
+    this.changed();
+  }
+
+  async updateSettings(change: (settings: ProjectSettings) => void): Promise<ProjectSettings> {
+    const settings = await this.store.update((s) => {
+      change(s.settings);
+      return s.settings;
+    });
+    this.changed();
+    return settings;
+  }
+
+  /** Drains the queue (or runs only `taskIds`). */
+  runQueue(options: QueueOptions = {}): Promise<QueueSummary> {
+    return runQueue(this.ctx, options);
+  }
+
+  async diff(runId: string): Promise<string> {
+    const state = await this.store.read();
+    const run = state.runs.find((r) => r.id === runId);
+    if (!run) {
+      throw new SwitchyardError('unknown-run', `unknown run "${runId}"${state.runs.length ? `; runs: ${state.runs.map((r) => r.id).join(', ')}` : ''}`);
+    }
+    return readFile(diffPath(this.root, runId), 'utf8').catch(() => {
+      throw new SwitchyardError('unknown-run', `run ${runId} has no captured diff (state ${run.state})`);
+    });
+  }
+
+  runLog(runId: string): Promise<RunLogLine[]> {
+    return readRunLog(eventsPath(this.root, runId));
+  }
+
+  worktrees(): Promise<WorktreeInfo[]> {
+    return listWorktrees(this.root);
+  }
+
+  /** Removes the worktrees of runs that are no longer running; their branches and diffs stay. */
+  async cleanWorktrees(): Promise<string[]> {
+    const state = await this.store.read();
+    const busy = new Set(state.runs.filter((r) => r.state === 'RUNNING').map((r) => r.worktree));
+    const removed: string[] = [];
+    for (const wt of await listWorktrees(this.root)) {
+      if (busy.has(wt.path)) continue;
+      await removeWorktree(this.root, wt.path);
+      removed.push(wt.path);
+    }
+    return removed;
+  }
+
+  onDidChange(listener: () => void): Disposable {
+    this.events.on('change', listener);
+    return { dispose: () => this.events.off('change', listener) };
+  }
+
+  onRunEvent(listener: (runId: string, type: string, body: Record<string, unknown>) => void): Disposable {
+    this.events.on('run-event', listener);
+    return { dispose: () => this.events.off('run-event', listener) };
+  }
+
+  private changed(): void {
+    this.events.emit('change');
+  }
+}

@@ -1,0 +1,97 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { simpleGit } from 'simple-git';
+import { SwitchyardError, errorMessage } from '../errors';
+import { STATE_DIR } from '../store/projectStore';
+
+export const WORKTREES_DIR = join(STATE_DIR, 'worktrees');
+const FALLBACK_IDENTITY = ['user.name=Switchyard', 'user.email=switchyard@localhost'];
+
+export function worktreePath(root: string, runId: string): string {
+  return join(root, WORKTREES_DIR, runId);
+}
+
+export function branchName(taskId: string, attempt: number): string {
+  return `switchyard/${taskId}/${attempt}`;
+}
+
+/** Creates a fresh worktree on a new branch at `base`; the user's working tree is not touched. */
+export async function createWorktree(root: string, path: string, branch: string, base: string): Promise<void> {
+  await mkdir(join(root, WORKTREES_DIR), { recursive: true });
+  await rm(path, { recursive: true, force: true });
+  const git = simpleGit(root);
+  await git.raw(['worktree', 'prune']).catch(() => undefined);
+  try {
+    await git.raw(['worktree', 'add', '--force', '-B', branch, path, base]);
+  } catch (error) {
+    throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+export interface CapturedChange {
+  diff: string;
+  headCommit: string;
+  stat: { files: number; insertions: number; deletions: number };
+}
+
+/**
+ * Commits whatever the lane left in the worktree (hooks skipped) and returns
+ * the diff of the branch against the task's base, including commits the lane
+ * made itself.
+ */
+export async function captureChange(path: string, base: string, message: string): Promise<CapturedChange> {
+  const git = simpleGit(path);
+  await git.raw(['add', '-A']);
+  const staged = (await git.raw(['diff', '--cached', '--name-only'])).trim();
+  if (staged) {
+    const hasIdentity = await git.raw(['config', 'user.email']).then((v) => v.trim() !== '', () => false);
+    const identity = hasIdentity ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);
+    await git.raw([...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
+  }
+  const headCommit = (await git.revparse(['HEAD'])).trim();
+  const diff = await git.raw(['diff', '--binary', base, headCommit]);
+  const numstat = await git.raw(['diff', '--numstat', base, headCommit]);
+  const stat = { files: 0, insertions: 0, deletions: 0 };
+  for (const line of numstat.split('\n').filter(Boolean)) {
+    const [added, deleted] = line.split('\t');
+    stat.files += 1;
+    stat.insertions += Number(added) || 0;
+    stat.deletions += Number(deleted) || 0;
+  }
+  return { diff, headCommit, stat };
+}
+
+export interface WorktreeInfo {
+  path: string;
+  branch?: string;
+  head?: string;
+}
+
+/** Worktrees Switchyard made in this repository. */
+export async function listWorktrees(root: string): Promise<WorktreeInfo[]> {
+  const out = await simpleGit(root).raw(['worktree', 'list', '--porcelain']);
+  const ours = resolve(root, WORKTREES_DIR) + sep;
+  const result: WorktreeInfo[] = [];
+  for (const block of out.split('\n\n')) {
+    const info: WorktreeInfo = { path: '' };
+    for (const line of block.split('\n')) {
+      if (line.startsWith('worktree ')) info.path = line.slice('worktree '.length);
+      else if (line.startsWith('branch ')) info.branch = line.slice('branch '.length).replace(/^refs\/heads\//, '');
+      else if (line.startsWith('HEAD ')) info.head = line.slice('HEAD '.length);
+    }
+    if (info.path && resolve(info.path).startsWith(ours)) result.push(info);
+  }
+  return result;
+}
+
+/** Removes a worktree folder; its branch stays, so the run's work is kept. */
+export async function removeWorktree(root: string, path: string): Promise<void> {
+  const inside = relative(resolve(root, WORKTREES_DIR), resolve(path));
+  if (inside.startsWith('..') || inside === '') {
+    throw new SwitchyardError('invalid-input', `refusing to remove ${path}: it is not a Switchyard worktree`);
+  }
+  await simpleGit(root).raw(['worktree', 'remove', '--force', path]).catch(async () => {
+    await rm(path, { recursive: true, force: true });
+  });
+  await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
+}
