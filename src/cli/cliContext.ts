@@ -1,0 +1,38 @@
+import { Project } from '../core/project';
+import { registryWithBuiltins } from '../lanes/builtinLanes';
+
+/** What every CLI command gets: parsed flags, positionals and output streams. */
+export interface CliContext {
+  readonly positionals: string[];
+  readonly flags: Record<string, string | boolean | string[] | undefined>;
+  readonly cwd: string;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export function openProject(ctx: CliContext): Promise<Project> {
+  const repo = typeof ctx.flags.repo === 'string' ? ctx.flags.repo : ctx.cwd;
+  return Project.open(repo, { registry: registryWithBuiltins() });
+}
+
+export function flagString(ctx: CliContext, name: string): string | undefined {
+  const value = ctx.flags[name];
+  if (Array.isArray(value)) return value[value.length - 1];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function flagList(ctx: CliContext, name: string): string[] {
+  const value = ctx.flags[name];
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
+}
+
+export function requirePositional(ctx: CliContext, index: number, what: string): string {
+  const value = ctx.positionals[index];
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}

@@ -1,0 +1,47 @@
+import { registryWithBuiltins } from '../../lanes/builtinLanes';
+import { type CliContext, openProject, requirePositional } from '../cliContext';
+import { table } from '../format';
+
+/** `switchyard lanes [--json]` and `switchyard lanes set <lane> key=value…` */
+export async function lanesCommand(ctx: CliContext): Promise<number> {
+  if (ctx.positionals[0] === 'set') return setLaneSettings(ctx);
+  const lanes = registryWithBuiltins().list().map((l) => l.manifest);
+  if (ctx.flags.json) {
+    ctx.out(JSON.stringify(lanes, null, 2));
+    return 0;
+  }
+  ctx.out(table(
+    ['LANE', 'KIND', 'VERSION', 'RETRY CAP', 'NAME'],
+    lanes.map((m) => [m.id, m.kind, m.version, String(m.defaultRetryCap), m.displayName]),
+  ));
+  for (const m of lanes) {
+    const settings = Object.entries(m.settings);
+    if (!settings.length) continue;
+    ctx.out(`\n${m.id} settings:`);
+    for (const [name, s] of settings) ctx.out(`  ${name}${s.required ? ' (required)' : ''}: ${s.description}`);
+  }
+  return 0;
+}
+
+async function setLaneSettings(ctx: CliContext): Promise<number> {
+  const laneId = requirePositional(ctx, 1, 'lane id: switchyard lanes set <lane> key=value…');
+  const project = await openProject(ctx);
+  project.registry.require(laneId);
+  const pairs = ctx.positionals.slice(2).map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`"${pair}" is not key=value`);
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // A plain string.
+    }
+    return [pair.slice(0, eq), value] as const;
+  });
+  const settings = await project.updateSettings((s) => {
+    s.laneSettings[laneId] = { ...(s.laneSettings[laneId] ?? {}), ...Object.fromEntries(pairs) };
+  });
+  ctx.out(JSON.stringify(settings.laneSettings[laneId], null, 2));
+  return 0;
+}

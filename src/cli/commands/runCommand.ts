@@ -1,0 +1,35 @@
+import { type CliContext, flagList, flagString, openProject } from '../cliContext';
+import { runLine } from '../format';
+
+/** `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. */
+export async function runCommand(ctx: CliContext): Promise<number> {
+  const project = await openProject(ctx);
+  const only = flagList(ctx, 'task');
+  const concurrency = flagString(ctx, 'concurrency');
+  const stop = new AbortController();
+  const onSignal = (): void => {
+    ctx.err('stopping: aborting running runs (their tasks go back to READY)…');
+    stop.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const summary = await project.runQueue({
+      taskIds: only.length ? only : undefined,
+      concurrency: concurrency ? Number(concurrency) : undefined,
+      signal: stop.signal,
+      onRunStarted: (run, task) => ctx.out(`▶ ${run.id} ${task.spec.title} on ${run.lane} (attempt ${run.attempt})`),
+      onRunFinished: (run) => ctx.out(`${run.state === 'SUCCEEDED' ? '✔' : '✖'} ${runLine(run)}`),
+    });
+    const state = await project.state();
+    const touched = new Set(summary.runs.map((r) => r.taskId));
+    const tasks = state.tasks.filter((t) => touched.has(t.id));
+    if (!summary.runs.length) ctx.out('Nothing to run: no READY task whose dependencies are DONE.');
+    for (const t of tasks) ctx.out(`${t.id} ${t.state}${t.failureReason && t.state !== 'DONE' ? `: ${t.failureReason}` : ''}`);
+    for (const w of summary.waiting) ctx.out(`${w.taskId} waits on ${w.on.join(', ')}`);
+    return tasks.some((t) => t.state === 'FAILED') ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,58 @@
+import { type CliContext, openProject, requirePositional } from '../cliContext';
+
+/** `switchyard diff <run>` */
+export async function diffCommand(ctx: CliContext): Promise<number> {
+  const project = await openProject(ctx);
+  const diff = await project.diff(requirePositional(ctx, 0, 'run id (see `switchyard status`)'));
+  ctx.out(diff.trimEnd() || '(empty diff: the run changed nothing)');
+  return 0;
+}
+
+/** `switchyard log <run>`: the run's recorded events and decisions. */
+export async function logCommand(ctx: CliContext): Promise<number> {
+  const project = await openProject(ctx);
+  const runId = requirePositional(ctx, 0, 'run id');
+  await project.diff(runId).catch(() => undefined);
+  for (const line of await project.runLog(runId)) {
+    const { ts, type, ...rest } = line;
+    const body = type === 'decision' ? String(rest.message) : JSON.stringify(rest.event ?? rest);
+    ctx.out(`${ts} ${type.padEnd(8)} ${body}`);
+  }
+  return 0;
+}
+
+/** `switchyard cancel <task>` */
+export async function cancelCommand(ctx: CliContext): Promise<number> {
+  const task = await (await openProject(ctx)).cancelTask(requirePositional(ctx, 0, 'task id'));
+  ctx.out(`${task.id} ${task.state}`);
+  return 0;
+}
+
+/** `switchyard retry <task>` */
+export async function retryCommand(ctx: CliContext): Promise<number> {
+  const task = await (await openProject(ctx)).retryTask(requirePositional(ctx, 0, 'task id'));
+  ctx.out(`${task.id} ${task.state}`);
+  return 0;
+}
+
+/** `switchyard default-lane [<lane>]` */
+export async function defaultLaneCommand(ctx: CliContext): Promise<number> {
+  const project = await openProject(ctx);
+  const lane = ctx.positionals[0];
+  if (lane) await project.setDefaultLane(lane);
+  ctx.out((await project.state()).settings.defaultLane);
+  return 0;
+}
+
+/** `switchyard worktrees [--clean]` */
+export async function worktreesCommand(ctx: CliContext): Promise<number> {
+  const project = await openProject(ctx);
+  if (ctx.flags.clean) {
+    const removed = await project.cleanWorktrees();
+    ctx.out(removed.length ? removed.map((p) => `removed ${p}`).join('\n') : 'no worktrees to clean');
+    return 0;
+  }
+  const list = await project.worktrees();
+  ctx.out(list.length ? list.map((w) => `${w.path}  ${w.branch ?? '(detached)'}`).join('\n') : 'no Switchyard worktrees');
+  return 0;
+}

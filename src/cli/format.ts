@@ -1,0 +1,44 @@
+import type { Run } from '../core/model/run';
+import type { Task } from '../core/model/task';
+import type { ProjectState } from '../core/store/projectState';
+import { formatMs } from '../core/lanes/runLane';
+
+/** A plain text table with left-aligned columns. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+export function laneOf(task: Task, state: ProjectState): string {
+  return task.spec.lane ?? state.settings.defaultLane;
+}
+
+export function runLine(run: Run): string {
+  const parts = [`${run.id}`, run.state, `lane ${run.lane}`, `attempt ${run.attempt}`];
+  if (run.durationMs !== undefined) parts.push(formatMs(run.durationMs));
+  if (run.diffStat) parts.push(`${run.diffStat.files} file(s) +${run.diffStat.insertions} -${run.diffStat.deletions}`);
+  if (run.failureReason) parts.push(`reason: ${run.failureReason}`);
+  return parts.join(' · ');
+}
+
+/** The human-readable `switchyard status`. */
+export function formatStatus(state: ProjectState): string {
+  if (state.tasks.length === 0) return 'No tasks yet. Add one with `switchyard task add --title "…" --spec "…"`.';
+  const lines: string[] = [];
+  lines.push(table(
+    ['TASK', 'STATE', 'LANE', 'ATTEMPTS', 'TITLE'],
+    state.tasks.map((t) => [t.id, t.state, laneOf(t, state), String(t.attempts), t.spec.title]),
+  ));
+  for (const task of state.tasks) {
+    const runs = state.runs.filter((r) => r.taskId === task.id);
+    if (!runs.length && !task.failureReason) continue;
+    lines.push('', `${task.id} ${task.spec.title}`);
+    if (task.failureReason) lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
+    for (const run of runs) lines.push(`  ${runLine(run)}`);
+  }
+  const counts = new Map<string, number>();
+  for (const t of state.tasks) counts.set(t.state, (counts.get(t.state) ?? 0) + 1);
+  lines.push('', [...counts].map(([s, n]) => `${n} ${s}`).join(', '));
+  return lines.join('\n');
+}

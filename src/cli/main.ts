@@ -1,0 +1,87 @@
+import { parseArgs } from 'node:util';
+import { isSwitchyardError } from '../core/errors';
+import { type CliContext, UsageError } from './cliContext';
+import { demoCommand } from './commands/demoCommand';
+import { lanesCommand } from './commands/lanesCommand';
+import { runCommand } from './commands/runCommand';
+import { statusCommand } from './commands/statusCommand';
+import { cancelCommand, defaultLaneCommand, diffCommand, logCommand, retryCommand, worktreesCommand } from './commands/taskActions';
+import { taskCommand } from './commands/taskCommand';
+
+const USAGE = `switchyard — run coding agents (lanes) on tasks in fresh git worktrees
+
+Usage: switchyard <command> [options]   (all commands take --repo <dir>, default: the current folder)
+
+  demo [--keep]                          run two tasks on the command lane in a throwaway repository
+  lanes [--json]                         list registered lanes and their settings
+  lanes set <lane> key=value…            store lane settings for this project (values may be JSON)
+  default-lane [<lane>]                  show or set the project's default lane
+  task add --title T [--spec S | --spec-file F] [--file PATH]… [--lane L] [--accept CMD]
+           [--depends-on TASK]… [--priority 0-100]
+  task add --from tasks.json             add tasks from a file (one spec, a list, or {"tasks": […]})
+  task lane <task> <lane>                route one task to a lane
+  run [--task ID]… [--concurrency N]     drain the queue (exit 1 if a task ends FAILED)
+  status [--json]                        tasks, runs and failure reasons
+  diff <run>                             the run's diff against the task's base commit
+  log <run>                              the run's recorded events and decisions
+  cancel <task> | retry <task>           cancel a task, or put a FAILED/CANCELED task back in the queue
+  worktrees [--clean]                    list Switchyard's worktrees, or remove those not running`;
+
+const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
+  demo: demoCommand,
+  lanes: lanesCommand,
+  'default-lane': defaultLaneCommand,
+  task: taskCommand,
+  run: runCommand,
+  status: statusCommand,
+  diff: diffCommand,
+  log: logCommand,
+  cancel: cancelCommand,
+  retry: retryCommand,
+  worktrees: worktreesCommand,
+};
+
+export async function main(argv: string[], io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        repo: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        title: { type: 'string' }, spec: { type: 'string' }, 'spec-file': { type: 'string' }, file: { type: 'string', multiple: true },
+        lane: { type: 'string' }, accept: { type: 'string' }, 'depends-on': { type: 'string', multiple: true }, priority: { type: 'string' },
+        from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    io.err(`switchyard: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [name, ...positionals] = parsed.positionals;
+  if (!name || parsed.values.help) {
+    io.out(USAGE);
+    return name || parsed.values.help ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`switchyard: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    return 2;
+  }
+  try {
+    return await command({ positionals, flags: parsed.values, cwd: process.cwd(), out: io.out, err: io.err });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`switchyard ${name}: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`switchyard ${name}: ${isSwitchyardError(error) ? error.message : (error as Error)?.stack ?? String(error)}`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
