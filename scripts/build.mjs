@@ -1,5 +1,6 @@
 // Bundles the extension host entry, the CLI and the webview with esbuild.
 // Type checking is separate: `npm run typecheck`.
+import { mkdir, writeFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -7,9 +8,13 @@ const common = { bundle: true, sourcemap: true, logLevel: 'warning', legalCommen
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
+
+// The package is ESM ("type": "module") for its sources and tests; the bundles are CommonJS.
+await mkdir('dist', { recursive: true });
+await writeFile('dist/package.json', '{ "type": "commonjs" }\n');
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

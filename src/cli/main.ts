@@ -79,9 +79,3 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
     return 1;
   }
 }
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}

@@ -46,11 +46,12 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     stop.removeEventListener('abort', onStop);
   }
 
-  const finished = await ctx.store.update((state) => {
-    const decision = finishRun(state, ctx.registry, run.id, end);
-    record('decision', { message: decision });
-    return state.runs.find((r) => r.id === run.id)!;
-  });
+  const finished = await ctx.store
+    .update((state) => {
+      record('decision', { message: finishRun(state, ctx.registry, run.id, end) });
+      return state.runs.find((r) => r.id === run.id)!;
+    })
+    .catch((error) => recordInternalError(ctx, run, error, record));
   await log.flush();
   ctx.onChange?.();
   return finished;
@@ -112,7 +113,8 @@ async function attempt(
     return true;
   });
   ctx.onChange?.();
-  if (!moved || signal.aborted) return { ...captured, ok: false, code: 'canceled', reason: 'the task was canceled' };
+  // Canceled meanwhile: the result is kept, and finishRun marks it STALE_RESULT.
+  if (!moved) return { ...captured, ok: true, summary: outcome.summary };
   if (!task.spec.acceptance) {
     record('decision', { message: 'no acceptance command: verification passes' });
     return { ...captured, ok: true, summary: outcome.summary };
@@ -122,4 +124,27 @@ async function attempt(
   record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });
   if (!verdict.ok) return { ...captured, ok: false, code: signal.aborted ? 'canceled' : 'verify-failed', reason: verdict.reason };
   return { ...captured, ok: true, summary: outcome.summary };
+}
+
+/** Last resort when the run's end cannot be recorded normally: the run fails with the internal error, the queue goes on. */
+async function recordInternalError(
+  ctx: RunContext,
+  run: Run,
+  error: unknown,
+  record: (type: string, body: Record<string, unknown>) => void,
+): Promise<Run> {
+  const reason = `internal error while finishing run ${run.id}: ${errorMessage(error)}`;
+  record('decision', { message: reason });
+  return ctx.store
+    .update((state) => {
+      const stored = state.runs.find((r) => r.id === run.id)!;
+      if (stored.state === 'RUNNING') Object.assign(stored, { state: 'FAILED', failureCode: 'lane-crash', failureReason: reason, endedAt: new Date().toISOString() });
+      const task = state.tasks.find((t) => t.id === run.taskId);
+      if (task && (task.state === 'RUNNING' || task.state === 'VERIFYING')) {
+        setTaskState(task, 'FAILED');
+        task.failureReason = reason;
+      }
+      return stored;
+    })
+    .catch(() => ({ ...run, state: 'FAILED' as const, failureReason: reason }));
 }

@@ -87,6 +87,8 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
 
   try {
     const first = await Promise.race([settled, abandoned]);
+    // A success that still arrives after a cancel is a late result: the caller keeps it as stale.
+    if (verdict?.code === 'canceled' && first !== 'abandoned' && first.ok) return first;
     if (verdict) return { ...verdict, usage, sessionId };
     return first === 'abandoned' ? { ok: false, code: 'lane-crash', reason: 'lane abandoned' } : first;
   } finally {

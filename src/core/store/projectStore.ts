@@ -1,12 +1,13 @@
-import { mkdir, writeFile, access } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { SwitchyardError } from '../errors';
 import { AtomicJsonFile } from './atomicJsonFile';
 import { ProjectState, emptyProjectState } from './projectState';
+import { STATE_DIR, ensureStateDir } from './stateDir';
 
-export const STATE_DIR = '.switchyard';
+export { STATE_DIR };
 
 /**
  * The project's small mutable state (settings, tasks, runs) in one lowdb
@@ -28,9 +29,7 @@ export class ProjectStore {
   /** Opens (and on first use creates) the store; a corrupt state file is an error, never overwritten. */
   static async open(repoRoot: string): Promise<ProjectStore> {
     const store = new ProjectStore(repoRoot);
-    await mkdir(store.dir, { recursive: true });
-    // The folder ignores itself, so the user's .gitignore is never edited.
-    await writeFile(join(store.dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
+    await ensureStateDir(repoRoot);
     if (!(await exists(store.file))) {
       await store.locked(async () => {
         if (!(await exists(store.file))) await store.db.adapter.write(emptyProjectState());

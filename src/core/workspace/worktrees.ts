@@ -1,8 +1,8 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { SwitchyardError, errorMessage } from '../errors';
-import { STATE_DIR } from '../store/projectStore';
+import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 
 export const WORKTREES_DIR = join(STATE_DIR, 'worktrees');
 const FALLBACK_IDENTITY = ['user.name=Switchyard', 'user.email=switchyard@localhost'];
@@ -17,7 +17,7 @@ export function branchName(taskId: string, attempt: number): string {
 
 /** Creates a fresh worktree on a new branch at `base`; the user's working tree is not touched. */
 export async function createWorktree(root: string, path: string, branch: string, base: string): Promise<void> {
-  await mkdir(join(root, WORKTREES_DIR), { recursive: true });
+  await ensureStateDir(root, 'worktrees');
   await rm(path, { recursive: true, force: true });
   const git = simpleGit(root);
   await git.raw(['worktree', 'prune']).catch(() => undefined);

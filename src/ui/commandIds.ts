@@ -1,0 +1,39 @@
+/**
+ * Every command, view and panel id the extension contributes. These strings
+ * must match `contributes` in package.json (the integration tests check both).
+ */
+export const COMMANDS = {
+  newTask: 'switchyard.newTask',
+  runQueue: 'switchyard.runQueue',
+  runTask: 'switchyard.runTask',
+  cancelTask: 'switchyard.cancelTask',
+  retryTask: 'switchyard.retryTask',
+  setDefaultLane: 'switchyard.setDefaultLane',
+  setTaskLane: 'switchyard.setTaskLane',
+  showRunDiff: 'switchyard.showRunDiff',
+  cleanWorktrees: 'switchyard.cleanWorktrees',
+  openQueuePanel: 'switchyard.openQueuePanel',
+  sendToLane: 'switchyard.sendToLane',
+  refresh: 'switchyard.refresh',
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandId = (typeof COMMANDS)[CommandName];
+
+export const VIEWS = {
+  container: 'switchyard',
+  tasks: 'switchyard.tasks',
+} as const;
+
+/** The queue panel's webview type; its serializer revives it after a reload. */
+export const QUEUE_PANEL_VIEW_TYPE = 'switchyard.queuePanel';
+
+export const SETTINGS = {
+  section: 'switchyard',
+  lanes: 'lanes',
+  runOnSend: 'runOnSend',
+  verifyTimeoutSeconds: 'verifyTimeoutSeconds',
+} as const;
+
+/** The file the CLI and every window write; watched so outside changes show up. */
+export const STATE_FILE_GLOB = '.switchyard/state.json';

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { SETTINGS } from '../commandIds';
+
+const LaneSettingsMap = z.record(z.string(), z.record(z.string(), z.unknown()));
+const DEFAULT_VERIFY_TIMEOUT_SECONDS = 600;
+
+function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SETTINGS.section, scope);
+}
+
+/**
+ * `switchyard.lanes[laneId]`: per-lane settings that override the project's
+ * stored ones. Read at run time, so a change applies to the next run. A value
+ * that is not an object of objects is an error naming the setting.
+ */
+export function laneSettingsFromConfig(laneId: string, scope?: vscode.ConfigurationScope): Record<string, unknown> | undefined {
+  const raw = section(scope).get<unknown>(SETTINGS.lanes, {});
+  const parsed = LaneSettingsMap.safeParse(raw ?? {});
+  if (!parsed.success) {
+    throw new Error(`setting switchyard.lanes must be an object keyed by lane id, each value an object (e.g. {"command": {"command": "./agent.sh"}}); got ${JSON.stringify(raw)}`);
+  }
+  return parsed.data[laneId];
+}
+
+/** `switchyard.runOnSend`: whether Send to Lane starts the task at once. */
+export function runOnSend(scope?: vscode.ConfigurationScope): boolean {
+  return section(scope).get<boolean>(SETTINGS.runOnSend, true) !== false;
+}
+
+/** `switchyard.verifyTimeoutSeconds` in milliseconds; nonsense falls back to the default. */
+export function verifyTimeoutMs(scope?: vscode.ConfigurationScope): number {
+  const seconds = section(scope).get<number>(SETTINGS.verifyTimeoutSeconds, DEFAULT_VERIFY_TIMEOUT_SECONDS);
+  const valid = typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0;
+  return Math.round((valid ? seconds : DEFAULT_VERIFY_TIMEOUT_SECONDS) * 1_000);
+}
+
+export function affectsProjectOptions(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.verifyTimeoutSeconds}`);
+}

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectHost } from './projectHost';
+
+const COALESCE_MS = 50;
+
+/**
+ * The latest project state as the views show it: read from the store when the
+ * host reports a change (bursts coalesced), one read at a time. The tree, the
+ * status bar and the panel all render from here, so they agree.
+ */
+export class ProjectSnapshot implements vscode.Disposable {
+  private latest: ProjectState | undefined;
+  private failure: unknown;
+  private loaded = false;
+  private reading: Promise<void> | undefined;
+  private again = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly host: ProjectHost) {
+    this.subscriptions = [this.changed, host.onDidChange(() => this.schedule())];
+  }
+
+  /** The last state read, or undefined before the first read or when the project cannot be opened. */
+  get state(): ProjectState | undefined {
+    return this.latest;
+  }
+
+  /** Why the project could not be opened or read, if it could not. */
+  get error(): unknown {
+    return this.failure;
+  }
+
+  /** The state, read once on first use; later calls return what the last read saw. */
+  async current(): Promise<ProjectState | undefined> {
+    if (!this.loaded) await this.reload();
+    return this.latest;
+  }
+
+  /** Reads the state now (waits for a read in flight, then reads again) and returns it. */
+  async reload(): Promise<ProjectState | undefined> {
+    if (this.reading) {
+      this.again = true;
+      await this.reading;
+      // The read in flight may have ended before it saw the request: read again.
+      return this.again ? this.reload() : this.latest;
+    }
+    this.reading = this.readLoop();
+    try {
+      await this.reading;
+    } finally {
+      this.reading = undefined;
+    }
+    return this.latest;
+  }
+
+  private async readLoop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        this.latest = await (await this.host.get()).state();
+        this.failure = undefined;
+      } catch (error) {
+        this.latest = undefined;
+        this.failure = error;
+      }
+      this.loaded = true;
+    } while (this.again);
+    this.changed.fire();
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.reload();
+    }, COALESCE_MS);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import { COMMANDS } from '../commandIds';
+import type { ProjectSnapshot } from '../project/projectSnapshot';
+import { queueCounts } from '../project/queueCounts';
+
+/** `$(rocket) Switchyard: N running, M queued`; a click opens the queue panel. */
+export class QueueStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('switchyard.queue', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly snapshot: ProjectSnapshot) {
+    this.item.name = 'Switchyard Queue';
+    this.item.command = COMMANDS.openQueuePanel;
+    this.subscriptions = [this.item, snapshot.onDidChange(() => this.render())];
+    this.render();
+    this.item.show();
+    void snapshot.current();
+  }
+
+  private render(): void {
+    const { running, queued } = queueCounts(this.snapshot.state);
+    this.item.text = `$(rocket) Switchyard: ${running} running, ${queued} queued`;
+    const error = this.snapshot.error;
+    this.item.tooltip = error === undefined ? 'Open the Switchyard queue panel' : `Switchyard: ${errorMessage(error)}`;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { RunState } from '../../core/model/runStates';
+import type { TaskState } from '../../core/model/taskStates';
+import { runDuration } from './formatDuration';
+import type { RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
+
+const TASK_ICONS: Record<TaskState, string> = {
+  DRAFT: 'edit', READY: 'circle-large-outline', RUNNING: 'sync~spin', VERIFYING: 'beaker', REVIEWING: 'eye',
+  INTEGRATING: 'git-merge', DONE: 'pass', BLOCKED: 'debug-pause', CANCELED: 'circle-slash',
+  CHANGES_REQUESTED: 'request-changes', FAILED: 'error',
+};
+
+const RUN_ICONS: Record<RunState, string> = {
+  RUNNING: 'loading~spin', SUCCEEDED: 'check', FAILED: 'close', CANCELED: 'circle-slash', STALE_RESULT: 'history',
+};
+
+/** Labels: state `READY`; task `t1 · title`; run `t1.2`. contextValues: `state.X`, `task.X`, `run.X`. */
+export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
+  switch (node.kind) {
+    case 'state':
+      return stateItem(node);
+    case 'task':
+      return taskItem(node);
+    case 'run':
+      return runItem(node);
+  }
+}
+
+function stateItem(node: StateNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.state, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `state:${node.state}`;
+  item.description = String(node.tasks.length);
+  item.contextValue = `state.${node.state}`;
+  item.iconPath = new vscode.ThemeIcon(TASK_ICONS[node.state]);
+  return item;
+}
+
+function taskItem(node: TaskNode): vscode.TreeItem {
+  const { task } = node;
+  const collapsed = node.runs.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+  const item = new vscode.TreeItem(`${task.id} · ${task.spec.title}`, collapsed);
+  item.id = `task:${task.id}`;
+  item.description = `${node.lane} · ${task.state}`;
+  item.contextValue = `task.${task.state}`;
+  item.iconPath = new vscode.ThemeIcon(TASK_ICONS[task.state]);
+  const lines = [`${task.id} · ${task.spec.title}`, `${task.state} on lane ${node.lane}, ${task.attempts} attempt(s)`];
+  if (task.spec.spec) lines.push('', task.spec.spec, '');
+  if (task.spec.files.length) lines.push(`files: ${task.spec.files.join(', ')}`);
+  if (task.spec.acceptance) lines.push(`acceptance: ${task.spec.acceptance}`);
+  if (task.failureReason) lines.push(`failure: ${task.failureReason}`);
+  item.tooltip = lines.join('\n');
+  return item;
+}
+
+function runItem(node: RunNode): vscode.TreeItem {
+  const { run } = node;
+  const item = new vscode.TreeItem(run.id, vscode.TreeItemCollapsibleState.None);
+  item.id = `run:${run.id}`;
+  const parts = [run.lane, `attempt ${run.attempt}`, runDuration(run), run.state];
+  if (run.failureReason) parts.push(run.failureReason);
+  item.description = parts.join(' · ');
+  item.contextValue = `run.${run.state}`;
+  item.iconPath = new vscode.ThemeIcon(RUN_ICONS[run.state]);
+  const lines = [`Run ${run.id}: ${run.state}`, `lane ${run.lane}, attempt ${run.attempt}, ${runDuration(run)}`, `branch ${run.branch}`];
+  if (run.diffStat) lines.push(`${run.diffStat.files} file(s), +${run.diffStat.insertions} −${run.diffStat.deletions}`);
+  if (run.retryReason) lines.push(`retry after: ${run.retryReason}`);
+  if (run.failureReason) lines.push(`failure (${run.failureCode ?? 'unknown'}): ${run.failureReason}`);
+  if (run.summary) lines.push(`summary: ${run.summary}`);
+  item.tooltip = lines.join('\n');
+  return item;
+}
+

@@ -1,0 +1,36 @@
+import type { Run } from '../../core/model/run';
+import type { Task } from '../../core/model/task';
+import type { TaskState } from '../../core/model/taskStates';
+
+/** A top-level node: one task state that has tasks. */
+export class StateNode {
+  readonly kind = 'state';
+  constructor(
+    readonly state: TaskState,
+    readonly tasks: readonly Task[],
+  ) {}
+}
+
+/** A task under its state; its children are its runs. */
+export class TaskNode {
+  readonly kind = 'task';
+  constructor(
+    readonly task: Task,
+    /** The lane the next run would use: the task's override or the project default. */
+    readonly lane: string,
+    readonly runs: readonly Run[],
+  ) {}
+}
+
+/** One run (attempt) of a task. */
+export class RunNode {
+  readonly kind = 'run';
+  constructor(readonly run: Run) {}
+}
+
+export type TaskTreeNode = StateNode | TaskNode | RunNode;
+
+/** True for the elements the Tasks tree hands to its context-menu commands. */
+export function isTaskTreeNode(value: unknown): value is TaskTreeNode {
+  return value instanceof StateNode || value instanceof TaskNode || value instanceof RunNode;
+}

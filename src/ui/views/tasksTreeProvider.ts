@@ -1,0 +1,57 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import { TASK_STATES } from '../../core/model/taskStates';
+import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectSnapshot } from '../project/projectSnapshot';
+import { toTreeItem } from './taskTreeItems';
+import { RunNode, StateNode, TaskNode, type TaskTreeNode } from './taskTreeNodes';
+
+/**
+ * The Tasks tree: states that have tasks → tasks → runs, rendered from the
+ * project snapshot and refreshed whenever it changes.
+ */
+export class TasksTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TaskTreeNode | undefined>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly snapshot: ProjectSnapshot) {
+    this.subscriptions = [this.changed, snapshot.onDidChange(() => this.changed.fire(undefined))];
+  }
+
+  getTreeItem(node: TaskTreeNode): vscode.TreeItem {
+    return toTreeItem(node);
+  }
+
+  async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
+    if (!node) return stateNodes(await this.snapshot.current());
+    if (node.kind === 'state') return node.tasks.map((task) => this.taskNode(task.id)).filter((n): n is TaskNode => n !== undefined);
+    if (node.kind === 'task') return node.runs.map((run) => new RunNode(run));
+    return [];
+  }
+
+  /** The message shown above the tree: why the project could not be opened. */
+  message(): string | undefined {
+    return this.snapshot.error === undefined ? undefined : errorMessage(this.snapshot.error);
+  }
+
+  private taskNode(taskId: string): TaskNode | undefined {
+    const state = this.snapshot.state;
+    const task = state?.tasks.find((t) => t.id === taskId);
+    if (!state || !task) return undefined;
+    const runs = state.runs.filter((r) => r.taskId === task.id).sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id, undefined, { numeric: true }));
+    return new TaskNode(task, task.spec.lane ?? state.settings.defaultLane, runs);
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/** One node per task state that has tasks, in lifecycle order; tasks by number. */
+export function stateNodes(state: ProjectState | undefined): StateNode[] {
+  if (!state) return [];
+  const byNumber = [...state.tasks].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
+  return TASK_STATES.map((s) => new StateNode(s, byNumber.filter((t) => t.state === s))).filter((n) => n.tasks.length > 0);
+}
