@@ -1,7 +1,7 @@
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
-import { branchName, worktreePath } from '../workspace/worktrees';
+import { branchName, pruneWorktrees, worktreePath } from '../workspace/worktrees';
 import { executeRun } from './executeRun';
 import { finishRun } from './finishRun';
 import { ownerIsGone, type RunContext } from './runContext';
@@ -39,7 +39,9 @@ export function readyTasks(state: ProjectState, only?: readonly string[]): Task[
  */
 export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Promise<QueueSummary> {
   await recoverInterruptedRuns(ctx);
+  await pruneWorktrees(ctx.root);
   const stop = options.signal ?? new AbortController().signal;
+  const stopped = aborted(stop);
   const active = new Map<string, Promise<void>>();
   const finished: Run[] = [];
   const concurrency = options.concurrency ?? (await ctx.store.read()).settings.concurrency;
@@ -57,7 +59,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     }
     if (claimed.length) ctx.onChange?.();
     if (active.size === 0) break;
-    await Promise.race([...active.values(), aborted(stop)]);
+    await Promise.race([...active.values(), stopped]);
   }
   await Promise.all(active.values());
 

@@ -20,7 +20,6 @@ export async function createWorktree(root: string, path: string, branch: string,
   await ensureStateDir(root, 'worktrees');
   await rm(path, { recursive: true, force: true });
   const git = simpleGit(root);
-  await git.raw(['worktree', 'prune']).catch(() => undefined);
   try {
     await git.raw(['worktree', 'add', '--force', '-B', branch, path, base]);
   } catch (error) {
@@ -44,13 +43,14 @@ export async function captureChange(path: string, base: string, message: string)
   await git.raw(['add', '-A']);
   const staged = (await git.raw(['diff', '--cached', '--name-only'])).trim();
   if (staged) {
-    const hasIdentity = await git.raw(['config', 'user.email']).then((v) => v.trim() !== '', () => false);
-    const identity = hasIdentity ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);
+    const identity = (await hasIdentity(path)) ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);
     await git.raw([...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
   }
   const headCommit = (await git.revparse(['HEAD'])).trim();
-  const diff = await git.raw(['diff', '--binary', base, headCommit]);
-  const numstat = await git.raw(['diff', '--numstat', base, headCommit]);
+  const [diff, numstat] = await Promise.all([
+    git.raw(['diff', '--binary', base, headCommit]),
+    git.raw(['diff', '--numstat', base, headCommit]),
+  ]);
   const stat = { files: 0, insertions: 0, deletions: 0 };
   for (const line of numstat.split('\n').filter(Boolean)) {
     const [added, deleted] = line.split('\t');
@@ -59,6 +59,24 @@ export async function captureChange(path: string, base: string, message: string)
     stat.deletions += Number(deleted) || 0;
   }
   return { diff, headCommit, stat };
+}
+
+const identityKnown = new Map<string, Promise<boolean>>();
+
+/** Whether git has a committer identity configured for this repository (asked once per repository). */
+function hasIdentity(path: string): Promise<boolean> {
+  const key = resolve(path, '..', '..', '..');
+  let known = identityKnown.get(key);
+  if (!known) {
+    known = simpleGit(path).raw(['config', 'user.email']).then((v) => v.trim() !== '', () => false);
+    identityKnown.set(key, known);
+  }
+  return known;
+}
+
+/** Forgets worktrees whose folders are gone (run once before a queue drain). */
+export async function pruneWorktrees(root: string): Promise<void> {
+  await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
 }
 
 export interface WorktreeInfo {

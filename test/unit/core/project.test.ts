@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
@@ -75,8 +76,8 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.equal(task.state, 'FAILED');
     assert.match(task.failureReason!, /did not finish within 400 ms and was aborted/);
     const pid = Number(await readFile(pidFile, 'utf8'));
-    await new Promise((r) => setTimeout(r, 300));
-    assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the hung process is gone');
+    await waitFor(async () => !isAlive(pid), 3_000).catch(() => undefined);
+    assert.equal(isAlive(pid), false, 'the hung process is gone');
   });
 
   it('an acceptance failure is retried with its output as the reason', async () => {
@@ -219,4 +220,20 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promis
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  let stat = '';
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  return !/^\d+ \(.*\) Z/.test(stat);
 }
