@@ -15,6 +15,7 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
   demo [--keep]                          run two tasks on the command lane in a throwaway repository
   lanes [--json]                         list registered lanes and their settings
   lanes set <lane> key=value…            store lane settings for this project (values may be JSON)
+  lanes cap <lane> <n>                   at most n attempts per task on this lane (default: the lane's own)
   default-lane [<lane>]                  show or set the project's default lane
   task add --title T [--spec S | --spec-file F] [--file PATH]… [--lane L] [--accept CMD]
            [--depends-on TASK]… [--priority 0-100]

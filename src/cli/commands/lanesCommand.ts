@@ -2,9 +2,10 @@ import { registryWithBuiltins } from '../../lanes/builtinLanes';
 import { type CliContext, openProject, requirePositional } from '../cliContext';
 import { table } from '../format';
 
-/** `switchyard lanes [--json]` and `switchyard lanes set <lane> key=value…` */
+/** `switchyard lanes [--json]`, `lanes set <lane> key=value…`, `lanes cap <lane> <n>` */
 export async function lanesCommand(ctx: CliContext): Promise<number> {
   if (ctx.positionals[0] === 'set') return setLaneSettings(ctx);
+  if (ctx.positionals[0] === 'cap') return setRetryCap(ctx);
   const lanes = registryWithBuiltins().list().map((l) => l.manifest);
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(lanes, null, 2));
@@ -43,5 +44,18 @@ async function setLaneSettings(ctx: CliContext): Promise<number> {
     s.laneSettings[laneId] = { ...(s.laneSettings[laneId] ?? {}), ...Object.fromEntries(pairs) };
   });
   ctx.out(JSON.stringify(settings.laneSettings[laneId], null, 2));
+  return 0;
+}
+
+async function setRetryCap(ctx: CliContext): Promise<number> {
+  const laneId = requirePositional(ctx, 1, 'lane id: switchyard lanes cap <lane> <max attempts>');
+  const cap = Number(requirePositional(ctx, 2, 'maximum attempts (1-20)'));
+  const project = await openProject(ctx);
+  project.registry.require(laneId);
+  if (!Number.isInteger(cap) || cap < 1 || cap > 20) throw new Error(`maximum attempts must be a whole number from 1 to 20, not "${ctx.positionals[2]}"`);
+  await project.updateSettings((s) => {
+    s.retryCaps[laneId] = cap;
+  });
+  ctx.out(`lane ${laneId}: at most ${cap} attempt(s) per task`);
   return 0;
 }

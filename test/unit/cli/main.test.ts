@@ -45,10 +45,12 @@ describe('switchyard CLI', () => {
 
   it('exits 1 and prints the real failure when a task fails', async () => {
     await cli('lanes', 'set', 'command', 'command=echo broken >&2; exit 7', '--repo', repo.dir);
+    assert.match((await cli('lanes', 'cap', 'command', '3', '--repo', repo.dir)).out, /at most 3 attempt/);
+    assert.match((await cli('lanes', 'cap', 'command', 'lots', '--repo', repo.dir)).err, /whole number from 1 to 20/);
     await cli('task', 'add', '--title', 'fails', '--repo', repo.dir);
     const run = await cli('run', '--repo', repo.dir);
     assert.equal(run.code, 1);
-    assert.match(run.out, /t1 FAILED: exceeded max attempts \(2\): last attempt failed with: .*exit code 7; stderr: broken/);
+    assert.match(run.out, /t1 FAILED: exceeded max attempts \(3\): last attempt failed with: .*exit code 7; stderr: broken/);
   });
 
   it('names the field of a malformed task file and stores nothing', async () => {
