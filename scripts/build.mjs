@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
-const common = { bundle: true, sourcemap: true, logLevel: 'warning', legalComments: 'none' };
+const common = { bundle: true, sourcemap: true, minify: true, logLevel: 'warning', legalComments: 'none' };
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },

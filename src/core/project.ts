@@ -17,7 +17,8 @@ export interface ProjectOptions {
   registry: LaneRegistry;
   parentEnv?: NodeJS.ProcessEnv;
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
-  verifyTimeoutMs?: number;
+  /** Milliseconds an acceptance command may run: a number, or a function read at each verification. */
+  verifyTimeoutMs?: number | (() => number);
   cancelPollMs?: number;
 }
 
@@ -42,7 +43,7 @@ export class Project {
       owner: makeOwnerId(),
       parentEnv: options.parentEnv ?? process.env,
       laneSettingsOverride: options.laneSettingsOverride,
-      verifyTimeoutMs: options.verifyTimeoutMs ?? 10 * 60_000,
+      verifyTimeoutMs: typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs : () => (options.verifyTimeoutMs as number | undefined) ?? 10 * 60_000,
       cancelPollMs: options.cancelPollMs ?? 500,
       onChange: () => this.events.emit('change'),
       onRunEvent: (runId, type, body) => this.events.emit('run-event', runId, type, body),

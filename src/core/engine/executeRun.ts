@@ -120,7 +120,7 @@ async function attempt(
     return { ...captured, ok: true, summary: outcome.summary };
   }
   record('decision', { message: `verifying with \`${task.spec.acceptance}\`` });
-  const verdict = await verifyAcceptance(task.spec.acceptance, run.worktree, env, ctx.verifyTimeoutMs, signal);
+  const verdict = await verifyAcceptance(task.spec.acceptance, run.worktree, env, ctx.verifyTimeoutMs(), signal);
   record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });
   if (!verdict.ok) return { ...captured, ok: false, code: signal.aborted ? 'canceled' : 'verify-failed', reason: verdict.reason };
   return { ...captured, ok: true, summary: outcome.summary };

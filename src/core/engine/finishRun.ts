@@ -1,3 +1,4 @@
+import { SwitchyardError } from '../errors';
 import { FAILURE_CODES, isRetryable, type FailureCode } from '../model/failureCodes';
 import type { Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
@@ -13,7 +14,7 @@ export type RunEnd =
 
 export function findRun(state: ProjectState, id: string): Run {
   const run = state.runs.find((r) => r.id === id);
-  if (!run) throw new Error(`unknown run "${id}"`);
+  if (!run) throw new SwitchyardError('unknown-run', `unknown run "${id}"`);
   return run;
 }
 

@@ -80,7 +80,9 @@ async function claim(ctx: RunContext, max: number, only?: readonly string[]): Pr
       const previous = task.lastRunId ? state.runs.find((r) => r.id === task.lastRunId) : undefined;
       setTaskState(task, 'RUNNING');
       task.attempts += 1;
-      const id = `${task.id}.${nextRunNumber(state, task.id)}`;
+      // Run numbers never repeat, so a retried task never reuses a branch or worktree.
+      const runNumber = nextRunNumber(state, task.id);
+      const id = `${task.id}.${runNumber}`;
       const run: Run = {
         id,
         taskId: task.id,
@@ -90,7 +92,7 @@ async function claim(ctx: RunContext, max: number, only?: readonly string[]): Pr
         retryReason: previous && previous.state === 'FAILED' ? previous.failureReason : undefined,
         generation: task.generation,
         state: 'RUNNING',
-        branch: branchName(task.id, task.attempts),
+        branch: branchName(task.id, runNumber),
         worktree: worktreePath(ctx.root, id),
         baseCommit: task.baseCommit,
         startedAt: new Date().toISOString(),
@@ -114,7 +116,9 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<string[]>
     for (const run of state.runs) {
       if (run.state !== 'RUNNING' || run.owner === ctx.owner || !ownerIsGone(run.owner)) continue;
       const task = state.tasks.find((t) => t.id === run.taskId);
-      if (!task || (task.state !== 'RUNNING' && task.state !== 'VERIFYING')) continue;
+      if (!task) continue;
+      const superseded = task.generation !== run.generation || task.state === 'CANCELED';
+      if (!superseded && task.state !== 'RUNNING' && task.state !== 'VERIFYING') continue;
       const message = finishRun(state, ctx.registry, run.id, {
         ok: false,
         code: 'interrupted',

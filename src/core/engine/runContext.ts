@@ -12,7 +12,8 @@ export interface RunContext {
   readonly parentEnv: NodeJS.ProcessEnv;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
-  readonly verifyTimeoutMs: number;
+  /** Read when each verification starts, so a changed setting applies to the next one. */
+  verifyTimeoutMs(): number;
   /** How often a running run checks the store for a cancel made by another process. */
   readonly cancelPollMs: number;
   /** Called after every change this process makes to tasks or runs. */

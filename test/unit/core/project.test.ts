@@ -61,6 +61,21 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.notEqual(first!.worktree, second!.worktree, 'each attempt has a fresh worktree');
   });
 
+  it('a task retried by the user gets fresh branches and never reuses an earlier attempt\'s', async () => {
+    const project = await openProject(repo.dir);
+    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt; test -f ok' }; });
+    await project.addTask({ title: 'flaky' });
+    await project.runQueue();
+    assert.equal((await project.state()).tasks[0]!.state, 'FAILED');
+    await project.retryTask('t1');
+    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt' }; });
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE');
+    assert.deepEqual(state.runs.map((r) => `${r.id}@${r.branch}#${r.attempt}`), ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#1']);
+    assert.match(await project.diff('t1.1'), /\+t1\.1/, 'the first attempt\'s work is still on its branch');
+  });
+
   it('a lane that hangs is aborted at its timeout and its process group is killed', async () => {
     const project = await openProject(repo.dir);
     const pidFile = join(repo.dir, 'hang.pid');
