@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { registryWithBuiltins } from './lanes/builtinLanes';
+import { commandTable } from './ui/commands/commandTable';
+import { registerCommands } from './ui/commands/registerCommands';
+import { createSwitchyardApi } from './ui/createSwitchyardApi';
+import { QueuePanelController } from './ui/panel/queuePanelController';
+import { ProjectHost } from './ui/project/projectHost';
+import { ProjectSnapshot } from './ui/project/projectSnapshot';
+import type { SwitchyardExtension } from './ui/switchyardApi';
+import { QueueStatusBar } from './ui/views/queueStatusBar';
+import { TasksView } from './ui/views/tasksView';
+
+/** Wiring only: the project host, its views, the commands, and the public API. */
+export function activate(context: vscode.ExtensionContext): SwitchyardExtension {
+  const registry = registryWithBuiltins();
+  const host = new ProjectHost(registry);
+  const snapshot = new ProjectSnapshot(host);
+  const panels = new QueuePanelController(context.extensionUri, snapshot);
+  const shutdown = new AbortController();
+  context.subscriptions.push(
+    new vscode.Disposable(() => shutdown.abort()),
+    host,
+    snapshot,
+    panels,
+    new TasksView(snapshot),
+    new QueueStatusBar(snapshot),
+    ...registerCommands(commandTable({ host, snapshot, panels, shutdown: shutdown.signal })),
+  );
+  return createSwitchyardApi(registry);
+}
+
+export function deactivate(): void {
+  // Everything is released through context.subscriptions.
+}

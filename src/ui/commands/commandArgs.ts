@@ -1,0 +1,50 @@
+import { RunNode, TaskNode } from '../views/taskTreeNodes';
+
+/**
+ * The task id in a command argument: an id string, a Tasks tree element, or
+ * an object with `taskId`, `task.id` or `id` (`task:t1` as the tree item id).
+ * Undefined means "no argument: ask".
+ */
+export function taskIdFrom(arg: unknown): string | undefined {
+  if (arg instanceof TaskNode) return arg.task.id;
+  return idFrom(arg, 'taskId', 'task');
+}
+
+/** The run id in a command argument: an id string, a run tree element, or `{runId}` / `{run: {id}}` / `{id}`. */
+export function runIdFrom(arg: unknown): string | undefined {
+  if (arg instanceof RunNode) return arg.run.id;
+  return idFrom(arg, 'runId', 'run');
+}
+
+function idFrom(arg: unknown, key: string, nested: string): string | undefined {
+  if (arg === undefined || arg === null) return undefined;
+  if (typeof arg === 'string') return unprefixed(arg, key, nested);
+  if (typeof arg !== 'object') throw new Error(`expected a ${nested} id or a ${nested} item, got ${typeof arg}`);
+  const record = arg as Record<string, unknown>;
+  const inner = record[nested] as Record<string, unknown> | undefined;
+  const candidate = record[key] ?? (typeof inner === 'object' && inner !== null ? inner.id : undefined) ?? record.id;
+  if (typeof candidate !== 'string') throw new Error(`expected a ${nested} id or a ${nested} item, got ${JSON.stringify(arg)}`);
+  return unprefixed(candidate, key, nested);
+}
+
+/** `t1`, or `task:t1` as the tree item id has it. */
+function unprefixed(value: string, key: string, nested: string): string {
+  return nonEmpty(value.startsWith(`${nested}:`) ? value.slice(nested.length + 1) : value, key);
+}
+
+function nonEmpty(value: string, key: string): string {
+  if (!value.trim()) throw new Error(`${key} must not be empty`);
+  return value.trim();
+}
+
+/** A lane id argument: a string, or undefined for "ask". */
+export function laneIdFrom(arg: unknown): string | undefined {
+  if (arg === undefined || arg === null) return undefined;
+  if (typeof arg !== 'string') throw new Error(`expected a lane id (a string), got ${JSON.stringify(arg)}`);
+  return nonEmpty(arg, 'lane');
+}
+
+/** Send to Lane's options object (`{lane?, instruction?}`), as opposed to what a menu passes after the uri. */
+export function isSendOptions(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && ('lane' in value || 'instruction' in value);
+}

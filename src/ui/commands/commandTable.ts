@@ -1,0 +1,33 @@
+import { COMMANDS } from '../commandIds';
+import { cancelTask } from './cancelTask';
+import { cleanWorktrees } from './cleanWorktrees';
+import type { CommandDeps } from './commandDeps';
+import { newTask } from './newTask';
+import { openQueuePanel } from './openQueuePanel';
+import { refresh } from './refresh';
+import type { CommandEntry } from './registerCommands';
+import { retryTask } from './retryTask';
+import { runQueue } from './runQueue';
+import { runTask } from './runTask';
+import { sendToLane } from './sendToLane';
+import { setDefaultLane } from './setDefaultLane';
+import { setTaskLane } from './setTaskLane';
+import { showRunDiff } from './showRunDiff';
+
+/** Every command the extension contributes, with its handler. */
+export function commandTable(deps: CommandDeps): CommandEntry[] {
+  return [
+    { id: COMMANDS.newTask, handler: (spec) => newTask(deps, spec) },
+    { id: COMMANDS.runQueue, handler: (options) => runQueue(deps, options) },
+    { id: COMMANDS.runTask, handler: (task) => runTask(deps, task) },
+    { id: COMMANDS.cancelTask, handler: (task) => cancelTask(deps, task) },
+    { id: COMMANDS.retryTask, handler: (task) => retryTask(deps, task) },
+    { id: COMMANDS.setDefaultLane, handler: (lane) => setDefaultLane(deps, lane) },
+    { id: COMMANDS.setTaskLane, handler: (task, lane) => setTaskLane(deps, task, lane) },
+    { id: COMMANDS.showRunDiff, handler: (run) => showRunDiff(deps, run) },
+    { id: COMMANDS.cleanWorktrees, handler: () => cleanWorktrees(deps) },
+    { id: COMMANDS.openQueuePanel, handler: () => openQueuePanel(deps) },
+    { id: COMMANDS.sendToLane, handler: (uri, options) => sendToLane(deps, uri, options) },
+    { id: COMMANDS.refresh, handler: () => refresh(deps) },
+  ];
+}

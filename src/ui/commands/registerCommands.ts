@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import type { CommandId } from '../commandIds';
+import { isPromptCanceled } from '../prompts/promptCanceled';
+import { isTaskTreeNode } from '../views/taskTreeNodes';
+import { isSendOptions } from './commandArgs';
+
+export interface CommandEntry {
+  readonly id: CommandId;
+  readonly handler: (...args: unknown[]) => Promise<unknown>;
+}
+
+/**
+ * Registers the command table in one loop. Every failure is shown with
+ * `showErrorMessage` (the error's own text). A call with data (a test, another
+ * extension, the queue panel) then rejects with the same error, so callers
+ * can assert on it; a call from the palette, a title button or a context menu
+ * does not, so VS Code does not report it a second time.
+ */
+export function registerCommands(entries: readonly CommandEntry[]): vscode.Disposable[] {
+  return entries.map(({ id, handler }) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        if (isPromptCanceled(error)) return undefined;
+        void vscode.window.showErrorMessage(errorMessage(error));
+        if (invokedFromUi(args)) return undefined;
+        throw error;
+      }
+    }),
+  );
+}
+
+/** No arguments (palette, title bar), a Tasks tree element, or a resource from a menu without options. */
+export function invokedFromUi(args: readonly unknown[]): boolean {
+  const [first, second] = args;
+  if (args.length === 0 || (args.length === 1 && first === undefined)) return true;
+  if (isTaskTreeNode(first)) return true;
+  return first instanceof vscode.Uri && !isSendOptions(second);
+}

@@ -1,0 +1,13 @@
+import type { ProjectSettings } from '../../core/store/projectState';
+import { pickLane } from '../prompts/pickLane';
+import { laneIdFrom } from './commandArgs';
+import type { CommandDeps } from './commandDeps';
+
+/** `switchyard.setDefaultLane(laneId)` → the project settings after the change. An unknown lane is an error listing the lanes. */
+export async function setDefaultLane(deps: CommandDeps, arg?: unknown): Promise<ProjectSettings> {
+  const project = await deps.host.get();
+  const current = (await project.state()).settings.defaultLane;
+  const lane = laneIdFrom(arg) ?? (await pickLane(deps.host.registry, `Default lane for this project (now ${current})`, current));
+  await project.setDefaultLane(lane);
+  return (await project.state()).settings;
+}

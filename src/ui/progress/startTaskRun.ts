@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import type { Task } from '../../core/model/task';
+import type { Project } from '../../core/project';
+import { runQueueWithProgress } from './runQueueWithProgress';
+
+/**
+ * Starts running one task in the background (with the usual cancellable
+ * progress notification) and resolves once its first run has started, or the
+ * queue gave up on it, with the task as stored then (usually RUNNING).
+ */
+export async function startTaskRun(project: Project, task: Task, shutdown?: AbortSignal): Promise<Task> {
+  await new Promise<void>((started) => {
+    runQueueWithProgress(project, {
+      title: `Switchyard: running ${task.id} · ${task.spec.title}`,
+      taskIds: [task.id],
+      onRunStarted: () => started(),
+      shutdown,
+    }).then(
+      () => started(),
+      (error: unknown) => {
+        void vscode.window.showErrorMessage(errorMessage(error));
+        started();
+      },
+    );
+  });
+  const state = await project.state();
+  return state.tasks.find((t) => t.id === task.id) ?? task;
+}

@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import type { ProjectState } from '../../core/store/projectState';
+import { runDuration } from '../views/formatDuration';
+import { required } from './promptCanceled';
+
+interface RunPick extends vscode.QuickPickItem {
+  runId: string;
+}
+
+/** A QuickPick of the finished runs, newest first. */
+export async function pickRun(state: ProjectState, placeHolder: string): Promise<string> {
+  const runs = state.runs.filter((r) => r.state !== 'RUNNING').sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  if (runs.length === 0) throw new Error('there are no finished runs yet');
+  const titles = new Map(state.tasks.map((t) => [t.id, t.spec.title]));
+  const items: RunPick[] = runs.map((r) => ({
+    label: r.id,
+    description: `${titles.get(r.taskId) ?? r.taskId} · ${r.lane} · attempt ${r.attempt} · ${runDuration(r)} · ${r.state}`,
+    detail: r.failureReason,
+    runId: r.id,
+  }));
+  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, ignoreFocusOut: true });
+  return required(picked).runId;
+}
