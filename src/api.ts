@@ -7,3 +7,5 @@ export type { LaneManifestInput as LaneManifest } from './core/model/laneManifes
 export type { LaneEventInput as LaneEvent, Usage } from './core/model/laneEvent';
 export type { LaneResult } from './core/model/laneResult';
 export { LANE_API_VERSION } from './core/model/laneManifest';
+export type { CallSpec, CallResult } from './core/journal/durableCalls';
+export { CallFailedError } from './core/journal/durableCalls';

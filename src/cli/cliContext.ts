@@ -1,5 +1,6 @@
 import { Project } from '../core/project';
 import { registryWithBuiltins } from '../lanes/builtinLanes';
+import { loadLaneModules } from '../lanes/loadLaneModules';
 
 /** What every CLI command gets: parsed flags, positionals and output streams. */
 export interface CliContext {
@@ -14,9 +15,14 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export function openProject(ctx: CliContext): Promise<Project> {
+/** Opens the project of `--repo` (or the current folder) with the built-in lanes and the project's lane modules. */
+export async function openProject(ctx: CliContext): Promise<Project> {
   const repo = typeof ctx.flags.repo === 'string' ? ctx.flags.repo : ctx.cwd;
-  return Project.open(repo, { registry: registryWithBuiltins() });
+  const registry = registryWithBuiltins();
+  const project = await Project.open(repo, { registry });
+  const { laneModules } = (await project.state()).settings;
+  if (laneModules.length) await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
+  return project;
 }
 
 export function flagString(ctx: CliContext, name: string): string | undefined {

@@ -7,6 +7,8 @@ import { runCommand } from './commands/runCommand';
 import { statusCommand } from './commands/statusCommand';
 import { cancelCommand, defaultLaneCommand, diffCommand, logCommand, retryCommand, worktreesCommand } from './commands/taskActions';
 import { taskCommand } from './commands/taskCommand';
+import { resumeCommand } from './commands/resumeCommand';
+import { journalCommand } from './commands/journalCommand';
 
 const USAGE = `switchyard — run coding agents (lanes) on tasks in fresh git worktrees
 
@@ -21,7 +23,9 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
            [--depends-on TASK]… [--priority 0-100]
   task add --from tasks.json             add tasks from a file (one spec, a list, or {"tasks": […]})
   task lane <task> <lane>                route one task to a lane
-  run [--task ID]… [--concurrency N]     drain the queue (exit 1 if a task ends FAILED)
+  run [--task ID]… [--concurrency N]     resume interrupted runs, then drain the queue (exit 1 if a task ends FAILED)
+  resume                                 resume interrupted runs whose owner is gone; start nothing new
+  journal <run> [--json]                 the run's durable journal: every call's intent and outcome
   status [--json]                        tasks, runs and failure reasons
   diff <run>                             the run's diff against the task's base commit
   log <run>                              the run's recorded events and decisions
@@ -34,6 +38,8 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   'default-lane': defaultLaneCommand,
   task: taskCommand,
   run: runCommand,
+  resume: resumeCommand,
+  journal: journalCommand,
   status: statusCommand,
   diff: diffCommand,
   log: logCommand,

@@ -11,7 +11,10 @@ export type SwitchyardErrorCode =
   | 'not-a-git-repo'
   | 'git-failed'
   | 'store-corrupt'
-  | 'store-locked';
+  | 'store-locked'
+  | 'journal-corrupt'
+  | 'journal-diverged'
+  | 'lease-held';
 
 export class SwitchyardError extends Error {
   override readonly name: string = 'SwitchyardError';

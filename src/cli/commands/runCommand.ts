@@ -21,6 +21,8 @@ export async function runCommand(ctx: CliContext): Promise<number> {
       onRunStarted: (run, task) => ctx.out(`▶ ${run.id} ${task.spec.title} on ${run.lane} (attempt ${run.attempt})`),
       onRunFinished: (run) => ctx.out(`${run.state === 'SUCCEEDED' ? '✔' : '✖'} ${runLine(run)}`),
     });
+    for (const line of summary.recovered) ctx.out(line);
+    if (summary.resumed.length) ctx.out(`resumed from their journals: ${summary.resumed.join(', ')}`);
     const state = await project.state();
     const touched = new Set(summary.runs.map((r) => r.taskId));
     const tasks = state.tasks.filter((t) => touched.has(t.id));

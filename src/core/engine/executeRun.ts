@@ -1,4 +1,7 @@
-import { errorMessage } from '../errors';
+import { errorMessage, isSwitchyardError } from '../errors';
+import { journalPath, leasePath } from '../journal/journalFiles';
+import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
+import { RunLease } from '../journal/runLease';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane, type LaneOutcome } from '../lanes/runLane';
 import type { Run } from '../model/run';
@@ -10,22 +13,38 @@ import { RunEventLog, eventsPath, writeDiff } from './runFiles';
 import { findTask, setTaskState } from './taskCommands';
 import { verifyAcceptance } from './verifyAcceptance';
 
+export interface ResumeInfo {
+  previousOwner?: string;
+}
+
 /**
- * Executes one claimed run end to end: worktree, lane, diff, acceptance
- * command, and the final record in the store. Never throws for what a lane
- * does; `stop` aborts the run (queue stopped).
+ * Executes one claimed run end to end: worktree, journal, lease, lane, diff,
+ * acceptance command, and the final record in the store. With `resume`, the
+ * run continues in its existing worktree from its journal. Never throws for
+ * what a lane does; `stop` aborts the run (queue stopped).
  */
-export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal): Promise<Run> {
+export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal, resume?: ResumeInfo): Promise<Run> {
   const log = new RunEventLog(eventsPath(ctx.root, run.id));
   const record = (type: string, body: Record<string, unknown>): void => {
     log.append(type, body);
     ctx.onRunEvent?.(run.id, type, body);
   };
-  record('decision', { message: `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ${run.attempt}${run.retryReason ? ` (retry after: ${run.retryReason})` : ''}` });
+  record('decision', {
+    message: resume
+      ? `run ${run.id} resumed by ${ctx.owner} from its journal (previous owner ${resume.previousOwner ?? 'unknown'} is gone)`
+      : `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ${run.attempt}${run.retryReason ? ` (retry after: ${run.retryReason})` : ''}`,
+  });
 
   const cancel = new AbortController();
   const onStop = (): void => cancel.abort();
   stop.addEventListener('abort', onStop, { once: true });
+  let lostTo: string | undefined;
+  const settings = (await ctx.store.read()).settings;
+  const lease = new RunLease(leasePath(ctx.root, run.id), ctx.owner, settings.leaseMs, (fn) => ctx.store.withLock(fn), (by) => {
+    lostTo = by;
+    cancel.abort();
+  });
+  await lease.start(resume !== undefined);
   const poll = setInterval(() => {
     ctx.store.read().then(
       (state) => {
@@ -37,21 +56,39 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   }, ctx.cancelPollMs);
 
   let end: RunEnd;
+  let journal: RunJournal | undefined;
   try {
-    end = await attempt(ctx, task, run, cancel.signal, record);
+    const file = journalPath(ctx.root, run.id);
+    journal = resume
+      ? await resumeRunJournal(file, run.id, settings.journalDurability, ctx.owner, resume.previousOwner)
+      : await startRunJournal(file, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner });
+    for (const warning of journal.warnings) record('decision', { message: `journal warning: ${warning}` });
+    end = await attempt(ctx, task, run, cancel.signal, record, journal, resume !== undefined);
   } catch (error) {
-    end = { ok: false, code: 'workspace-error', reason: errorMessage(error) };
+    end = isSwitchyardError(error, 'journal-corrupt')
+      ? { ok: false, code: 'journal-corrupt', reason: error.message }
+      : { ok: false, code: 'workspace-error', reason: errorMessage(error) };
   } finally {
     clearInterval(poll);
     stop.removeEventListener('abort', onStop);
+    await journal?.writer.close().catch(() => undefined);
   }
+  if (journal && resume) end = { ...end, resumeCounts: journal.calls.counts };
 
+  if (lostTo) {
+    // Another process owns the run now; it records the end, not this one.
+    record('decision', { message: `lease lost to ${lostTo}: this process stopped working on run ${run.id}` });
+    await log.flush();
+    return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
+  }
   const finished = await ctx.store
     .update((state) => {
       record('decision', { message: finishRun(state, ctx.registry, run.id, end) });
       return state.runs.find((r) => r.id === run.id)!;
     })
     .catch((error) => recordInternalError(ctx, run, error, record));
+  // Released only once the run's end is recorded, so nobody takes over a finished run.
+  await lease.release();
   await log.flush();
   ctx.onChange?.();
   return finished;
@@ -63,6 +100,8 @@ async function attempt(
   run: Run,
   signal: AbortSignal,
   record: (type: string, body: Record<string, unknown>) => void,
+  journal: RunJournal,
+  resuming: boolean,
 ): Promise<RunEnd> {
   const lane = ctx.registry.get(run.lane);
   if (!lane) {
@@ -73,8 +112,10 @@ async function attempt(
   const settings = { ...(state.settings.laneSettings[run.lane] ?? {}), ...(ctx.laneSettingsOverride?.(run.lane) ?? {}) };
   const timeoutMs = typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0 ? settings.timeoutMs : lane.manifest.defaultTimeoutMs;
 
-  await createWorktree(ctx.root, run.worktree, run.branch, run.baseCommit);
-  record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${run.baseCommit.slice(0, 12)}` });
+  if (!resuming) {
+    await createWorktree(ctx.root, run.worktree, run.branch, run.baseCommit);
+    record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${run.baseCommit.slice(0, 12)}` });
+  }
 
   const env = buildLaneEnv(ctx.parentEnv, lane.manifest.envAllowlist, {
     SWITCHYARD_TASK_ID: task.id,
@@ -93,6 +134,7 @@ async function attempt(
       env,
       attempt: { runId: run.id, attempt: run.attempt, parentRunId: run.parentRunId, retryReason: run.retryReason },
       settings,
+      call: (spec, fn) => journal.calls.call(spec, fn),
     },
     { timeoutMs, cancelSignal: signal, onEvent: (event) => record('lane', { event }) },
   );
@@ -103,12 +145,16 @@ async function attempt(
     return undefined;
   });
   if (change) await writeDiff(ctx.root, run.id, change.diff);
-  const captured = { headCommit: change?.headCommit, diffStat: change?.stat, usage: outcome.usage };
+  const journalUsage = journal.calls.totalUsage();
+  const usage = journalUsage.inputTokens || journalUsage.outputTokens || journalUsage.costUsd ? journalUsage : outcome.usage;
+  const captured = { headCommit: change?.headCommit, diffStat: change?.stat, usage };
   if (!outcome.ok) return { ...captured, ok: false, code: outcome.code, reason: outcome.reason };
 
   const moved = await ctx.store.update((s) => {
     const current = findTask(s, task.id);
-    if (current.generation !== run.generation || current.state !== 'RUNNING') return false;
+    if (current.generation !== run.generation) return false;
+    if (current.state === 'VERIFYING' && resuming) return true;
+    if (current.state !== 'RUNNING') return false;
     setTaskState(current, 'VERIFYING');
     return true;
   });

@@ -8,9 +8,13 @@ import type { ProjectState } from '../store/projectState';
 import { findTask, setTaskState } from './taskCommands';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 
-export type RunEnd =
-  | { ok: true; summary?: string; usage?: Usage; headCommit?: string; diffStat?: Run['diffStat'] }
-  | { ok: false; code: FailureCode; reason: string; usage?: Usage; headCommit?: string; diffStat?: Run['diffStat'] };
+interface RunEndCommon {
+  usage?: Usage;
+  headCommit?: string;
+  diffStat?: Run['diffStat'];
+  resumeCounts?: Run['resumeCounts'];
+}
+export type RunEnd = (RunEndCommon & { ok: true; summary?: string }) | (RunEndCommon & { ok: false; code: FailureCode; reason: string });
 
 export function findRun(state: ProjectState, id: string): Run {
   const run = state.runs.find((r) => r.id === id);
@@ -42,6 +46,7 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
   run.usage = end.usage ?? run.usage;
   run.headCommit = end.headCommit ?? run.headCommit;
   run.diffStat = end.diffStat ?? run.diffStat;
+  run.resumeCounts = end.resumeCounts ?? run.resumeCounts;
 
   if (task.generation !== run.generation || task.state === 'CANCELED') {
     setRunState(run, end.ok ? 'STALE_RESULT' : 'CANCELED');

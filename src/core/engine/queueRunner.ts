@@ -2,9 +2,12 @@ import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
 import { branchName, pruneWorktrees, worktreePath } from '../workspace/worktrees';
-import { executeRun } from './executeRun';
+import { existsSync } from 'node:fs';
+import { leasePath } from '../journal/journalFiles';
+import { leaseIsFree, readLeaseSync, writeLeaseSync } from '../journal/runLease';
+import { executeRun, type ResumeInfo } from './executeRun';
 import { finishRun } from './finishRun';
-import { ownerIsGone, type RunContext } from './runContext';
+import type { RunContext } from './runContext';
 import { RunEventLog, eventsPath } from './runFiles';
 import { setTaskState } from './taskCommands';
 
@@ -14,12 +17,18 @@ export interface QueueOptions {
   /** Stops the queue: no new starts, running runs are aborted and their tasks return to READY. */
   signal?: AbortSignal;
   concurrency?: number;
+  /** Only resume interrupted runs; start no new ones. */
+  resumeOnly?: boolean;
   onRunStarted?(run: Run, task: Task): void;
   onRunFinished?(run: Run): void;
 }
 
 export interface QueueSummary {
   runs: Run[];
+  /** Interrupted runs that were failed as `interrupted` (one line each). */
+  recovered: string[];
+  /** Ids of runs resumed from their journals. */
+  resumed: string[];
   /** READY tasks left because a dependency is not DONE. */
   waiting: { taskId: string; on: string[] }[];
 }
@@ -38,25 +47,27 @@ export function readyTasks(state: ProjectState, only?: readonly string[]): Task[
  * nothing more can start.
  */
 export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Promise<QueueSummary> {
-  await recoverInterruptedRuns(ctx);
+  const recovery = await recoverInterruptedRuns(ctx);
   await pruneWorktrees(ctx.root);
   const stop = options.signal ?? new AbortController().signal;
   const stopped = aborted(stop);
   const active = new Map<string, Promise<void>>();
   const finished: Run[] = [];
   const concurrency = options.concurrency ?? (await ctx.store.read()).settings.concurrency;
+  const start = (task: Task, run: Run, resume?: ResumeInfo): void => {
+    options.onRunStarted?.(run, task);
+    const job = executeRun(ctx, task, run, stop, resume).then((done) => {
+      finished.push(done);
+      options.onRunFinished?.(done);
+    }).finally(() => active.delete(run.id));
+    active.set(run.id, job);
+  };
+  for (const { task, run, previousOwner } of recovery.resumed) start(task, run, { previousOwner });
 
   while (!stop.aborted) {
     const free = concurrency - active.size;
-    const claimed = free > 0 ? await claim(ctx, free, options.taskIds) : [];
-    for (const { task, run } of claimed) {
-      options.onRunStarted?.(run, task);
-      const job = executeRun(ctx, task, run, stop).then((done) => {
-        finished.push(done);
-        options.onRunFinished?.(done);
-      }).finally(() => active.delete(run.id));
-      active.set(run.id, job);
-    }
+    const claimed = free > 0 && !options.resumeOnly ? await claim(ctx, free, options.taskIds) : [];
+    for (const { task, run } of claimed) start(task, run);
     if (claimed.length) ctx.onChange?.();
     if (active.size === 0) break;
     await Promise.race([...active.values(), stopped]);
@@ -69,7 +80,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     .filter((t) => t.state === 'READY' && (!options.taskIds || options.taskIds.includes(t.id)))
     .map((t) => ({ taskId: t.id, on: t.spec.dependsOn.filter((d) => !done.has(d)) }))
     .filter((w) => w.on.length > 0);
-  return { runs: finished, waiting };
+  return { runs: finished, waiting, recovered: recovery.decisions, resumed: recovery.resumed.map((r) => r.run.id) };
 }
 
 async function claim(ctx: RunContext, max: number, only?: readonly string[]): Promise<{ task: Task; run: Run }[]> {
@@ -109,32 +120,58 @@ function nextRunNumber(state: ProjectState, taskId: string): number {
   return state.runs.filter((r) => r.taskId === taskId).length + 1;
 }
 
-/** Runs left RUNNING by a process on this host that has died fail as `interrupted` and may be retried. */
-export async function recoverInterruptedRuns(ctx: RunContext): Promise<string[]> {
-  const decisions = await ctx.store.update((state) => {
-    const out: { runId: string; message: string }[] = [];
+export interface Recovery {
+  /** One line per interrupted run that was failed (and may be retried as a new attempt). */
+  decisions: string[];
+  /** Runs this process took over to resume from their journals. */
+  resumed: { task: Task; run: Run; previousOwner?: string }[];
+}
+
+/**
+ * Finds runs whose owner is gone (lease expired, or a dead process on this
+ * host). Runs of lanes that resume at call level, whose worktree is still
+ * there, are taken over (under the store lock, so exactly one process wins)
+ * to resume from their journal; the others fail as `interrupted` and follow
+ * the retry policy as a new attempt.
+ */
+export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery> {
+  const now = Date.now();
+  const recovery = await ctx.store.update((state): Recovery & { logs: { runId: string; message: string }[] } => {
+    const out: Recovery & { logs: { runId: string; message: string }[] } = { decisions: [], resumed: [], logs: [] };
     for (const run of state.runs) {
-      if (run.state !== 'RUNNING' || run.owner === ctx.owner || !ownerIsGone(run.owner)) continue;
+      if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
+      const lease = readLeaseSync(leasePath(ctx.root, run.id));
+      if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
       const task = state.tasks.find((t) => t.id === run.taskId);
       if (!task) continue;
       const superseded = task.generation !== run.generation || task.state === 'CANCELED';
       if (!superseded && task.state !== 'RUNNING' && task.state !== 'VERIFYING') continue;
+      const lane = ctx.registry.get(run.lane);
+      if (!superseded && lane?.manifest.capabilities.resume === 'call' && existsSync(run.worktree)) {
+        const previousOwner = lease?.owner ?? run.owner;
+        run.owner = ctx.owner;
+        run.resumes = (run.resumes ?? 0) + 1;
+        writeLeaseSync(leasePath(ctx.root, run.id), ctx.owner, state.settings.leaseMs);
+        out.resumed.push({ task: structuredClone(task), run: structuredClone(run), previousOwner });
+        continue;
+      }
       const message = finishRun(state, ctx.registry, run.id, {
         ok: false,
         code: 'interrupted',
         reason: `the process that owned run ${run.id} (${run.owner}) stopped before the run finished`,
       });
-      out.push({ runId: run.id, message });
+      out.decisions.push(message);
+      out.logs.push({ runId: run.id, message });
     }
     return out;
   });
-  for (const { runId, message } of decisions) {
+  for (const { runId, message } of recovery.logs) {
     const log = new RunEventLog(eventsPath(ctx.root, runId));
     log.append('decision', { message });
     await log.flush();
   }
-  if (decisions.length) ctx.onChange?.();
-  return decisions.map((d) => d.message);
+  if (recovery.decisions.length || recovery.resumed.length) ctx.onChange?.();
+  return { decisions: recovery.decisions, resumed: recovery.resumed };
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -1,6 +1,7 @@
 import type { LaneEventInput } from '../model/laneEvent';
 import type { LaneManifestInput } from '../model/laneManifest';
 import type { LaneResult } from '../model/laneResult';
+import type { CallResult, CallSpec } from '../journal/durableCalls';
 
 /** The task as a lane sees it: what to do, not how Switchyard tracks it. */
 export interface LaneTask {
@@ -34,6 +35,13 @@ export interface LaneRunInput {
   readonly signal: AbortSignal;
   /** Reports a normalized event; malformed events fail the run. */
   emit(event: LaneEventInput): void;
+  /**
+   * Runs a model or tool call durably: its intent and outcome go to the run's
+   * journal. After an interruption the run resumes (lanes whose manifest says
+   * `resume: 'call'`), completed calls are read back instead of executed, and an
+   * interrupted `never` call comes back as `uncertain` with its idempotency key.
+   */
+  call<T>(spec: CallSpec<T>, fn: (ctx: { idempotencyKey: string }) => Promise<T>): Promise<CallResult<T>>;
 }
 
 /** A lane plugin: a manifest and one `run` function. */

@@ -26,6 +26,12 @@ export const Run = z
     diffStat: z.object({ files: z.number(), insertions: z.number(), deletions: z.number() }).strict().optional(),
     headCommit: z.string().optional(),
     owner: z.string().optional(),
+    /** How many times another process took the run over and resumed it from its journal. */
+    resumes: z.number().int().min(0).optional(),
+    resumeCounts: z
+      .object({ replayed: z.number().int(), resent: z.number().int(), rerun: z.number().int(), uncertain: z.number().int() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Run = z.infer<typeof Run>;

@@ -11,6 +11,12 @@ export const ProjectSettings = z
     laneSettings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
     /** How many runs the queue runner starts at once. */
     concurrency: z.number().int().min(1).max(32).default(2),
+    /** `strict`: every journal event is durable before its call starts or its result is reported; `on`: group commit, only `never` calls wait. */
+    journalDurability: z.enum(['strict', 'on']).default('strict'),
+    /** How long a run's lease lasts without a heartbeat before another process may take the run over. */
+    leaseMs: z.number().int().min(200).default(30_000),
+    /** Lane modules the CLI loads (paths relative to the repository, or package names). */
+    laneModules: z.array(z.string()).default([]),
   })
   .strict();
 export type ProjectSettings = z.infer<typeof ProjectSettings>;

@@ -61,6 +61,11 @@ export class ProjectStore {
     });
   }
 
+  /** Runs `fn` under the store's lock without touching the state (leases use it). */
+  withLock<T>(fn: () => T): Promise<T> {
+    return this.locked(async () => fn());
+  }
+
   private async locked<T>(fn: () => Promise<T>): Promise<T> {
     let release: () => Promise<void>;
     try {

@@ -19,6 +19,7 @@ describe('command lane', () => {
       settings,
       signal,
       emit: (e) => events.push(e),
+      call: () => Promise.reject(new Error('the command lane makes no durable calls')),
     });
     return { result, events };
   };

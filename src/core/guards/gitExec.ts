@@ -1,0 +1,97 @@
+import { execFile, spawn } from 'node:child_process';
+import { basename, dirname } from 'node:path';
+import { SwitchyardError } from '../errors';
+
+/**
+ * Runs git for the guards: no shell, no pager, no prompts, and errors that
+ * name the command and git's own words. Guards treat any of these errors as
+ * an internal error (fail-safe), never as a verdict.
+ */
+const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
+const MAX_BUFFER = 512 * 1024 * 1024;
+
+export interface GitResult {
+  stdout: string;
+  code: number;
+}
+
+/** `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. */
+export function git(cwd: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      if (okCodes.includes(code)) resolve({ stdout, code });
+      else reject(gitError(args, error, stderr));
+    });
+  });
+}
+
+/** Streams `git <args>` line by line (without the newline) so large outputs are never held whole. */
+export function gitLines(cwd: string, args: readonly string[], onLine: (line: string) => void, okCodes: readonly number[] = [0]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let rest = '';
+    let stderr = '';
+    let failed: unknown;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (failed) return;
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop() ?? '';
+      try {
+        for (const line of parts) onLine(line);
+      } catch (error) {
+        failed = error;
+        child.kill();
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 8_000) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (error) => reject(gitError(args, error, stderr)));
+    child.on('close', (code) => {
+      if (failed) return reject(failed);
+      if (rest) {
+        try {
+          onLine(rest);
+        } catch (error) {
+          return reject(error);
+        }
+      }
+      if (code !== null && okCodes.includes(code)) resolve(code);
+      else reject(gitError(args, { message: `exit code ${code}` }, stderr));
+    });
+  });
+}
+
+function gitError(args: readonly string[], error: unknown, stderr: string): SwitchyardError {
+  const e = error as NodeJS.ErrnoException | null;
+  const why = e?.code === 'ENOENT' ? 'git was not found on PATH' : (stderr.trim().split('\n').slice(-3).join(' / ') || e?.message || 'failed');
+  return new SwitchyardError('git-failed', `git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, { cause: error });
+}
+
+/**
+ * The main working tree of the repository that contains `cwd`, even when
+ * `cwd` is a linked worktree: guard verdicts and the policy file live there,
+ * next to the project state.
+ */
+export async function mainWorktreeRoot(cwd: string): Promise<string> {
+  const common = (await git(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim();
+  if (basename(common) === '.git') return dirname(common);
+  return (await git(cwd, ['rev-parse', '--show-toplevel'])).stdout.trim();
+}
+
+/** The top level of the worktree that contains `cwd`. */
+export async function worktreeTop(cwd: string): Promise<string> {
+  return (await git(cwd, ['rev-parse', '--show-toplevel'])).stdout.trim();
+}
+
+const ZERO = /^0+$/;
+
+/** git's "no object" id (all zeros, 40 or 64 digits). */
+export function isZeroSha(sha: string): boolean {
+  return ZERO.test(sha);
+}
+
+/** A full object id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits. */
+export const SHA_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

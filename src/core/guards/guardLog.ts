@@ -1,0 +1,96 @@
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { SwitchyardError } from '../errors';
+import { describeZodError } from '../model/zodIssues';
+import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+
+/** Where every guard verdict of a repository is appended: `<repo>/.switchyard/guards.jsonl`. */
+export const GUARD_LOG_FILE = 'guards.jsonl';
+
+export function guardLogPath(root: string): string {
+  return join(root, STATE_DIR, GUARD_LOG_FILE);
+}
+
+/** One piece of evidence: a file and line when there is one, and a message that never holds a secret. */
+export const GuardEvidence = z
+  .object({ file: z.string().min(1).optional(), line: z.number().int().min(1).optional(), message: z.string() })
+  .strict();
+export type GuardEvidence = z.infer<typeof GuardEvidence>;
+
+const common = {
+  v: z.literal(1),
+  ts: z.iso.datetime(),
+  guard: z.string().min(1),
+  rule: z.string().min(1),
+  evidence: z.array(GuardEvidence),
+  durationMs: z.number().min(0),
+  /** What was checked, e.g. `push origin refs/heads/main`. */
+  subject: z.string().optional(),
+  runId: z.string().optional(),
+};
+
+/**
+ * A guard's verdict. `pass`, `block` and `warn` are `guard.verdict` events;
+ * an internal error in a guard (which lets the flow continue) is a
+ * `guard.error` event with the error's message.
+ */
+export const GuardEvent = z.discriminatedUnion('verdict', [
+  z.object({ ...common, type: z.literal('guard.verdict'), verdict: z.literal('pass') }).strict(),
+  z.object({ ...common, type: z.literal('guard.verdict'), verdict: z.literal('block') }).strict(),
+  z.object({ ...common, type: z.literal('guard.verdict'), verdict: z.literal('warn') }).strict(),
+  z.object({ ...common, type: z.literal('guard.error'), verdict: z.literal('error'), error: z.string() }).strict(),
+]);
+export type GuardEvent = z.infer<typeof GuardEvent>;
+export type GuardVerdict = GuardEvent['verdict'];
+
+/**
+ * Appends one verdict (validated) and flushes it to disk before returning.
+ * The caller decides what a failed write means; guards ignore it (fail-safe).
+ */
+export async function appendGuardEvent(root: string, event: GuardEvent): Promise<void> {
+  const line = `${JSON.stringify(GuardEvent.parse(event))}\n`;
+  await ensureStateDir(root);
+  const handle = await open(guardLogPath(root), 'a');
+  try {
+    await handle.appendFile(line);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads the verdicts of a repository, oldest first (`limit` keeps the newest
+ * n). A torn last line (a crash mid-write) is skipped; any other bad line is
+ * an error that names the file and line.
+ */
+export async function readGuardEvents(root: string, options: { limit?: number } = {}): Promise<GuardEvent[]> {
+  const file = guardLogPath(root);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new SwitchyardError('store-corrupt', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const lines = text.split('\n');
+  const torn = !text.endsWith('\n');
+  const events: GuardEvent[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (!raw.trim()) continue;
+    const last = i === lines.length - 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (error) {
+      if (last && torn) break;
+      throw new SwitchyardError('store-corrupt', `${file}:${i + 1}: not valid JSON (${(error as Error).message})`);
+    }
+    const parsed = GuardEvent.safeParse(json);
+    if (!parsed.success) throw new SwitchyardError('store-corrupt', `${file}:${i + 1}: not a guard event: ${describeZodError(parsed.error)}`);
+    events.push(parsed.data);
+  }
+  return options.limit !== undefined ? events.slice(-options.limit) : events;
+}

@@ -1,0 +1,50 @@
+import { conflictMarkerEvidence } from './conflictMarkers';
+import { scanAddedContent, type ContentScan } from './contentScan';
+import type { GuardEvidence } from './guardLog';
+import { formatEvidence, runGuard, type GuardResult } from './runGuard';
+import { scanSecrets, secretEvidence } from './secretScan';
+
+export interface RunDiffGuardOptions {
+  /** The repository whose `.switchyard/guards.jsonl` records the verdicts. */
+  root: string;
+  /** Where to run git (the run's worktree, or the repository). */
+  cwd: string;
+  base: string;
+  head: string;
+  runId?: string;
+}
+
+export interface RunDiffGuardReport {
+  blocked: boolean;
+  results: GuardResult[];
+  /** One line for a run's failure reason, with file:line evidence (secrets redacted); undefined when not blocked. */
+  reason?: string;
+}
+
+/**
+ * The integration gate for a run's change (`base..head`): conflict markers
+ * and secrets in the lines the run adds. Same rules and fail-safety as the
+ * pre-push guard; each verdict is recorded with the run id.
+ */
+export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
+  const ctx = { root: options.root, runId: options.runId, subject: `change ${options.base.slice(0, 12)}..${options.head.slice(0, 12)}` };
+  let scan: ContentScan | undefined;
+  const markers = await runGuard('conflict-markers', ctx, async () => {
+    scan = await scanAddedContent(options.cwd, options.base, options.head, true);
+    const evidence = conflictMarkerEvidence(scan.markers);
+    return { verdict: evidence.length ? 'block' : 'pass', rule: 'conflict-marker', evidence };
+  });
+  const secrets = await runGuard('secret-scan', ctx, async () => {
+    if (!scan) throw new Error('the change could not be read (see the conflict-markers error)');
+    const { findings, skipped } = await scanSecrets(scan.added ?? new Map());
+    const warnings: GuardEvidence[] = [...skipped, ...(scan.notCollected ? [{ message: `not scanned for secrets: ${scan.notCollected}` }] : [])];
+    if (findings.length) return { verdict: 'block', rule: 'secret', evidence: [...secretEvidence(findings), ...warnings] };
+    return { verdict: warnings.length ? 'warn' : 'pass', rule: warnings.length ? 'secret-not-scanned' : 'secret', evidence: warnings };
+  });
+  const results = [markers, secrets];
+  const blocking = results.filter((r) => r.verdict === 'block');
+  if (!blocking.length) return { blocked: false, results };
+  const evidence = blocking.flatMap((r) => r.evidence.map((e) => `${r.guard}: ${formatEvidence(e)}`));
+  const reason = `blocked by guards: ${evidence.slice(0, 5).join('; ')}${evidence.length > 5 ? ` (+${evidence.length - 5} more)` : ''}`;
+  return { blocked: true, results, reason };
+}

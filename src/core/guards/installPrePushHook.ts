@@ -1,0 +1,125 @@
+import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { SwitchyardError } from '../errors';
+import { git } from './gitExec';
+import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
+
+export interface InstallResult {
+  /** `repository`: the repository's hooks folder (core.hooksPath respected); `worktree`: a hooks folder for one linked worktree only. */
+  scope: 'repository' | 'worktree';
+  hooksDir: string;
+  hookPath: string;
+  /** The hook that was there before and now runs after ours. */
+  chained?: string;
+  /** Ours was already there (it was rewritten with the current command). */
+  alreadyInstalled: boolean;
+}
+
+/** Our hooks folder inside a linked worktree's private git folder. */
+const WORKTREE_HOOKS = 'switchyard-hooks';
+const PREVIOUS_FILE = '.switchyard-previous-hooks';
+
+/**
+ * Installs the pre-push guard for `worktreeDir`. In a repository's main
+ * worktree it writes `<hooks>/pre-push` (the folder from
+ * `git rev-parse --git-path hooks`, so core.hooksPath is respected),
+ * renaming an existing hook to `pre-push.switchyard-chained`. In a linked
+ * worktree (a run's worktree) it leaves the repository's hooks untouched:
+ * it points that worktree's own `core.hooksPath` (per-worktree config) at a
+ * private folder with our hook, chained to the repository's pre-push hook,
+ * and forwarders for the repository's other hooks. Idempotent.
+ * `cliCommand` is the command line that runs the Switchyard CLI, e.g.
+ * `'/usr/bin/node' '/opt/switchyard/dist/cli.js'`.
+ */
+export async function installPrePushHook(worktreeDir: string, cliCommand: string): Promise<InstallResult> {
+  const [gitDir, commonDir] = (await git(worktreeDir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'])).stdout.trim().split('\n');
+  if (!gitDir || !commonDir) throw new SwitchyardError('git-failed', `cannot find the git folder of ${worktreeDir}`);
+  if (resolve(gitDir) === resolve(commonDir)) return installInto(await hooksPath(worktreeDir), cliCommand, 'repository');
+  return installForWorktree(worktreeDir, gitDir, cliCommand);
+}
+
+async function hooksPath(dir: string): Promise<string> {
+  return (await git(dir, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'])).stdout.trim();
+}
+
+async function installInto(hooksDir: string, cliCommand: string, scope: InstallResult['scope']): Promise<InstallResult> {
+  await mkdir(hooksDir, { recursive: true });
+  const hookPath = join(hooksDir, 'pre-push');
+  const chainedPath = join(hooksDir, CHAINED_HOOK);
+  const existing = await readFile(hookPath, 'utf8').catch(() => undefined);
+  const alreadyInstalled = existing?.includes(HOOK_MARKER) ?? false;
+  if (existing !== undefined && !alreadyInstalled) {
+    if (await exists(chainedPath)) {
+      throw new SwitchyardError('invalid-input', `${hookPath} is not Switchyard's and ${chainedPath} already exists; move one of them away, then install again`);
+    }
+    await rename(hookPath, chainedPath);
+  }
+  const temp = `${hookPath}.${process.pid}.tmp`;
+  await writeFile(temp, prePushHookScript(cliCommand), { mode: 0o755 });
+  await chmod(temp, 0o755);
+  await rename(temp, hookPath);
+  return { scope, hooksDir, hookPath, chained: (await exists(chainedPath)) ? chainedPath : undefined, alreadyInstalled };
+}
+
+async function installForWorktree(worktreeDir: string, gitDir: string, cliCommand: string): Promise<InstallResult> {
+  const ours = join(gitDir, WORKTREE_HOOKS);
+  const configured = (await git(worktreeDir, ['config', '--file', join(gitDir, 'config.worktree'), '--get', 'core.hooksPath'], [0, 1])).stdout.trim();
+  if (configured !== ours) {
+    // Before switching: where this worktree's hooks come from now (the repository's, core.hooksPath respected).
+    const previous = await hooksPath(worktreeDir);
+    await mkdir(ours, { recursive: true });
+    await writeFile(join(ours, PREVIOUS_FILE), `${previous}\n`);
+    await forwardHooks(previous, ours);
+    await enableWorktreeConfig(worktreeDir);
+    await git(worktreeDir, ['config', '--worktree', 'core.hooksPath', ours]);
+  }
+  return installInto(ours, cliCommand, 'worktree');
+}
+
+/** Forwarders in `ours` for every hook in `previous`; its pre-push becomes our chained hook (unless it is ours too). */
+async function forwardHooks(previous: string, ours: string): Promise<void> {
+  const names = await readdir(previous).catch(() => [] as string[]);
+  for (const name of names) {
+    if (name.endsWith('.sample') || name.endsWith('.tmp') || name === CHAINED_HOOK) continue;
+    const target = join(previous, name);
+    const info = await stat(target).catch(() => undefined);
+    if (!info?.isFile() || (info.mode & 0o111) === 0) continue;
+    let forwardTo = target;
+    if (name === 'pre-push' && (await readFile(target, 'utf8').catch(() => '')).includes(HOOK_MARKER)) {
+      // The repository already runs our guard: chain to what it chains to, so the guard does not run twice.
+      forwardTo = join(previous, CHAINED_HOOK);
+      if (!(await exists(forwardTo))) continue;
+    }
+    await writeFile(join(ours, name === 'pre-push' ? CHAINED_HOOK : name), forwardingHookScript(forwardTo), { mode: 0o755 });
+  }
+}
+
+/**
+ * Per-worktree config needs `extensions.worktreeConfig`. git's documentation
+ * warns that `core.worktree` and `core.bare = true` must then move out of
+ * the shared config, so a repository that sets them is refused.
+ */
+async function enableWorktreeConfig(dir: string): Promise<void> {
+  const enabled = (await git(dir, ['config', '--type=bool', '--get', 'extensions.worktreeConfig'], [0, 1])).stdout.trim();
+  if (enabled === 'true') return;
+  const worktree = (await git(dir, ['config', '--local', '--get', 'core.worktree'], [0, 1])).stdout.trim();
+  const bare = (await git(dir, ['config', '--local', '--type=bool', '--get', 'core.bare'], [0, 1])).stdout.trim();
+  if (worktree || bare === 'true') {
+    throw new SwitchyardError('invalid-input', `cannot install a per-worktree hook in ${dir}: the repository sets ${worktree ? 'core.worktree' : 'core.bare = true'} in its shared config`);
+  }
+  await git(dir, ['config', '--local', 'extensions.worktreeConfig', 'true']);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
+/**
+ * The command that runs this CLI, for the hook: this Node binary and the
+ * script it is running (the bundled `dist/cli.js`). Undefined when not
+ * running from a JavaScript file (e.g. from TypeScript sources).
+ */
+export function defaultCliCommand(script = process.argv[1], node = process.execPath): string | undefined {
+  if (!script || !/\.(?:c?js|mjs)$/.test(script)) return undefined;
+  return `${shellQuote(node)} ${shellQuote(isAbsolute(script) ? script : resolve(script))}`;
+}

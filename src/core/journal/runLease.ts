@@ -1,0 +1,88 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { ownerIsGone } from '../engine/runContext';
+
+export const Lease = z.object({ owner: z.string(), heartbeatAt: z.string(), expiresAt: z.string() }).strict();
+export type Lease = z.infer<typeof Lease>;
+
+/** Reads a lease file synchronously (it is read inside the store's lock); missing or unreadable reads as none. */
+export function readLeaseSync(file: string): Lease | undefined {
+  try {
+    const parsed = Lease.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a run owned by `owner` may be taken over: its lease has expired,
+ * or its owner is a process on this host that is gone. A run without a lease
+ * file counts as expired once `graceMs` have passed since it started.
+ */
+export function leaseIsFree(lease: Lease | undefined, owner: string | undefined, startedAt: string, now: number, graceMs: number): boolean {
+  if (ownerIsGone(lease?.owner ?? owner)) return true;
+  if (!lease) return now - Date.parse(startedAt) > graceMs;
+  return Date.parse(lease.expiresAt) < now;
+}
+
+/** Writes `owner`'s lease (temp file + rename). Call it only while holding the store lock. */
+export function writeLeaseSync(file: string, owner: string, durationMs: number): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const now = Date.now();
+  const lease: Lease = { owner, heartbeatAt: new Date(now).toISOString(), expiresAt: new Date(now + durationMs).toISOString() };
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(lease));
+  renameSync(temp, file);
+}
+
+/**
+ * Holds a run's lease: renews it every third of its duration, under the
+ * store lock, while the file still names this owner; calls `onLost` once
+ * another process has taken the run over. Takeovers are decided under the
+ * same lock, so two processes never both hold a run.
+ */
+export class RunLease {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly owner: string,
+    private readonly durationMs: number,
+    private readonly withLock: <T>(fn: () => T) => Promise<T>,
+    private readonly onLost: (by: string) => void,
+  ) {}
+
+  /** Writes the lease (unless `alreadyWritten` by a takeover) and starts renewing it. */
+  async start(alreadyWritten = false): Promise<void> {
+    if (!alreadyWritten) await this.withLock(() => writeLeaseSync(this.file, this.owner, this.durationMs));
+    this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.durationMs / 3)));
+    this.timer.unref();
+  }
+
+  async release(): Promise<void> {
+    this.stop();
+    await this.withLock(() => {
+      if (readLeaseSync(this.file)?.owner === this.owner) rmSync(this.file, { force: true });
+    }).catch(() => undefined);
+  }
+
+  private stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async renew(): Promise<void> {
+    const lostTo = await this.withLock(() => {
+      const current = readLeaseSync(this.file);
+      if (current && current.owner !== this.owner) return current.owner;
+      writeLeaseSync(this.file, this.owner, this.durationMs);
+      return undefined;
+    }).catch(() => undefined);
+    if (lostTo && this.timer) {
+      this.stop();
+      this.onLost(lostTo);
+    }
+  }
+}
