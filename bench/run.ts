@@ -4,8 +4,12 @@
  */
 import { benchQueueOverhead } from './queueOverhead';
 import { benchBundleSize } from './bundleSize';
+import { benchJournal } from './journalBench';
 
-const benches = [benchBundleSize, benchQueueOverhead];
+const all = [benchBundleSize, benchQueueOverhead, benchJournal];
+// `npm run bench -- journal` runs only the benchmarks whose title or name matches.
+const filter = process.argv.slice(2).join(' ').toLowerCase();
+const benches = filter ? all.filter((b) => `${b.name} ${b.title}`.toLowerCase().includes(filter)) : all;
 for (const bench of benches) {
   const started = Date.now();
   console.log(`\n## ${bench.title}`);

@@ -3,6 +3,7 @@ import type { LaneRegistry } from '../../core/lanes/laneRegistry';
 import { Project } from '../../core/project';
 import { affectsProjectOptions, laneSettingsFromConfig, verifyTimeoutMs } from '../config/switchyardConfig';
 import { watchStateFile } from './watchStateFile';
+import { resumeInterruptedRuns } from '../progress/resumeInterruptedRuns';
 
 /**
  * Opens the `Project` of the first workspace folder lazily, on first use, and
@@ -63,6 +64,7 @@ export class ProjectHost implements vscode.Disposable {
     const own = project.onDidChange(fire);
     this.projectSubscriptions.push(new vscode.Disposable(() => own.dispose()), watchStateFile(project.root, fire));
     fire();
+    void resumeInterruptedRuns(project);
     return project;
   }
 

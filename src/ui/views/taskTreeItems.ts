@@ -57,6 +57,7 @@ function runItem(node: RunNode): vscode.TreeItem {
   const item = new vscode.TreeItem(run.id, vscode.TreeItemCollapsibleState.None);
   item.id = `run:${run.id}`;
   const parts = [run.lane, `attempt ${run.attempt}`, runDuration(run), run.state];
+  if (run.resumes) parts.push(`resumed ${run.resumes}×`);
   if (run.failureReason) parts.push(run.failureReason);
   item.description = parts.join(' · ');
   item.contextValue = `run.${run.state}`;
@@ -66,6 +67,11 @@ function runItem(node: RunNode): vscode.TreeItem {
   if (run.retryReason) lines.push(`retry after: ${run.retryReason}`);
   if (run.failureReason) lines.push(`failure (${run.failureCode ?? 'unknown'}): ${run.failureReason}`);
   if (run.summary) lines.push(`summary: ${run.summary}`);
+  if (run.usage && (run.usage.inputTokens || run.usage.costUsd)) lines.push(`usage: ${run.usage.inputTokens}+${run.usage.outputTokens} tokens, $${run.usage.costUsd.toFixed(4)}`);
+  if (run.resumes) {
+    const c = run.resumeCounts;
+    lines.push(`resumed ${run.resumes}× from the journal${c ? `: replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : ''}`);
+  }
   item.tooltip = lines.join('\n');
   return item;
 }
