@@ -14,7 +14,9 @@ export type SwitchyardErrorCode =
   | 'store-locked'
   | 'journal-corrupt'
   | 'journal-diverged'
-  | 'lease-held';
+  | 'lease-held'
+  | 'secret-missing'
+  | 'secret-unavailable';
 
 export class SwitchyardError extends Error {
   override readonly name: string = 'SwitchyardError';

@@ -5,6 +5,8 @@ import type { LaneRegistry } from './lanes/laneRegistry';
 import type { Disposable } from './lanes/lanePlugin';
 import type { Task, TaskSpecInput } from './model/task';
 import { ProjectStore } from './store/projectStore';
+import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
+import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
@@ -16,6 +18,8 @@ import { diffPath, eventsPath, readRunLog, type RunLogLine } from './engine/runF
 export interface ProjectOptions {
   registry: LaneRegistry;
   parentEnv?: NodeJS.ProcessEnv;
+  /** Where lane secrets come from first (VS Code passes SecretStorage); then the environment, then secret commands. */
+  secrets?: SecretSource;
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /** Milliseconds an acceptance command may run: a number, or a function read at each verification. */
   verifyTimeoutMs?: number | (() => number);
@@ -42,6 +46,11 @@ export class Project {
       registry,
       owner: makeOwnerId(),
       parentEnv: options.parentEnv ?? process.env,
+      secrets: chainSecretSources(
+        ...(options.secrets ? [options.secrets] : []),
+        envSecretSource(options.parentEnv ?? process.env),
+        commandSecretSource(async () => (await store.read()).settings.secretCommands, root),
+      ),
       laneSettingsOverride: options.laneSettingsOverride,
       verifyTimeoutMs: typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs : () => (options.verifyTimeoutMs as number | undefined) ?? 10 * 60_000,
       cancelPollMs: options.cancelPollMs ?? 500,

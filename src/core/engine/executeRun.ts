@@ -2,6 +2,8 @@ import { errorMessage, isSwitchyardError } from '../errors';
 import { journalPath, leasePath } from '../journal/journalFiles';
 import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
 import { RunLease } from '../journal/runLease';
+import { Redactor } from '../secrets/redactor';
+import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane, type LaneOutcome } from '../lanes/runLane';
 import type { Run } from '../model/run';
@@ -25,9 +27,12 @@ export interface ResumeInfo {
  */
 export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal, resume?: ResumeInfo): Promise<Run> {
   const log = new RunEventLog(eventsPath(ctx.root, run.id));
+  // Every output of the run passes the redactor: secrets are added to it as they are resolved.
+  const redactor = new Redactor();
   const record = (type: string, body: Record<string, unknown>): void => {
-    log.append(type, body);
-    ctx.onRunEvent?.(run.id, type, body);
+    const clean = redactor.redactValue(body);
+    log.append(type, clean);
+    ctx.onRunEvent?.(run.id, type, clean);
   };
   record('decision', {
     message: resume
@@ -59,11 +64,12 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   let journal: RunJournal | undefined;
   try {
     const file = journalPath(ctx.root, run.id);
+    const redact = (line: string): string => redactor.redact(line);
     journal = resume
-      ? await resumeRunJournal(file, run.id, settings.journalDurability, ctx.owner, resume.previousOwner)
-      : await startRunJournal(file, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner });
+      ? await resumeRunJournal(file, run.id, settings.journalDurability, ctx.owner, resume.previousOwner, redact)
+      : await startRunJournal(file, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner }, redact);
     for (const warning of journal.warnings) record('decision', { message: `journal warning: ${warning}` });
-    end = await attempt(ctx, task, run, cancel.signal, record, journal, resume !== undefined);
+    end = await attempt(ctx, task, run, cancel.signal, record, journal, resume !== undefined, redactor);
   } catch (error) {
     end = isSwitchyardError(error, 'journal-corrupt')
       ? { ok: false, code: 'journal-corrupt', reason: error.message }
@@ -74,6 +80,7 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     await journal?.writer.close().catch(() => undefined);
   }
   if (journal && resume) end = { ...end, resumeCounts: journal.calls.counts };
+  end = redactor.redactValue(end);
 
   if (lostTo) {
     // Another process owns the run now; it records the end, not this one.
@@ -102,6 +109,7 @@ async function attempt(
   record: (type: string, body: Record<string, unknown>) => void,
   journal: RunJournal,
   resuming: boolean,
+  redactor: Redactor,
 ): Promise<RunEnd> {
   const lane = ctx.registry.get(run.lane);
   if (!lane) {
@@ -112,6 +120,8 @@ async function attempt(
   const settings = { ...(state.settings.laneSettings[run.lane] ?? {}), ...(ctx.laneSettingsOverride?.(run.lane) ?? {}) };
   const timeoutMs = typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0 ? settings.timeoutMs : lane.manifest.defaultTimeoutMs;
 
+  const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
+  if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
   if (!resuming) {
     await createWorktree(ctx.root, run.worktree, run.branch, run.baseCommit);
     record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${run.baseCommit.slice(0, 12)}` });
@@ -134,6 +144,7 @@ async function attempt(
       env,
       attempt: { runId: run.id, attempt: run.attempt, parentRunId: run.parentRunId, retryReason: run.retryReason },
       settings,
+      secrets: resolved.secrets,
       call: (spec, fn) => journal.calls.call(spec, fn),
     },
     { timeoutMs, cancelSignal: signal, onEvent: (event) => record('lane', { event }) },

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { ProjectStore } from '../store/projectStore';
+import type { SecretSource } from '../secrets/secretSource';
 
 /** What running a task needs from its surroundings. */
 export interface RunContext {
@@ -10,6 +11,8 @@ export interface RunContext {
   /** Identifies this process as the owner of the runs it starts: `host/pid/nonce`. */
   readonly owner: string;
   readonly parentEnv: NodeJS.ProcessEnv;
+  /** Resolves the secrets lanes declare (SecretStorage in VS Code, the environment in the CLI, then secret commands). */
+  readonly secrets: SecretSource;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /** Read when each verification starts, so a changed setting applies to the next one. */

@@ -8,7 +8,8 @@ export type Durability = 'strict' | 'on';
  * Appends journal events through one open file descriptor. Every event gets
  * the next `seq`. `append(entry, true)` resolves once the line (and every line
  * before it) is on disk (fdatasync); `append(entry, false)` queues it for the
- * next group commit and resolves at once.
+ * next group commit and resolves at once. `redact` cleans each line of
+ * secret values before it is written.
  */
 export class JournalWriter {
   private pending: string[] = [];
@@ -21,11 +22,12 @@ export class JournalWriter {
     private readonly handle: FileHandle,
     readonly runId: string,
     private seq: number,
+    private readonly redact: (line: string) => string = (line) => line,
   ) {}
 
   /** Opens `file` for appending; `lastSeq` is the seq of the last event already in it (0 for a new journal). */
-  static async open(file: string, runId: string, lastSeq: number): Promise<JournalWriter> {
-    return new JournalWriter(file, await open(file, 'a'), runId, lastSeq);
+  static async open(file: string, runId: string, lastSeq: number, redact?: (line: string) => string): Promise<JournalWriter> {
+    return new JournalWriter(file, await open(file, 'a'), runId, lastSeq, redact);
   }
 
   get lastSeq(): number {
@@ -35,7 +37,8 @@ export class JournalWriter {
   append(entry: JournalEntry, durable: boolean): { event: JournalEvent; durable: Promise<void> } {
     if (this.failure) throw this.failure;
     const event = { v: JOURNAL_VERSION, seq: ++this.seq, ts: new Date().toISOString(), runId: this.runId, ...entry } as JournalEvent;
-    this.pending.push(`${JSON.stringify(event)}\n`);
+    // Secrets never reach the file: the line is redacted before it is written.
+    this.pending.push(`${this.redact(JSON.stringify(event))}\n`);
     const written = new Promise<void>((resolve) => this.waiters.push(resolve));
     const done = this.kick().then(() => written);
     if (!durable) done.catch(() => undefined);

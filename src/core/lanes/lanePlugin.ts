@@ -29,6 +29,12 @@ export interface LaneRunInput {
   readonly attempt: LaneAttempt;
   /** Set when the run resumes an earlier one (for example the CLI's own session id). */
   readonly resume?: { readonly sessionId?: string };
+  /**
+   * The secrets the manifest names in `requiredSecrets`, resolved by
+   * Switchyard before the lane starts. They are not in `env` unless the lane
+   * puts them there, and every output of the run is redacted of them.
+   */
+  readonly secrets: Readonly<Record<string, string>>;
   /** The lane's settings for this project, as configured by the user. */
   readonly settings: Readonly<Record<string, unknown>>;
   /** Aborted on cancel and on timeout; a lane must stop promptly. */

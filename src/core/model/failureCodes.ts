@@ -11,6 +11,8 @@ export const FAILURE_CODES = {
   'workspace-error': { retryable: true, summary: 'creating the worktree or capturing the diff failed' },
   'verify-failed': { retryable: true, summary: 'the acceptance command failed' },
   'canceled': { retryable: false, summary: 'the task was canceled' },
+  'secret-missing': { retryable: false, summary: 'a secret the lane needs is not set' },
+  'secret-unavailable': { retryable: false, summary: 'resolving a secret the lane needs failed' },
   'journal-corrupt': { retryable: false, summary: 'the run\'s journal is damaged, so it cannot be resumed safely' },
   'lease-lost': { retryable: false, summary: 'another process took the run over' },
   'interrupted': { retryable: true, summary: 'the process that owned the run stopped before the run finished' },

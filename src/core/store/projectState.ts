@@ -15,6 +15,8 @@ export const ProjectSettings = z
     journalDurability: z.enum(['strict', 'on']).default('strict'),
     /** How long a run's lease lasts without a heartbeat before another process may take the run over. */
     leaseMs: z.number().int().min(200).default(30_000),
+    /** Commands that print a secret, by secret name, e.g. `{ "ANTHROPIC_API_KEY": "pass show anthropic" }`. */
+    secretCommands: z.record(z.string(), z.string()).default({}),
     /** Lane modules the CLI loads (paths relative to the repository, or package names). */
     laneModules: z.array(z.string()).default([]),
   })

@@ -16,6 +16,7 @@ const base = {
   env: {},
   attempt: { runId: 't1.1', attempt: 1 },
   settings: {},
+  secrets: {},
   call: () => Promise.reject(new Error('no journal in this test')),
 };
 

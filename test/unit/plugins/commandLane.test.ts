@@ -17,6 +17,7 @@ describe('command lane', () => {
       env: { PATH: process.env.PATH ?? '' },
       attempt: { runId: 't1.1', attempt: 1 },
       settings,
+      secrets: {},
       signal,
       emit: (e) => events.push(e),
       call: () => Promise.reject(new Error('the command lane makes no durable calls')),
