@@ -1,0 +1,28 @@
+// Bundles the integration suite for the extension host: every
+// test/integration/suite/*.ts to out/test/integration/suite/*.js (CommonJS,
+// `vscode` and `mocha` external), the shape both test runners load.
+import { readdirSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import * as esbuild from 'esbuild';
+
+const suiteDir = 'test/integration/suite';
+const outdir = 'out/test/integration/suite';
+const entryPoints = readdirSync(suiteDir).filter((f) => f.endsWith('.ts')).map((f) => `${suiteDir}/${f}`);
+
+const started = Date.now();
+await rm(outdir, { recursive: true, force: true });
+// The package is ESM ("type": "module"); these bundles are CommonJS, as the extension host requires them.
+await mkdir('out', { recursive: true });
+await writeFile('out/package.json', '{ "type": "commonjs" }\n');
+await esbuild.build({
+  entryPoints,
+  outdir,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  external: ['vscode', 'mocha'],
+  logLevel: 'warning',
+});
+console.log(`built ${entryPoints.length} integration suite file(s) into ${outdir} in ${Date.now() - started} ms`);

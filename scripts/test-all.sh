@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The one test command (`npm test`): type check, build, unit tests, then the
+# real VS Code tests: integration tests inside code-server's extension host
+# and UI tests in headless chromium. Exits non-zero if any suite fails and
+# ends with a line "N passed, N failed" (suites, not test cases).
+#
+# The code-server and browser suites run in a network namespace with only
+# loopback when the machine allows it (unshare + ip), so nothing can leave
+# the machine; SWITCHYARD_TEST_OFFLINE=0 turns that off.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+passed=0
+failed=0
+skipped=0
+results=()
+started_all=$SECONDS
+
+section() {
+  local name=$1
+  shift
+  printf '\n========== %s ==========\n$ %s\n' "$name" "$*"
+  local t0=$SECONDS rc=0
+  "$@" || rc=$?
+  local took=$((SECONDS - t0))
+  if ((rc == 0)); then
+    passed=$((passed + 1))
+    results+=("PASS  $name (${took} s)")
+    printf -- '---------- %s: passed in %s s\n' "$name" "$took"
+  else
+    failed=$((failed + 1))
+    results+=("FAIL  $name (exit $rc, ${took} s)")
+    printf -- '---------- %s: FAILED (exit %s) after %s s\n' "$name" "$rc" "$took"
+  fi
+  return "$rc"
+}
+
+skip() {
+  skipped=$((skipped + 1))
+  results+=("SKIP  $1 ($2)")
+  printf '\n========== %s ==========\nskipped: %s\n' "$1" "$2"
+}
+
+# Runs "$@" with loopback as the only network, when possible.
+offline() {
+  if [[ ${SWITCHYARD_TEST_OFFLINE:-1} != 0 ]] && command -v unshare >/dev/null && command -v ip >/dev/null && unshare -n true 2>/dev/null; then
+    echo "(offline: a network namespace with loopback only)"
+    unshare -n bash -c 'ip link set lo up && exec "$@"' offline "$@"
+  else
+    echo "(not sandboxed: unshare/ip unavailable or SWITCHYARD_TEST_OFFLINE=0; the tests still only use 127.0.0.1)"
+    "$@"
+  fi
+}
+
+built=0 installed=0 suite=0
+section "Type check" npx tsc --noEmit -p .
+section "Build" npm run build && built=1
+section "Unit tests" npm run test:unit
+section "code-server" bash scripts/install-code-server.sh && installed=1
+section "Integration suite build" node scripts/build-tests.mjs && suite=1
+
+if ((built && installed && suite)); then
+  section "Integration tests (real extension host in code-server)" offline node_modules/.bin/tsx test/integration/runInCodeServer.ts
+else
+  skip "Integration tests (real extension host in code-server)" "the build, the code-server install or the suite build failed"
+fi
+if ((built && installed)); then
+  section "UI tests (code-server + headless chromium)" offline node --import tsx node_modules/mocha/bin/mocha.js --config test/ui/mocharc.json
+else
+  skip "UI tests (code-server + headless chromium)" "the build or the code-server install failed"
+fi
+
+printf '\n========== Summary (%s s) ==========\n' "$((SECONDS - started_all))"
+printf '%s\n' "${results[@]}"
+if ((skipped)); then
+  printf '%s passed, %s failed, %s skipped\n' "$passed" "$failed" "$skipped"
+else
+  printf '%s passed, %s failed\n' "$passed" "$failed"
+fi
+((failed == 0 && skipped == 0))

@@ -1,0 +1,171 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * A person's moves in the VS Code workbench (code-server, VS Code 1.100),
+ * by the selectors the workbench renders. Each step waits for what a person
+ * would wait for before the next move.
+ */
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  private quickInputBox(): Locator {
+    return this.page.locator('.quick-input-widget .quick-input-box input');
+  }
+
+  async waitReady(timeoutMs = 60_000): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page.locator('.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** Clicks an activity-bar item by the start of its label (e.g. "Switchyard", "Explorer"). */
+  async openActivity(label: string): Promise<void> {
+    const item = this.page.locator(`.activitybar .action-item a[aria-label^="${label}"], .activitybar .action-label[aria-label^="${label}"]`).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await item.click();
+  }
+
+  /** F1, `>title`, then clicks the palette row whose label is exactly `title`. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    await this.quickInputBox().waitFor({ state: 'visible' });
+    await this.quickInputBox().fill(`>${title}`);
+    await this.quickPickRow(title).click();
+  }
+
+  /** A visible quick-pick row whose label is exactly `label`. */
+  quickPickRow(label: string): Locator {
+    return this.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
+      .first();
+  }
+
+  /** Waits for an input box or quick pick whose title (or, without a title, placeholder) contains `expect`, types, presses Enter. */
+  async answer(expect: string, text: string): Promise<void> {
+    await this.waitForPrompt(expect);
+    await this.quickInputBox().fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  async waitForPrompt(expect: string, timeoutMs = 30_000): Promise<void> {
+    const widget = this.quickInput();
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+    const title = widget.locator('.quick-input-title', { hasText: expect });
+    const placeholder = widget.locator('.quick-input-box input').and(this.page.locator(`[placeholder*=${JSON.stringify(expect)}]`));
+    await title.or(placeholder).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** In the Explorer: expands folders along `path` and right-clicks the file, then picks `menuItem`. */
+  async explorerContextMenu(path: string, menuItem: string): Promise<void> {
+    await this.openActivity('Explorer');
+    const parts = path.split('/');
+    for (const [index, name] of parts.entries()) {
+      const row = this.page.locator(`.explorer-folders-view .monaco-list-row[aria-level="${index + 1}"][aria-label="${name}"]`);
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      if (index < parts.length - 1) {
+        if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+        continue;
+      }
+      await row.click({ button: 'right' });
+    }
+    await this.clickMenuItem(menuItem);
+  }
+
+  /** Right-clicks the side-bar tree row whose text starts with `prefix`, then picks `menuItem`. */
+  async treeContextMenu(prefix: string, menuItem: string): Promise<void> {
+    const row = this.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: prefix }).first();
+    await row.waitFor({ state: 'visible' });
+    await row.click({ button: 'right' });
+    await this.clickMenuItem(menuItem);
+  }
+
+  /** Picks an item of the open context menu. */
+  async clickMenuItem(menuItem: string): Promise<void> {
+    const item = this.page.locator(`.context-view .action-item .action-label[aria-label="${menuItem}"]`);
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    // The workbench's menu ignores a click that lands right after it opened; a person hovers first.
+    await item.hover();
+    await this.page.waitForTimeout(250);
+    await item.click();
+    if (await item.isVisible()) await this.page.keyboard.press('Enter');
+    await item.waitFor({ state: 'hidden', timeout: 5_000 });
+  }
+
+  /** The rows of the tree in the side bar, as a person reads them: indent level and text. */
+  async sideBarTreeRows(): Promise<{ level: number; text: string; expanded: string | null }[]> {
+    return this.page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) =>
+      rows.map((row) => {
+        // (No named functions in here: the page runs this as source, without tsx's helpers.)
+        const text = ['.label-name', '.label-description']
+          .map((selector) => ((row.querySelector(selector) as HTMLElement | null)?.innerText ?? '').replace(/\s+/g, ' ').trim())
+          .filter(Boolean)
+          .join(' ');
+        return {
+          level: Number(row.getAttribute('aria-level') ?? '0'),
+          text: text || (row as HTMLElement).innerText.replace(/\s+/g, ' ').trim(),
+          expanded: row.getAttribute('aria-expanded'),
+        };
+      }),
+    );
+  }
+
+  /** The texts of the rows under the state group `state` (e.g. "DONE") in the Tasks tree. */
+  async tasksUnder(state: string): Promise<string[]> {
+    const rows = await this.sideBarTreeRows();
+    const start = rows.findIndex((r) => r.level === 1 && (r.text === state || r.text.startsWith(`${state} `)));
+    if (start < 0) return [];
+    const under: string[] = [];
+    for (const row of rows.slice(start + 1)) {
+      if (row.level <= 1) break;
+      if (row.level === 2) under.push(row.text);
+    }
+    return under;
+  }
+
+  /** Drags the side bar's edge so that it is `width` pixels wide. */
+  async resizeSideBar(width: number): Promise<void> {
+    const box = await this.page.locator('.part.sidebar').boundingBox();
+    if (!box) throw new Error('the side bar is not visible');
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width - 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 8 });
+    await this.page.mouse.up();
+  }
+
+  /** The text of the active editor, as rendered. */
+  async activeEditorText(): Promise<string> {
+    const text = await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText();
+    return text.replace(/\u00a0/g, ' '); // the editor renders spaces as no-break spaces
+  }
+
+  /** Expands the side-bar tree row whose text starts with `prefix`, if it is collapsed. */
+  async expandRow(prefix: string): Promise<void> {
+    const row = this.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: prefix }).first();
+    await row.waitFor({ state: 'visible' });
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+  }
+}
+
+export async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
