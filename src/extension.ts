@@ -8,6 +8,7 @@ import { ProjectHost } from './ui/project/projectHost';
 import { ProjectSnapshot } from './ui/project/projectSnapshot';
 import type { SwitchyardExtension } from './ui/switchyardApi';
 import { QueueStatusBar } from './ui/views/queueStatusBar';
+import { RUN_DIFF_SCHEME, RunDiffProvider } from './ui/views/runDiffProvider';
 import { TasksView } from './ui/views/tasksView';
 
 /** Wiring only: the project host, its views, the commands, and the public API. */
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
     panels,
     new TasksView(snapshot),
     new QueueStatusBar(snapshot),
+    vscode.workspace.registerTextDocumentContentProvider(RUN_DIFF_SCHEME, new RunDiffProvider(host)),
     ...registerCommands(commandTable({ host, snapshot, panels, shutdown: shutdown.signal })),
   );
   return createSwitchyardApi(registry);

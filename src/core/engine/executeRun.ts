@@ -8,8 +8,8 @@ import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane, type LaneOutcome } from '../lanes/runLane';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
-import { captureChange, createWorktree } from '../workspace/worktrees';
-import { finishRun, type RunEnd } from './finishRun';
+import { captureChange, createWorktree, markSalvage, type CapturedChange } from '../workspace/worktrees';
+import { finishRun, findRun, type RunEnd } from './finishRun';
 import type { RunContext } from './runContext';
 import { RunEventLog, eventsPath, writeDiff } from './runFiles';
 import { findTask, setTaskState } from './taskCommands';
@@ -123,8 +123,11 @@ async function attempt(
   const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
   if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
   if (!resuming) {
-    await createWorktree(ctx.root, run.worktree, run.branch, run.baseCommit);
-    record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${run.baseCommit.slice(0, 12)}` });
+    const start = run.resumeFrom?.commit ?? run.baseCommit;
+    await createWorktree(ctx.root, run.worktree, run.branch, start);
+    record('decision', {
+      message: `worktree ${run.worktree} on branch ${run.branch} at ${start.slice(0, 12)}${run.resumeFrom?.salvageBranch ? ` (the salvaged work of ${run.resumeFrom.runId})` : ''}`,
+    });
   }
 
   const env = buildLaneEnv(ctx.parentEnv, lane.manifest.envAllowlist, {
@@ -145,9 +148,18 @@ async function attempt(
       attempt: { runId: run.id, attempt: run.attempt, parentRunId: run.parentRunId, retryReason: run.retryReason },
       settings,
       secrets: resolved.secrets,
+      ...(run.resumeFrom ? { resume: { runId: run.resumeFrom.runId, sessionId: run.resumeFrom.sessionId, salvageBranch: run.resumeFrom.salvageBranch } } : {}),
       call: (spec, fn) => journal.calls.call(spec, fn),
     },
-    { timeoutMs, cancelSignal: signal, onEvent: (event) => record('lane', { event }) },
+    {
+      timeoutMs,
+      cancelSignal: signal,
+      onEvent: (event) => {
+        record('lane', { event });
+        // Kept at once, so an attempt after a crash can still resume the lane's own session.
+        if (event.type === 'session') void ctx.store.update((s) => { findRun(s, run.id).sessionId = event.sessionId; }).catch(() => undefined);
+      },
+    },
   );
 
   // Whatever the lane left on disk is kept on the run's branch, success or not.
@@ -158,8 +170,11 @@ async function attempt(
   if (change) await writeDiff(ctx.root, run.id, change.diff);
   const journalUsage = journal.calls.totalUsage();
   const usage = journalUsage.inputTokens || journalUsage.outputTokens || journalUsage.costUsd ? journalUsage : outcome.usage;
-  const captured = { headCommit: change?.headCommit, diffStat: change?.stat, usage };
-  if (!outcome.ok) return { ...captured, ok: false, code: outcome.code, reason: outcome.reason };
+  const captured = { headCommit: change?.headCommit, diffStat: change?.stat, usage, sessionId: outcome.sessionId };
+  if (!outcome.ok) {
+    const salvage = change && change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
+    return { ...captured, salvage, ok: false, code: outcome.code, reason: outcome.reason };
+  }
 
   const moved = await ctx.store.update((s) => {
     const current = findTask(s, task.id);
@@ -204,4 +219,21 @@ async function recordInternalError(
       return stored;
     })
     .catch(() => ({ ...run, state: 'FAILED' as const, failureReason: reason }));
+}
+
+/** Names a failed run's partial work `switchyard/salvage/<run>`, so the next attempt starts from it and an operator can promote it. */
+export async function salvageChange(
+  ctx: RunContext,
+  runId: string,
+  change: CapturedChange,
+  record: (type: string, body: Record<string, unknown>) => void,
+): Promise<Run['salvage']> {
+  try {
+    const branch = await markSalvage(ctx.root, runId, change.headCommit);
+    record('decision', { message: `salvaged ${change.stat.files} changed file(s) on ${branch}; the next attempt starts from it` });
+    return { branch, commit: change.headCommit, files: change.stat.files };
+  } catch (error) {
+    record('decision', { message: `could not salvage the partial work: ${errorMessage(error)}` });
+    return undefined;
+  }
 }

@@ -13,6 +13,8 @@ interface RunEndCommon {
   headCommit?: string;
   diffStat?: Run['diffStat'];
   resumeCounts?: Run['resumeCounts'];
+  sessionId?: string;
+  salvage?: Run['salvage'];
 }
 export type RunEnd = (RunEndCommon & { ok: true; summary?: string }) | (RunEndCommon & { ok: false; code: FailureCode; reason: string });
 
@@ -47,6 +49,8 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
   run.headCommit = end.headCommit ?? run.headCommit;
   run.diffStat = end.diffStat ?? run.diffStat;
   run.resumeCounts = end.resumeCounts ?? run.resumeCounts;
+  run.sessionId = end.sessionId ?? run.sessionId;
+  run.salvage = end.salvage ?? run.salvage;
 
   if (task.generation !== run.generation || task.state === 'CANCELED') {
     setRunState(run, end.ok ? 'STALE_RESULT' : 'CANCELED');

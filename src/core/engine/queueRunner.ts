@@ -5,10 +5,11 @@ import { branchName, pruneWorktrees, worktreePath } from '../workspace/worktrees
 import { existsSync } from 'node:fs';
 import { leasePath } from '../journal/journalFiles';
 import { leaseIsFree, readLeaseSync, writeLeaseSync } from '../journal/runLease';
-import { executeRun, type ResumeInfo } from './executeRun';
-import { finishRun } from './finishRun';
+import { executeRun, salvageChange, type ResumeInfo } from './executeRun';
+import { captureChange } from '../workspace/worktrees';
+import { finishRun, findRun } from './finishRun';
 import type { RunContext } from './runContext';
-import { RunEventLog, eventsPath } from './runFiles';
+import { RunEventLog, eventsPath, writeDiff } from './runFiles';
 import { setTaskState } from './taskCommands';
 
 export interface QueueOptions {
@@ -101,6 +102,7 @@ async function claim(ctx: RunContext, max: number, only?: readonly string[]): Pr
         attempt: task.attempts,
         parentRunId: previous?.id,
         retryReason: previous && previous.state === 'FAILED' ? previous.failureReason : undefined,
+        resumeFrom: resumeFrom(previous, ctx.registry.get(lane)?.manifest.capabilities.resume),
         generation: task.generation,
         state: 'RUNNING',
         branch: branchName(task.id, runNumber),
@@ -114,6 +116,14 @@ async function claim(ctx: RunContext, max: number, only?: readonly string[]): Pr
       return { task: structuredClone(task), run: structuredClone(run) };
     });
   });
+}
+
+/** A new attempt continues a failed or interrupted one: from its salvaged work, and in its session when the lane resumes at run level. */
+function resumeFrom(previous: Run | undefined, resume: 'none' | 'run' | 'call' | undefined): Run['resumeFrom'] {
+  if (!previous || previous.state !== 'FAILED') return undefined;
+  const sessionId = resume === 'run' ? previous.sessionId : undefined;
+  if (!previous.salvage && !sessionId) return undefined;
+  return { runId: previous.id, sessionId, salvageBranch: previous.salvage?.branch, commit: previous.salvage?.commit };
 }
 
 function nextRunNumber(state: ProjectState, taskId: string): number {
@@ -167,11 +177,27 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
   });
   for (const { runId, message } of recovery.logs) {
     const log = new RunEventLog(eventsPath(ctx.root, runId));
-    log.append('decision', { message });
+    const record = (type: string, body: Record<string, unknown>): void => log.append(type, body);
+    record('decision', { message });
+    await salvageInterrupted(ctx, runId, record);
     await log.flush();
   }
   if (recovery.decisions.length || recovery.resumed.length) ctx.onChange?.();
   return { decisions: recovery.decisions, resumed: recovery.resumed };
+}
+
+/** Keeps what an interrupted run left in its worktree: committed on its branch, named as salvage, its diff saved. */
+async function salvageInterrupted(ctx: RunContext, runId: string, record: (type: string, body: Record<string, unknown>) => void): Promise<void> {
+  const run = (await ctx.store.read()).runs.find((r) => r.id === runId);
+  if (!run || !existsSync(run.worktree)) return;
+  try {
+    const change = await captureChange(run.worktree, run.baseCommit, `switchyard: salvage of interrupted run ${run.id}`);
+    await writeDiff(ctx.root, run.id, change.diff);
+    const salvage = change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
+    await ctx.store.update((s) => Object.assign(findRun(s, run.id), { headCommit: change.headCommit, diffStat: change.stat, ...(salvage ? { salvage } : {}) }));
+  } catch (error) {
+    record('decision', { message: `could not salvage interrupted run ${run.id}: ${(error as Error).message}` });
+  }
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

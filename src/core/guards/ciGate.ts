@@ -4,6 +4,7 @@ import { checkState, failureReason, observeChecks, type CheckState } from './ciC
 import { classify, type Classification } from './classifyError';
 import { PullRequest, RequiredStatusChecks, parseGitHub } from './githubSchemas';
 import { defaultSleep } from './retryPolicy';
+import type { GuardOutcome } from './runGuard';
 
 export interface CiGateOptions {
   octokit: Octokit;
@@ -132,4 +133,15 @@ export async function waitForRequiredChecks(options: CiGateOptions): Promise<CiG
     }
     await sleep(Math.min(pollMs, left), options.signal);
   }
+}
+
+/** The gate's result as a guard verdict, for `runGuard('ci-gate', ctx, async () => ciGateVerdict(await waitForRequiredChecks(…)))`. */
+export function ciGateVerdict(result: CiGateResult): GuardOutcome {
+  const evidence = [
+    ...result.checks.filter((c) => c.state !== 'success').map((c) => ({ message: `required check "${c.name}": ${c.state === 'missing' ? 'not reported' : c.detail ?? c.state}` })),
+    ...result.warnings.map((message) => ({ message })),
+  ];
+  if (result.verdict === 'fail') return { verdict: 'block', rule: 'required-check-failed', evidence: [{ message: result.reason ?? 'a required check failed' }, ...result.warnings.map((message) => ({ message }))] };
+  if (result.verdict === 'timeout') return { verdict: 'warn', rule: 'required-check-pending', evidence };
+  return { verdict: result.warnings.length ? 'warn' : 'pass', rule: result.source === 'observed' ? 'observed-checks' : 'required-checks', evidence };
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
@@ -116,10 +117,23 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * The command that runs this CLI, for the hook: this Node binary and the
- * script it is running (the bundled `dist/cli.js`). Undefined when not
- * running from a JavaScript file (e.g. from TypeScript sources).
+ * bundled CLI this code is running in (`dist/cli.js`, symlinks resolved).
+ * Undefined anywhere else (TypeScript sources, a test runner, the extension
+ * host): the caller must then name the command.
  */
-export function defaultCliCommand(script = process.argv[1], node = process.execPath): string | undefined {
-  if (!script || !/\.(?:c?js|mjs)$/.test(script)) return undefined;
-  return `${shellQuote(node)} ${shellQuote(isAbsolute(script) ? script : resolve(script))}`;
+export function defaultCliCommand(script = runningBundle(), node = process.execPath): string | undefined {
+  if (!script) return undefined;
+  let path: string;
+  try {
+    path = realpathSync(isAbsolute(script) ? script : resolve(script));
+  } catch {
+    return undefined;
+  }
+  if (!/(?:^|\/)cli\.(?:c?js|mjs)$/.test(path)) return undefined;
+  return `${shellQuote(node)} ${shellQuote(path)}`;
+}
+
+/** The CommonJS bundle file this code was bundled into, if any (`__filename` exists only there). */
+function runningBundle(): string | undefined {
+  return typeof __filename === 'string' ? __filename : undefined;
 }

@@ -62,10 +62,9 @@ async function reachableFromAny(cwd: string, commit: string, tips: string[]): Pr
 /** Which branches contain the commit (other than the one being pushed), to name the merge's source. */
 async function sourceOf(cwd: string, commit: string, pushedRef: string): Promise<string> {
   const out = await git(cwd, ['for-each-ref', '--contains', commit, '--format=%(refname)', 'refs/remotes/', 'refs/heads/']);
-  const refs = out.stdout
-    .split('\n')
-    .filter((r) => r && r !== pushedRef && !r.endsWith('/HEAD'))
-    .map((r) => r.replace(/^refs\/(?:heads|remotes)\//, ''));
+  const all = out.stdout.split('\n').filter((r) => r && r !== pushedRef && !r.endsWith('/HEAD'));
+  // Remote-tracking refs first: they say where the commit came from.
+  const refs = [...all.filter((r) => r.startsWith('refs/remotes/')), ...all.filter((r) => r.startsWith('refs/heads/'))].map((r) => r.replace(/^refs\/(?:heads|remotes)\//, ''));
   if (!refs.length) return 'a commit on no other branch';
   return refs.length > 3 ? `${refs.slice(0, 3).join(', ')} (+${refs.length - 3} more)` : refs.join(', ');
 }

@@ -27,8 +27,12 @@ export interface LaneRunInput {
   /** Built by Switchyard from an allowlist; never the whole parent environment. */
   readonly env: Readonly<Record<string, string>>;
   readonly attempt: LaneAttempt;
-  /** Set when the run resumes an earlier one (for example the CLI's own session id). */
-  readonly resume?: { readonly sessionId?: string };
+  /**
+   * Set when this attempt continues an earlier one: the lane's own session id
+   * (for lanes that resume at run level), and the earlier run's salvaged work,
+   * which the worktree already starts from.
+   */
+  readonly resume?: { readonly runId: string; readonly sessionId?: string; readonly salvageBranch?: string };
   /**
    * The secrets the manifest names in `requiredSecrets`, resolved by
    * Switchyard before the lane starts. They are not in `env` unless the lane

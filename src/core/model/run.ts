@@ -26,6 +26,12 @@ export const Run = z
     diffStat: z.object({ files: z.number(), insertions: z.number(), deletions: z.number() }).strict().optional(),
     headCommit: z.string().optional(),
     owner: z.string().optional(),
+    /** The lane's own session id (agent CLIs), kept so a later attempt can resume that session. */
+    sessionId: z.string().optional(),
+    /** Partial work of a failed or interrupted run, kept on its own branch for the next attempt and the operator. */
+    salvage: z.object({ branch: z.string(), commit: z.string(), files: z.number().int() }).strict().optional(),
+    /** What this run continues from: the earlier run, its session, and the salvaged commit the worktree starts at. */
+    resumeFrom: z.object({ runId: z.string(), sessionId: z.string().optional(), salvageBranch: z.string().optional(), commit: z.string().optional() }).strict().optional(),
     /** How many times another process took the run over and resumed it from its journal. */
     resumes: z.number().int().min(0).optional(),
     resumeCounts: z

@@ -113,3 +113,10 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
   });
   await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
 }
+
+/** Points `switchyard/salvage/<runId>` at `commit`, so a failed run's partial work has a name an operator can find. */
+export async function markSalvage(root: string, runId: string, commit: string): Promise<string> {
+  const branch = `switchyard/salvage/${runId}`;
+  await simpleGit(root).raw(['branch', '-f', branch, commit]);
+  return branch;
+}
