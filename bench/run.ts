@@ -5,8 +5,9 @@
 import { benchQueueOverhead } from './queueOverhead';
 import { benchBundleSize } from './bundleSize';
 import { benchJournal } from './journalBench';
+import { benchGuardScan } from './guardScan';
 
-const all = [benchBundleSize, benchQueueOverhead, benchJournal];
+const all = [benchBundleSize, benchQueueOverhead, benchJournal, benchGuardScan];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 const benches = filter ? all.filter((b) => `${b.name} ${b.title}`.toLowerCase().includes(filter)) : all;

@@ -9,6 +9,9 @@ import { cancelCommand, defaultLaneCommand, diffCommand, logCommand, retryComman
 import { taskCommand } from './commands/taskCommand';
 import { resumeCommand } from './commands/resumeCommand';
 import { journalCommand } from './commands/journalCommand';
+import { guardCommand } from './commands/guardCommand';
+import { guardsCommand } from './commands/guardsCommand';
+import { classifyErrorCommand } from './commands/classifyErrorCommand';
 
 const USAGE = `switchyard — run coding agents (lanes) on tasks in fresh git worktrees
 
@@ -30,7 +33,12 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
   diff <run>                             the run's diff against the task's base commit
   log <run>                              the run's recorded events and decisions
   cancel <task> | retry <task>           cancel a task, or put a FAILED/CANCELED task back in the queue
-  worktrees [--clean]                    list Switchyard's worktrees, or remove those not running`;
+  worktrees [--clean]                    list Switchyard's worktrees, or remove those not running
+  guard install [--hook-command CMD]     install the pre-push guard hook (chains to an existing hook)
+  guard pre-push <remote> <url>          run the pre-push guard on git's pre-push stdin (what the hook calls)
+  guard scan [--full]                    check the branch against its upstream as a push would, or the whole tree
+  guards [--json] [--limit N]            recorded guard verdicts (pass, block, warn, error)
+  classify-error [--json] <message|->    transient, ci-pending or permanent, and the rule that decided`;
 
 const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   demo: demoCommand,
@@ -46,6 +54,9 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   cancel: cancelCommand,
   retry: retryCommand,
   worktrees: worktreesCommand,
+  guard: guardCommand,
+  guards: guardsCommand,
+  'classify-error': classifyErrorCommand,
 };
 
 export async function main(argv: string[], io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) }): Promise<number> {
@@ -59,6 +70,7 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
         title: { type: 'string' }, spec: { type: 'string' }, 'spec-file': { type: 'string' }, file: { type: 'string', multiple: true },
         lane: { type: 'string' }, accept: { type: 'string' }, 'depends-on': { type: 'string', multiple: true }, priority: { type: 'string' },
         from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' },
+        full: { type: 'boolean' }, 'hook-command': { type: 'string' }, limit: { type: 'string' },
       },
     });
   } catch (error) {

@@ -1,0 +1,87 @@
+import { resolve } from 'node:path';
+import { errorMessage } from '../../core/errors';
+import { conflictMarkerEvidence } from '../../core/guards/conflictMarkers';
+import { scanTreeForConflictMarkers } from '../../core/guards/fullTreeScan';
+import { git, isZeroSha, mainWorktreeRoot, worktreeTop } from '../../core/guards/gitExec';
+import { defaultCliCommand, installPrePushHook } from '../../core/guards/installPrePushHook';
+import { runPrePushGuard } from '../../core/guards/prePushGuard';
+import type { PushUpdate } from '../../core/guards/pushRange';
+import { formatEvidence, runGuard } from '../../core/guards/runGuard';
+import { type CliContext, UsageError, flagString, requirePositional } from '../cliContext';
+
+/** `switchyard guard install | pre-push <remote> <url> | scan [--full]` */
+export async function guardCommand(ctx: CliContext): Promise<number> {
+  const sub = requirePositional(ctx, 0, 'guard subcommand: install, pre-push or scan');
+  if (sub === 'install') return install(ctx);
+  if (sub === 'pre-push') return prePush(ctx);
+  if (sub === 'scan') return scan(ctx);
+  throw new UsageError(`unknown guard subcommand "${sub}"; subcommands: install, pre-push, scan`);
+}
+
+function repoDir(ctx: CliContext): string {
+  return resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.');
+}
+
+async function install(ctx: CliContext): Promise<number> {
+  const command = flagString(ctx, 'hook-command') ?? defaultCliCommand();
+  if (!command) throw new UsageError('cannot tell how to run this CLI from a hook; pass --hook-command "<command that runs switchyard>" (or run the built dist/cli.js)');
+  const result = await installPrePushHook(repoDir(ctx), command);
+  ctx.out(`${result.alreadyInstalled ? 'updated' : 'installed'} the pre-push guard: ${result.hookPath}${result.scope === 'worktree' ? ' (this worktree only)' : ''}`);
+  if (result.chained) ctx.out(`the previous hook runs after it: ${result.chained}`);
+  return 0;
+}
+
+/** git runs this from the hook with its pre-push stdin. Exit 1 only when a guard blocks; an internal error exits 0 (recorded). */
+async function prePush(ctx: CliContext): Promise<number> {
+  const remote = ctx.positionals[1] ?? 'origin';
+  try {
+    const stdin = await readStdin();
+    const report = await runPrePushGuard({ cwd: repoDir(ctx), remote, stdin });
+    for (const line of report.lines) ctx.err(line);
+    return report.blocked ? 1 : 0;
+  } catch (error) {
+    // runPrePushGuard does not throw; this is the last line of fail-safety.
+    ctx.err(`switchyard pre-push guard: internal error (${errorMessage(error)}); push allowed`);
+    return 0;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Checks the current branch against its upstream as a push would, or (`--full`) the whole committed tree for conflict markers. */
+async function scan(ctx: CliContext): Promise<number> {
+  const top = await worktreeTop(repoDir(ctx));
+  const root = await mainWorktreeRoot(top);
+  if (ctx.flags.full) {
+    const result = await runGuard('conflict-markers', { root, subject: 'scan --full HEAD' }, async () => {
+      const evidence = conflictMarkerEvidence(await scanTreeForConflictMarkers(top, 'HEAD'));
+      return { verdict: evidence.length ? 'block' : 'pass', rule: 'conflict-marker', evidence };
+    });
+    if (result.verdict === 'error') throw new Error(`the scan could not run: ${result.error}`);
+    for (const e of result.evidence) ctx.out(formatEvidence(e));
+    ctx.out(result.verdict === 'block' ? `${result.evidence.length} conflict marker(s) committed` : 'no conflict markers committed');
+    return result.verdict === 'block' ? 1 : 0;
+  }
+  const { remote, update } = await branchUpdate(top);
+  const report = await runPrePushGuard({ cwd: top, remote, stdin: [update], root });
+  for (const line of report.lines) ctx.out(line);
+  for (const r of report.results) ctx.out(`${r.guard}: ${r.verdict}${r.verdict === 'error' ? ` (${r.error})` : ''}`);
+  return report.blocked ? 1 : 0;
+}
+
+/** The push `git push` would make for the current branch: to its upstream, or to origin under the same name. */
+async function branchUpdate(top: string): Promise<{ remote: string; update: PushUpdate }> {
+  const head = (await git(top, ['rev-parse', 'HEAD'])).stdout.trim();
+  const branch = (await git(top, ['symbolic-ref', '-q', 'HEAD'], [0, 1])).stdout.trim() || 'HEAD';
+  const short = branch.replace(/^refs\/heads\//, '');
+  const remote = (await git(top, ['config', `branch.${short}.remote`], [0, 1])).stdout.trim() || 'origin';
+  const merge = (await git(top, ['config', `branch.${short}.merge`], [0, 1])).stdout.trim() || branch;
+  const upstream = (await git(top, ['rev-parse', '-q', '--verify', '@{upstream}'], [0, 1, 128])).stdout.trim();
+  const zero = '0'.repeat(head.length);
+  return { remote, update: { localRef: branch, localSha: head, remoteRef: merge, remoteSha: upstream && !isZeroSha(upstream) ? upstream : zero } };
+}

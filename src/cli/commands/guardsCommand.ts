@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { mainWorktreeRoot } from '../../core/guards/gitExec';
+import { readGuardEvents } from '../../core/guards/guardLog';
+import { formatEvidence } from '../../core/guards/runGuard';
+import { type CliContext, UsageError, flagString } from '../cliContext';
+import { table } from '../format';
+
+/** `switchyard guards [--json] [--limit N]`: the recorded guard verdicts, newest last. */
+export async function guardsCommand(ctx: CliContext): Promise<number> {
+  const limitFlag = flagString(ctx, 'limit');
+  const limit = limitFlag === undefined ? undefined : Number(limitFlag);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number of at least 1, not "${limitFlag}"`);
+  const root = await mainWorktreeRoot(resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.'));
+  const events = await readGuardEvents(root, { limit: limit ?? (ctx.flags.json ? undefined : 50) });
+  if (ctx.flags.json) {
+    ctx.out(JSON.stringify(events, null, 2));
+    return 0;
+  }
+  if (!events.length) {
+    ctx.out('No guard verdicts recorded yet.');
+    return 0;
+  }
+  ctx.out(table(
+    ['TIME', 'GUARD', 'VERDICT', 'RULE', 'MS', 'EVIDENCE'],
+    events.map((e) => [
+      e.ts.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''),
+      e.guard,
+      e.verdict,
+      e.rule,
+      String(Math.round(e.durationMs)),
+      e.verdict === 'error' ? e.error : [e.evidence[0] ? formatEvidence(e.evidence[0]) : '', e.evidence.length > 1 ? `(+${e.evidence.length - 1} more)` : ''].join(' ').trim(),
+    ]),
+  ));
+  return 0;
+}
