@@ -16,15 +16,41 @@ export function branchName(taskId: string, attempt: number): string {
 }
 
 /** Creates a fresh worktree on a new branch at `base`; the user's working tree is not touched. */
+/** git operations on one repository that take its locks (refs, worktree admin) run one at a time in this process. */
+const repoQueues = new Map<string, Promise<unknown>>();
+function serialized<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const next = (repoQueues.get(root) ?? Promise.resolve()).then(fn, fn);
+  repoQueues.set(root, next.catch(() => undefined));
+  return next;
+}
+
+const LOCK_CONTENTION = /\.lock\b|could not lock|unable to create .*lock|cannot lock ref/i;
+const LOCK_RETRIES = 6;
+
+/**
+ * Creates a fresh worktree on a new branch at `base`; the user's working tree
+ * is not touched. Another process holding one of git's lock files is waited
+ * out with a short backoff instead of failing the run.
+ */
 export async function createWorktree(root: string, path: string, branch: string, base: string): Promise<void> {
   await ensureStateDir(root, 'worktrees');
-  await rm(path, { recursive: true, force: true });
-  const git = simpleGit(root);
-  try {
-    await git.raw(['worktree', 'add', '--force', '-B', branch, path, base]);
-  } catch (error) {
-    throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${errorMessage(error)}`, { cause: error });
-  }
+  await serialized(root, async () => {
+    for (let attempt = 1; ; attempt++) {
+      await rm(path, { recursive: true, force: true });
+      try {
+        await simpleGit(root).raw(['worktree', 'add', '--force', '-B', branch, path, base]);
+        return;
+      } catch (error) {
+        const message = errorMessage(error);
+        if (attempt < LOCK_RETRIES && LOCK_CONTENTION.test(message)) {
+          await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+          continue;
+        }
+        throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${message}`, { cause: error });
+      }
+    }
+  });
 }
 
 export interface CapturedChange {
