@@ -17,7 +17,7 @@ export class UsageError extends Error {
 
 /** Opens the project of `--repo` (or the current folder) with the built-in lanes and the project's lane modules. */
 export async function openProject(ctx: CliContext): Promise<Project> {
-  const repo = typeof ctx.flags.repo === 'string' ? ctx.flags.repo : ctx.cwd;
+  const repo = typeof ctx.flags.repo === 'string' ? ctx.flags.repo : typeof ctx.flags.project === 'string' ? ctx.flags.project : ctx.cwd;
   const registry = registryWithBuiltins();
   const project = await Project.open(repo, { registry });
   const { laneModules } = (await project.state()).settings;

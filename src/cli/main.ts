@@ -9,9 +9,11 @@ import { cancelCommand, defaultLaneCommand, diffCommand, logCommand, retryComman
 import { taskCommand } from './commands/taskCommand';
 import { resumeCommand } from './commands/resumeCommand';
 import { journalCommand } from './commands/journalCommand';
+import { canaryCommand } from './commands/canaryCommand';
 import { guardCommand } from './commands/guardCommand';
 import { guardsCommand } from './commands/guardsCommand';
 import { classifyErrorCommand } from './commands/classifyErrorCommand';
+import { salvageCommand } from './commands/salvageCommand';
 
 const USAGE = `switchyard — run coding agents (lanes) on tasks in fresh git worktrees
 
@@ -29,11 +31,20 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
   run [--task ID]… [--concurrency N]     resume interrupted runs, then drain the queue (exit 1 if a task ends FAILED)
   resume                                 resume interrupted runs whose owner is gone; start nothing new
   journal <run> [--json]                 the run's durable journal: every call's intent and outcome
+  canary start --lane L [--hold-below 0.7] [--expand-at-cost 0.3] [--window 7d] [--min-samples 10] [--why …]
+                                         flip the default lane to L as a canary, thresholds fixed now
+  canary rollback | end [--why …]        restore the previous default lane, or keep L and stop judging
+  canary thresholds … --why …            change thresholds (a recorded change)
+  canary report [--json] | history       the canary vs its baseline with the verdict; every routing change
   status [--json]                        tasks, runs and failure reasons
   diff <run>                             the run's diff against the task's base commit
   log <run>                              the run's recorded events and decisions
   cancel <task> | retry <task>           cancel a task, or put a FAILED/CANCELED task back in the queue
   worktrees [--clean]                    list Switchyard's worktrees, or remove those not running
+  salvage list [--json]                  runs whose partial work was salvaged (failed or interrupted runs)
+  salvage promote <run> [--to BRANCH] [--onto REV]
+                                         put a run's salvaged work on a branch of yours (default salvage/<run>;
+                                         --onto: as one commit on REV); your working tree is never touched
   guard install [--hook-command CMD]     install the pre-push guard hook (chains to an existing hook)
   guard pre-push <remote> <url>          run the pre-push guard on git's pre-push stdin (what the hook calls)
   guard scan [--full]                    check the branch against its upstream as a push would, or the whole tree
@@ -48,12 +59,14 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   run: runCommand,
   resume: resumeCommand,
   journal: journalCommand,
+  canary: canaryCommand,
   status: statusCommand,
   diff: diffCommand,
   log: logCommand,
   cancel: cancelCommand,
   retry: retryCommand,
   worktrees: worktreesCommand,
+  salvage: salvageCommand,
   guard: guardCommand,
   guards: guardsCommand,
   'classify-error': classifyErrorCommand,
@@ -69,8 +82,9 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
         repo: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         title: { type: 'string' }, spec: { type: 'string' }, 'spec-file': { type: 'string' }, file: { type: 'string', multiple: true },
         lane: { type: 'string' }, accept: { type: 'string' }, 'depends-on': { type: 'string', multiple: true }, priority: { type: 'string' },
-        from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' },
+        from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' }, why: { type: 'string' }, 'hold-below': { type: 'string' }, 'expand-at-cost': { type: 'string' }, window: { type: 'string' }, 'min-samples': { type: 'string' }, project: { type: 'string' },
         full: { type: 'boolean' }, 'hook-command': { type: 'string' }, limit: { type: 'string' },
+        to: { type: 'string' }, onto: { type: 'string' },
       },
     });
   } catch (error) {

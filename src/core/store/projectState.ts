@@ -1,16 +1,18 @@
 import { z } from 'zod';
+import { RoutingState } from '../routing/routingState';
 import { Run } from '../model/run';
 import { LaneId, Task } from '../model/task';
+import { BreakerState } from '../model/breakerState';
+import { migrateSettings, orchestratorSettingsShape } from './orchestratorSettings';
 
-export const ProjectSettings = z
+export const ProjectSettings = z.preprocess(migrateSettings, z
   .object({
     defaultLane: LaneId.default('command'),
     /** Per-lane maximum attempts; a lane without an entry uses its manifest's defaultRetryCap. */
     retryCaps: z.record(z.string(), z.number().int().min(1).max(20)).default({}),
     /** Per-lane settings, e.g. `{ "command": { "command": "./agent.sh" } }`. */
     laneSettings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
-    /** How many runs the queue runner starts at once. */
-    concurrency: z.number().int().min(1).max(32).default(2),
+    ...orchestratorSettingsShape,
     /** `strict`: every journal event is durable before its call starts or its result is reported; `on`: group commit, only `never` calls wait. */
     journalDurability: z.enum(['strict', 'on']).default('strict'),
     /** How long a run's lease lasts without a heartbeat before another process may take the run over. */
@@ -20,7 +22,7 @@ export const ProjectSettings = z
     /** Lane modules the CLI loads (paths relative to the repository, or package names). */
     laneModules: z.array(z.string()).default([]),
   })
-  .strict();
+  .strict());
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 
 export const STATE_VERSION = 1;
@@ -32,10 +34,16 @@ export const ProjectState = z
     nextTaskNumber: z.number().int().min(1),
     tasks: z.array(Task),
     runs: z.array(Run),
+    /** Incremented by every write, so a reader can tell whether anything changed since it last looked. */
+    revision: z.number().int().min(0).default(0),
+    /** Circuit breakers by lane (and `lane:tool`): open, half-open or closed, with the failure code that opened them. */
+    breakers: z.record(z.string(), BreakerState).default({}),
+    /** The active canary and every recorded routing change (who, when, why, before and after). */
+    routing: RoutingState.default({ history: [] }),
   })
   .strict();
 export type ProjectState = z.infer<typeof ProjectState>;
 
 export function emptyProjectState(): ProjectState {
-  return { version: STATE_VERSION, settings: ProjectSettings.parse({}), nextTaskNumber: 1, tasks: [], runs: [] };
+  return { version: STATE_VERSION, settings: ProjectSettings.parse({}), nextTaskNumber: 1, tasks: [], runs: [], revision: 0, breakers: {}, routing: { history: [] } };
 }
