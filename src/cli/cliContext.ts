@@ -1,6 +1,7 @@
 import { Project } from '../core/project';
 import { registryWithBuiltins } from '../lanes/builtinLanes';
 import { loadLaneModules } from '../lanes/loadLaneModules';
+import { isTrusted } from './trustedWorkspaces';
 
 /** What every CLI command gets: parsed flags, positionals and output streams. */
 export interface CliContext {
@@ -21,7 +22,10 @@ export async function openProject(ctx: CliContext): Promise<Project> {
   const registry = registryWithBuiltins();
   const project = await Project.open(repo, { registry });
   const { laneModules } = (await project.state()).settings;
-  if (laneModules.length) await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
+  if (laneModules.length) {
+    if (await isTrusted(project.root)) await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
+    else ctx.err(`warning: not loading lane modules ${laneModules.join(', ')}: ${project.root} is not a trusted workspace (its settings would run code). Run \`switchyard trust\` in it to allow.`);
+  }
   return project;
 }
 

@@ -3,12 +3,9 @@ import type { Task } from '../core/model/task';
 import type { ProjectState } from '../core/store/projectState';
 import { formatMs } from '../core/lanes/runLane';
 
-/** A plain text table with left-aligned columns. */
-export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
-}
+import { table } from '../core/routing/formatRouting';
+
+export { table };
 
 export function laneOf(task: Task, state: ProjectState): string {
   return task.spec.lane ?? state.settings.defaultLane;
@@ -23,6 +20,7 @@ export function runLine(run: Run): string {
     const c = run.resumeCounts;
     parts.push(`resumed ${run.resumes}×${c ? ` (replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain})` : ''}`);
   }
+  if (run.salvage) parts.push(`salvaged ${run.salvage.files} file(s) on ${run.salvage.branch}`);
   if (run.failureReason) parts.push(`reason: ${run.failureReason}`);
   return parts.join(' · ');
 }

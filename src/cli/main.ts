@@ -10,6 +10,7 @@ import { taskCommand } from './commands/taskCommand';
 import { resumeCommand } from './commands/resumeCommand';
 import { journalCommand } from './commands/journalCommand';
 import { canaryCommand } from './commands/canaryCommand';
+import { trustCommand } from './commands/trustCommand';
 import { guardCommand } from './commands/guardCommand';
 import { guardsCommand } from './commands/guardsCommand';
 import { classifyErrorCommand } from './commands/classifyErrorCommand';
@@ -36,6 +37,7 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
   canary rollback | end [--why …]        restore the previous default lane, or keep L and stop judging
   canary thresholds … --why …            change thresholds (a recorded change)
   canary report [--json] | history       the canary vs its baseline with the verdict; every routing change
+  trust [--revoke]                       allow this repository's settings to load lane modules (laneModules)
   status [--json]                        tasks, runs and failure reasons
   diff <run>                             the run's diff against the task's base commit
   log <run>                              the run's recorded events and decisions
@@ -60,6 +62,7 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   resume: resumeCommand,
   journal: journalCommand,
   canary: canaryCommand,
+  trust: trustCommand,
   status: statusCommand,
   diff: diffCommand,
   log: logCommand,
@@ -82,7 +85,7 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
         repo: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         title: { type: 'string' }, spec: { type: 'string' }, 'spec-file': { type: 'string' }, file: { type: 'string', multiple: true },
         lane: { type: 'string' }, accept: { type: 'string' }, 'depends-on': { type: 'string', multiple: true }, priority: { type: 'string' },
-        from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' }, why: { type: 'string' }, 'hold-below': { type: 'string' }, 'expand-at-cost': { type: 'string' }, window: { type: 'string' }, 'min-samples': { type: 'string' }, project: { type: 'string' },
+        from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' }, why: { type: 'string' }, 'hold-below': { type: 'string' }, 'expand-at-cost': { type: 'string' }, window: { type: 'string' }, 'min-samples': { type: 'string' }, project: { type: 'string' }, revoke: { type: 'boolean' },
         full: { type: 'boolean' }, 'hook-command': { type: 'string' }, limit: { type: 'string' },
         to: { type: 'string' }, onto: { type: 'string' },
       },

@@ -5,7 +5,7 @@ import {
 } from '../../core/routing/routingChanges';
 import { whoAmI } from '../../core/routing/whoAmI';
 import { type CliContext, UsageError, flagString, openProject, requirePositional } from '../cliContext';
-import { formatCanaryReport, formatRoutingHistory } from './canaryFormat';
+import { formatCanaryReport, formatRoutingHistory } from '../../core/routing/formatRouting';
 
 /** `switchyard canary start|rollback|end|thresholds|report|history` */
 export async function canaryCommand(ctx: CliContext): Promise<number> {

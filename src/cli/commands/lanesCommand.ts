@@ -6,7 +6,9 @@ import { table } from '../format';
 export async function lanesCommand(ctx: CliContext): Promise<number> {
   if (ctx.positionals[0] === 'set') return setLaneSettings(ctx);
   if (ctx.positionals[0] === 'cap') return setRetryCap(ctx);
-  const lanes = registryWithBuiltins().list().map((l) => l.manifest);
+  // Inside a repository, its (trusted) lane modules count too; elsewhere only the built-in lanes.
+  const registry = await openProject(ctx).then((p) => p.registry, () => registryWithBuiltins());
+  const lanes = registry.list().map((l) => l.manifest);
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(lanes, null, 2));
     return 0;

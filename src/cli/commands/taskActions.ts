@@ -1,4 +1,6 @@
-import { type CliContext, openProject, requirePositional } from '../cliContext';
+import { type CliContext, flagString, openProject, requirePositional } from '../cliContext';
+import { setDefaultLaneRecorded } from '../../core/routing/routingChanges';
+import { whoAmI } from '../../core/routing/whoAmI';
 
 /** `switchyard diff <run>` */
 export async function diffCommand(ctx: CliContext): Promise<number> {
@@ -39,7 +41,10 @@ export async function retryCommand(ctx: CliContext): Promise<number> {
 export async function defaultLaneCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const lane = ctx.positionals[0];
-  if (lane) await project.setDefaultLane(lane);
+  if (lane) {
+    const change = await setDefaultLaneRecorded(project.store, project.registry, lane, { who: await whoAmI(project.root), why: flagString(ctx, 'why') ?? 'set from the CLI' });
+    ctx.err(`recorded change #${change.id}: default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`);
+  }
   ctx.out((await project.state()).settings.defaultLane);
   return 0;
 }

@@ -4,6 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { buildCliBundle } from '../../helpers/cliBundle';
+import { setTrust } from '../../../src/cli/trustedWorkspaces';
 import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -27,7 +28,10 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
   async function setup() {
     const repo = await makeTempRepo();
     const counts = join(repo.dir, '..', `${repo.dir.split('/').pop()}-counts`);
-    const sy = (args: string[], env: Record<string, string> = {}) => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...env }, extendEnv: true });
+    // The lane module is loaded from the project settings only in a trusted workspace.
+    const config = { XDG_CONFIG_HOME: join(counts, '..', `${repo.dir.split('/').pop()}-config`) };
+    await setTrust(repo.dir, true, config);
+    const sy = (args: string[], env: Record<string, string> = {}) => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...config, ...env }, extendEnv: true });
     // Set up in-process (faster than two more CLI processes); the runs below are real processes.
     const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
     await project.updateSettings((s) => Object.assign(s, { laneModules: [LANE], defaultLane: 'crash', leaseMs: 60_000, laneSettings: { crash: { countsDir: counts } } }));
@@ -35,7 +39,11 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
     const stateFile = join(repo.dir, '.switchyard', 'state.json');
     const readState = async () => JSON.parse(await readFile(stateFile, 'utf8'));
     const count = (name: string) => (existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0);
-    const cleanup = async () => { await repo.cleanup(); await rm(counts, { recursive: true, force: true }); };
+    const cleanup = async () => {
+      await repo.cleanup();
+      await rm(counts, { recursive: true, force: true });
+      await rm(config.XDG_CONFIG_HOME, { recursive: true, force: true });
+    };
     const diff = () => readFile(join(repo.dir, '.switchyard', 'runs', 't1.1', 'diff.patch'), 'utf8');
     return { repo, sy, readState, count, cleanup, diff };
   }
@@ -114,6 +122,33 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
       } finally {
         await t.cleanup();
       }
+    }
+  });
+});
+
+describe('lane modules need a trusted workspace', function () {
+  this.timeout(60_000);
+  it('an untrusted repository\'s lane modules are not loaded, with a warning saying how to trust it', async () => {
+    const cli = await buildCliBundle();
+    const repo = await makeTempRepo();
+    const config = { XDG_CONFIG_HOME: `${repo.dir}-config` };
+    try {
+      const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
+      await project.updateSettings((s) => { s.laneModules = [LANE]; });
+      const sy = (...args: string[]) => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: config, extendEnv: true });
+      const untrusted = await sy('lanes');
+      assert.doesNotMatch(untrusted.stdout, /^crash/m);
+      assert.match(untrusted.stderr, /not loading lane modules .*crashLane\.mjs: .* is not a trusted workspace .*Run `switchyard trust`/);
+      assert.match((await sy('trust')).stdout, /is trusted/);
+      const trusted = await sy('lanes');
+      assert.match(trusted.stdout, /^crash\s+api/m);
+      assert.match(trusted.stderr, /loading lane module .* it runs code from this repository/);
+      await sy('trust', '--revoke');
+      assert.doesNotMatch((await sy('lanes')).stdout, /^crash/m);
+    } finally {
+      await repo.cleanup();
+      await rm(config.XDG_CONFIG_HOME, { recursive: true, force: true });
+      await rm(join(cli, '..'), { recursive: true, force: true });
     }
   });
 });
