@@ -44,6 +44,8 @@ export interface CodeServer {
   remoteUri(absPath: string): string;
   /** `code-server --install-extension <vsix>` into this instance's extensions dir. */
   installExtension(vsixPath: string): Promise<void>;
+  /** `code-server --uninstall-extension <publisher.name>` from this instance's extensions dir. */
+  uninstallExtension(id: string): Promise<void>;
   /** Kills the whole process group (and anything that left it), waits until it is gone, removes the run dir. */
   stop(options?: { saveLogTo?: string }): Promise<void>;
 }
@@ -139,6 +141,10 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
       if (!/was successfully installed|is already installed/.test(stdout)) {
         throw new Error(`code-server --install-extension ${vsixPath} did not report success:\n${stdout}`);
       }
+    },
+    uninstallExtension: async (id) => {
+      const { stdout } = await promisify(execFile)(CODE_SERVER_BIN, [...dirArgs, '--uninstall-extension', id], { env, cwd: runDir, timeout: 60_000 });
+      if (!/successfully uninstalled/i.test(stdout)) throw new Error(`code-server --uninstall-extension ${id} did not report success:\n${stdout}`);
     },
     stop,
   };

@@ -61,10 +61,10 @@ describe('Switchyard UI (code-server + chromium)', function () {
     vsix = packageExtension(OUT);
     const files = zipEntries(vsix).filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
     // vsce stores the README as readme.md.
-    for (const needed of ['package.json', 'readme.md', 'dist/extension.js', 'dist/package.json', 'dist/webview.js', 'media/switchyard.svg']) {
+    for (const needed of ['package.json', 'readme.md', 'switchyard.d.ts', 'dist/extension.js', 'dist/package.json', 'dist/webview.js', 'media/switchyard.svg']) {
       assert.ok(files.some((f) => f.toLowerCase() === needed.toLowerCase()), `the .vsix contains ${needed}; it has: ${files.join(', ')}`);
     }
-    const unwanted = files.filter((f) => /^(src|test|out|node_modules|\.vscode-test|test-output|scripts|plugins|webview)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
+    const unwanted = files.filter((f) => /^(src|test|out|node_modules|\.vscode-test|test-output|scripts|plugins|webview)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && f !== 'switchyard.d.ts'));
     assert.deepEqual(unwanted, [], 'sources, tests, node_modules and maps stay out of the .vsix');
     console.log(`      switchyard.vsix: ${statSync(vsix).size} bytes, ${files.length} files; dist/extension.js: ${statSync(join(REPO_ROOT, 'dist', 'extension.js')).size} bytes`);
   });

@@ -3,16 +3,16 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../harness/codeServer';
 
-/** Packages the extension as a user gets it: `vsce package --no-dependencies`. Returns the .vsix path. */
-export function packageExtension(outDir: string): string {
+/** Packages the extension (Switchyard, or one under `cwd`) as a user gets it: `vsce package --no-dependencies`. Returns the .vsix path. */
+export function packageExtension(outDir: string, cwd = REPO_ROOT, name = 'switchyard'): string {
   mkdirSync(outDir, { recursive: true });
-  const vsix = join(outDir, 'switchyard.vsix');
+  const vsix = join(outDir, `${name}.vsix`);
   rmSync(vsix, { force: true });
   const vsce = join(REPO_ROOT, 'node_modules', '.bin', 'vsce');
   // --no-rewrite-relative-links: the README's images (media/) are packed, and the repository URL is not a
   // public host vsce could rewrite them to. --skip-license: never prompt (no stdin in CI); LICENSE is still packed.
   execFileSync(vsce, ['package', '--no-dependencies', '--no-rewrite-relative-links', '--skip-license', '--out', vsix], {
-    cwd: REPO_ROOT,
+    cwd,
     stdio: ['ignore', 'pipe', 'inherit'],
     timeout: 120_000,
   });

@@ -21,11 +21,16 @@ export class Workbench {
     await this.page.locator('.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
   }
 
-  /** Clicks an activity-bar item by the start of its label (e.g. "Switchyard", "Explorer"). */
+  /** Shows an activity-bar view by the start of its label (e.g. "Switchyard", "Explorer"); clicking an open one would close the side bar, so it is left alone. */
   async openActivity(label: string): Promise<void> {
     const item = this.page.locator(`.activitybar .action-item a[aria-label^="${label}"], .activitybar .action-label[aria-label^="${label}"]`).first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
+    const title = this.page.locator('.part.sidebar .composite.title');
+    const showing = async (): Promise<boolean> =>
+      (await this.page.locator('.part.sidebar').isVisible()) && (await title.innerText().catch(() => '')).toLowerCase().startsWith(label.toLowerCase());
+    if (await showing()) return;
     await item.click();
+    for (let i = 0; i < 40 && !(await showing()); i++) await this.page.waitForTimeout(100);
   }
 
   /** F1, `>title`, then clicks the palette row whose label is exactly `title`. */

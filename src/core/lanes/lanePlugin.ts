@@ -1,6 +1,6 @@
 import type { LaneEventInput } from '../model/laneEvent';
 import type { LaneManifestInput } from '../model/laneManifest';
-import type { LaneResult } from '../model/laneResult';
+import type { LaneResultInput } from '../model/laneResult';
 import type { CallResult, CallSpec } from '../journal/durableCalls';
 
 /** The task as a lane sees it: what to do, not how Switchyard tracks it. */
@@ -17,6 +17,8 @@ export interface LaneAttempt {
   readonly attempt: number;
   readonly parentRunId?: string;
   readonly retryReason?: string;
+  /** What the task's earlier runs cost (USD), for a per-task cost cap; absent when the host does not say. */
+  readonly taskCostUsd?: number;
 }
 
 /** The one input contract of every lane. */
@@ -28,13 +30,29 @@ export interface LaneRunInput {
   readonly env: Readonly<Record<string, string>>;
   readonly attempt: LaneAttempt;
   /**
+   * What this attempt should know from the previous one: the failed
+   * acceptance command's output, the review's reasons, or the files that
+   * conflicted with the target branch. The worktree of a fix attempt starts
+   * from the previous attempt's commit. The command lane passes it as
+   * `SWITCHYARD_FEEDBACK`.
+   */
+  readonly feedback?: string;
+  /**
+   * `review`: an independent review of another run's change. The task's spec
+   * then holds the original spec, the diff and the gate evidence (never the
+   * worker's transcript); the lane answers with `review` in its result.
+   * Absent means `work`.
+   */
+  readonly mode?: 'work' | 'review';
+  /**
    * Set when this attempt continues an earlier one: the lane's own session id
    * (for lanes that resume at run level), and the earlier run's salvaged work,
    * which the worktree already starts from.
    */
   readonly resume?: { readonly runId: string; readonly sessionId?: string; readonly salvageBranch?: string };
   /**
-   * The secrets the manifest names in `requiredSecrets`, resolved by
+   * The secrets the manifest names in `requiredSecrets` (and those of
+   * `optionalSecrets` that are set), resolved by
    * Switchyard before the lane starts. They are not in `env` unless the lane
    * puts them there, and every output of the run is redacted of them.
    */
@@ -57,7 +75,7 @@ export interface LaneRunInput {
 /** A lane plugin: a manifest and one `run` function. */
 export interface LanePlugin {
   readonly manifest: LaneManifestInput;
-  run(input: LaneRunInput): Promise<LaneResult>;
+  run(input: LaneRunInput): Promise<LaneResultInput>;
 }
 
 export interface Disposable {
