@@ -51,7 +51,8 @@ describe('CI gate (local GitHub double over HTTP)', function () {
   });
 
   it('waits for a required check that appears 3 scaled minutes after the PR opens, not for the checks visible at open', async () => {
-    const clock = scaledClock();
+    // The clock starts right before the gate does (below), so a slow server start cannot eat into the scaled minutes.
+    let clock = scaledClock();
     let pollsBeforeBuild = 0;
     gh = await startFakeGitHub(routes({
       'GET /repos/o/r/branches/main/protection/required_status_checks': protection(['lint', 'build']),
@@ -64,7 +65,8 @@ describe('CI gate (local GitHub double over HTTP)', function () {
         return list;
       }),
     }));
-    const result = await waitForRequiredChecks({ octokit: octokit(), owner: 'o', repo: 'r', pullNumber: 7, pollIntervalMs: 30_000, deadlineMs: 10 * MIN, now: clock.now, sleep: clock.sleep });
+    clock = scaledClock();
+    const result = await waitForRequiredChecks({ octokit: octokit(), owner: 'o', repo: 'r', pullNumber: 7, pollIntervalMs: 30_000, deadlineMs: 10 * MIN, now: () => clock.now(), sleep: (ms) => clock.sleep(ms) });
     assert.equal(result.verdict, 'pass');
     assert.equal(result.next, 'merge');
     assert.equal(result.source, 'branch-protection');
