@@ -18,6 +18,7 @@ export interface StoredRun {
   state: string;
   failureReason?: string;
   worktree: string;
+  salvage?: { branch: string; commit: string; files: number };
 }
 export interface StoredState {
   tasks: StoredTask[];

@@ -1,0 +1,38 @@
+import type { LanePlugin } from '../../src/api';
+import { pickSecrets } from '../shared/cliEnv';
+import { runCliLane, type CliLaneSpec } from '../shared/runCliLane';
+import { claudeCodeManifest } from './manifest';
+import { ClaudeStreamEvent } from './streamSchema';
+import { claudeTranslator } from './translate';
+
+/**
+ * `claude -p --output-format stream-json --verbose` (stream-json needs
+ * --verbose in print mode), the prompt on stdin, file edits accepted
+ * (`--permission-mode acceptEdits`; more via `extraArgs`; none for a
+ * review), `--resume <id>` for an interrupted attempt's session.
+ */
+const spec: CliLaneSpec<ClaudeStreamEvent> = {
+  laneId: claudeCodeManifest.id,
+  cli: 'claude',
+  product: 'Claude Code',
+  binaryNames: ['claude'],
+  secretEnv: (secrets) => pickSecrets(secrets, { ANTHROPIC_API_KEY: 'ANTHROPIC_API_KEY' }),
+  invocation: ({ settings, prompt, sessionId, review }) => ({
+    args: [
+      '-p', '--output-format', 'stream-json', '--verbose',
+      // A review asks for nothing: print mode then denies edits and commands.
+      ...(review ? [] : ['--permission-mode', 'acceptEdits']),
+      ...(settings.model ? ['--model', settings.model] : []),
+      ...(sessionId ? ['--resume', sessionId] : []),
+      ...settings.extraArgs,
+    ],
+    stdin: prompt,
+  }),
+  schema: ClaudeStreamEvent,
+  translator: claudeTranslator,
+};
+
+/** The `claude-code` lane: Anthropic's Claude Code CLI. */
+export function createClaudeCodeLane(): LanePlugin {
+  return { manifest: claudeCodeManifest, run: (input) => runCliLane(spec, input) };
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/**
+ * Claude Code's `claude -p --output-format stream-json --verbose` stream: one
+ * JSON message a line. Sources:
+ * - the message types of the Claude Agent SDK, which the CLI writes
+ *   (`SDKMessage` in sdk.d.ts of npm @anthropic-ai/claude-agent-sdk 0.3.332:
+ *   SDKSystemMessage, SDKAssistantMessage, SDKUserMessage, SDKResultSuccess,
+ *   SDKResultError);
+ * - https://code.claude.com/docs/en/headless ("Stream responses", the
+ *   `system/api_retry` event) and
+ *   https://docs.anthropic.com/en/docs/claude-code/sdk/sdk-headless
+ *   (the `init` system message first, then user and assistant messages, then
+ *   the `result`).
+ * Objects are loose: the CLI adds fields in every release; we read the ones
+ * we need and keep the rest. Messages of other types (stream_event,
+ * rate_limit_event, …) fail this schema and are kept verbatim as log events.
+ *
+ * Note the `message` field: here it is an object (an Anthropic API message
+ * with a `content` array), where Codex's `error` event has a string.
+ */
+const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
+const ToolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() });
+const ThinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.string() });
+const ToolResultBlock = z.looseObject({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.unknown().optional(),
+  is_error: z.boolean().nullish(),
+});
+const OtherBlock = z.looseObject({ type: z.string() });
+export const ContentBlock = z.union([TextBlock, ToolUseBlock, ThinkingBlock, ToolResultBlock, OtherBlock]);
+export type ContentBlock = z.infer<typeof ContentBlock>;
+
+/** Anthropic API usage. `input_tokens` excludes the cached prompt, which is counted separately. */
+export const ClaudeUsage = z.looseObject({
+  input_tokens: z.number().default(0),
+  output_tokens: z.number().default(0),
+  cache_creation_input_tokens: z.number().nullish(),
+  cache_read_input_tokens: z.number().nullish(),
+});
+
+export const ClaudeStreamEvent = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('system'),
+    subtype: z.string(),
+    session_id: z.string().optional(),
+    model: z.string().optional(),
+    claude_code_version: z.string().optional(),
+    /** `api_retry`: the CLI retries a failed API call (headless docs, "Stream responses"). */
+    attempt: z.number().optional(),
+    max_retries: z.number().optional(),
+    retry_delay_ms: z.number().optional(),
+    error_status: z.number().nullish(),
+    error: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('assistant'),
+    message: z.looseObject({ id: z.string().optional(), content: z.array(ContentBlock), usage: ClaudeUsage.nullish() }),
+    parent_tool_use_id: z.string().nullish(),
+    /** Set when the API call failed (`authentication_failed`, `rate_limit`, …); the message then carries the error text. */
+    error: z.string().optional(),
+    session_id: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('user'),
+    message: z.looseObject({ content: z.union([z.string(), z.array(ContentBlock)]) }),
+    parent_tool_use_id: z.string().nullish(),
+    session_id: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('result'),
+    /** `success`, or `error_during_execution`, `error_max_turns`, `error_max_budget_usd`, …; a failed API call is a `success` with `is_error: true`. */
+    subtype: z.string(),
+    is_error: z.boolean().default(false),
+    result: z.string().optional(),
+    errors: z.array(z.string()).optional(),
+    total_cost_usd: z.number().optional(),
+    usage: ClaudeUsage.optional(),
+    num_turns: z.number().optional(),
+    session_id: z.string().optional(),
+  }),
+]);
+export type ClaudeStreamEvent = z.infer<typeof ClaudeStreamEvent>;

@@ -1,0 +1,122 @@
+import type { z } from 'zod';
+import type { LaneEvent, LaneResult, LaneRunInput } from '../../src/api';
+import { buildPrompt } from './buildPrompt';
+import { buildCliEnv } from './cliEnv';
+import { CliLaneSettings } from './cliSettings';
+import { describeCliFailure } from './describeFailure';
+import { findBinary } from './findBinary';
+import { parseStreamLine } from './parseStreamLine';
+import { runCliProcess, type CliProcessEnd } from './runCliProcess';
+import { parseVerdict } from './reviewVerdict';
+import { readSalvagedWork } from './salvageContext';
+import type { StreamOutcome, StreamTranslator } from './streamTranslator';
+
+const MAX_SUMMARY_CHARS = 2_000;
+/** What CLIs say when a session id they are asked to resume is unknown to them (e.g. Claude Code scopes sessions by directory). */
+const SESSION_NOT_FOUND = /no (?:conversation|session|thread|chat|rollout)[^\n]*found|(?:conversation|session|thread|chat|rollout)[^\n]*not found/i;
+
+/** What makes one CLI lane: how to find it, call it and read it. */
+export interface CliLaneSpec<E> {
+  laneId: string;
+  /** The CLI's command name in messages, e.g. `claude`. */
+  cli: string;
+  /** The product, e.g. `Claude Code`. */
+  product: string;
+  /** Executable names looked up on PATH, in order. */
+  binaryNames: readonly string[];
+  /** The vendor secrets as the CLI reads them from its environment. */
+  secretEnv(secrets: Readonly<Record<string, string>>): Record<string, string>;
+  /** The CLI's arguments, and the prompt on stdin or not. A review runs read-only. */
+  invocation(call: { settings: CliLaneSettings; prompt: string; sessionId?: string; review: boolean }): { args: string[]; stdin?: string };
+  schema: z.ZodType<E>;
+  translator(): StreamTranslator<E>;
+}
+
+/**
+ * Runs a CLI agent as a lane: settings, binary, environment, prompt, the
+ * process in the worktree, its stream parsed and translated into normalized
+ * events, and a result whose failureReason is the real error. A session that
+ * cannot be resumed (unknown to the CLI) is replaced once by a fresh session
+ * that gets the salvaged work as context.
+ */
+export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): Promise<LaneResult> {
+  const parsed = CliLaneSettings.safeParse(input.settings);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('; ');
+    return { status: 'failed', failureCode: 'lane-misconfigured', failureReason: `lane "${spec.laneId}" is misconfigured: ${issues}` };
+  }
+  const settings = parsed.data;
+  const binary = await findBinary(spec.laneId, spec.product, spec.binaryNames, settings.binary, input.env.PATH);
+  // A missing CLI does not appear by retrying: not retried.
+  if (!binary.ok) return { status: 'failed', failureCode: 'lane-misconfigured', failureReason: binary.reason };
+  const env = buildCliEnv(input.env, settings.passEnv, process.env, spec.secretEnv(input.secrets));
+  if (input.mode === 'review') return review(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, {}) });
+  const salvage = await readSalvagedWork(input.workspaceDir, input.resume);
+
+  const sessionId = input.resume?.sessionId;
+  let attempt = await runOnce(spec, input, { binary: binary.path, env, settings, sessionId, prompt: buildPrompt(input, { resumingSession: sessionId, salvage }) });
+  if (sessionId && !attempt.ok && !input.signal.aborted && attempt.outcome.workEvents === 0 && SESSION_NOT_FOUND.test(attempt.reason)) {
+    input.emit({ type: 'progress', message: `${spec.cli} could not resume session ${sessionId} (${attempt.reason}); starting a new session with the salvaged work as context` });
+    attempt = await runOnce(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, { salvage }) });
+  }
+  const sessionOut = attempt.outcome.sessionId ? { sessionId: attempt.outcome.sessionId } : {};
+  if (!attempt.ok) return { status: 'failed', failureReason: attempt.reason, ...sessionOut };
+  const summary = attempt.outcome.resultText?.trim();
+  return { status: 'succeeded', summary: summary ? summary.slice(0, MAX_SUMMARY_CHARS) : `${spec.cli} finished`, ...sessionOut };
+}
+
+/** A review: one fresh, read-only session whose final answer ends with a verdict. */
+async function review<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: OnceOptions): Promise<LaneResult> {
+  const attempt = await runOnce(spec, input, options, true);
+  if (!attempt.ok) return { status: 'failed', failureReason: attempt.reason };
+  const verdict = parseVerdict(attempt.outcome.resultText);
+  const summary = (attempt.outcome.resultText ?? '').trim().slice(0, MAX_SUMMARY_CHARS) || `${spec.cli} finished its review`;
+  // Without a verdict the host says so; the answer stays as the summary.
+  return verdict ? { status: 'succeeded', summary, review: verdict } : { status: 'succeeded', summary };
+}
+
+interface OnceOptions {
+  binary: string;
+  env: Record<string, string>;
+  settings: CliLaneSettings;
+  sessionId?: string;
+  prompt: string;
+}
+
+type OnceResult = { ok: true; outcome: StreamOutcome } | { ok: false; reason: string; outcome: StreamOutcome };
+
+async function runOnce<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: OnceOptions, review = false): Promise<OnceResult> {
+  const translator = spec.translator();
+  const emitAll = (events: LaneEvent[]): void => events.forEach((e) => input.emit(e));
+  const onLine = (raw: string): void => {
+    const line = parseStreamLine(raw, spec.schema);
+    if (line.kind === 'event') emitAll(translator.translate(line.event));
+    else if (line.kind !== 'blank') input.emit({ type: 'log', stream: 'stdout', line: raw });
+  };
+  const { args, stdin } = spec.invocation({ settings: options.settings, prompt: options.prompt, sessionId: options.sessionId, review });
+  const end: CliProcessEnd = await runCliProcess({
+    binary: options.binary,
+    args,
+    cwd: input.workspaceDir,
+    env: options.env,
+    stdin,
+    signal: input.signal,
+    onStdoutLine: onLine,
+    onStderrLine: (line) => input.emit({ type: 'log', stream: 'stderr', line }),
+  });
+  if (end.cutLine !== undefined) {
+    // A complete event that only lacks its newline is still an event; anything else is the cut.
+    const last = parseStreamLine(end.cutLine, spec.schema);
+    if (last.kind === 'event') {
+      emitAll(translator.translate(last.event));
+      delete end.cutLine;
+    } else if (last.kind !== 'blank') {
+      input.emit({ type: 'log', stream: 'stdout', line: end.cutLine });
+    }
+  }
+  const outcome = translator.outcome;
+  // A half line after a successful result is noise (kept as a log line); before one, it is the cut that ended the run.
+  const clean = !end.aborted && !end.spawnError && end.exitCode === 0;
+  if (clean && outcome.finished && outcome.succeeded) return { ok: true, outcome };
+  return { ok: false, outcome, reason: describeCliFailure({ cli: spec.cli, end, cliError: outcome.error, finished: outcome.finished }) };
+}

@@ -1,0 +1,30 @@
+import type { LaneEvent } from '../../src/api';
+
+/** What a translator learned from a CLI's stream about how the run went. */
+export interface StreamOutcome {
+  /** The CLI's session (thread, chat) id, for resuming it later. */
+  sessionId?: string;
+  /** The CLI reported the end of its work (a result event, a completed turn). */
+  finished: boolean;
+  /** …and reported it as a success. */
+  succeeded: boolean;
+  /** The CLI's final answer, used as the run's summary. */
+  resultText?: string;
+  /** The CLI's own error (error result, failed turn, error event), with its full text. */
+  error?: string;
+  /** Normalized events that carried work (text, tool calls); a session that did any work is not retried fresh. */
+  workEvents: number;
+}
+
+/**
+ * Turns one CLI's stream events (already parsed by its zod schema) into
+ * Switchyard's normalized lane events. One instance per CLI process.
+ */
+export interface StreamTranslator<E> {
+  translate(event: E): LaneEvent[];
+  readonly outcome: StreamOutcome;
+}
+
+export function newOutcome(): StreamOutcome {
+  return { finished: false, succeeded: false, workEvents: 0 };
+}
