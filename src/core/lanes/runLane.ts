@@ -8,7 +8,7 @@ import type { RegisteredLane } from './laneRegistry';
 import type { LaneRunInput } from './lanePlugin';
 
 export type LaneOutcome =
-  | { ok: true; summary?: string; usage?: Usage; sessionId?: string }
+  | { ok: true; summary?: string; usage?: Usage; sessionId?: string; review?: LaneResult['review'] }
   | { ok: false; code: FailureCode; reason: string; usage?: Usage; sessionId?: string };
 
 export interface RunLaneOptions {
@@ -73,8 +73,8 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
       const result = parsed.data;
       usage = result.usage ?? usage;
       sessionId = result.sessionId ?? sessionId;
-      if (result.status === 'succeeded') return { ok: true, summary: result.summary, usage, sessionId };
-      return { ok: false, code: 'lane-exit', reason: result.failureReason ?? `lane "${lane.manifest.id}" reported failure without a reason`, usage, sessionId };
+      if (result.status === 'succeeded') return { ok: true, summary: result.summary, usage, sessionId, ...(result.review ? { review: result.review } : {}) };
+      return { ok: false, code: result.failureCode ?? 'lane-exit', reason: result.failureReason ?? `lane "${lane.manifest.id}" reported failure without a reason`, usage, sessionId };
     } catch (error) {
       return { ok: false, code: 'lane-crash', reason: `lane "${lane.manifest.id}" threw: ${errorMessage(error)}` };
     }

@@ -23,15 +23,20 @@ export const LaneManifest = z
     defaultRetryCap: z.number().int().min(1).max(20),
     defaultTimeoutMs: z.number().int().min(100).default(30 * 60_000),
     price: PriceTable.optional(),
+    /** Prices of particular models, by model id (or id prefix: `claude-sonnet-4-5` also prices `claude-sonnet-4-5-20250929`); `price` covers the rest. */
+    modelPrices: z.record(z.string(), PriceTable).optional(),
     capabilities: z
       .object({ resume: z.enum(['none', 'run', 'call']), streaming: z.boolean(), tools: z.boolean() })
       .strict(),
     /** Names of the lane's settings, documented for users; values are checked by the plugin's own schema. */
     settings: z.record(z.string(), z.object({ description: z.string(), required: z.boolean().default(false) }).strict()).default({}),
     requiredSecrets: z.array(z.string()).default([]),
+    /** Secrets the lane uses when they are set (a key a local server does not need); resolved and redacted like required ones, never a reason to fail. */
+    optionalSecrets: z.array(z.string()).default([]),
     /** Extra environment variable names this lane may read from the parent environment. */
     envAllowlist: z.array(z.string()).default([]),
   })
   .strict();
 export type LaneManifest = z.infer<typeof LaneManifest>;
 export type LaneManifestInput = z.input<typeof LaneManifest>;
+export type PriceTable = z.infer<typeof PriceTable>;

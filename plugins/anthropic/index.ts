@@ -1,0 +1,27 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { z } from 'zod';
+import { ApiLaneSettings, parseLaneSettings, runApiLane, type LanePlugin, type LaneResult, type LaneRunInput } from '../../src/api';
+import { ANTHROPIC_API_URL, ANTHROPIC_DEFAULT_MODEL, anthropicLaneManifest } from './manifest';
+
+const Settings = ApiLaneSettings.extend({
+  model: z.string().trim().min(1).default(ANTHROPIC_DEFAULT_MODEL),
+  headers: z.record(z.string(), z.string()).optional(),
+}).strict();
+
+/** The `anthropic` lane: the agent loop over the Messages API (via the AI SDK's Anthropic provider). */
+export function createAnthropicLane(): LanePlugin {
+  return { manifest: anthropicLaneManifest, run: runAnthropic };
+}
+
+async function runAnthropic(input: LaneRunInput): Promise<LaneResult> {
+  const parsed = parseLaneSettings('anthropic', Settings, input.settings);
+  if (!parsed.ok) return { status: 'failed', failureReason: parsed.reason, failureCode: 'lane-misconfigured' };
+  const settings = parsed.settings;
+  const provider = createAnthropic({
+    apiKey: input.secrets.ANTHROPIC_API_KEY,
+    // Always explicit, so ANTHROPIC_BASE_URL in the parent environment cannot redirect the key.
+    baseURL: settings.baseUrl ?? ANTHROPIC_API_URL,
+    headers: settings.headers,
+  });
+  return runApiLane(input, { manifest: anthropicLaneManifest, callName: 'anthropic.messages', modelId: settings.model, model: provider.messages(settings.model), settings });
+}

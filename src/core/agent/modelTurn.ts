@@ -1,0 +1,114 @@
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
+import { Usage } from '../model/laneEvent';
+import type { PriceTable } from '../model/laneManifest';
+import type { AgentTool } from './agentTool';
+import { usageWithCost } from './pricing';
+import { ProviderError, isAbort, toProviderError } from './providerError';
+
+// The library would print its warnings to the console (the CLI's stderr); they go to the run's events instead.
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS ??= false;
+
+const TurnPart = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }).strict(),
+  /** `inputError` is set when the arguments were not valid JSON (or named no known tool): the model is told, nothing runs. */
+  z.object({ type: z.literal('tool-call'), toolCallId: z.string(), toolName: z.string(), input: z.unknown(), inputError: z.string().optional() }).strict(),
+]);
+export type TurnPart = z.infer<typeof TurnPart>;
+
+/** One model response, as the journal keeps it: the durable call's output (checked again when a resume reads it back). */
+export const ModelTurn = z.object({ content: z.array(TurnPart), finishReason: z.string(), usage: Usage }).strict();
+export type ModelTurn = z.infer<typeof ModelTurn>;
+
+export interface ModelTurnRequest {
+  model: LanguageModel;
+  system: string;
+  messages: ModelMessage[];
+  tools: readonly AgentTool[];
+  maxOutputTokens: number;
+  /** A stream that sends nothing for this long is cut (and the call retried). */
+  idleTimeoutMs: number;
+  price: PriceTable | undefined;
+  signal: AbortSignal;
+  onText(text: string): void;
+  onWarning(message: string): void;
+}
+
+/**
+ * One streamed model call through the provider library, with the library's
+ * own retries off (Switchyard's retry policy decides). Text is reported as
+ * each block completes; a stream that fails part-way throws a ProviderError
+ * (the whole call is then retried or fails the run).
+ */
+export async function streamModelTurn(request: ModelTurnRequest): Promise<ModelTurn> {
+  const result = streamText({
+    model: request.model,
+    system: request.system,
+    messages: request.messages,
+    tools: toolSet(request.tools),
+    maxOutputTokens: request.maxOutputTokens,
+    maxRetries: 0,
+    abortSignal: request.signal,
+    timeout: { chunkMs: request.idleTimeoutMs },
+    onError: () => undefined,
+  });
+  const content: TurnPart[] = [];
+  const texts = new Map<string, string>();
+  let finishReason = 'unknown';
+  let usage = { inputTokens: 0, outputTokens: 0 };
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case 'text-delta':
+        texts.set(part.id, (texts.get(part.id) ?? '') + part.text);
+        break;
+      case 'text-end': {
+        const text = texts.get(part.id) ?? '';
+        texts.delete(part.id);
+        if (text) {
+          content.push({ type: 'text', text });
+          request.onText(text);
+        }
+        break;
+      }
+      case 'tool-call':
+        content.push(toolCallPart(part));
+        break;
+      case 'start-step':
+        for (const w of part.warnings) request.onWarning(`model warning: ${JSON.stringify(w)}`);
+        break;
+      case 'finish':
+        finishReason = part.finishReason;
+        usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
+        break;
+      case 'error':
+        throw isAbort(part.error) ? stopped(request) : toProviderError(part.error);
+      case 'abort':
+        throw stopped(request);
+    }
+  }
+  // Text whose block never closed (a provider that skips text-end) is kept too.
+  for (const text of texts.values()) if (text) content.push({ type: 'text', text });
+  return { content, finishReason, usage: usageWithCost(usage.inputTokens, usage.outputTokens, request.price) };
+}
+
+/** The run's own abort passes through; any other abort is the library's stall timer. */
+function stopped(request: ModelTurnRequest): unknown {
+  if (request.signal.aborted) return request.signal.reason;
+  return new ProviderError(`stream timed out: nothing from the server for ${request.idleTimeoutMs} ms`, undefined, {}, 'ETIMEDOUT');
+}
+
+function toolCallPart(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown }): TurnPart {
+  if (!part.invalid) return { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+  const why = part.error instanceof Error ? part.error.message : String(part.error);
+  return { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, inputError: why };
+}
+
+/** The tools as the library sends them: JSON Schema from our zod schemas, no `execute` (the agent loop runs them durably). */
+function toolSet(tools: readonly AgentTool[]): ToolSet {
+  const set: ToolSet = {};
+  for (const t of tools) {
+    const { $schema: _ignored, ...schema } = z.toJSONSchema(t.inputSchema, { io: 'input' }) as Record<string, unknown>;
+    set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(schema) });
+  }
+  return set;
+}

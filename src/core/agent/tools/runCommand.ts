@@ -1,0 +1,90 @@
+import { execa } from 'execa';
+import { z } from 'zod';
+import { clip, defineTool, oneLine, type AgentTool } from '../agentTool';
+
+const MAX_OUTPUT = 20_000;
+const KILL_GRACE_MS = 2_000;
+
+const Input = z
+  .object({
+    command: z.string().trim().min(1).describe('A shell command line, run in the worktree root'),
+    timeoutMs: z.number().int().min(1_000).optional().describe('Stop the command after this many milliseconds'),
+  })
+  .strict();
+
+export interface RunCommandOptions {
+  /** Commands that are safe to run again after an interruption (the test command, a linter): exact command lines. */
+  safeCommands: readonly string[];
+  /** The default and the longest a command may run. */
+  timeoutMs: number;
+}
+
+/**
+ * `run_command`: a shell command in the worktree with the lane's allowlisted
+ * environment. Its replay rule is `never` (an interrupted command is reported
+ * uncertain, not run twice) unless the project lists it as safe.
+ */
+export function runCommandTool(options: RunCommandOptions): AgentTool {
+  const safe = new Set(options.safeCommands.map((c) => c.trim()));
+  return defineTool({
+    name: 'run_command',
+    description: 'Run a shell command in the worktree root (tests, builds, linters, git status). Returns the exit code and the combined output (its end, when long).',
+    inputSchema: Input,
+    replay: (input) => (safe.has(input.command) ? 'safe' : 'never'),
+    async run(input, ctx) {
+      const timeout = Math.min(input.timeoutMs ?? options.timeoutMs, options.timeoutMs);
+      const started = Date.now();
+      // Its own process group, so a timeout or a cancel stops everything it started (`npm test` and its workers).
+      const child = execa(input.command, {
+        cwd: ctx.workspaceDir,
+        env: { ...ctx.env, SWITCHYARD_IDEMPOTENCY_KEY: ctx.idempotencyKey },
+        extendEnv: false,
+        shell: true,
+        detached: true,
+        reject: false,
+        all: true,
+        stdin: 'ignore',
+        stripFinalNewline: false,
+      });
+      let timedOut = false;
+      const stop = (): void => {
+        signalGroup(child.pid, 'SIGTERM');
+        setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, timeout);
+      ctx.signal.addEventListener('abort', stop, { once: true });
+      const result = await child.finally(() => {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', stop);
+      });
+      const output = String(result.all ?? '');
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const how = timedOut ? `timed out after ${timeout} ms` : result.exitCode !== undefined ? `exit code ${result.exitCode}` : `killed by ${result.signal ?? 'a signal'}`;
+      const text = `$ ${input.command}\n${how} (${seconds} s)\n${clip(output, MAX_OUTPUT, 'tail') || '(no output)'}`;
+      if (result.exitCode === 0 && !timedOut) return { text };
+      const short = result.exitCode !== undefined && !timedOut ? `exit ${result.exitCode}` : how;
+      const line = telltaleLine(output);
+      return { text, isError: true, error: `\`${oneLine(input.command, 80)}\` ${short}${line ? `: ${line}` : ''}` };
+    },
+  });
+}
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The line of a failed command's output that says most: the last one that names a failure, else the last non-empty one. */
+export function telltaleLine(output: string): string | undefined {
+  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean).slice(-40);
+  const telling = [...lines].reverse().find((l) => /\b(FAIL(ED|URE)?|ERROR|Error|error|failed|AssertionError|panicked|Traceback)\b/.test(l) && !/^=+\s.*\s=+$/.test(l));
+  const line = telling ?? lines[lines.length - 1];
+  return line ? oneLine(line, 200) : undefined;
+}
