@@ -68,6 +68,8 @@ export interface LaneAttempt {
   readonly attempt: number;
   readonly parentRunId?: string;
   readonly retryReason?: string;
+  /** What the task's earlier runs cost, for a lane's per-task cost cap. */
+  readonly taskCostUsd?: number;
 }
 
 export interface CallSpec<T> {
