@@ -6,8 +6,9 @@ import { benchQueueOverhead } from './queueOverhead';
 import { benchBundleSize } from './bundleSize';
 import { benchJournal } from './journalBench';
 import { benchGuardScan } from './guardScan';
+import { benchScheduler } from './schedulerBench';
 
-const all = [benchBundleSize, benchQueueOverhead, benchJournal, benchGuardScan];
+const all = [benchBundleSize, benchQueueOverhead, benchJournal, benchGuardScan, benchScheduler];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 const benches = filter ? all.filter((b) => `${b.name} ${b.title}`.toLowerCase().includes(filter)) : all;

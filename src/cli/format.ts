@@ -2,6 +2,8 @@ import type { Run } from '../core/model/run';
 import type { Task } from '../core/model/task';
 import type { ProjectState } from '../core/store/projectState';
 import { formatMs } from '../core/lanes/runLane';
+import { pipelineStatus } from '../core/report/pipelineStatus';
+import { formatUsd, totalCostUsd } from '../core/agent/pricing';
 
 import { table } from '../core/routing/formatRouting';
 
@@ -36,12 +38,24 @@ export function formatStatus(state: ProjectState): string {
   for (const task of state.tasks) {
     const runs = state.runs.filter((r) => r.taskId === task.id);
     if (!runs.length && !task.failureReason) continue;
-    lines.push('', `${task.id} ${task.spec.title}`);
+    const cost = totalCostUsd(runs);
+    lines.push('', `${task.id} ${task.spec.title}${cost > 0 ? ` · cost ${formatUsd(cost)}` : ''}`);
     if (task.failureReason) lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
     for (const run of runs) lines.push(`  ${runLine(run)}`);
   }
   const counts = new Map<string, number>();
   for (const t of state.tasks) counts.set(t.state, (counts.get(t.state) ?? 0) + 1);
-  lines.push('', [...counts].map(([s, n]) => `${n} ${s}`).join(', '));
+  const total = totalCostUsd(state.runs);
+  lines.push('', [...counts].map(([s, n]) => `${n} ${s}`).join(', ') + (total > 0 ? `; total cost ${formatUsd(total)}` : ''));
+  lines.push(...pipelineLines(state));
   return lines.join('\n');
+}
+
+/** Stage WIP usage, backpressure and circuit breakers (open or half-open ones, and closed ones with recent failures). */
+export function pipelineLines(state: ProjectState): string[] {
+  const p = pipelineStatus(state);
+  const lines = [`stages: ${p.usage}`];
+  if (p.backpressure) lines.push(p.backpressure);
+  for (const b of p.breakers) if (b.state !== 'closed' || /recent/.test(b.line)) lines.push(`breaker ${b.line}`);
+  return lines;
 }

@@ -15,6 +15,9 @@ import { guardCommand } from './commands/guardCommand';
 import { guardsCommand } from './commands/guardsCommand';
 import { classifyErrorCommand } from './commands/classifyErrorCommand';
 import { salvageCommand } from './commands/salvageCommand';
+import { reportCommand } from './commands/reportCommand';
+import { experimentCommand } from './commands/experimentCommand';
+import { approveCommand } from './commands/approveCommand';
 
 const USAGE = `switchyard — run coding agents (lanes) on tasks in fresh git worktrees
 
@@ -26,9 +29,10 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
   lanes cap <lane> <n>                   at most n attempts per task on this lane (default: the lane's own)
   default-lane [<lane>]                  show or set the project's default lane
   task add --title T [--spec S | --spec-file F] [--file PATH]… [--lane L] [--accept CMD]
-           [--depends-on TASK]… [--priority 0-100]
+           [--depends-on TASK]… [--priority 0-100] [--urgent-owner O --urgent-reason R --urgent-until ISO] [--draft]
   task add --from tasks.json             add tasks from a file (one spec, a list, or {"tasks": […]})
   task lane <task> <lane>                route one task to a lane
+  approve <task>…                        approve DRAFT tasks (added with --draft) so they can be scheduled
   run [--task ID]… [--concurrency N]     resume interrupted runs, then drain the queue (exit 1 if a task ends FAILED)
   resume                                 resume interrupted runs whose owner is gone; start nothing new
   journal <run> [--json]                 the run's durable journal: every call's intent and outcome
@@ -38,7 +42,10 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
   canary thresholds … --why …            change thresholds (a recorded change)
   canary report [--json] | history       the canary vs its baseline with the verdict; every routing change
   trust [--revoke]                       allow this repository's settings to load lane modules (laneModules)
-  status [--json]                        tasks, runs and failure reasons
+  status [--json]                        tasks, runs, failure reasons, stage WIP, backpressure and breakers
+  report [--trace] [--json] [--task ID]… why each task started, waited, was retried or blocked (--trace: every decision)
+  experiment [--concurrency 1,2,4] <dag.json> [--json]
+                                         run the same DAG at each concurrency in a fresh repository; print a table
   diff <run>                             the run's diff against the task's base commit
   log <run>                              the run's recorded events and decisions
   cancel <task> | retry <task>           cancel a task, or put a FAILED/CANCELED task back in the queue
@@ -64,6 +71,9 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   canary: canaryCommand,
   trust: trustCommand,
   status: statusCommand,
+  report: reportCommand,
+  experiment: experimentCommand,
+  approve: approveCommand,
   diff: diffCommand,
   log: logCommand,
   cancel: cancelCommand,
@@ -88,6 +98,7 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
         from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' }, why: { type: 'string' }, 'hold-below': { type: 'string' }, 'expand-at-cost': { type: 'string' }, window: { type: 'string' }, 'min-samples': { type: 'string' }, project: { type: 'string' }, revoke: { type: 'boolean' },
         full: { type: 'boolean' }, 'hook-command': { type: 'string' }, limit: { type: 'string' },
         to: { type: 'string' }, onto: { type: 'string' },
+        trace: { type: 'boolean' }, draft: { type: 'boolean' }, 'urgent-owner': { type: 'string' }, 'urgent-reason': { type: 'string' }, 'urgent-until': { type: 'string' },
       },
     });
   } catch (error) {

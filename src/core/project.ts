@@ -12,8 +12,12 @@ import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/wo
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
 import { makeOwnerId, type RunContext } from './engine/runContext';
 import { runQueue, type QueueOptions, type QueueSummary } from './engine/queueRunner';
-import { addTasks, cancelTask, retryTask, setTaskLane } from './engine/taskCommands';
+import { addTasks, approveTask, cancelTask, retryTask, setTaskLane } from './engine/taskCommands';
 import { diffPath, eventsPath, readRunLog, type RunLogLine } from './engine/runFiles';
+import { StageGate } from './engine/stageGate';
+import { TraceLog, readTrace, type TraceLine } from './engine/traceLog';
+import { BUILTIN_ERROR_RULES, loadErrorRules, type ErrorRule } from './guards';
+import { buildReport, type ProjectReport } from './report/buildReport';
 
 export interface ProjectOptions {
   registry: LaneRegistry;
@@ -24,6 +28,8 @@ export interface ProjectOptions {
   /** Milliseconds an acceptance command may run: a number, or a function read at each verification. */
   verifyTimeoutMs?: number | (() => number);
   cancelPollMs?: number;
+  /** The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no hook. */
+  hookCommand?: string | null;
 }
 
 /**
@@ -33,6 +39,7 @@ export interface ProjectOptions {
 export class Project {
   private readonly events = new EventEmitter();
   private readonly ctx: RunContext;
+  private rules: readonly ErrorRule[] = BUILTIN_ERROR_RULES;
 
   private constructor(
     readonly root: string,
@@ -54,6 +61,10 @@ export class Project {
       laneSettingsOverride: options.laneSettingsOverride,
       verifyTimeoutMs: typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs : () => (options.verifyTimeoutMs as number | undefined) ?? 10 * 60_000,
       cancelPollMs: options.cancelPollMs ?? 500,
+      stageGate: new StageGate(store),
+      trace: new TraceLog(root),
+      errorRules: () => this.rules,
+      ...(options.hookCommand !== undefined ? { hookCommand: options.hookCommand } : {}),
       onChange: () => this.events.emit('change'),
       onRunEvent: (runId, type, body) => this.events.emit('run-event', runId, type, body),
     };
@@ -72,6 +83,8 @@ export class Project {
 
   async addTasks(specs: readonly unknown[], where?: string): Promise<Task[]> {
     const tasks = await addTasks(this.store, this.registry, specs, await headCommit(this.root), where);
+    // A drain running in this process looks at the new tasks at once.
+    this.ctx.stageGate.notify();
     this.changed();
     return tasks;
   }
@@ -82,6 +95,17 @@ export class Project {
 
   async cancelTask(id: string): Promise<Task> {
     const task = await cancelTask(this.store, id);
+    this.ctx.trace.append({ type: 'decision', kind: 'cancel', task: id, message: `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is kept as STALE_RESULT` });
+    this.ctx.stageGate.notify();
+    this.changed();
+    return task;
+  }
+
+  /** Approves a DRAFT task, so the scheduler may start it. */
+  async approveTask(id: string): Promise<Task> {
+    const task = await approveTask(this.store, id);
+    this.ctx.trace.append({ type: 'decision', kind: 'approve', task: id, message: `task ${id} approved: ${task.state}` });
+    this.ctx.stageGate.notify();
     this.changed();
     return task;
   }
@@ -116,8 +140,25 @@ export class Project {
   }
 
   /** Drains the queue (or runs only `taskIds`). */
-  runQueue(options: QueueOptions = {}): Promise<QueueSummary> {
+  async runQueue(options: QueueOptions = {}): Promise<QueueSummary> {
+    // The project's error rules (.switchyard/error-rules.json) decide retries; a bad file is reported and the built-in rules apply.
+    this.rules = await loadErrorRules(this.root).catch((error: unknown) => {
+      this.ctx.trace.append({ type: 'decision', kind: 'config', message: `error rules not loaded, built-in rules apply: ${(error as Error).message}` });
+      return [...BUILTIN_ERROR_RULES];
+    });
     return runQueue(this.ctx, options);
+  }
+
+  /** Why things happened: per task, its runs' decisions and the scheduler's, in time order. */
+  async report(): Promise<ProjectReport> {
+    const state = await this.store.read();
+    const logs = new Map(await Promise.all(state.runs.map(async (r) => [r.id, await readRunLog(eventsPath(this.root, r.id))] as const)));
+    return buildReport(state, logs, await readTrace(this.root));
+  }
+
+  /** The scheduler's trace: decisions and per-tick signals, oldest first. */
+  trace(): Promise<TraceLine[]> {
+    return readTrace(this.root);
   }
 
   async diff(runId: string): Promise<string> {
@@ -142,7 +183,7 @@ export class Project {
   /** Removes the worktrees of runs that are no longer running; their branches and diffs stay. */
   async cleanWorktrees(): Promise<string[]> {
     const state = await this.store.read();
-    const busy = new Set(state.runs.filter((r) => r.state === 'RUNNING').map((r) => r.worktree));
+    const busy = new Set(state.runs.filter((r) => r.state === 'RUNNING').flatMap((r) => [r.worktree, `${r.worktree}.review`]));
     const removed: string[] = [];
     for (const wt of await listWorktrees(this.root)) {
       if (busy.has(wt.path)) continue;

@@ -1,10 +1,15 @@
+import { createAnthropicLane } from '../../plugins/anthropic';
+import { createClaudeCodeLane } from '../../plugins/claude-code';
+import { createCodexLane } from '../../plugins/codex';
 import { createCommandLane } from '../../plugins/command';
+import { createCursorAgentLane } from '../../plugins/cursor-agent';
+import { createOpenAICompatibleLane } from '../../plugins/openai-compatible';
 import type { LanePlugin } from '../api';
 import { LaneRegistry } from '../core/lanes/laneRegistry';
 
 /** The lanes that ship with Switchyard. */
 export function builtinLanes(): LanePlugin[] {
-  return [createCommandLane()];
+  return [createCommandLane(), createAnthropicLane(), createOpenAICompatibleLane(), createClaudeCodeLane(), createCodexLane(), createCursorAgentLane()];
 }
 
 export function registryWithBuiltins(): LaneRegistry {

@@ -50,6 +50,9 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     const state = await project.state();
     ctx.out(`\n${formatStatus(state)}`);
     for (const run of state.runs) ctx.out(`\n--- diff of ${run.id} (${run.branch}) ---\n${(await project.diff(run.id)).trimEnd()}`);
+    const target = state.settings.integration.targetBranch;
+    const merged = await git.raw(['log', '--oneline', '--first-parent', target]).catch(() => '');
+    if (merged) ctx.out(`\n--- ${target}: each task merged in dependency order (your branch is untouched) ---\n${merged.trimEnd()}`);
     const allDone = state.tasks.every((t) => t.state === 'DONE');
     ctx.out(`\n${allDone ? 'All tasks DONE.' : 'Some tasks did not finish.'} Your own repositories work the same way: cd into one and run \`switchyard task add\`, then \`switchyard run\`.`);
     return allDone ? 0 : 1;

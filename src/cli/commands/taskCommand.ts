@@ -40,6 +40,8 @@ async function addTasks(ctx: CliContext): Promise<number> {
       ...(flagString(ctx, 'lane') ? { lane: flagString(ctx, 'lane') } : {}),
       ...(flagString(ctx, 'accept') ? { acceptance: flagString(ctx, 'accept') } : {}),
       ...(priority !== undefined ? { priority: Number(priority) } : {}),
+      ...urgentFlag(ctx),
+      ...(ctx.flags.draft ? { draft: true } : {}),
     });
   }
   const project = await openProject(ctx);
@@ -47,6 +49,15 @@ async function addTasks(ctx: CliContext): Promise<number> {
   if (ctx.flags.json) ctx.out(JSON.stringify(tasks, null, 2));
   else for (const t of tasks) ctx.out(`added ${t.id} ${t.spec.title} (${t.state})`);
   return 0;
+}
+
+/** `--urgent-owner`, `--urgent-reason`, `--urgent-until`: all three or none (the task schema names what is missing). */
+function urgentFlag(ctx: CliContext): { urgent?: Record<string, string | undefined> } {
+  const owner = flagString(ctx, 'urgent-owner');
+  const reason = flagString(ctx, 'urgent-reason');
+  const expiresAt = flagString(ctx, 'urgent-until');
+  if (owner === undefined && reason === undefined && expiresAt === undefined) return {};
+  return { urgent: { owner, reason, expiresAt } };
 }
 
 async function readTaskFile(path: string): Promise<unknown[]> {

@@ -1,12 +1,16 @@
 import { SwitchyardError } from '../errors';
-import { FAILURE_CODES, isRetryable, type FailureCode } from '../model/failureCodes';
+import type { ErrorRule } from '../guards';
+import type { FailureCode } from '../model/failureCodes';
 import type { Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
 import { assertRunTransition, type RunState } from '../model/runStates';
-import type { Task } from '../model/task';
+import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import type { ProjectState } from '../store/projectState';
-import { findTask, setTaskState } from './taskCommands';
 import type { LaneRegistry } from '../lanes/laneRegistry';
+import { updateBreaker } from './breakerUpdate';
+import { staleBecause } from './inputHash';
+import { moveFailedTask } from './moveFailedTask';
+import { findTask, setTaskState } from './taskCommands';
 
 interface RunEndCommon {
   usage?: Usage;
@@ -15,8 +19,21 @@ interface RunEndCommon {
   resumeCounts?: Run['resumeCounts'];
   sessionId?: string;
   salvage?: Run['salvage'];
+  review?: Run['review'];
+  stageWaitMs?: Run['stageWaitMs'];
+  /** The lane itself finished its work (a later stage may still have failed): counts as a success for its breaker. */
+  laneOk?: boolean;
 }
-export type RunEnd = (RunEndCommon & { ok: true; summary?: string }) | (RunEndCommon & { ok: false; code: FailureCode; reason: string });
+export type RunEnd =
+  | (RunEndCommon & { ok: true; summary?: string })
+  | (RunEndCommon & { ok: false; code: FailureCode; reason: string; feedback?: string; summary?: string });
+
+export interface FinishOptions {
+  /** Error classification rules (the project's, then the built-in ones). */
+  rules?: readonly ErrorRule[];
+  now?: number;
+  random?: () => number;
+}
 
 export function findRun(state: ProjectState, id: string): Run {
   const run = state.runs.find((r) => r.id === id);
@@ -24,7 +41,7 @@ export function findRun(state: ProjectState, id: string): Run {
   return run;
 }
 
-function setRunState(run: Run, to: RunState): void {
+export function setRunState(run: Run, to: RunState): void {
   assertRunTransition(run.state, to, run.id);
   run.state = to;
 }
@@ -35,34 +52,51 @@ export function retryCap(state: ProjectState, registry: LaneRegistry, lane: stri
 
 /**
  * Records how a run ended and moves its task on: DONE, back to READY for
- * another attempt, or FAILED with the real last error. A result for a task
- * that was canceled meanwhile is kept as STALE_RESULT and changes nothing else.
- * Returns a one-line decision for the run's log.
+ * another attempt (per the retry policy, possibly on the next fallback
+ * lane), or FAILED with the real last error. A result for a task that was
+ * canceled, or whose input changed, meanwhile is kept as STALE_RESULT and
+ * never counted. Updates the lane's circuit breaker. Returns one line for
+ * the run's log.
  */
-export function finishRun(state: ProjectState, registry: LaneRegistry, runId: string, end: RunEnd): string {
+export function finishRun(state: ProjectState, registry: LaneRegistry, runId: string, end: RunEnd, options: FinishOptions = {}): string {
+  const now = options.now ?? Date.now();
   const run = findRun(state, runId);
   const task = findTask(state, run.taskId);
-  const endedAt = new Date();
-  run.endedAt = endedAt.toISOString();
-  run.durationMs = endedAt.getTime() - Date.parse(run.startedAt);
+  run.endedAt = new Date(now).toISOString();
+  run.durationMs = now - Date.parse(run.startedAt);
   run.usage = end.usage ?? run.usage;
   run.headCommit = end.headCommit ?? run.headCommit;
   run.diffStat = end.diffStat ?? run.diffStat;
   run.resumeCounts = end.resumeCounts ?? run.resumeCounts;
   run.sessionId = end.sessionId ?? run.sessionId;
   run.salvage = end.salvage ?? run.salvage;
+  run.review = end.review ?? run.review;
+  if (end.stageWaitMs && Object.keys(end.stageWaitMs).length) run.stageWaitMs = end.stageWaitMs;
+  if (end.summary) run.summary = end.summary;
 
-  if (task.generation !== run.generation || task.state === 'CANCELED') {
+  const stale = staleBecause(task, run);
+  if (stale) {
     setRunState(run, end.ok ? 'STALE_RESULT' : 'CANCELED');
     if (!end.ok) run.failureReason = end.reason;
-    return `task ${task.id} was canceled while the run was under way: result kept as ${run.state}, not integrated`;
+    const sameGeneration = task.generation === run.generation && task.state !== 'CANCELED';
+    if (sameGeneration && ACTIVE_TASK_STATES.includes(task.state) && task.lastRunId === run.id) {
+      // The input changed under the run: the task goes back for an attempt on the new input.
+      setTaskState(task, 'READY');
+      task.attempts = Math.max(0, task.attempts - 1);
+      return `${stale}: result kept as ${run.state}, not integrated; task ${task.id} back to READY for its new input`;
+    }
+    return `${stale}: result kept as ${run.state}, not integrated`;
   }
+
+  const breakerNote = updateBreaker(state, run.lane, end.ok || end.laneOk ? undefined : end.code, now);
+  const withBreaker = (line: string): string => (breakerNote ? `${line}; ${breakerNote}` : line);
   if (end.ok) {
     setRunState(run, 'SUCCEEDED');
-    run.summary = end.summary;
     setTaskState(task, 'DONE');
     delete task.failureReason;
-    return `task ${task.id} DONE`;
+    delete task.feedback;
+    const merged = task.integration?.runId === run.id ? ` (merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)})` : '';
+    return withBreaker(`task ${task.id} DONE${merged}`);
   }
 
   run.failureCode = end.code;
@@ -75,19 +109,5 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
     return `queue stopped: task ${task.id} back to READY`;
   }
   setRunState(run, 'FAILED');
-  return moveFailedTask(task, state, registry, run, end.code, end.reason);
-}
-
-function moveFailedTask(task: Task, state: ProjectState, registry: LaneRegistry, run: Run, code: FailureCode, reason: string): string {
-  const cap = retryCap(state, registry, run.lane);
-  if (isRetryable(code) && task.attempts < cap) {
-    setTaskState(task, 'READY');
-    task.failureReason = `attempt ${run.attempt} failed with: ${reason}`;
-    return `retrying task ${task.id} (attempt ${task.attempts + 1} of ${cap}): ${FAILURE_CODES[code].summary}`;
-  }
-  setTaskState(task, 'FAILED');
-  task.failureReason = isRetryable(code)
-    ? `exceeded max attempts (${cap}): last attempt failed with: ${reason}`
-    : reason;
-  return `task ${task.id} FAILED: ${task.failureReason}`;
+  return withBreaker(moveFailedTask(state, registry, task, run, end.code, end.reason, end.feedback, { ...options, now }));
 }

@@ -2,6 +2,9 @@ import { hostname } from 'node:os';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { ProjectStore } from '../store/projectStore';
 import type { SecretSource } from '../secrets/secretSource';
+import type { ErrorRule } from '../guards';
+import type { StageGate } from './stageGate';
+import type { TraceLog } from './traceLog';
 
 /** What running a task needs from its surroundings. */
 export interface RunContext {
@@ -19,6 +22,14 @@ export interface RunContext {
   verifyTimeoutMs(): number;
   /** How often a running run checks the store for a cancel made by another process. */
   readonly cancelPollMs: number;
+  /** Admission to the downstream stages under their WIP limits (one per project in this process). */
+  readonly stageGate: StageGate;
+  /** The scheduler's trace (`.switchyard/trace.jsonl`). */
+  readonly trace: TraceLog;
+  /** The error classification rules in force (the project's, then the built-in ones); default: built-in. */
+  errorRules?(): readonly ErrorRule[];
+  /** The command line the pre-push hook in each run's worktree runs; undefined: this CLI when it runs as dist/cli.js; null: no hook. */
+  readonly hookCommand?: string | null;
   /** Called after every change this process makes to tasks or runs. */
   onChange?(): void;
   onRunEvent?(runId: string, type: string, body: Record<string, unknown>): void;

@@ -16,6 +16,16 @@ export const FAILURE_CODES = {
   'journal-corrupt': { retryable: false, summary: 'the run\'s journal is damaged, so it cannot be resumed safely' },
   'lease-lost': { retryable: false, summary: 'another process took the run over' },
   'interrupted': { retryable: true, summary: 'the process that owned the run stopped before the run finished' },
+  'budget-exceeded': { retryable: false, summary: 'the run hit a budget: its tool calls, its tokens or the task\'s cost cap' },
+  'provider-rejected': { retryable: false, summary: 'the model provider refused the request for a reason a retry does not fix (authentication, quota, a bad request)' },
+  // The orchestrator's stages (verification, review, integration). Retried as fix attempts that get feedback, not with the same input.
+  'changes-requested': { retryable: true, summary: 'the independent review requested changes' },
+  'review-failed': { retryable: true, summary: 'the review run failed without a verdict' },
+  'guard-blocked': { retryable: true, summary: 'a guard blocked the change before integration (conflict markers)' },
+  'policy-violation': { retryable: false, summary: 'the change violates a policy a retry cannot fix (a secret in the diff)' },
+  'merge-conflict': { retryable: true, summary: 'the change conflicts with the target branch' },
+  'integration-refused': { retryable: false, summary: 'the target branch cannot be integrated into (checked out in a worktree, or misconfigured)' },
+  'integration-error': { retryable: true, summary: 'merging into or pushing the target branch failed' },
 } as const satisfies Record<string, { retryable: boolean; summary: string }>;
 
 export type FailureCode = keyof typeof FAILURE_CODES;

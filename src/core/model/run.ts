@@ -34,6 +34,24 @@ export const Run = z
     resumeFrom: z.object({ runId: z.string(), sessionId: z.string().optional(), salvageBranch: z.string().optional(), commit: z.string().optional() }).strict().optional(),
     /** How many times another process took the run over and resumed it from its journal. */
     resumes: z.number().int().min(0).optional(),
+    /** Hash of the task input (title, spec, files, acceptance) the run was started with; a result for a changed input is stale. */
+    inputHash: z.string().optional(),
+    /** What this attempt was told: the previous attempt's verification output, review reasons or conflicting files. */
+    feedback: z.string().optional(),
+    /** The independent review of this run's change. */
+    review: z
+      .object({
+        lane: z.string(),
+        verdict: z.enum(['approve', 'changes-requested']),
+        reasons: z.array(z.string()),
+        durationMs: z.number().optional(),
+      })
+      .strict()
+      .optional(),
+    /** The merge of this run's branch into the target branch. */
+    integration: z.object({ branch: z.string(), commit: z.string(), pushed: z.boolean().optional(), pushError: z.string().optional() }).strict().optional(),
+    /** How long the run waited for a slot in each downstream stage (milliseconds). */
+    stageWaitMs: z.record(z.string(), z.number()).optional(),
     resumeCounts: z
       .object({ replayed: z.number().int(), resent: z.number().int(), rerun: z.number().int(), uncertain: z.number().int() })
       .strict()

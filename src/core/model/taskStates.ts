@@ -11,15 +11,20 @@ export type TaskState = z.infer<typeof TaskState>;
 /**
  * Allowed task transitions. REVIEWING and INTEGRATING may be skipped when a
  * project turns review or integration off, so VERIFYING can go straight to DONE.
+ * A task goes back to READY from any active stage when its run fails and the
+ * retry policy allows another attempt (or the queue was stopped, or its owner
+ * died); CHANGES_REQUESTED goes to READY with the review's reasons, or to
+ * FAILED when the attempt budget is spent. READY ⇄ BLOCKED follows the
+ * dependencies: a FAILED or CANCELED dependency blocks, its retry unblocks.
  */
 const TASK_TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
   DRAFT: ['READY', 'CANCELED'],
   READY: ['RUNNING', 'BLOCKED', 'CANCELED'],
   RUNNING: ['VERIFYING', 'READY', 'FAILED', 'CANCELED', 'BLOCKED'],
   VERIFYING: ['REVIEWING', 'INTEGRATING', 'DONE', 'READY', 'FAILED', 'CANCELED'],
-  REVIEWING: ['INTEGRATING', 'DONE', 'CHANGES_REQUESTED', 'FAILED', 'CANCELED'],
+  REVIEWING: ['INTEGRATING', 'DONE', 'CHANGES_REQUESTED', 'READY', 'FAILED', 'CANCELED'],
   INTEGRATING: ['DONE', 'READY', 'FAILED', 'CANCELED'],
-  CHANGES_REQUESTED: ['READY', 'CANCELED'],
+  CHANGES_REQUESTED: ['READY', 'FAILED', 'CANCELED'],
   BLOCKED: ['READY', 'CANCELED'],
   FAILED: ['READY', 'CANCELED'],
   CANCELED: ['READY'],
@@ -42,3 +47,16 @@ export function assertTaskTransition(from: TaskState, to: TaskState, taskId: str
 
 /** States in which a task holds a run slot or a downstream stage slot. */
 export const ACTIVE_TASK_STATES: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'];
+
+/** The pipeline stages with WIP limits, in order; a task holds one slot of the stage it is in. */
+export const STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'] as const;
+export type Stage = (typeof STAGES)[number];
+
+export function isStage(state: TaskState): state is Stage {
+  return (STAGES as readonly string[]).includes(state);
+}
+
+/** The full table, for documentation and tests. */
+export function taskTransitions(): Readonly<Record<TaskState, readonly TaskState[]>> {
+  return TASK_TRANSITIONS;
+}

@@ -51,6 +51,7 @@ export class ProjectStore {
       await this.db.read();
       const draft = structuredClone(this.db.data);
       const result = change(draft);
+      draft.revision = (draft.revision ?? 0) + 1;
       const checked = ProjectState.safeParse(draft);
       if (!checked.success) {
         throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message}`);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatUsd, totalCostUsd } from '../../core/agent/pricing';
 import type { RunState } from '../../core/model/runStates';
 import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';
@@ -14,7 +15,7 @@ const RUN_ICONS: Record<RunState, string> = {
   RUNNING: 'loading~spin', SUCCEEDED: 'check', FAILED: 'close', CANCELED: 'circle-slash', STALE_RESULT: 'history',
 };
 
-/** Labels: state `READY`; task `t1 · title`; run `t1.2`. contextValues: `state.X`, `task.X`, `run.X`. */
+/** Labels: state `READY`; task `t1 · title`; run `t1.2`. contextValues: `state.X`, `task.X`, `run.X` (`run.X.salvage` when the run's partial work was salvaged). */
 export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
   switch (node.kind) {
     case 'state':
@@ -40,10 +41,11 @@ function taskItem(node: TaskNode): vscode.TreeItem {
   const collapsed = node.runs.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(`${task.id} · ${task.spec.title}`, collapsed);
   item.id = `task:${task.id}`;
-  item.description = `${node.lane} · ${task.state}`;
+  const cost = totalCostUsd(node.runs);
+  item.description = `${node.lane} · ${task.state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}`;
   item.contextValue = `task.${task.state}`;
   item.iconPath = new vscode.ThemeIcon(TASK_ICONS[task.state]);
-  const lines = [`${task.id} · ${task.spec.title}`, `${task.state} on lane ${node.lane}, ${task.attempts} attempt(s)`];
+  const lines = [`${task.id} · ${task.spec.title}`, `${task.state} on lane ${node.lane}, ${task.attempts} attempt(s)${cost > 0 ? `, ${formatUsd(cost)} so far` : ''}`];
   if (task.spec.spec) lines.push('', task.spec.spec, '');
   if (task.spec.files.length) lines.push(`files: ${task.spec.files.join(', ')}`);
   if (task.spec.acceptance) lines.push(`acceptance: ${task.spec.acceptance}`);
@@ -58,14 +60,16 @@ function runItem(node: RunNode): vscode.TreeItem {
   item.id = `run:${run.id}`;
   const parts = [run.lane, `attempt ${run.attempt}`, runDuration(run), run.state];
   if (run.resumes) parts.push(`resumed ${run.resumes}×`);
+  if (run.usage?.costUsd) parts.push(formatUsd(run.usage.costUsd));
   if (run.failureReason) parts.push(run.failureReason);
   item.description = parts.join(' · ');
-  item.contextValue = `run.${run.state}`;
+  item.contextValue = run.salvage ? `run.${run.state}.salvage` : `run.${run.state}`;
   item.iconPath = new vscode.ThemeIcon(RUN_ICONS[run.state]);
   const lines = [`Run ${run.id}: ${run.state}`, `lane ${run.lane}, attempt ${run.attempt}, ${runDuration(run)}`, `branch ${run.branch}`];
   if (run.diffStat) lines.push(`${run.diffStat.files} file(s), +${run.diffStat.insertions} −${run.diffStat.deletions}`);
   if (run.retryReason) lines.push(`retry after: ${run.retryReason}`);
   if (run.failureReason) lines.push(`failure (${run.failureCode ?? 'unknown'}): ${run.failureReason}`);
+  if (run.salvage) lines.push(`salvaged: ${run.salvage.files} file(s) on ${run.salvage.branch} (Promote Salvage puts them on a branch of yours)`);
   if (run.summary) lines.push(`summary: ${run.summary}`);
   if (run.usage && (run.usage.inputTokens || run.usage.costUsd)) lines.push(`usage: ${run.usage.inputTokens}+${run.usage.outputTokens} tokens, $${run.usage.costUsd.toFixed(4)}`);
   if (run.resumes) {

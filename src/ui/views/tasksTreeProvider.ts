@@ -5,13 +5,17 @@ import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
 import { RunNode, StateNode, TaskNode, type TaskTreeNode } from './taskTreeNodes';
+import { isPipelineTreeNode, pipelineChildren, pipelineNodes, pipelineTreeItem, type PipelineTreeNode } from './pipelineTreeItems';
+
+type TreeNode = TaskTreeNode | PipelineTreeNode;
 
 /**
- * The Tasks tree: states that have tasks → tasks → runs, rendered from the
+ * The Tasks tree: a Pipeline row (stage WIP usage, backpressure, breakers),
+ * then states that have tasks → tasks → runs, rendered from the
  * project snapshot and refreshed whenever it changes.
  */
-export class TasksTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TaskTreeNode | undefined>();
+export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   private readonly subscriptions: vscode.Disposable[];
 
   readonly onDidChangeTreeData = this.changed.event;
@@ -20,12 +24,17 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>,
     this.subscriptions = [this.changed, snapshot.onDidChange(() => this.changed.fire(undefined))];
   }
 
-  getTreeItem(node: TaskTreeNode): vscode.TreeItem {
-    return toTreeItem(node);
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return isPipelineTreeNode(node) ? pipelineTreeItem(node) : toTreeItem(node);
   }
 
-  async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
-    if (!node) return stateNodes(await this.snapshot.current());
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    if (!node) {
+      const state = await this.snapshot.current();
+      return [...pipelineNodes(state), ...stateNodes(state)];
+    }
+    if (node.kind === 'pipeline') return pipelineChildren(node);
+    if (node.kind === 'pipeline-detail') return [];
     if (node.kind === 'state') return node.tasks.map((task) => this.taskNode(task.id)).filter((n): n is TaskNode => n !== undefined);
     if (node.kind === 'task') return node.runs.map((run) => new RunNode(run));
     return [];

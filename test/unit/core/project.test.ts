@@ -95,15 +95,31 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.equal(isAlive(pid), false, 'the hung process is gone');
   });
 
-  it('an acceptance failure is retried with its output as the reason', async () => {
+  it('an acceptance failure starts a fix attempt on top of the failed one, with the output as feedback', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo attempt >> count.txt' }; });
+    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo attempt >> count.txt; printf "%s" "${SWITCHYARD_FEEDBACK:-none}" > feedback.txt' }; });
     await project.addTask({ title: 'verify', acceptance: 'echo "expected 2 lines" && test $(wc -l < count.txt) -ge 2' });
     await project.runQueue();
     const state = await project.state();
-    assert.equal(state.tasks[0]!.state, 'FAILED', 'each attempt starts fresh, so it never reaches 2 lines');
-    assert.match(state.tasks[0]!.failureReason!, /exceeded max attempts \(2\): last attempt failed with: acceptance command `.*` exited with code 1: expected 2 lines/);
-    assert.equal(state.runs[0]!.failureCode, 'verify-failed');
+    // Behaviour change (orchestrator): a fix attempt starts from the failed attempt's commit, so the second attempt has 2 lines.
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    const [first, second] = state.runs;
+    assert.equal(first!.failureCode, 'verify-failed');
+    assert.match(first!.failureReason!, /acceptance command `.*` exited with code 1: expected 2 lines/);
+    assert.deepEqual(second!.resumeFrom, { runId: first!.id, commit: first!.headCommit });
+    assert.match(second!.feedback!, /expected 2 lines/);
+    assert.match(await project.diff(second!.id), /\+attempt\n\+attempt/);
+    assert.match(await project.diff(second!.id), /expected 2 lines/, 'the lane saw the feedback in SWITCHYARD_FEEDBACK');
+  });
+
+  it('an acceptance command that keeps failing ends with the real last error', async () => {
+    const project = await openProject(repo.dir);
+    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo attempt >> count.txt' }; });
+    await project.addTask({ title: 'verify', acceptance: 'echo "expected 5 lines" && test $(wc -l < count.txt) -ge 5' });
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'FAILED');
+    assert.match(state.tasks[0]!.failureReason!, /^exceeded max attempts \(2\): last attempt failed with: acceptance command `.*` exited with code 1: expected 5 lines/);
   });
 
   it('refuses an unknown lane at task creation, listing lanes, and stores nothing', async () => {

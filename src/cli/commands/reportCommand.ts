@@ -1,0 +1,40 @@
+import { SUMMARY_KINDS, type ProjectReport, type ReportEvent } from '../../core/report/buildReport';
+import { type CliContext, openProject } from '../cliContext';
+
+/** `switchyard report [--trace] [--json] [--task ID]…`: a readable account of every decision. */
+export async function reportCommand(ctx: CliContext): Promise<number> {
+  const project = await openProject(ctx);
+  const only = new Set(Array.isArray(ctx.flags.task) ? ctx.flags.task : typeof ctx.flags.task === 'string' ? [ctx.flags.task] : []);
+  const report = await project.report();
+  if (only.size) report.tasks = report.tasks.filter((t) => only.has(t.id));
+  if (ctx.flags.json) {
+    ctx.out(JSON.stringify(report, null, 2));
+    return 0;
+  }
+  ctx.out(formatReport(report, Boolean(ctx.flags.trace)));
+  return 0;
+}
+
+export function formatReport(report: ProjectReport, trace: boolean): string {
+  const lines = [`Pipeline: ${report.pipeline}`];
+  if (report.breakers.length) lines.push(`Breakers: ${report.breakers.join('; ')}`);
+  const scheduler = trace ? report.scheduler : report.scheduler.filter((e) => e.kind === 'waited' || /breaker|backpressure/.test(e.message));
+  if (scheduler.length) {
+    lines.push('', 'Scheduler');
+    for (const e of scheduler) lines.push(line(e, trace));
+  }
+  if (!report.tasks.length) lines.push('', 'No tasks yet.');
+  for (const task of report.tasks) {
+    const merged = task.integration ? `; merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)}` : '';
+    lines.push('', `${task.id} · ${task.title} — ${task.state} on lane ${task.lane}, ${task.runs.length} run(s)${merged}`);
+    if (task.blockedBy?.length) lines.push(`  blocked by ${task.blockedBy.join(', ')}`);
+    if (task.failureReason && task.state !== 'DONE') lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
+    for (const e of task.events) if (trace || SUMMARY_KINDS.has(e.kind)) lines.push(line(e, trace));
+  }
+  return lines.join('\n');
+}
+
+function line(e: ReportEvent, trace: boolean): string {
+  const time = trace ? e.ts : e.ts.slice(11, 19);
+  return `  ${time}  ${e.kind.padEnd(8)} ${e.run ? `${e.run}: ` : ''}${e.message}`;
+}

@@ -1,0 +1,25 @@
+import { errorMessage } from '../errors';
+import { defaultCliCommand, installPrePushHook } from '../guards';
+import type { RecordFn } from './executeRun';
+import type { RunContext } from './runContext';
+
+/**
+ * Puts the pre-push guard into a run's worktree (its own hooks folder, so
+ * the repository's hooks stay as they are), so a lane that pushes is
+ * checked like a person would be. Fail-safe: a failure is recorded and the
+ * run goes on.
+ */
+export async function installRunHook(ctx: RunContext, worktree: string, record: RecordFn): Promise<void> {
+  const command = ctx.hookCommand === undefined ? defaultCliCommand() : ctx.hookCommand;
+  if (command === null) return;
+  if (command === undefined) {
+    record('decision', { message: 'pre-push guard not installed in the worktree: no CLI command to run it (not running from dist/cli.js)' });
+    return;
+  }
+  try {
+    const installed = await installPrePushHook(worktree, command);
+    record('decision', { message: `pre-push guard installed in ${installed.hooksDir}` });
+  } catch (error) {
+    record('decision', { message: `pre-push guard not installed in the worktree (the run goes on): ${errorMessage(error)}` });
+  }
+}

@@ -1,0 +1,93 @@
+import { errorMessage } from '../errors';
+import type { FailureCode } from '../model/failureCodes';
+import type { Run } from '../model/run';
+import type { Task } from '../model/task';
+import { findRun } from './finishRun';
+import { staleBecause } from './inputHash';
+import type { RunContext } from './runContext';
+import { findTask } from './taskCommands';
+import { checkedOutIn, commitTree, isAncestor, mergeTrees, pushBranch, readBranch, treeOf, updateBranchSync } from './targetBranch';
+
+export type IntegrateOutcome =
+  | { ok: true; commit: string }
+  | { ok: false; code: FailureCode; reason: string; feedback?: string }
+  | { ok: 'stale' };
+
+const ROUNDS = 5;
+
+/**
+ * Merges the run's commit into the project's target branch without a
+ * checkout: the merge is computed with `git merge-tree`, committed with
+ * `git commit-tree` (a merge commit with the target and the run as parents),
+ * and the branch moves by compare-and-swap inside a store transaction that
+ * first checks the task is still INTEGRATING this run (never after a cancel).
+ * A target branch checked out in any worktree is refused. A conflict sends
+ * the task back for a new attempt on the target's head, with the files named.
+ * The first integration creates the branch at the task's base commit.
+ */
+export async function integrateRun(ctx: RunContext, task: Task, run: Run, head: string, record: (message: string) => void): Promise<IntegrateOutcome> {
+  const settings = (await ctx.store.read()).settings.integration;
+  const target = settings.targetBranch;
+  const holder = await checkedOutIn(ctx.root, target);
+  if (holder) {
+    return {
+      ok: false,
+      code: 'integration-refused',
+      reason: `the target branch ${target} is checked out in ${holder}; Switchyard never moves a checked-out branch: check out another branch there, or set integration.targetBranch to one nobody has checked out`,
+    };
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    const current = await readBranch(ctx.root, target);
+    const parent = current ?? task.baseCommit;
+    let commit = parent;
+    if (!(await isAncestor(ctx.root, head, parent))) {
+      const merged = await mergeTrees(ctx.root, parent, head);
+      if (!merged.ok) {
+        const files = merged.conflicts.join(', ') || '(unknown files)';
+        return {
+          ok: false,
+          code: 'merge-conflict',
+          reason: `merging ${run.branch} into ${target} conflicts in ${files}`,
+          feedback: `Merging the previous attempt (${run.id}) into ${target} conflicted in: ${files}. This attempt starts from ${target}'s current head, which has the work it conflicted with: make the change again on top of it.`,
+        };
+      }
+      if (merged.tree !== (await treeOf(ctx.root, parent))) {
+        commit = await commitTree(ctx.root, merged.tree, [parent, head], `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`);
+      }
+    }
+    const moved = await ctx.store.update((state) => {
+      const t = findTask(state, task.id);
+      const r = findRun(state, run.id);
+      if (staleBecause(t, r) || t.state !== 'INTEGRATING') return 'stale' as const;
+      if (current !== commit && !updateBranchSync(ctx.root, target, commit, current)) return 'moved' as const;
+      t.integration = { branch: target, commit, runId: run.id, at: new Date().toISOString() };
+      r.integration = { branch: target, commit };
+      return 'ok' as const;
+    });
+    if (moved === 'stale') return { ok: 'stale' };
+    if (moved === 'moved') {
+      record(`${target} moved while ${run.id} was being merged; merging again (${round}/${ROUNDS})`);
+      continue;
+    }
+    record(commit === current ? `nothing new to merge: ${target} already has ${run.branch}` : `merged ${run.branch} into ${target}${current ? '' : ` (created at ${parent.slice(0, 12)})`} as ${commit.slice(0, 12)}`);
+    if (settings.mode === 'push') await push(ctx, run, settings.remote, target, record);
+    return { ok: true, commit };
+  }
+  return { ok: false, code: 'integration-error', reason: `${target} kept moving while ${run.branch} was being merged (${ROUNDS} tries)` };
+}
+
+/** Push mode: the target branch goes to the remote (through the pre-push guard). A failed push is recorded, never undone locally; the next integration pushes again. */
+async function push(ctx: RunContext, run: Run, remote: string, target: string, record: (message: string) => void): Promise<void> {
+  let pushError: string | undefined;
+  try {
+    await pushBranch(ctx.root, remote, target);
+    record(`pushed ${target} to ${remote}`);
+  } catch (error) {
+    pushError = errorMessage(error);
+    record(`push of ${target} to ${remote} failed (kept locally; the next integration pushes again): ${pushError}`);
+  }
+  await ctx.store.update((state) => {
+    const r = findRun(state, run.id);
+    if (r.integration) r.integration = { ...r.integration, pushed: pushError === undefined, ...(pushError ? { pushError } : {}) };
+  }).catch(() => undefined);
+}

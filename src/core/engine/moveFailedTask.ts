@@ -1,0 +1,74 @@
+import type { FailureCode } from '../model/failureCodes';
+import { FAILURE_CODES } from '../model/failureCodes';
+import type { Run } from '../model/run';
+import type { Task } from '../model/task';
+import type { LaneRegistry } from '../lanes/laneRegistry';
+import type { ProjectState } from '../store/projectState';
+import { blockDependents } from './dependencyBlocks';
+import { retryCap, type FinishOptions } from './finishRun';
+import { retryVerdict } from './retryVerdict';
+import { setTaskState } from './taskCommands';
+
+/**
+ * After a failed run: another attempt (READY, with the failure as feedback
+ * and a backoff for transient errors), the next lane of the fallback chain
+ * with a fresh budget, or FAILED, which blocks the tasks that depend on it.
+ * A review's changes go through CHANGES_REQUESTED. Returns the decision.
+ */
+export function moveFailedTask(
+  state: ProjectState,
+  registry: LaneRegistry,
+  task: Task,
+  run: Run,
+  code: FailureCode,
+  reason: string,
+  feedback: string | undefined,
+  options: FinishOptions & { now: number },
+): string {
+  const cap = retryCap(state, registry, run.lane);
+  const verdict = retryVerdict({ code, reason, attempt: task.attempts, cap, lane: run.lane, backoff: state.settings.retryBackoff, rules: options.rules, random: options.random });
+  if (code === 'changes-requested' && task.state === 'REVIEWING') setTaskState(task, 'CHANGES_REQUESTED');
+
+  if (verdict.retry) {
+    setTaskState(task, 'READY');
+    task.failureReason = `attempt ${run.attempt} failed with: ${reason}`;
+    setFeedback(task, feedback);
+    if (verdict.delayMs > 0) task.retryAt = new Date(options.now + verdict.delayMs).toISOString();
+    else delete task.retryAt;
+    return `retrying task ${task.id} (attempt ${task.attempts + 1} of ${cap}${verdict.delayMs > 0 ? `, not before ${task.retryAt}` : ''}): ${FAILURE_CODES[code].summary}; ${verdict.why}`;
+  }
+
+  const next = verdict.exhausted ? nextFallbackLane(state, task, run.lane, registry) : undefined;
+  if (next) {
+    task.fallbackFrom = [...(task.fallbackFrom ?? []), run.lane];
+    task.spec.lane = next;
+    task.attempts = 0;
+    setTaskState(task, 'READY');
+    setFeedback(task, feedback);
+    delete task.retryAt;
+    task.failureReason = `lane ${run.lane} spent its ${cap} attempt(s) (last: ${reason}); moved to fallback lane ${next}`;
+    return `task ${task.id} moves to fallback lane ${next} with a fresh budget: lane ${run.lane} spent its ${cap} attempt(s)`;
+  }
+
+  setTaskState(task, 'FAILED');
+  delete task.retryAt;
+  if (verdict.exhausted) task.failureReason = `exceeded max attempts (${cap}): last attempt failed with: ${reason}`;
+  else if (FAILURE_CODES[code].retryable) task.failureReason = `${reason} (${verdict.why})`;
+  else task.failureReason = reason;
+  const blocked = blockDependents(state, task.id);
+  return [`task ${task.id} FAILED: ${task.failureReason}`, ...blocked].join('; ');
+}
+
+function setFeedback(task: Task, feedback: string | undefined): void {
+  if (feedback) task.feedback = feedback;
+  else delete task.feedback;
+}
+
+/** The lane after `current` in the project's fallback chain that is registered and not used up by this task yet. */
+function nextFallbackLane(state: ProjectState, task: Task, current: string, registry: LaneRegistry): string | undefined {
+  const chain = state.settings.fallbackLanes;
+  if (!chain.length) return undefined;
+  const spent = new Set([...(task.fallbackFrom ?? []), current]);
+  const start = chain.indexOf(current) + 1;
+  return chain.slice(start).find((lane) => !spent.has(lane) && registry.get(lane) !== undefined);
+}

@@ -1,0 +1,79 @@
+import type { FailureCode } from '../model/failureCodes';
+import type { Run } from '../model/run';
+import type { Task } from '../model/task';
+import type { ProjectState } from '../store/projectState';
+import { branchName, worktreePath } from '../workspace/worktrees';
+import { inputHash } from './inputHash';
+import { setTaskState } from './taskCommands';
+
+/** Failures a next attempt fixes on top of the failed attempt's commit, rather than redoing from the base. */
+const FIX_ON_TOP: ReadonlySet<FailureCode> = new Set<FailureCode>(['verify-failed', 'changes-requested', 'guard-blocked']);
+
+type ResumeCapability = 'none' | 'run' | 'call' | undefined;
+
+export interface NewRunOptions {
+  root: string;
+  owner: string;
+  lane: string;
+  resume: ResumeCapability;
+  /** The target branch's head, when integration is on and the branch exists. */
+  targetHead?: string;
+  now: number;
+}
+
+/**
+ * Moves a READY task to RUNNING and creates its next run (inside the claim's
+ * store transaction): a fresh branch and worktree numbered after every
+ * earlier run, the attempt, its parent and retry reason, the feedback the
+ * task carries, the input hash, and where the worktree starts:
+ * - after a verification failure, a review's changes or a guard's block:
+ *   the failed attempt's commit (a fix attempt; `resumeFrom` says so);
+ * - after a failure with salvaged work: that work, as before;
+ * - for a task with dependencies, or after a merge conflict: the target
+ *   branch's head, so it builds on what its dependencies merged;
+ * - otherwise the task's base commit.
+ */
+export function newRun(state: ProjectState, task: Task, options: NewRunOptions): Run {
+  const previous = task.lastRunId ? state.runs.find((r) => r.id === task.lastRunId) : undefined;
+  setTaskState(task, 'RUNNING');
+  task.attempts += 1;
+  const runNumber = state.runs.filter((r) => r.taskId === task.id).length + 1;
+  const id = `${task.id}.${runNumber}`;
+  const start = startPoint(task, previous, options);
+  const run: Run = {
+    id,
+    taskId: task.id,
+    lane: options.lane,
+    attempt: task.attempts,
+    parentRunId: previous?.id,
+    retryReason: previous && previous.state === 'FAILED' ? previous.failureReason : undefined,
+    ...(start.resumeFrom ? { resumeFrom: start.resumeFrom } : {}),
+    generation: task.generation,
+    state: 'RUNNING',
+    branch: branchName(task.id, runNumber),
+    worktree: worktreePath(options.root, id),
+    baseCommit: start.baseCommit,
+    startedAt: new Date(options.now).toISOString(),
+    owner: options.owner,
+    inputHash: inputHash(task),
+    ...(task.feedback ? { feedback: task.feedback } : {}),
+  };
+  task.lastRunId = id;
+  delete task.feedback;
+  delete task.retryAt;
+  state.runs.push(run);
+  return run;
+}
+
+function startPoint(task: Task, previous: Run | undefined, options: NewRunOptions): { baseCommit: string; resumeFrom?: Run['resumeFrom'] } {
+  const failed = previous?.state === 'FAILED' ? previous : undefined;
+  const sessionId = options.resume === 'run' ? failed?.sessionId : undefined;
+  if (failed?.failureCode && FIX_ON_TOP.has(failed.failureCode) && failed.headCommit) {
+    return { baseCommit: failed.baseCommit, resumeFrom: { runId: failed.id, sessionId, commit: failed.headCommit } };
+  }
+  if (failed && (failed.salvage || sessionId)) {
+    return { baseCommit: failed.baseCommit, resumeFrom: { runId: failed.id, sessionId, salvageBranch: failed.salvage?.branch, commit: failed.salvage?.commit } };
+  }
+  if (options.targetHead && (task.spec.dependsOn.length > 0 || previous?.failureCode === 'merge-conflict')) return { baseCommit: options.targetHead };
+  return { baseCommit: task.baseCommit };
+}

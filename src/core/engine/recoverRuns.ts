@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { leasePath } from '../journal/journalFiles';
+import { leaseIsFree, readLeaseSync, writeLeaseSync } from '../journal/runLease';
+import type { Run } from '../model/run';
+import type { Task } from '../model/task';
+import { ACTIVE_TASK_STATES } from '../model/taskStates';
+import { captureChange } from '../workspace/worktrees';
+import { salvageChange, type RecordFn } from './executeRun';
+import { finishRun, findRun } from './finishRun';
+import type { RunContext } from './runContext';
+import { RunEventLog, eventsPath, writeDiff } from './runFiles';
+
+export interface Recovery {
+  /** One line per interrupted run that was failed (and may be retried as a new attempt). */
+  decisions: string[];
+  /** Runs this process took over to resume from their journals. */
+  resumed: { task: Task; run: Run; previousOwner?: string }[];
+}
+
+/**
+ * Finds runs whose owner is gone (lease expired, or a dead process on this
+ * host), whatever stage their task is in. Runs of lanes that resume at call
+ * level, whose worktree is still there, are taken over (under the store
+ * lock, so exactly one process wins) to resume from their journal. A run
+ * whose merge already landed is finished as done. The others fail as
+ * `interrupted`: their task goes back to READY per the retry policy, and
+ * what they left in the worktree is salvaged, so the next attempt starts
+ * from it (the handoff; the new run's `resumeFrom` names it).
+ */
+export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery> {
+  const now = Date.now();
+  const recovery = await ctx.store.update((state): Recovery & { logs: { runId: string; message: string }[] } => {
+    const out: Recovery & { logs: { runId: string; message: string }[] } = { decisions: [], resumed: [], logs: [] };
+    for (const run of state.runs) {
+      if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
+      const lease = readLeaseSync(leasePath(ctx.root, run.id));
+      if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
+      const task = state.tasks.find((t) => t.id === run.taskId);
+      if (!task) continue;
+      const superseded = task.generation !== run.generation || task.state === 'CANCELED';
+      if (!superseded && !ACTIVE_TASK_STATES.includes(task.state) && task.state !== 'CHANGES_REQUESTED') continue;
+      if (!superseded && task.integration?.runId === run.id) {
+        const message = finishRun(state, ctx.registry, run.id, { ok: true, summary: 'merged before its owner stopped' }, { rules: ctx.errorRules?.(), now });
+        out.decisions.push(message);
+        out.logs.push({ runId: run.id, message });
+        continue;
+      }
+      const lane = ctx.registry.get(run.lane);
+      if (!superseded && ACTIVE_TASK_STATES.includes(task.state) && lane?.manifest.capabilities.resume === 'call' && existsSync(run.worktree)) {
+        const previousOwner = lease?.owner ?? run.owner;
+        run.owner = ctx.owner;
+        run.resumes = (run.resumes ?? 0) + 1;
+        writeLeaseSync(leasePath(ctx.root, run.id), ctx.owner, state.settings.leaseMs);
+        out.resumed.push({ task: structuredClone(task), run: structuredClone(run), previousOwner });
+        continue;
+      }
+      const message = finishRun(
+        state,
+        ctx.registry,
+        run.id,
+        { ok: false, code: 'interrupted', reason: `the process that owned run ${run.id} (${run.owner}) stopped before the run finished${lease ? ` (its lease expired ${lease.expiresAt})` : ''}` },
+        { rules: ctx.errorRules?.(), now },
+      );
+      out.decisions.push(message);
+      out.logs.push({ runId: run.id, message });
+    }
+    return out;
+  });
+  for (const { runId, message } of recovery.logs) {
+    const log = new RunEventLog(eventsPath(ctx.root, runId));
+    const record: RecordFn = (type, body) => log.append(type, body);
+    record('decision', { message });
+    ctx.trace.append({ type: 'decision', kind: 'recovered', run: runId, message });
+    await salvageInterrupted(ctx, runId, record);
+    await log.flush();
+  }
+  if (recovery.decisions.length || recovery.resumed.length) {
+    ctx.stageGate.notify();
+    ctx.onChange?.();
+  }
+  return { decisions: recovery.decisions, resumed: recovery.resumed };
+}
+
+/** Keeps what an interrupted run left in its worktree: committed on its branch, named as salvage, its diff saved. */
+async function salvageInterrupted(ctx: RunContext, runId: string, record: RecordFn): Promise<void> {
+  const run = (await ctx.store.read()).runs.find((r) => r.id === runId);
+  if (!run || !existsSync(run.worktree)) return;
+  try {
+    const change = await captureChange(run.worktree, run.baseCommit, `switchyard: salvage of interrupted run ${run.id}`);
+    await writeDiff(ctx.root, run.id, change.diff);
+    const salvage = change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
+    await ctx.store.update((s) => Object.assign(findRun(s, run.id), { headCommit: change.headCommit, diffStat: change.stat, ...(salvage ? { salvage } : {}) }));
+  } catch (error) {
+    record('decision', { message: `could not salvage interrupted run ${run.id}: ${(error as Error).message}` });
+  }
+}

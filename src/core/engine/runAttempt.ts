@@ -1,0 +1,110 @@
+import { errorMessage } from '../errors';
+import type { RunJournal } from '../journal/openRunJournal';
+import { buildLaneEnv } from '../lanes/laneEnv';
+import { runLane, type LaneOutcome } from '../lanes/runLane';
+import type { Run } from '../model/run';
+import type { Task } from '../model/task';
+import type { Redactor } from '../secrets/redactor';
+import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
+import { captureChange, createWorktree } from '../workspace/worktrees';
+import { salvageChange, type RecordFn } from './executeRun';
+import { findRun, type RunEnd } from './finishRun';
+import { installRunHook } from './installRunHook';
+import type { RunContext } from './runContext';
+import { writeDiff } from './runFiles';
+import { runStages } from './runStages';
+
+export interface AttemptInput {
+  task: Task;
+  run: Run;
+  signal: AbortSignal;
+  record: RecordFn;
+  journal: RunJournal;
+  resuming: boolean;
+  redactor: Redactor;
+}
+
+/**
+ * One attempt: the worktree (at the run's start commit), the pre-push guard
+ * in it, the lane, the captured change (salvaged when the lane failed), then
+ * the downstream stages when the lane succeeded.
+ */
+export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<RunEnd> {
+  const { task, run, signal, record, journal, resuming, redactor } = input;
+  const lane = ctx.registry.get(run.lane);
+  if (!lane) {
+    const known = ctx.registry.list().map((l) => l.manifest.id);
+    return { ok: false, code: 'lane-not-registered', reason: `lane "${run.lane}" is not registered; registered lanes: ${known.join(', ') || '(none)'}` };
+  }
+  const state = await ctx.store.read();
+  const settings = { ...(state.settings.laneSettings[run.lane] ?? {}), ...(ctx.laneSettingsOverride?.(run.lane) ?? {}) };
+  const timeoutMs = typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0 ? settings.timeoutMs : lane.manifest.defaultTimeoutMs;
+  const taskCostUsd = state.runs.filter((r) => r.taskId === task.id && r.id !== run.id).reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
+
+  const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
+  if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
+  if (!resuming) {
+    const start = run.resumeFrom?.commit ?? run.baseCommit;
+    await createWorktree(ctx.root, run.worktree, run.branch, start);
+    const from = run.resumeFrom?.salvageBranch
+      ? ` (the salvaged work of ${run.resumeFrom.runId})`
+      : run.resumeFrom?.commit
+        ? ` (the commit of ${run.resumeFrom.runId}: this attempt fixes it)`
+        : run.baseCommit !== task.baseCommit
+          ? ' (the target branch, with the work of its dependencies)'
+          : '';
+    record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${start.slice(0, 12)}${from}` });
+    await installRunHook(ctx, run.worktree, record);
+  }
+
+  const env = buildLaneEnv(ctx.parentEnv, lane.manifest.envAllowlist, {
+    SWITCHYARD_TASK_ID: task.id,
+    SWITCHYARD_TASK_TITLE: task.spec.title,
+    SWITCHYARD_TASK_SPEC: task.spec.spec,
+    SWITCHYARD_TASK_FILES: task.spec.files.join('\n'),
+    SWITCHYARD_RUN_ID: run.id,
+    SWITCHYARD_ATTEMPT: String(run.attempt),
+    SWITCHYARD_WORKSPACE: run.worktree,
+    ...(run.feedback ? { SWITCHYARD_FEEDBACK: run.feedback } : {}),
+  });
+  const outcome: LaneOutcome = await runLane(
+    lane,
+    {
+      task: { id: task.id, title: task.spec.title, spec: task.spec.spec, files: task.spec.files, acceptance: task.spec.acceptance },
+      workspaceDir: run.worktree,
+      env,
+      attempt: { runId: run.id, attempt: run.attempt, parentRunId: run.parentRunId, retryReason: run.retryReason, taskCostUsd },
+      ...(run.feedback ? { feedback: run.feedback } : {}),
+      mode: 'work',
+      settings,
+      secrets: resolved.secrets,
+      ...(run.resumeFrom ? { resume: { runId: run.resumeFrom.runId, sessionId: run.resumeFrom.sessionId, salvageBranch: run.resumeFrom.salvageBranch } } : {}),
+      call: (spec, fn) => journal.calls.call(spec, fn),
+    },
+    {
+      timeoutMs,
+      cancelSignal: signal,
+      onEvent: (event) => {
+        record('lane', { event });
+        // Kept at once, so an attempt after a crash can still resume the lane's own session.
+        if (event.type === 'session') void ctx.store.update((s) => { findRun(s, run.id).sessionId = event.sessionId; }).catch(() => undefined);
+      },
+    },
+  );
+
+  // Whatever the lane left on disk is kept on the run's branch, success or not.
+  const change = await captureChange(run.worktree, run.baseCommit, `switchyard: ${task.spec.title} (${run.id})`).catch((error) => {
+    record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
+    return undefined;
+  });
+  if (change) await writeDiff(ctx.root, run.id, change.diff);
+  const journalUsage = journal.calls.totalUsage();
+  const usage = journalUsage.inputTokens || journalUsage.outputTokens || journalUsage.costUsd ? journalUsage : outcome.usage;
+  const captured = { headCommit: change?.headCommit, diffStat: change?.stat, usage, sessionId: outcome.sessionId };
+  if (!outcome.ok) {
+    const salvage = change && change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
+    return { ...captured, salvage, ok: false, code: outcome.code, reason: outcome.reason };
+  }
+  if (!change) return { ...captured, ok: false, code: 'workspace-error', reason: 'the lane succeeded but its change could not be captured', laneOk: true };
+  return runStages(ctx, { task, run, signal, record, env, change, captured: { ...captured, summary: outcome.summary }, resuming, redactor });
+}

@@ -1,0 +1,114 @@
+import { formatGuardEvent, guardRunDiff } from '../guards';
+import type { Run } from '../model/run';
+import type { Stage, TaskState } from '../model/taskStates';
+import type { Task } from '../model/task';
+import type { Redactor } from '../secrets/redactor';
+import type { CapturedChange } from '../workspace/worktrees';
+import type { RecordFn } from './executeRun';
+import type { RunEnd } from './finishRun';
+import { integrateRun } from './integrateRun';
+import { reviewRun } from './reviewRun';
+import type { RunContext } from './runContext';
+import { lastLines, verifyAcceptance } from './verifyAcceptance';
+
+export interface StagesInput {
+  task: Task;
+  run: Run;
+  signal: AbortSignal;
+  record: RecordFn;
+  env: Record<string, string>;
+  change: CapturedChange;
+  captured: Omit<Extract<RunEnd, { ok: true }>, 'ok'>;
+  resuming: boolean;
+  redactor: Redactor;
+}
+
+const ORDER: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'];
+
+/**
+ * After the lane succeeded: VERIFYING (the acceptance command, then the
+ * guards on the change), REVIEWING (when the project turned review on) and
+ * INTEGRATING (when integration is on), each entered only when it has a
+ * free slot. The run's end says how far it got; a stage failure carries the
+ * feedback the next attempt gets.
+ */
+export async function runStages(ctx: RunContext, input: StagesInput): Promise<RunEnd> {
+  const { task, run, signal, record, change } = input;
+  const settings = (await ctx.store.read()).settings;
+  const waits: Record<string, number> = {};
+  const base = { ...input.captured, laneOk: true, stageWaitMs: waits };
+  const done = (): RunEnd => ({ ...base, ok: true });
+  const enter = async (to: Stage, from: TaskState): Promise<'entered' | 'stale' | 'aborted'> => {
+    if (input.resuming && (await alreadyAt(ctx, task.id, to))) return 'entered';
+    const r = await ctx.stageGate.enter({ taskId: task.id, generation: run.generation, from: [from], to, signal, onWait: (m) => record('decision', { message: m }) });
+    if (!r.entered) return r.why;
+    if (r.waitedMs) {
+      waits[to] = r.waitedMs;
+      record('decision', { message: `got a ${to} slot after waiting ${(r.waitedMs / 1000).toFixed(1)} s` });
+    }
+    return 'entered';
+  };
+  const stopped = (stage: Stage): RunEnd => ({ ...base, ok: false, code: 'canceled', reason: `stopped while waiting for a ${stage} slot` });
+
+  // VERIFYING: a canceled task's result is kept (finishRun marks it STALE_RESULT).
+  const v = await enter('VERIFYING', 'RUNNING');
+  if (v === 'stale') return done();
+  if (v === 'aborted') return stopped('VERIFYING');
+  const evidence: string[] = [];
+  if (task.spec.acceptance) {
+    record('decision', { message: `verifying with \`${task.spec.acceptance}\`` });
+    const verdict = await verifyAcceptance(task.spec.acceptance, run.worktree, input.env, ctx.verifyTimeoutMs(), signal);
+    record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });
+    if (!verdict.ok) {
+      const feedback = `Attempt ${run.attempt} failed verification: ${verdict.reason}\nThe command's output (last part):\n${verdict.output.slice(-3_000).trimEnd()}`;
+      return { ...base, ok: false, code: signal.aborted ? 'canceled' : 'verify-failed', reason: verdict.reason, feedback };
+    }
+    evidence.push(`acceptance command \`${task.spec.acceptance}\` passed${verdict.output.trim() ? `: ${lastLines(verdict.output, 3)}` : ''}`);
+  } else {
+    record('decision', { message: 'no acceptance command: verification passes' });
+    evidence.push('no acceptance command (nothing to run)');
+  }
+  if ((settings.integration.enabled || settings.review.enabled) && change.stat.files > 0) {
+    const guards = await guardRunDiff({ root: ctx.root, cwd: run.worktree, base: run.baseCommit, head: change.headCommit, runId: run.id });
+    for (const result of guards.results) evidence.push(`guard ${formatGuardEvent(result)}`);
+    record('decision', { message: `guards on the change: ${guards.results.map((r) => `${r.guard} ${r.verdict}`).join(', ')}` });
+    if (guards.blocked) {
+      const secret = guards.results.some((r) => r.guard === 'secret-scan' && r.verdict === 'block');
+      const reason = guards.reason ?? 'blocked by guards';
+      if (secret) return { ...base, ok: false, code: 'policy-violation', reason };
+      return { ...base, ok: false, code: 'guard-blocked', reason, feedback: `Switchyard's guards refused the change: ${reason}. Remove the conflict markers.` };
+    }
+  }
+
+  let review: Run['review'];
+  if (settings.review.enabled) {
+    const r = await enter('REVIEWING', 'VERIFYING');
+    if (r === 'stale') return done();
+    if (r === 'aborted') return stopped('REVIEWING');
+    const outcome = await reviewRun(ctx, { task, run, head: change.headCommit, diff: change.diff, evidence, signal, redactor: input.redactor, record });
+    if (!outcome.ok) return { ...base, ok: false, code: signal.aborted ? 'canceled' : 'review-failed', reason: outcome.reason };
+    review = outcome.review;
+    const reasons = review.reasons.length ? review.reasons : ['(no reasons given)'];
+    if (review.verdict === 'changes-requested') {
+      record('decision', { message: `review by lane ${review.lane}: changes requested: ${reasons.join('; ')}` });
+      const feedback = `The review (lane ${review.lane}) requested changes:\n${reasons.map((x) => `- ${x}`).join('\n')}`;
+      return { ...base, review, ok: false, code: 'changes-requested', reason: `review requested changes: ${reasons.join('; ')}`, feedback };
+    }
+    record('decision', { message: `review by lane ${review.lane}: approved${review.reasons.length ? ` (${review.reasons.join('; ')})` : ''}` });
+  }
+
+  if (settings.integration.enabled) {
+    const i = await enter('INTEGRATING', settings.review.enabled ? 'REVIEWING' : 'VERIFYING');
+    if (i === 'stale') return { ...done(), review };
+    if (i === 'aborted') return { ...stopped('INTEGRATING'), review };
+    const merged = await integrateRun(ctx, task, run, change.headCommit, (message) => record('decision', { message }));
+    if (merged.ok === 'stale') return { ...done(), review };
+    if (!merged.ok) return { ...base, review, ok: false, code: merged.code, reason: merged.reason, feedback: merged.feedback };
+  }
+  return { ...done(), review };
+}
+
+async function alreadyAt(ctx: RunContext, taskId: string, stage: Stage): Promise<boolean> {
+  const state = (await ctx.store.read()).tasks.find((t) => t.id === taskId)?.state;
+  return state !== undefined && ORDER.indexOf(state) >= ORDER.indexOf(stage);
+}

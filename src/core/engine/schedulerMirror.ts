@@ -1,0 +1,170 @@
+import type { Task } from '../model/task';
+import type { TaskState } from '../model/taskStates';
+import { breakerAllows } from '../scheduler/circuitBreaker';
+import { Scheduler, type PickResult, type SchedTask } from '../scheduler/scheduler';
+import type { BreakerState } from '../model/breakerState';
+import type { WipLimits } from '../store/orchestratorSettings';
+import type { ProjectState } from '../store/projectState';
+
+interface Seen {
+  state: TaskState;
+  key: string;
+  retryAt?: number;
+}
+
+const COST_SAMPLE = 20;
+
+/**
+ * One drain's scheduler, kept in step with the store: at each claim (under
+ * the store lock) the state's revision is compared with the one last seen;
+ * when it moved, tasks are compared field by field and only the ones that
+ * changed are fed to the scheduler as events. The ready set, the dependency
+ * counts and the heaps are never rebuilt from scratch unless the WIP limits
+ * or the aging rate change.
+ */
+export class SchedulerMirror {
+  private scheduler!: Scheduler;
+  private readonly seen = new Map<string, Seen>();
+  private revision = -1;
+  private settingsKey = '';
+  private readonly costs = new Map<string, number>();
+  private breakers: Record<string, BreakerState> = {};
+  private breakerSettings!: ProjectState['settings']['breaker'];
+  /** Breakers the last pick moved from open to half-open (the claim stores them). */
+  readonly breakerChanges = new Map<string, BreakerState>();
+
+  constructor(private readonly options: { concurrency?: number; only?: ReadonlySet<string> } = {}) {}
+
+  get current(): Scheduler {
+    return this.scheduler;
+  }
+
+  /** Brings the scheduler up to `state`; returns how many tasks changed (-1: rebuilt). */
+  sync(state: ProjectState, now: number): number {
+    const limits: WipLimits = { ...state.settings.wip, ...(this.options.concurrency ? { RUNNING: this.options.concurrency } : {}) };
+    const settingsKey = JSON.stringify([limits, state.settings.agingPerMinute, state.settings.defaultLane]);
+    this.breakers = state.breakers;
+    this.breakerSettings = state.settings.breaker;
+    if (settingsKey !== this.settingsKey) {
+      this.settingsKey = settingsKey;
+      this.rebuild(state, limits, now);
+      return -1;
+    }
+    if (state.revision === this.revision) return 0;
+    this.countCosts(state);
+    let changed = 0;
+    for (const task of state.tasks) {
+      const seen = this.seen.get(task.id);
+      const at = Date.parse(task.updatedAt);
+      if (!seen) {
+        this.add(task, state);
+        changed += 1;
+        continue;
+      }
+      const key = this.keyOf(task, state);
+      const retryAt = task.retryAt ? Date.parse(task.retryAt) : undefined;
+      if (seen.state === task.state && seen.key === key && seen.retryAt === retryAt) continue;
+      changed += 1;
+      if (seen.key !== key) this.scheduler.update(this.toSched(task, state), now);
+      if (seen.retryAt !== retryAt) this.scheduler.setRetryAt(task.id, retryAt, now);
+      if (seen.state !== task.state) this.scheduler.setState(task.id, task.state, at);
+      this.seen.set(task.id, { state: task.state, key, retryAt });
+    }
+    this.revision = state.revision;
+    return changed;
+  }
+
+  /** After this process wrote `revision` with the picks applied in both places. */
+  wrote(revision: number): void {
+    this.revision = revision;
+  }
+
+  /** Forget the last revision: the next sync compares every task. */
+  invalidate(): void {
+    this.revision = -1;
+  }
+
+  /** When the next open breaker with ready tasks on its lane lets a probe through. */
+  nextProbeAt(now: number): number | undefined {
+    let next: number | undefined;
+    for (const [lane, b] of Object.entries(this.breakers)) {
+      if (b.state !== 'open' || !this.scheduler.hasReady(lane, now)) continue;
+      const at = Date.parse(b.since) + this.breakerSettings.cooldownMs;
+      next = next === undefined ? at : Math.min(next, at);
+    }
+    return next;
+  }
+
+  /** Picks tasks to start; the mirror records them as RUNNING (the claim writes the same to the store). */
+  pick(now: number, max = Infinity): PickResult {
+    this.breakerChanges.clear();
+    const result = this.scheduler.pick(now, max);
+    for (const p of result.picks) {
+      const seen = this.seen.get(p.id);
+      if (seen) seen.state = 'RUNNING';
+    }
+    return result;
+  }
+
+  private rebuild(state: ProjectState, limits: WipLimits, now: number): void {
+    this.scheduler = new Scheduler({
+      limits,
+      agingPerMinute: state.settings.agingPerMinute,
+      costOf: (lane) => this.costs.get(lane) ?? 0,
+      laneGate: (lane, inFlight, at) => {
+        const verdict = breakerAllows(this.breakers[lane], inFlight, at, this.breakerSettings);
+        if (!verdict.allow) return { allow: false, reason: verdict.reason };
+        if (verdict.next) {
+          this.breakers = { ...this.breakers, [lane]: verdict.next };
+          this.breakerChanges.set(lane, verdict.next);
+        }
+        return { allow: true };
+      },
+    });
+    this.seen.clear();
+    this.countCosts(state);
+    this.scheduler.addMany(
+      state.tasks.map((task) => ({ task: this.toSched(task, state), state: task.state, at: Date.parse(task.updatedAt), retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined })),
+      now,
+    );
+    for (const task of state.tasks) this.seen.set(task.id, { state: task.state, key: this.keyOf(task, state), retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined });
+    this.revision = state.revision;
+  }
+
+  private add(task: Task, state: ProjectState): void {
+    const retryAt = task.retryAt ? Date.parse(task.retryAt) : undefined;
+    this.scheduler.add(this.toSched(task, state), task.state, Date.parse(task.updatedAt), retryAt);
+    this.seen.set(task.id, { state: task.state, key: this.keyOf(task, state), retryAt });
+  }
+
+  private toSched(task: Task, state: ProjectState): SchedTask {
+    return {
+      id: task.id,
+      deps: task.spec.dependsOn,
+      priority: task.spec.priority,
+      lane: task.spec.lane ?? state.settings.defaultLane,
+      files: task.spec.files,
+      ...(task.spec.urgent ? { urgentUntil: Date.parse(task.spec.urgent.expiresAt) } : {}),
+      order: Number(task.id.replace(/^\D+/, '')) || 0,
+      ...(this.options.only && !this.options.only.has(task.id) ? { hold: true } : {}),
+    };
+  }
+
+  private keyOf(task: Task, state: ProjectState): string {
+    return JSON.stringify([task.spec.priority, task.spec.lane ?? state.settings.defaultLane, task.spec.files, task.spec.urgent?.expiresAt ?? null]);
+  }
+
+  /** The average cost per completed run of each lane, over its latest runs. */
+  private countCosts(state: ProjectState): void {
+    const samples = new Map<string, number[]>();
+    for (const run of state.runs) {
+      if (run.state !== 'SUCCEEDED') continue;
+      const list = samples.get(run.lane) ?? [];
+      list.push(run.usage?.costUsd ?? 0);
+      if (list.length > COST_SAMPLE) list.shift();
+      samples.set(run.lane, list);
+    }
+    this.costs.clear();
+    for (const [lane, list] of samples) this.costs.set(lane, list.reduce((a, b) => a + b, 0) / list.length);
+  }
+}

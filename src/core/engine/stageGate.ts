@@ -1,0 +1,111 @@
+import { EventEmitter } from 'node:events';
+import type { Stage, TaskState } from '../model/taskStates';
+import type { ProjectStore } from '../store/projectStore';
+import { findTask, setTaskState } from './taskCommands';
+
+export type EnterResult = { entered: true; waitedMs: number } | { entered: false; why: 'stale' | 'aborted' };
+
+export interface EnterRequest {
+  taskId: string;
+  generation: number;
+  /** The states the task may be in to move on (its current stage). */
+  from: readonly TaskState[];
+  to: Stage;
+  signal: AbortSignal;
+  /** Called once when the task has to wait, with why. */
+  onWait?(message: string): void;
+}
+
+const POLL_MS = 250;
+
+/**
+ * Admission to a downstream stage under its WIP limit. The check and the
+ * move happen in one store transaction, counting every process's tasks, so
+ * a limit holds across windows and terminals. A run that finds its next
+ * stage full waits where it is (its task keeps its current slot), woken when
+ * this process frees a slot or by a short poll for other processes.
+ */
+export class StageGate {
+  private readonly events = new EventEmitter();
+  private readonly waiting: Record<Stage, Map<string, number>> = { RUNNING: new Map(), VERIFYING: new Map(), REVIEWING: new Map(), INTEGRATING: new Map() };
+
+  constructor(private readonly store: ProjectStore) {
+    this.events.setMaxListeners(0);
+  }
+
+  /** Something may have left a stage: waiters try again, the queue runner may start runs. */
+  notify(): void {
+    this.events.emit('change');
+  }
+
+  /** Called with each task this process moves into a stage. */
+  onEntered(listener: (taskId: string, stage: Stage) => void): () => void {
+    this.events.on('entered', listener);
+    return () => this.events.off('entered', listener);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.events.on('change', listener);
+    return () => this.events.off('change', listener);
+  }
+
+  /** Tasks of this process waiting to enter each stage, and since when (epoch ms). */
+  waiters(stage: Stage): ReadonlyMap<string, number> {
+    return this.waiting[stage];
+  }
+
+  async enter(request: EnterRequest): Promise<EnterResult> {
+    const started = Date.now();
+    let announced = false;
+    try {
+      for (;;) {
+        const peek = await this.store.read();
+        const task = peek.tasks.find((t) => t.id === request.taskId);
+        // A canceled task's result is stale (kept, never integrated), even though the cancel also aborted the run.
+        if (!task || task.generation !== request.generation || !request.from.includes(task.state)) return { entered: false, why: 'stale' };
+        if (request.signal.aborted) return { entered: false, why: 'aborted' };
+        let holders = peek.tasks.filter((t) => t.state === request.to).map((t) => t.id);
+        let limit = peek.settings.wip[request.to];
+        if (holders.length < limit) {
+          const moved = await this.store.update((state) => {
+            const current = findTask(state, request.taskId);
+            if (current.generation !== request.generation || !request.from.includes(current.state)) return { kind: 'stale' as const };
+            const inStage = state.tasks.filter((t) => t.state === request.to).map((t) => t.id);
+            if (inStage.length >= state.settings.wip[request.to]) return { kind: 'full' as const, holders: inStage, limit: state.settings.wip[request.to] };
+            setTaskState(current, request.to);
+            return { kind: 'entered' as const };
+          });
+          if (moved.kind === 'entered') {
+            this.events.emit('entered', request.taskId, request.to);
+            this.notify();
+            return { entered: true, waitedMs: announced ? Date.now() - started : 0 };
+          }
+          if (moved.kind === 'stale') return { entered: false, why: 'stale' };
+          ({ holders, limit } = moved);
+        }
+        if (!announced) {
+          announced = true;
+          this.waiting[request.to].set(request.taskId, started);
+          request.onWait?.(`waiting for a ${request.to} slot: ${holders.length}/${limit} taken (${holders.join(', ')})`);
+        }
+        await this.wake(request.signal);
+      }
+    } finally {
+      this.waiting[request.to].delete(request.taskId);
+    }
+  }
+
+  private wake(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        off();
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, POLL_MS);
+      const off = this.onChange(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

@@ -1,0 +1,76 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { SwitchyardError } from '../errors';
+import { git } from '../guards/gitExec';
+
+/**
+ * Git plumbing for integration that never touches a working tree or an
+ * index: refs are read and moved with compare-and-swap, merges are computed
+ * with `git merge-tree --write-tree` (git ≥ 2.38) and committed with
+ * `git commit-tree`.
+ */
+const ZERO = '0000000000000000000000000000000000000000';
+const IDENTITY = { GIT_AUTHOR_NAME: 'Switchyard', GIT_AUTHOR_EMAIL: 'switchyard@localhost', GIT_COMMITTER_NAME: 'Switchyard', GIT_COMMITTER_EMAIL: 'switchyard@localhost' };
+
+/** The commit a branch points at, or undefined when there is no such branch. */
+export async function readBranch(root: string, branch: string): Promise<string | undefined> {
+  const r = await git(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], [0, 1]);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/** The worktree (the user's or any other) that has `branch` checked out, if one does. */
+export async function checkedOutIn(root: string, branch: string): Promise<string | undefined> {
+  const out = (await git(root, ['worktree', 'list', '--porcelain'])).stdout;
+  for (const block of out.split('\n\n')) {
+    const lines = block.split('\n');
+    if (lines.includes(`branch refs/heads/${branch}`)) return lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length);
+  }
+  return undefined;
+}
+
+export async function isAncestor(root: string, ancestor: string, descendant: string): Promise<boolean> {
+  return (await git(root, ['merge-base', '--is-ancestor', ancestor, descendant], [0, 1])).code === 0;
+}
+
+export async function treeOf(root: string, commit: string): Promise<string> {
+  return (await git(root, ['rev-parse', `${commit}^{tree}`])).stdout.trim();
+}
+
+export type MergeResult = { ok: true; tree: string } | { ok: false; conflicts: string[] };
+
+/** The merged tree of `ours` and `theirs`, or the files that conflict. */
+export async function mergeTrees(root: string, ours: string, theirs: string): Promise<MergeResult> {
+  const r = await git(root, ['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], [0, 1]);
+  const [tree, ...rest] = r.stdout.split('\n');
+  if (r.code === 0) return { ok: true, tree: tree!.trim() };
+  return { ok: false, conflicts: [...new Set(rest.map((l) => l.trim()).filter(Boolean))] };
+}
+
+/** A commit of `tree` with `parents`; Switchyard's identity when the repository has none. */
+export async function commitTree(root: string, tree: string, parents: readonly string[], message: string): Promise<string> {
+  const hasIdentity = (await git(root, ['config', 'user.email'], [0, 1])).stdout.trim() !== '';
+  const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
+  if (hasIdentity) return (await git(root, args)).stdout.trim();
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd: root, env: { ...process.env, ...IDENTITY } }, (error, stdout) =>
+      error ? reject(new SwitchyardError('git-failed', `git commit-tree: ${error.message}`, { cause: error })) : resolve(stdout.trim()),
+    );
+  });
+}
+
+/**
+ * Moves `refs/heads/<branch>` to `to` only if it still points at `from`
+ * (undefined: only if it does not exist yet). Synchronous, so it can run
+ * inside a store transaction; false when the branch moved meanwhile.
+ */
+export function updateBranchSync(root: string, branch: string, to: string, from: string | undefined): boolean {
+  try {
+    execFileSync('git', ['update-ref', '-m', 'switchyard: integrate', `refs/heads/${branch}`, to, from ?? ZERO], { cwd: root, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function pushBranch(root: string, remote: string, branch: string): Promise<void> {
+  await git(root, ['push', '--quiet', remote, `refs/heads/${branch}:refs/heads/${branch}`]);
+}

@@ -1,0 +1,70 @@
+import { appendFile, readFile, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+
+/** `<repo>/.switchyard/trace.jsonl`: the scheduler's decisions and per-tick signals. */
+export const TRACE_FILE = 'trace.jsonl';
+/** When the trace passes this size it is renamed to `trace.1.jsonl` (replacing the older one) and a new one starts. */
+export const TRACE_MAX_BYTES = 4 * 1024 * 1024;
+
+export function tracePath(root: string): string {
+  return join(root, STATE_DIR, TRACE_FILE);
+}
+
+export interface TraceLine {
+  ts: string;
+  /** `decision` (why this task, lane, now; why waiting, retried, blocked), `signals` (per tick), `drain` (start/end). */
+  type: 'decision' | 'signals' | 'drain';
+  kind?: string;
+  task?: string;
+  run?: string;
+  message?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Appends trace lines in order, without blocking the caller; bounded in size
+ * (one rotation). Losing a trace line never fails a run.
+ */
+export class TraceLog {
+  private pending: Promise<void> = Promise.resolve();
+  private written = -1;
+
+  constructor(readonly root: string, private readonly maxBytes = TRACE_MAX_BYTES) {}
+
+  append(line: Omit<TraceLine, 'ts'>): void {
+    const text = `${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`;
+    this.pending = this.pending.then(() => this.write(text)).catch(() => undefined);
+  }
+
+  flush(): Promise<void> {
+    return this.pending;
+  }
+
+  private async write(text: string): Promise<void> {
+    const file = tracePath(this.root);
+    if (this.written < 0) {
+      await ensureStateDir(this.root);
+      this.written = (await stat(file).catch(() => undefined))?.size ?? 0;
+    }
+    if (this.written + text.length > this.maxBytes) {
+      await rename(file, join(this.root, STATE_DIR, 'trace.1.jsonl')).catch(() => undefined);
+      this.written = 0;
+    }
+    await appendFile(file, text);
+    this.written += Buffer.byteLength(text);
+  }
+}
+
+/** The trace lines (the rotated file first), oldest first; unreadable lines are skipped. */
+export async function readTrace(root: string): Promise<TraceLine[]> {
+  const texts = await Promise.all(['trace.1.jsonl', TRACE_FILE].map((f) => readFile(join(root, STATE_DIR, f), 'utf8').catch(() => '')));
+  return texts.join('').split('\n').flatMap((line) => {
+    if (!line.trim()) return [];
+    try {
+      return [JSON.parse(line) as TraceLine];
+    } catch {
+      return [];
+    }
+  });
+}

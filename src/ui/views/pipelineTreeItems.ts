@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import { pipelineStatus, type PipelineStatus } from '../../core/report/pipelineStatus';
+import type { ProjectState } from '../../core/store/projectState';
+
+/** The top row of the Tasks tree: stage WIP usage, backpressure, and circuit breakers. */
+export class PipelineNode {
+  readonly kind = 'pipeline';
+  constructor(readonly status: PipelineStatus) {}
+}
+
+/** One stage or one breaker under the Pipeline row. */
+export class PipelineDetailNode {
+  readonly kind = 'pipeline-detail';
+  constructor(
+    readonly id: string,
+    readonly label: string,
+    readonly description: string,
+    readonly icon: string,
+    readonly tooltip?: string,
+  ) {}
+}
+
+export type PipelineTreeNode = PipelineNode | PipelineDetailNode;
+
+export function isPipelineTreeNode(value: unknown): value is PipelineTreeNode {
+  return value instanceof PipelineNode || value instanceof PipelineDetailNode;
+}
+
+/** The Pipeline row, when the project has tasks. */
+export function pipelineNodes(state: ProjectState | undefined): PipelineNode[] {
+  return state && state.tasks.length ? [new PipelineNode(pipelineStatus(state))] : [];
+}
+
+export function pipelineChildren(node: PipelineNode): PipelineDetailNode[] {
+  const { status } = node;
+  const stages = status.stages.map((s) => new PipelineDetailNode(`pipeline:${s.stage}`, s.stage, `${s.count}/${s.limit}${s.full ? ' · full' : ''}`, s.full ? 'warning' : 'circle-small'));
+  const breakers = status.breakers.map(
+    (b) => new PipelineDetailNode(`breaker:${b.key}`, `breaker ${b.key}`, b.state, b.state === 'open' ? 'debug-disconnect' : b.state === 'half-open' ? 'debug-step-over' : 'plug', b.line),
+  );
+  return [...stages, ...breakers];
+}
+
+/** Label `Pipeline`; description the busy stages (`idle` when none), `backpressure` when a downstream stage is full, and breakers not closed; contextValue `pipeline`. */
+export function pipelineTreeItem(node: PipelineTreeNode): vscode.TreeItem {
+  if (node.kind === 'pipeline-detail') {
+    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = node.description;
+    item.iconPath = new vscode.ThemeIcon(node.icon);
+    item.contextValue = node.id.startsWith('breaker:') ? 'pipeline.breaker' : 'pipeline.stage';
+    if (node.tooltip) item.tooltip = node.tooltip;
+    return item;
+  }
+  const { status } = node;
+  const item = new vscode.TreeItem('Pipeline', vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = 'pipeline';
+  const open = status.breakers.filter((b) => b.state !== 'closed');
+  const busy = status.stages.filter((st) => st.count > 0).map((st) => `${st.stage} ${st.count}/${st.limit}${st.full ? ' full' : ''}`);
+  item.description = [busy.length ? busy.join(' · ') : 'idle', status.backpressure ? 'backpressure' : '', ...open.map((b) => `breaker ${b.key} ${b.state}`)].filter(Boolean).join(' · ');
+  item.contextValue = 'pipeline';
+  item.iconPath = new vscode.ThemeIcon(status.backpressure || open.length ? 'warning' : 'pulse');
+  item.tooltip = [`Stages: ${status.usage}`, status.backpressure, ...status.breakers.map((b) => `Breaker ${b.line}`)].filter(Boolean).join('\n');
+  return item;
+}

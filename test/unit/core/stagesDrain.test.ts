@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { Project } from '../../../src/core/project';
+import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
+import { makeTempRepo } from '../../helpers/tempRepo';
+import { scriptedLane } from '../../helpers/fakeLanes';
+
+describe('stage WIP limits in a drain', function () {
+  this.timeout(30_000);
+  let repo: Awaited<ReturnType<typeof makeTempRepo>>;
+  beforeEach(async () => { repo = await makeTempRepo(); });
+  afterEach(async () => repo.cleanup());
+
+  async function project() {
+    const registry = new LaneRegistry();
+    registry.register(scriptedLane('instant', async () => ({ status: 'succeeded' })));
+    const p = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    await p.updateSettings((s) => {
+      s.wip = { RUNNING: 4, VERIFYING: 1, REVIEWING: 3, INTEGRATING: 1 };
+      s.defaultLane = 'instant';
+      s.integration.enabled = false;
+    });
+    return p;
+  }
+
+  it('runs whose lane finished wait for a VERIFYING slot in RUNNING; at most one verifies at a time', async () => {
+    const p = await project();
+    await p.addTasks([1, 2, 3].map((i) => ({ title: `v${i}`, acceptance: 'sleep 0.8' })));
+    const summary = await p.runQueue();
+    const state = await p.state();
+    assert.deepEqual(state.tasks.map((t) => t.state), ['DONE', 'DONE', 'DONE']);
+    assert.equal(summary.stats.peak.VERIFYING, 1);
+    assert.equal(summary.stats.peak.RUNNING, 3);
+    const waited = state.runs.filter((r) => r.stageWaitMs?.VERIFYING);
+    assert.ok(waited.length >= 1, 'runs waited for the slot');
+    const logs = await Promise.all(waited.map((r) => p.runLog(r.id)));
+    for (const log of logs) assert.ok(log.some((l) => /^waiting for a VERIFYING slot: 1\/1 taken \(t\d\)$/.test(String(l.message))), JSON.stringify(log));
+  });
+
+  it('a saturated VERIFYING stage stops new starts while RUNNING has free slots (backpressure, recorded)', async () => {
+    const p = await project();
+    await p.addTask({ title: 'slow verify', acceptance: 'sleep 1' });
+    const draining = p.runQueue();
+    await waitFor(async () => (await p.state()).tasks[0]!.state === 'VERIFYING');
+    await p.addTask({ title: 'arrives while VERIFYING is full' });
+    await draining;
+    const state = await p.state();
+    const [first, second] = state.runs;
+    assert.ok(Date.parse(second!.startedAt) >= Date.parse(first!.endedAt!) - 5, `t2 started ${second!.startedAt}, after t1 left VERIFYING at ${first!.endedAt}`);
+    const trace = (await p.trace()).map((l) => `${l.kind}: ${l.message}`);
+    assert.ok(trace.includes('backpressure: backpressure: VERIFYING is full (1/1), so no new run starts'), trace.join('\n'));
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
