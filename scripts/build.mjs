@@ -1,6 +1,6 @@
 // Bundles the extension host entry, the CLI and the webview with esbuild.
 // Type checking is separate: `npm run typecheck`.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -15,6 +15,13 @@ const builds = [
 // The package is ESM ("type": "module") for its sources and tests; the bundles are CommonJS.
 await mkdir('dist', { recursive: true });
 await writeFile('dist/package.json', '{ "type": "commonjs" }\n');
+
+// The queue panel's icons: the codicon font and its stylesheet from @vscode/codicons (font CC-BY-4.0, its
+// licence goes along), copied into media/ because the webview may only load from dist/ and media/.
+await mkdir('media/codicons', { recursive: true });
+for (const [from, to] of [['dist/codicon.css', 'codicon.css'], ['dist/codicon.ttf', 'codicon.ttf'], ['LICENSE', 'LICENSE']]) {
+  await copyFile(`node_modules/@vscode/codicons/${from}`, `media/codicons/${to}`);
+}
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

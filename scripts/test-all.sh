@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): type check, build, unit tests, then the
-# real VS Code tests: integration tests inside code-server's extension host
+# The one test command (`npm test`): type check, build, unit tests, the queue
+# panel's webview on its own in headless chromium, then the real VS Code tests: integration tests inside code-server's extension host
 # and UI tests in headless chromium. Exits non-zero if any suite fails and
 # ends with a line "N passed, N failed" (suites, not test cases).
 #
@@ -63,6 +63,11 @@ if ((built && installed && suite)); then
   section "Integration tests (real extension host in code-server)" offline node_modules/.bin/tsx test/integration/runInCodeServer.ts
 else
   skip "Integration tests (real extension host in code-server)" "the build, the code-server install or the suite build failed"
+fi
+if ((built)) && [[ -x /usr/bin/chromium ]]; then
+  section "Webview tests (standalone, headless chromium)" offline node --import tsx node_modules/mocha/bin/mocha.js --config test/webview/mocharc.json
+else
+  skip "Webview tests (standalone, headless chromium)" "the build failed or /usr/bin/chromium is missing"
 fi
 if ((built && installed)); then
   section "UI tests (code-server + headless chromium)" offline node --import tsx node_modules/mocha/bin/mocha.js --config test/ui/mocharc.json

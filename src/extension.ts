@@ -6,15 +6,18 @@ import { createSwitchyardApi } from './ui/createSwitchyardApi';
 import { QueuePanelController } from './ui/panel/queuePanelController';
 import { ProjectHost } from './ui/project/projectHost';
 import { ProjectSnapshot } from './ui/project/projectSnapshot';
+import { SecretStorageSource } from './ui/secrets/secretStorageSource';
 import type { SwitchyardExtension } from './ui/switchyardApi';
 import { QueueStatusBar } from './ui/views/queueStatusBar';
 import { RUN_DIFF_SCHEME, RunDiffProvider } from './ui/views/runDiffProvider';
+import { REPORT_SCHEME, reportProvider } from './ui/views/reportDocument';
 import { TasksView } from './ui/views/tasksView';
 
 /** Wiring only: the project host, its views, the commands, and the public API. */
 export function activate(context: vscode.ExtensionContext): SwitchyardExtension {
   const registry = registryWithBuiltins();
-  const host = new ProjectHost(registry);
+  const secrets = new SecretStorageSource(context.secrets);
+  const host = new ProjectHost(registry, secrets);
   const snapshot = new ProjectSnapshot(host);
   const panels = new QueuePanelController(context.extensionUri, snapshot);
   const shutdown = new AbortController();
@@ -26,7 +29,8 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
     new TasksView(snapshot),
     new QueueStatusBar(snapshot),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DIFF_SCHEME, new RunDiffProvider(host)),
-    ...registerCommands(commandTable({ host, snapshot, panels, shutdown: shutdown.signal })),
+    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reportProvider),
+    ...registerCommands(commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal })),
   );
   return createSwitchyardApi(registry);
 }

@@ -15,6 +15,11 @@ export const COMMANDS = {
   openQueuePanel: 'switchyard.openQueuePanel',
   sendToLane: 'switchyard.sendToLane',
   refresh: 'switchyard.refresh',
+  setApiKey: 'switchyard.setApiKey',
+  startCanary: 'switchyard.startCanary',
+  rollbackCanary: 'switchyard.rollbackCanary',
+  showCanaryReport: 'switchyard.showCanaryReport',
+  promoteSalvage: 'switchyard.promoteSalvage',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

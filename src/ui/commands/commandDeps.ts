@@ -1,12 +1,15 @@
 import type { QueuePanelController } from '../panel/queuePanelController';
 import type { ProjectHost } from '../project/projectHost';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
+import type { SecretStorageSource } from '../secrets/secretStorageSource';
 
 /** What command handlers work with. */
 export interface CommandDeps {
   readonly host: ProjectHost;
   readonly snapshot: ProjectSnapshot;
   readonly panels: QueuePanelController;
+  /** Lane API keys in VS Code's SecretStorage. */
+  readonly secrets: SecretStorageSource;
   /** Aborted when the extension deactivates; queue runs started here stop with it. */
   readonly shutdown: AbortSignal;
 }

@@ -4,15 +4,18 @@ import { cleanWorktrees } from './cleanWorktrees';
 import type { CommandDeps } from './commandDeps';
 import { newTask } from './newTask';
 import { openQueuePanel } from './openQueuePanel';
+import { promoteSalvage } from './promoteSalvage';
 import { refresh } from './refresh';
 import type { CommandEntry } from './registerCommands';
 import { retryTask } from './retryTask';
 import { runQueue } from './runQueue';
 import { runTask } from './runTask';
 import { sendToLane } from './sendToLane';
+import { setApiKey } from './setApiKey';
 import { setDefaultLane } from './setDefaultLane';
 import { setTaskLane } from './setTaskLane';
 import { showRunDiff } from './showRunDiff';
+import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /** Every command the extension contributes, with its handler. */
 export function commandTable(deps: CommandDeps): CommandEntry[] {
@@ -29,5 +32,10 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.openQueuePanel, handler: () => openQueuePanel(deps) },
     { id: COMMANDS.sendToLane, handler: (uri, options) => sendToLane(deps, uri, options) },
     { id: COMMANDS.refresh, handler: () => refresh(deps) },
+    { id: COMMANDS.setApiKey, handler: (lane, secret, value) => setApiKey(deps, lane, secret, value) },
+    { id: COMMANDS.startCanary, handler: (lane, options) => startCanaryCommand(deps, lane, options as never) },
+    { id: COMMANDS.rollbackCanary, handler: (options) => rollbackCanaryCommand(deps, options as never) },
+    { id: COMMANDS.showCanaryReport, handler: () => showCanaryReportCommand(deps) },
+    { id: COMMANDS.promoteSalvage, handler: (run, options) => promoteSalvage(deps, run, options) },
   ];
 }

@@ -6,15 +6,18 @@ export function panelResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
 }
 
-export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
   return { enableScripts: true, localResourceRoots: panelResourceRoots(extensionUri) };
 }
 
-/** The panel's page: CSP `default-src 'none'`, styles and the script only from our roots, the script by nonce. */
+/**
+ * The panel's page: CSP `default-src 'none'`; styles, fonts (codicons) and
+ * images only from our roots; the one script by nonce. The script builds the
+ * page inside `#app`.
+ */
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'panel.css'));
+  const asset = (...path: string[]): vscode.Uri => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,
@@ -28,22 +31,13 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${csp}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" href="${style}">
+  <link rel="stylesheet" href="${asset('media', 'codicons', 'codicon.css')}">
+  <link rel="stylesheet" href="${asset('media', 'panel.css')}">
   <title>Switchyard Queue</title>
 </head>
 <body>
-  <header>
-    <h1>Switchyard queue</h1>
-    <span id="counts"></span>
-    <button id="run-queue" type="button">Run Queue</button>
-    <button id="refresh" type="button">Refresh</button>
-  </header>
-  <p id="message" hidden></p>
-  <table id="tasks" aria-label="Tasks">
-    <thead><tr><th>Task</th><th>Title</th><th>Lane</th><th>State</th><th>Runs</th><th></th></tr></thead>
-    <tbody></tbody>
-  </table>
-  <script nonce="${nonce}" src="${script}"></script>
+  <main id="app" aria-label="Switchyard queue"><p>Loading the queue…</p></main>
+  <script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
 </body>
 </html>`;
 }

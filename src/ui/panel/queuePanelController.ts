@@ -6,11 +6,13 @@ import { QueuePanel } from './queuePanel';
 
 /**
  * Keeps at most one queue panel per window, and revives it after a reload
- * (it is the panel type's serializer).
+ * (it is the panel type's serializer; the webview restores its own UI state
+ * — tab, filter, selection — with getState).
  */
 export class QueuePanelController implements vscode.WebviewPanelSerializer, vscode.Disposable {
   private current: QueuePanel | undefined;
   private readonly registration: vscode.Disposable;
+  private readonly log = vscode.window.createOutputChannel('Switchyard Queue Panel', { log: true });
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -25,7 +27,7 @@ export class QueuePanelController implements vscode.WebviewPanelSerializer, vsco
       this.current.reveal();
       return this.current.panel;
     }
-    const panel = vscode.window.createWebviewPanel(QUEUE_PANEL_VIEW_TYPE, 'Switchyard Queue', vscode.ViewColumn.Active, panelOptions(this.extensionUri));
+    const panel = vscode.window.createWebviewPanel(QUEUE_PANEL_VIEW_TYPE, 'Switchyard: Queue', vscode.ViewColumn.Active, panelOptions(this.extensionUri));
     this.adopt(panel);
     return panel;
   }
@@ -40,7 +42,8 @@ export class QueuePanelController implements vscode.WebviewPanelSerializer, vsco
   }
 
   private adopt(panel: vscode.WebviewPanel): void {
-    const queuePanel = new QueuePanel(panel, this.extensionUri, this.snapshot, () => {
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'switchyard.svg');
+    const queuePanel = new QueuePanel(panel, this.extensionUri, this.snapshot, this.log, () => {
       if (this.current === queuePanel) this.current = undefined;
     });
     this.current = queuePanel;
@@ -50,5 +53,6 @@ export class QueuePanelController implements vscode.WebviewPanelSerializer, vsco
     this.registration.dispose();
     this.current?.dispose();
     this.current = undefined;
+    this.log.dispose();
   }
 }

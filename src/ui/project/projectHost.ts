@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
 import { Project } from '../../core/project';
+import type { SecretSource } from '../../core/secrets/secretSource';
 import { affectsProjectOptions, laneSettingsFromConfig, verifyTimeoutMs } from '../config/switchyardConfig';
 import { watchStateFile } from './watchStateFile';
 import { resumeInterruptedRuns } from '../progress/resumeInterruptedRuns';
@@ -21,7 +22,11 @@ export class ProjectHost implements vscode.Disposable {
   /** Fires when tasks, runs or settings may have changed (or the project was reset). */
   readonly onDidChange = this.changed.event;
 
-  constructor(readonly registry: LaneRegistry) {
+  constructor(
+    readonly registry: LaneRegistry,
+    /** Asked first for lane secrets (VS Code's SecretStorage); then the environment and secret commands. */
+    private readonly secrets?: SecretSource,
+  ) {
     this.subscriptions = [
       this.changed,
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reset()),
@@ -56,6 +61,7 @@ export class ProjectHost implements vscode.Disposable {
     if (!folder) throw new Error('Switchyard needs an open folder: open a folder inside a git repository first.');
     const project = await Project.open(folder.uri.fsPath, {
       registry: this.registry,
+      secrets: this.secrets,
       laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
       verifyTimeoutMs: verifyTimeoutMs(folder),
     });

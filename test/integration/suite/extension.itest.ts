@@ -154,6 +154,39 @@ describe('Switchyard in a real extension host', function () {
     assert.throws(() => (extension.exports.getAPI as (v: number) => unknown)(2), /version 2 is not supported/);
   });
 
+  it('switchyard.promoteSalvage(runId) puts a failed run\'s salvaged work on a branch of the user\'s', async function () {
+    const api = extension.exports.getAPI(1);
+    const registration = api.registerLane({
+      manifest: {
+        id: 'itest-dropper',
+        displayName: 'Integration Test Dropper',
+        version: '1.0.0',
+        apiVersion: 1,
+        kind: 'cli',
+        defaultRetryCap: 1,
+        capabilities: { resume: 'none', streaming: false, tools: false },
+      },
+      async run(input) {
+        writeFileSync(join(input.workspaceDir, 'partial.txt'), 'half of the work\n');
+        return { status: 'failed', failureReason: 'the stream stopped mid-line' };
+      },
+    });
+    try {
+      const task = await exec<Task>('switchyard.newTask', { title: 'Drop midway', spec: 'fails after writing', lane: 'itest-dropper' });
+      await exec<QueueSummary>('switchyard.runTask', task.id);
+      const failed = storedTask(root, task.id);
+      assert.equal(failed.state, 'FAILED');
+      const run = readState(root).runs.find((r) => r.id === failed.lastRunId)!;
+      assert.equal(run.salvage?.branch, `switchyard/salvage/${run.id}`);
+      const promotion = await exec<{ branch: string; commit: string; action: string }>('switchyard.promoteSalvage', run.id);
+      assert.deepEqual([promotion.branch, promotion.action, promotion.commit], [`salvage/${run.id}`, 'created', run.salvage!.commit]);
+      assert.equal(git(root, 'rev-parse', `salvage/${run.id}`), run.salvage!.commit);
+      assert.match(git(root, 'show', `salvage/${run.id}:partial.txt`), /^half of the work$/);
+    } finally {
+      registration.dispose();
+    }
+  });
+
   it("leaves the user's working tree untouched", function () {
     assert.equal(userGitStatus(root), baseline.status, 'git status (outside .switchyard/) is unchanged');
     assert.equal(git(root, 'rev-parse', 'HEAD'), baseline.head, 'HEAD did not move');

@@ -1,0 +1,142 @@
+import { basename } from 'node:path';
+import type { TraceLine } from '../engine/traceLog';
+import type { GuardEvent } from '../guards/guardLog';
+import type { Run } from '../model/run';
+import { STAGES } from '../model/taskStates';
+import { halfOpenAllowance } from '../scheduler/circuitBreaker';
+import { countStages, startVerdict } from '../scheduler/stageLimits';
+import type { ProjectState } from '../store/projectState';
+import { recentGuardRows } from './guardRows';
+import { laneRows } from './laneRows';
+import type { Breaker, Breakers, Guards, Header, PanelTask, PanelView, Pipeline } from './panelProtocol';
+import { laneCosts, readyFacts, taskNumber, type ReadyFacts } from './readyOrder';
+import { schedulerFromTrace } from './schedulerTrace';
+
+/** How many guard verdicts the Guards section lists. */
+export const GUARD_ROWS = 50;
+
+/** What the panel shows besides the project state: the guard log and the scheduler trace, as far as they exist. */
+export interface PanelSources {
+  /** Guard verdicts from `.switchyard/guards.jsonl`, oldest first (the newest ones at least). */
+  guards: readonly GuardEvent[];
+  /** How many verdicts the log holds in all (default: `guards.length`). */
+  guardTotal?: number;
+  /** Why part of the guard log could not be read. */
+  guardProblem?: string;
+  /** Lines of `.switchyard/trace.jsonl`, oldest first; undefined when there is no trace yet. */
+  trace?: readonly TraceLine[];
+}
+
+/**
+ * The whole queue panel as data, from the stored project state, the guard
+ * log and the scheduler trace: a pure function (time comes in as `now`).
+ * Task rows hold nothing that changes with the clock, so a diff of two
+ * views only carries the tasks that really changed.
+ */
+export function buildPanelView(state: ProjectState, root: string, sources: PanelSources, now = Date.now()): PanelView {
+  const runsByTask = new Map<string, Run[]>();
+  for (const run of state.runs) {
+    const list = runsByTask.get(run.taskId);
+    if (list) list.push(run);
+    else runsByTask.set(run.taskId, [run]);
+  }
+  const ready = readyFacts(state, now);
+  const tasks = state.tasks.map((task) => panelTask(task, state, runsByTask.get(task.id) ?? [], ready.get(task.id)));
+  return {
+    header: header(state, root),
+    pipeline: pipeline(state),
+    scheduler: schedulerFromTrace(sources.trace),
+    breakers: breakers(state),
+    lanes: laneRows(state, now),
+    guards: guards(sources),
+    tasks,
+  };
+}
+
+function panelTask(task: ProjectState['tasks'][number], state: ProjectState, runs: readonly Run[], ready: ReadyFacts | undefined): PanelTask {
+  const last = latestRun(task.lastRunId, runs);
+  return {
+    id: task.id,
+    n: taskNumber(task.id),
+    title: task.spec.title,
+    state: task.state,
+    lane: task.spec.lane ?? state.settings.defaultLane,
+    laneOverride: task.spec.lane !== undefined,
+    priority: task.spec.priority,
+    attempts: task.attempts,
+    since: task.updatedAt,
+    ...(ready ? { key: ready.key, ...(ready.wait ? { wait: ready.wait } : {}), unblocks: ready.unblocks } : {}),
+    ...(task.spec.urgent ? { urgent: { ...task.spec.urgent } } : {}),
+    ...(task.blockedBy?.length ? { blockedBy: [...task.blockedBy] } : {}),
+    ...(task.failureReason ? { failureReason: task.failureReason } : {}),
+    ...(last
+      ? {
+          run: {
+            id: last.id,
+            state: last.state,
+            attempt: last.attempt,
+            startedAt: last.startedAt,
+            ...(last.durationMs !== undefined ? { durationMs: last.durationMs } : {}),
+            ...(last.usage ? { costUsd: last.usage.costUsd } : {}),
+            ...(last.failureCode ? { failureCode: last.failureCode } : {}),
+          },
+        }
+      : {}),
+    runs: runs.length,
+  };
+}
+
+/** The task's last run: `lastRunId` when it is known, else the latest started. */
+function latestRun(lastRunId: string | undefined, runs: readonly Run[]): Run | undefined {
+  if (lastRunId) {
+    const named = runs.find((r) => r.id === lastRunId);
+    if (named) return named;
+  }
+  let latest: Run | undefined;
+  for (const r of runs) if (!latest || r.startedAt > latest.startedAt || (r.startedAt === latest.startedAt && r.attempt > latest.attempt)) latest = r;
+  return latest;
+}
+
+function header(state: ProjectState, root: string): Header {
+  const counts: Record<string, number> = {};
+  for (const t of state.tasks) counts[t.state] = (counts[t.state] ?? 0) + 1;
+  return { repo: basename(root) || root, defaultLane: state.settings.defaultLane, agingPerMinute: state.settings.agingPerMinute, total: state.tasks.length, counts, laneCost: laneCosts(state) };
+}
+
+function pipeline(state: ProjectState): Pipeline {
+  const counts = countStages(state.tasks.map((t) => t.state));
+  const limits = state.settings.wip;
+  const members = new Map<string, string[]>(STAGES.map((s) => [s, []]));
+  for (const t of state.tasks) members.get(t.state)?.push(t.id);
+  const verdict = startVerdict(counts, limits);
+  return {
+    stages: STAGES.map((stage) => ({ stage, count: counts[stage], limit: limits[stage], tasks: members.get(stage)!.sort((a, b) => taskNumber(a) - taskNumber(b)) })),
+    blocked: verdict.ok ? null : { backpressure: verdict.backpressure, reason: verdict.reason },
+  };
+}
+
+function breakers(state: ProjectState): Breakers {
+  const settings = state.settings.breaker;
+  const lanes = Object.entries(state.breakers)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, b]): Breaker => ({
+      key,
+      state: b.state === 'half-open' ? 'probing' : b.state,
+      since: b.since,
+      ...(b.code ? { code: b.code } : {}),
+      opened: b.opened,
+      successes: b.successes,
+      ...(b.state === 'half-open' ? { allowance: halfOpenAllowance(b) } : {}),
+      ...(b.state === 'open' ? { probeAfter: new Date(Date.parse(b.since) + settings.cooldownMs).toISOString() } : {}),
+      recent: b.recent.map((r) => ({ ...r })),
+    }));
+  return { lanes, settings: { failures: settings.failures, windowMs: settings.windowMs, cooldownMs: settings.cooldownMs, closeAfter: settings.closeAfter } };
+}
+
+function guards(sources: PanelSources): Guards {
+  return {
+    total: sources.guardTotal ?? sources.guards.length,
+    recent: recentGuardRows(sources.guards, GUARD_ROWS),
+    ...(sources.guardProblem ? { problem: sources.guardProblem } : {}),
+  };
+}

@@ -1,0 +1,294 @@
+/**
+ * The messages between the queue panel's webview and the extension host,
+ * shared by both sides and parsed by each side where they arrive. Built on
+ * `zod/mini` (tree-shakable) so the webview bundle stays small; this module
+ * must import nothing that pulls in the full `zod` or `vscode`.
+ *
+ * The host sends one `snapshot` (the whole view) when the webview is ready,
+ * then `patch`es: task upserts and removals by id, and only the sections that
+ * changed. Each carries `seq`; a patch names the `base` it applies to, so a
+ * webview that missed one asks for a fresh snapshot instead of drifting.
+ */
+import * as z from 'zod/mini';
+import type { RunState as CoreRunState } from '../model/runStates';
+import type { TaskState as CoreTaskState } from '../model/taskStates';
+
+// The state lists are repeated here (importing the core enums would bundle the full zod); the checks below keep them equal.
+export const PANEL_TASK_STATES = ['DRAFT', 'READY', 'RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'DONE', 'BLOCKED', 'CANCELED', 'CHANGES_REQUESTED', 'FAILED'] as const;
+export const PANEL_RUN_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_RESULT'] as const;
+export const PANEL_STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'] as const;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const taskStatesMatch: Same<(typeof PANEL_TASK_STATES)[number], CoreTaskState> = true;
+const runStatesMatch: Same<(typeof PANEL_RUN_STATES)[number], CoreRunState> = true;
+void taskStatesMatch;
+void runStatesMatch;
+
+const str = z.string();
+const num = z.number();
+const int = z.int();
+const opt = <T extends z.core.SomeType>(t: T) => z.optional(t);
+const orNull = <T extends z.core.SomeType>(t: T) => z.nullable(t);
+
+export const TaskState = z.enum(PANEL_TASK_STATES);
+export const RunState = z.enum(PANEL_RUN_STATES);
+export const Stage = z.enum(PANEL_STAGES);
+
+/** Why a READY task is not in the scheduler's ready set. */
+export const ReadyWait = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('deps'), on: z.array(str) }),
+  z.strictObject({ kind: z.literal('backoff'), until: str }),
+  z.strictObject({ kind: z.literal('file'), file: str, heldBy: str }),
+]);
+export type ReadyWait = z.infer<typeof ReadyWait>;
+
+/** A task's latest run, as its row shows it. */
+export const RunBrief = z.strictObject({
+  id: str,
+  state: RunState,
+  attempt: int,
+  startedAt: str,
+  durationMs: opt(num),
+  costUsd: opt(num),
+  failureCode: opt(str),
+});
+export type RunBrief = z.infer<typeof RunBrief>;
+
+/** One row of the task list. Nothing in it changes with the clock, so unchanged tasks are never re-sent. */
+export const PanelTask = z.strictObject({
+  id: str,
+  /** The task number, for ordering. */
+  n: int,
+  title: str,
+  state: TaskState,
+  lane: str,
+  /** The lane was set on the task (not the project default). */
+  laneOverride: z.boolean(),
+  priority: int,
+  attempts: int,
+  /** When the task last changed state (for READY: since when it waits). */
+  since: str,
+  /** READY only: the scheduler's time-invariant order key without the lane's cost penalty (larger goes first). */
+  key: opt(num),
+  wait: opt(ReadyWait),
+  urgent: opt(z.strictObject({ owner: str, reason: str, expiresAt: str })),
+  /** How many tasks depend on this one. */
+  unblocks: opt(int),
+  blockedBy: opt(z.array(str)),
+  failureReason: opt(str),
+  run: opt(RunBrief),
+  runs: int,
+});
+export type PanelTask = z.infer<typeof PanelTask>;
+
+export const Header = z.strictObject({
+  repo: str,
+  defaultLane: str,
+  agingPerMinute: num,
+  total: int,
+  counts: z.record(str, int),
+  /** Average cost per SUCCEEDED run of each lane (its latest 20), as the scheduler's priority uses it. */
+  laneCost: z.record(str, num),
+});
+export type Header = z.infer<typeof Header>;
+
+export const Pipeline = z.strictObject({
+  stages: z.array(z.strictObject({ stage: Stage, count: int, limit: int, tasks: z.array(str) })),
+  /** Why no new run would start now: a full downstream stage (backpressure) or a full RUNNING stage. */
+  blocked: orNull(z.strictObject({ backpressure: z.boolean(), reason: str })),
+});
+export type Pipeline = z.infer<typeof Pipeline>;
+
+export const TraceDecision = z.strictObject({ ts: str, kind: str, message: str, task: opt(str), run: opt(str) });
+export type TraceDecision = z.infer<typeof TraceDecision>;
+
+export const StageWait = z.strictObject({ waiting: int, oldestMs: num });
+
+/** The scheduler's side of `.switchyard/trace.jsonl`; `available: false` until a drain has written one. */
+export const Scheduler = z.discriminatedUnion('available', [
+  z.strictObject({ available: z.literal(false) }),
+  z.strictObject({
+    available: z.literal(true),
+    /** The latest scheduler decisions (backpressure, breakers, waits, starts), newest first. */
+    decisions: z.array(TraceDecision),
+    /** The last backpressure decision, if the trace has one. */
+    lastBackpressure: orNull(TraceDecision),
+    signals: orNull(
+      z.strictObject({ ts: str, stageWait: z.record(str, StageWait), failureStreak: opt(z.strictObject({ code: str, count: int })), burnRateUsdPerHour: opt(num) }),
+    ),
+    drain: orNull(z.strictObject({ ts: str, kind: str, message: str })),
+  }),
+]);
+export type Scheduler = z.infer<typeof Scheduler>;
+
+export const Breaker = z.strictObject({
+  key: str,
+  /** `probing` is the stored `half-open`. */
+  state: z.enum(['closed', 'open', 'probing']),
+  since: str,
+  code: opt(str),
+  opened: int,
+  successes: int,
+  /** Probing: how many runs may be in flight at once. */
+  allowance: opt(int),
+  /** Open: when the cooldown ends and a probe may run. */
+  probeAfter: opt(str),
+  recent: z.array(z.strictObject({ code: str, at: str })),
+});
+export type Breaker = z.infer<typeof Breaker>;
+
+export const Breakers = z.strictObject({
+  lanes: z.array(Breaker),
+  settings: z.strictObject({ failures: int, windowMs: num, cooldownMs: num, closeAfter: int }),
+});
+export type Breakers = z.infer<typeof Breakers>;
+
+export const LaneRow = z.strictObject({
+  lane: str,
+  isDefault: z.boolean(),
+  tasks: int,
+  runs: int,
+  completed: int,
+  completionRate: orNull(num),
+  verifyPassRate: orNull(num),
+  wallTimeP50Ms: orNull(num),
+  wallTimeP90Ms: orNull(num),
+  costUsd: num,
+  /** Runs that reported usage; a lane that reports none has no cost figures. */
+  costReported: int,
+  costPerCompletedUsd: orNull(num),
+  attemptsPerTask: orNull(num),
+});
+export type LaneRow = z.infer<typeof LaneRow>;
+
+export const Canary = z.strictObject({
+  lane: str,
+  baselineLane: str,
+  startedAt: str,
+  windowEnds: str,
+  verdict: z.enum(['hold', 'continue', 'expand-candidate', 'not-enough-data']),
+  why: str,
+});
+export type Canary = z.infer<typeof Canary>;
+
+export const Lanes = z.strictObject({ rows: z.array(LaneRow), canary: orNull(Canary) });
+export type Lanes = z.infer<typeof Lanes>;
+
+export const GuardRow = z.strictObject({
+  ts: str,
+  guard: str,
+  verdict: z.enum(['pass', 'block', 'warn', 'error']),
+  rule: str,
+  durationMs: num,
+  subject: opt(str),
+  runId: opt(str),
+  evidence: z.array(z.strictObject({ where: opt(str), message: str })),
+  error: opt(str),
+});
+export type GuardRow = z.infer<typeof GuardRow>;
+
+export const Guards = z.strictObject({
+  /** Verdicts recorded in `.switchyard/guards.jsonl` (all of them, not only those shown). */
+  total: int,
+  /** The newest verdicts, newest first. */
+  recent: z.array(GuardRow),
+  /** A line that could not be read, if any (the rest is still shown). */
+  problem: opt(str),
+});
+export type Guards = z.infer<typeof Guards>;
+
+export const SECTION_NAMES = ['header', 'pipeline', 'scheduler', 'breakers', 'lanes', 'guards'] as const;
+export type SectionName = (typeof SECTION_NAMES)[number];
+
+const sectionShape = { header: Header, pipeline: Pipeline, scheduler: Scheduler, breakers: Breakers, lanes: Lanes, guards: Guards };
+
+export const PanelView = z.strictObject({ ...sectionShape, tasks: z.array(PanelTask) });
+export type PanelView = z.infer<typeof PanelView>;
+export type PanelSections = Omit<PanelView, 'tasks'>;
+
+export const DetailRun = z.strictObject({
+  id: str,
+  attempt: int,
+  lane: str,
+  state: RunState,
+  startedAt: str,
+  durationMs: opt(num),
+  costUsd: opt(num),
+  tokens: opt(z.strictObject({ input: int, output: int })),
+  failureCode: opt(str),
+  failureReason: opt(str),
+  retryReason: opt(str),
+  resumes: opt(int),
+  resumeCounts: opt(z.strictObject({ replayed: int, resent: int, rerun: int, uncertain: int })),
+  salvage: opt(z.strictObject({ branch: str, files: int })),
+  review: opt(z.strictObject({ lane: str, verdict: str, reasons: z.array(str) })),
+  integration: opt(z.strictObject({ branch: str, commit: str })),
+  diffStat: opt(z.strictObject({ files: int, insertions: int, deletions: int })),
+  branch: str,
+  worktree: str,
+  hasDiff: z.boolean(),
+  hasWorktree: z.boolean(),
+});
+export type DetailRun = z.infer<typeof DetailRun>;
+
+export const TaskDetail = z.strictObject({
+  id: str,
+  title: str,
+  state: TaskState,
+  lane: str,
+  spec: str,
+  files: z.array(str),
+  acceptance: opt(str),
+  dependsOn: z.array(str),
+  failureReason: opt(str),
+  feedback: opt(str),
+  runs: z.array(DetailRun),
+  guards: z.array(GuardRow),
+  /** Decision lines of the task's runs (`runs/<id>/events.jsonl`) and the scheduler's about it (trace), oldest first. */
+  decisions: z.array(TraceDecision),
+});
+export type TaskDetail = z.infer<typeof TaskDetail>;
+
+/** Host → webview. */
+export const HostMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('snapshot'), seq: int, view: PanelView }),
+  z.strictObject({
+    type: z.literal('patch'),
+    seq: int,
+    base: int,
+    upsert: z.array(PanelTask),
+    remove: z.array(str),
+    sections: z.strictObject({
+      header: opt(Header),
+      pipeline: opt(Pipeline),
+      scheduler: opt(Scheduler),
+      breakers: opt(Breakers),
+      lanes: opt(Lanes),
+      guards: opt(Guards),
+    }),
+  }),
+  z.strictObject({ type: z.literal('detail'), taskId: str, detail: orNull(TaskDetail), problem: opt(str) }),
+  z.strictObject({ type: z.literal('error'), message: str }),
+]);
+export type HostMessage = z.infer<typeof HostMessage>;
+export type PanelPatch = Extract<HostMessage, { type: 'patch' }>;
+
+/** The palette commands the panel may run, with the id they take. */
+export const PANEL_COMMANDS = ['runQueue', 'runTask', 'cancelTask', 'retryTask', 'setTaskLane', 'showRunDiff', 'openWorktree', 'refresh'] as const;
+export type PanelCommand = (typeof PANEL_COMMANDS)[number];
+
+/** Webview → host. */
+export const WebviewMessage = z.discriminatedUnion('type', [
+  /** The page loaded (or reloaded): send a snapshot. `selected` is the task the restored page shows. */
+  z.strictObject({ type: z.literal('ready'), selected: opt(str) }),
+  z.strictObject({ type: z.literal('select'), taskId: orNull(str) }),
+  z.strictObject({ type: z.literal('command'), command: z.enum(PANEL_COMMANDS), taskId: opt(str), runId: opt(str) }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessage>;
+
+/** The first problem of a failed parse, with where it is: `view.tasks.3.state: Invalid option…`. */
+export function describeIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'unknown problem';
+  const where = issue.path.map(String).join('.');
+  return `${where ? `${where}: ` : ''}${issue.message}${error.issues.length > 1 ? ` (+${error.issues.length - 1} more)` : ''}`;
+}
