@@ -1,12 +1,20 @@
 import { type CliContext, openProject } from '../cliContext';
 import { formatStatus } from '../format';
 import { pipelineStatus } from '../../core/report/pipelineStatus';
+import { guardStatusLines, loadGuardEvents } from '../../core/guards/guardStatusLines';
+import { summarizeGuards } from '../../core/guards/guardSummary';
 
 /** `switchyard status [--json]` */
 export async function statusCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const state = await project.state();
-  if (ctx.flags.json) ctx.out(JSON.stringify({ root: project.root, settings: state.settings, tasks: state.tasks, runs: state.runs, pipeline: pipelineStatus(state), breakers: state.breakers }, null, 2));
-  else ctx.out(formatStatus(state));
+  const guards = await loadGuardEvents(project.root);
+  if (ctx.flags.json) {
+    ctx.out(JSON.stringify({ root: project.root, settings: state.settings, tasks: state.tasks, runs: state.runs, pipeline: pipelineStatus(state), breakers: state.breakers, guards: summarizeGuards(guards.events), guardLogError: guards.error }, null, 2));
+    return 0;
+  }
+  ctx.out(formatStatus(state));
+  const lines = guardStatusLines(guards.events);
+  if (lines.length || guards.error) ctx.out(['', 'Guards (latest verdict each):', ...lines.map((l) => `  ${l}`), ...(guards.error ? [`  guard log unreadable: ${guards.error}`] : [])].join('\n'));
   return 0;
 }

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { ProjectState } from '../../core/store/projectState';
+import type { GuardEvent } from '../../core/guards/guardLog';
+import { loadGuardEvents } from '../../core/guards/guardStatusLines';
 import type { ProjectHost } from './projectHost';
 
 const COALESCE_MS = 50;
@@ -11,6 +13,8 @@ const COALESCE_MS = 50;
  */
 export class ProjectSnapshot implements vscode.Disposable {
   private latest: ProjectState | undefined;
+  private guardEvents: GuardEvent[] = [];
+  private guardError: string | undefined;
   private failure: unknown;
   private loaded = false;
   private reading: Promise<void> | undefined;
@@ -28,6 +32,11 @@ export class ProjectSnapshot implements vscode.Disposable {
   /** The last state read, or undefined before the first read or when the project cannot be opened. */
   get state(): ProjectState | undefined {
     return this.latest;
+  }
+
+  /** The recorded guard verdicts as of the last read (and why they could not be read, if so). */
+  get guards(): { events: readonly GuardEvent[]; error?: string } {
+    return { events: this.guardEvents, error: this.guardError };
   }
 
   /** Why the project could not be opened or read, if it could not. */
@@ -62,7 +71,11 @@ export class ProjectSnapshot implements vscode.Disposable {
     do {
       this.again = false;
       try {
-        this.latest = await (await this.host.get()).state();
+        const project = await this.host.get();
+        this.latest = await project.state();
+        const guards = await loadGuardEvents(project.root, 500);
+        this.guardEvents = guards.events;
+        this.guardError = guards.error;
         this.failure = undefined;
       } catch (error) {
         this.latest = undefined;

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { pipelineStatus, type PipelineStatus } from '../../core/report/pipelineStatus';
 import type { ProjectState } from '../../core/store/projectState';
+import type { GuardEvent } from '../../core/guards/guardLog';
+import { summarizeGuards } from '../../core/guards/guardSummary';
+import { guardStatusLines } from '../../core/guards/guardStatusLines';
 
 /** The top row of the Tasks tree: stage WIP usage, backpressure, and circuit breakers. */
 export class PipelineNode {
@@ -31,14 +34,20 @@ export function pipelineNodes(state: ProjectState | undefined): PipelineNode[] {
   return state && state.tasks.length ? [new PipelineNode(pipelineStatus(state))] : [];
 }
 
-export function pipelineChildren(node: PipelineNode): PipelineDetailNode[] {
+export function pipelineChildren(node: PipelineNode, guards: { events: readonly GuardEvent[]; error?: string } = { events: [] }): PipelineDetailNode[] {
   const { status } = node;
+  const guardRows = summarizeGuards(guards.events).map(
+    (g) => new PipelineDetailNode(`guard:${g.guard}`, `guard ${g.guard}`, `${g.last.verdict} · ${g.last.rule}`, GUARD_ICONS[g.last.verdict], guardStatusLines(guards.events).find((l) => l.startsWith(`${g.guard} `))),
+  );
+  if (guards.error) guardRows.push(new PipelineDetailNode('guard:log', 'guards', 'log unreadable', 'warning', guards.error));
   const stages = status.stages.map((s) => new PipelineDetailNode(`pipeline:${s.stage}`, s.stage, `${s.count}/${s.limit}${s.full ? ' · full' : ''}`, s.full ? 'warning' : 'circle-small'));
   const breakers = status.breakers.map(
     (b) => new PipelineDetailNode(`breaker:${b.key}`, `breaker ${b.key}`, b.state, b.state === 'open' ? 'debug-disconnect' : b.state === 'half-open' ? 'debug-step-over' : 'plug', b.line),
   );
-  return [...stages, ...breakers];
+  return [...stages, ...breakers, ...guardRows];
 }
+
+const GUARD_ICONS = { pass: 'shield', block: 'error', warn: 'warning', error: 'bug' } as const;
 
 /** Label `Pipeline`; description the busy stages (`idle` when none), `backpressure` when a downstream stage is full, and breakers not closed; contextValue `pipeline`. */
 export function pipelineTreeItem(node: PipelineTreeNode): vscode.TreeItem {
@@ -47,7 +56,7 @@ export function pipelineTreeItem(node: PipelineTreeNode): vscode.TreeItem {
     item.id = node.id;
     item.description = node.description;
     item.iconPath = new vscode.ThemeIcon(node.icon);
-    item.contextValue = node.id.startsWith('breaker:') ? 'pipeline.breaker' : 'pipeline.stage';
+    item.contextValue = node.id.startsWith('breaker:') ? 'pipeline.breaker' : node.id.startsWith('guard:') ? 'pipeline.guard' : 'pipeline.stage';
     if (node.tooltip) item.tooltip = node.tooltip;
     return item;
   }

@@ -76,6 +76,7 @@ function runItem(node: RunNode): vscode.TreeItem {
     const c = run.resumeCounts;
     lines.push(`resumed ${run.resumes}× from the journal${c ? `: replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : ''}`);
   }
+  if (node.guards.length) lines.push('guards:', ...node.guards.map((g) => `  ${g}`));
   item.tooltip = lines.join('\n');
   return item;
 }

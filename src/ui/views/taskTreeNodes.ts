@@ -25,7 +25,11 @@ export class TaskNode {
 /** One run (attempt) of a task. */
 export class RunNode {
   readonly kind = 'run';
-  constructor(readonly run: Run) {}
+  /** `guards`: one line per guard that judged this run (latest verdict, evidence, counts). */
+  constructor(
+    readonly run: Run,
+    readonly guards: readonly string[] = [],
+  ) {}
 }
 
 export type TaskTreeNode = StateNode | TaskNode | RunNode;

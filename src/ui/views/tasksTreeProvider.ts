@@ -5,6 +5,7 @@ import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
 import { RunNode, StateNode, TaskNode, type TaskTreeNode } from './taskTreeNodes';
+import { guardStatusLines } from '../../core/guards/guardStatusLines';
 import { isPipelineTreeNode, pipelineChildren, pipelineNodes, pipelineTreeItem, type PipelineTreeNode } from './pipelineTreeItems';
 
 type TreeNode = TaskTreeNode | PipelineTreeNode;
@@ -33,10 +34,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const state = await this.snapshot.current();
       return [...pipelineNodes(state), ...stateNodes(state)];
     }
-    if (node.kind === 'pipeline') return pipelineChildren(node);
+    if (node.kind === 'pipeline') return pipelineChildren(node, this.snapshot.guards);
     if (node.kind === 'pipeline-detail') return [];
     if (node.kind === 'state') return node.tasks.map((task) => this.taskNode(task.id)).filter((n): n is TaskNode => n !== undefined);
-    if (node.kind === 'task') return node.runs.map((run) => new RunNode(run));
+    if (node.kind === 'task') return node.runs.map((run) => new RunNode(run, guardStatusLines(this.snapshot.guards.events, run.id)));
     return [];
   }
 

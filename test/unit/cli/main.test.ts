@@ -37,6 +37,8 @@ describe('switchyard CLI', () => {
     assert.match(status.out, /t1\s+DONE\s+command\s+1\s+Make out\.txt/);
     const json = JSON.parse((await cli('status', '--json', '--repo', repo.dir)).out);
     assert.equal(json.runs[0].state, 'SUCCEEDED');
+    assert.match(status.out, /Guards \(latest verdict each\):\n(  .*\n)*  conflict-markers pass \(conflict-marker\)/, 'guard verdicts are shown');
+    assert.equal(json.guards.find((g: { guard: string }) => g.guard === 'secret-scan')?.last.verdict, 'pass');
     const diff = await cli('diff', 't1.1', '--repo', repo.dir);
     assert.match(diff.out, /\+changed/);
     const log = await cli('log', 't1.1', '--repo', repo.dir);
