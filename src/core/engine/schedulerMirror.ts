@@ -1,3 +1,4 @@
+import { laneCosts } from '../scheduler/laneCosts';
 import type { Task } from '../model/task';
 import type { TaskState } from '../model/taskStates';
 import { breakerAllows } from '../scheduler/circuitBreaker';
@@ -12,7 +13,6 @@ interface Seen {
   retryAt?: number;
 }
 
-const COST_SAMPLE = 20;
 
 /**
  * One drain's scheduler, kept in step with the store: at each claim (under
@@ -27,7 +27,7 @@ export class SchedulerMirror {
   private readonly seen = new Map<string, Seen>();
   private revision = -1;
   private settingsKey = '';
-  private readonly costs = new Map<string, number>();
+  private costs = new Map<string, number>();
   private breakers: Record<string, BreakerState> = {};
   private breakerSettings!: ProjectState['settings']['breaker'];
   /** Breakers the last pick moved from open to half-open (the claim stores them). */
@@ -51,7 +51,7 @@ export class SchedulerMirror {
       return -1;
     }
     if (state.revision === this.revision) return 0;
-    this.countCosts(state);
+    this.costs = new Map(Object.entries(laneCosts(state)));
     let changed = 0;
     for (const task of state.tasks) {
       const seen = this.seen.get(task.id);
@@ -122,7 +122,7 @@ export class SchedulerMirror {
       },
     });
     this.seen.clear();
-    this.countCosts(state);
+    this.costs = new Map(Object.entries(laneCosts(state)));
     this.scheduler.addMany(
       state.tasks.map((task) => ({ task: this.toSched(task, state), state: task.state, at: Date.parse(task.updatedAt), retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined })),
       now,
@@ -154,17 +154,5 @@ export class SchedulerMirror {
     return JSON.stringify([task.spec.priority, task.spec.lane ?? state.settings.defaultLane, task.spec.files, task.spec.urgent?.expiresAt ?? null]);
   }
 
-  /** The average cost per completed run of each lane, over its latest runs. */
-  private countCosts(state: ProjectState): void {
-    const samples = new Map<string, number[]>();
-    for (const run of state.runs) {
-      if (run.state !== 'SUCCEEDED') continue;
-      const list = samples.get(run.lane) ?? [];
-      list.push(run.usage?.costUsd ?? 0);
-      if (list.length > COST_SAMPLE) list.shift();
-      samples.set(run.lane, list);
-    }
-    this.costs.clear();
-    for (const [lane, list] of samples) this.costs.set(lane, list.reduce((a, b) => a + b, 0) / list.length);
-  }
+
 }

@@ -2,10 +2,8 @@ import type { Task } from '../model/task';
 import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { COST_CAP, COST_WEIGHT, URGENT_BONUS, UNBLOCK_CAP, UNBLOCK_WEIGHT } from '../scheduler/priorityScore';
 import type { ProjectState } from '../store/projectState';
+export { laneCosts } from '../scheduler/laneCosts';
 import type { ReadyWait } from './panelProtocol';
-
-/** How many of a lane's latest SUCCEEDED runs its cost estimate averages (as the scheduler's mirror does). */
-const COST_SAMPLE = 20;
 
 export interface ReadyFacts {
   /** The time-invariant order key without the lane's cost penalty (larger first). */
@@ -47,20 +45,6 @@ export function laneCostPenalty(costUsd: number): number {
   return Math.min(COST_WEIGHT * costUsd, COST_CAP);
 }
 
-/** Each lane's average cost per SUCCEEDED run over its latest runs (the scheduler's cost estimate). */
-export function laneCosts(state: ProjectState): Record<string, number> {
-  const samples = new Map<string, number[]>();
-  for (const run of state.runs) {
-    if (run.state !== 'SUCCEEDED') continue;
-    const list = samples.get(run.lane) ?? [];
-    list.push(run.usage?.costUsd ?? 0);
-    if (list.length > COST_SAMPLE) list.shift();
-    samples.set(run.lane, list);
-  }
-  const out: Record<string, number> = {};
-  for (const [lane, list] of samples) out[lane] = list.reduce((a, b) => a + b, 0) / list.length;
-  return out;
-}
 
 /** The task number (`t12` → 12), the scheduler's tie-break among equal scores. */
 export function taskNumber(id: string): number {
