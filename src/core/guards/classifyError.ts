@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { readJsonConfig } from '../store/readJsonConfig';
 import { SwitchyardError } from '../errors';
-import { describeZodError } from '../model/zodIssues';
 import { STATE_DIR } from '../store/stateDir';
 import { errorFacts, retryAfterMs, type ErrorFacts } from './errorFacts';
 import { BUILTIN_ERROR_RULES, DEFAULT_RULE, type ErrorClass, type ErrorMatcher, type ErrorRule } from './errorRules';
@@ -72,22 +71,9 @@ const ProjectRules = z.object({ rules: z.array(ProjectRule) }).strict();
 /** The project's rules followed by the built-in ones. No file: the built-in rules. A bad file is an error naming the file and field. */
 export async function loadErrorRules(root: string): Promise<ErrorRule[]> {
   const file = join(root, STATE_DIR, ERROR_RULES_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [...BUILTIN_ERROR_RULES];
-    throw new SwitchyardError('invalid-input', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SwitchyardError('invalid-input', `${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = ProjectRules.safeParse(json);
-  if (!parsed.success) throw new SwitchyardError('invalid-input', `${file}: ${describeZodError(parsed.error)}`);
-  const own = parsed.data.rules.map((r, i): ErrorRule => {
+  const data = await readJsonConfig(file, ProjectRules);
+  if (data === undefined) return [...BUILTIN_ERROR_RULES];
+  const own = data.rules.map((r, i): ErrorRule => {
     let message: RegExp | undefined;
     try {
       message = r.message ? new RegExp(r.message, r.flags) : undefined;

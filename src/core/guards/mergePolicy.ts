@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SwitchyardError } from '../errors';
-import { describeZodError } from '../model/zodIssues';
+import { readJsonConfig } from '../store/readJsonConfig';
 import { STATE_DIR } from '../store/stateDir';
 
 /** The opt-in merge policy: `<repo>/.switchyard/merge-policy.json`. */
@@ -32,22 +30,8 @@ export function mergePolicyPath(root: string): string {
 /** The policy, or null when the file does not exist (stage 2 is off). A bad file is an error naming the file and field. */
 export async function loadMergePolicy(root: string): Promise<MergePolicy | null> {
   const file = mergePolicyPath(root);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new SwitchyardError('invalid-input', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SwitchyardError('invalid-input', `${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = MergePolicy.safeParse(json);
-  if (!parsed.success) throw new SwitchyardError('invalid-input', `${file}: ${describeZodError(parsed.error)}`);
-  return parsed.data;
+  const data = await readJsonConfig(file, MergePolicy);
+  return data ?? null;
 }
 
 /**

@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { SwitchyardError } from '../errors';
+import { describeZodError } from '../model/zodIssues';
+
+/**
+ * Reads a small JSON settings file and parses it with `schema`. A missing file
+ * is `undefined`; an unreadable, malformed or invalid one is an error naming
+ * the file (and the field).
+ */
+export async function readJsonConfig<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SwitchyardError('invalid-input', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SwitchyardError('invalid-input', `${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new SwitchyardError('invalid-input', `${file}: ${describeZodError(parsed.error)}`);
+  return parsed.data;
+}
