@@ -5,6 +5,9 @@ import type { LaneRegistry } from './lanes/laneRegistry';
 import type { Disposable } from './lanes/lanePlugin';
 import type { Task, TaskSpecInput } from './model/task';
 import { ProjectStore } from './store/projectStore';
+import { setDefaultLaneRecorded } from './routing/routingChanges';
+import type { RoutingChange } from './routing/routingState';
+import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
 import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
@@ -122,12 +125,11 @@ export class Project {
     return task;
   }
 
-  async setDefaultLane(lane: string): Promise<void> {
-    this.registry.require(lane);
-    await this.store.update((s) => {
-      s.settings.defaultLane = lane;
-    });
+  /** Sets the project's default lane as one recorded routing change (who: git's user.email, and `why`). */
+  async setDefaultLane(lane: string, why: string): Promise<RoutingChange> {
+    const change = await setDefaultLaneRecorded(this.store, this.registry, lane, { who: await whoAmI(this.root), why });
     this.changed();
+    return change;
   }
 
   async updateSettings(change: (settings: ProjectSettings) => void): Promise<ProjectSettings> {

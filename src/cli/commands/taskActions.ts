@@ -1,6 +1,4 @@
 import { type CliContext, flagString, openProject, requirePositional } from '../cliContext';
-import { setDefaultLaneRecorded } from '../../core/routing/routingChanges';
-import { whoAmI } from '../../core/routing/whoAmI';
 
 /** `switchyard diff <run>` */
 export async function diffCommand(ctx: CliContext): Promise<number> {
@@ -42,7 +40,7 @@ export async function defaultLaneCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const lane = ctx.positionals[0];
   if (lane) {
-    const change = await setDefaultLaneRecorded(project.store, project.registry, lane, { who: await whoAmI(project.root), why: flagString(ctx, 'why') ?? 'set from the CLI' });
+    const change = await project.setDefaultLane(lane, flagString(ctx, 'why') ?? 'set from the CLI');
     ctx.err(`recorded change #${change.id}: default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`);
   }
   ctx.out((await project.state()).settings.defaultLane);

@@ -13,11 +13,6 @@ const RUN_TRANSITIONS: Record<RunState, readonly RunState[]> = {
   STALE_RESULT: [],
 };
 
-/** The full table, for documentation and tests. */
-export function runTransitions(): Readonly<Record<RunState, readonly RunState[]>> {
-  return RUN_TRANSITIONS;
-}
-
 export function canTransitionRun(from: RunState, to: RunState): boolean {
   return RUN_TRANSITIONS[from].includes(to);
 }

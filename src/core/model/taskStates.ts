@@ -56,7 +56,3 @@ export function isStage(state: TaskState): state is Stage {
   return (STAGES as readonly string[]).includes(state);
 }
 
-/** The full table, for documentation and tests. */
-export function taskTransitions(): Readonly<Record<TaskState, readonly TaskState[]>> {
-  return TASK_TRANSITIONS;
-}

@@ -1,7 +1,5 @@
 import type { ProjectSettings } from '../../core/store/projectState';
 import { pickLane } from '../prompts/pickLane';
-import { setDefaultLaneRecorded } from '../../core/routing/routingChanges';
-import { whoAmI } from '../../core/routing/whoAmI';
 import { laneIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 
@@ -10,6 +8,6 @@ export async function setDefaultLane(deps: CommandDeps, arg?: unknown): Promise<
   const project = await deps.host.get();
   const current = (await project.state()).settings.defaultLane;
   const lane = laneIdFrom(arg) ?? (await pickLane(deps.host.registry, `Default lane for this project (now ${current})`, current));
-  await setDefaultLaneRecorded(project.store, project.registry, lane, { who: await whoAmI(project.root), why: 'set from VS Code (Set Project Default Lane)' });
+  await project.setDefaultLane(lane, 'set from VS Code (Set Project Default Lane)');
   return (await project.state()).settings;
 }
