@@ -16,7 +16,10 @@ export type SwitchyardErrorCode =
   | 'journal-diverged'
   | 'lease-held'
   | 'secret-missing'
-  | 'secret-unavailable';
+  | 'secret-unavailable'
+  | 'backend-config'
+  | 'backend-unreachable'
+  | 'backend-migrated';
 
 export class SwitchyardError extends Error {
   override readonly name: string = 'SwitchyardError';

@@ -4,7 +4,11 @@ import { SwitchyardError } from './errors';
 import type { LaneRegistry } from './lanes/laneRegistry';
 import type { Disposable } from './lanes/lanePlugin';
 import type { Task, TaskSpecInput } from './model/task';
-import { ProjectStore } from './store/projectStore';
+import type { Backend } from './backend/backend';
+import type { BackendSpec } from './backend/backendSpec';
+import type { StateStore } from './backend/stateStore';
+import { openBackend } from './backend/openBackend';
+import type { JournalRead } from './journal/journalReader';
 import { setDefaultLaneRecorded } from './routing/routingChanges';
 import type { RoutingChange } from './routing/routingState';
 import { whoAmI } from './routing/whoAmI';
@@ -33,6 +37,8 @@ export interface ProjectOptions {
   cancelPollMs?: number;
   /** The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no hook. */
   hookCommand?: string | null;
+  /** Where state, leases and journals live (default: files under `.switchyard/`). */
+  backend?: BackendSpec;
 }
 
 /**
@@ -43,16 +49,22 @@ export class Project {
   private readonly events = new EventEmitter();
   private readonly ctx: RunContext;
   private rules: readonly ErrorRule[] = BUILTIN_ERROR_RULES;
+  /** Tasks, runs and settings in the backend. */
+  readonly store: StateStore;
 
   private constructor(
     readonly root: string,
-    readonly store: ProjectStore,
+    readonly backend: Backend,
     readonly registry: LaneRegistry,
     options: ProjectOptions,
   ) {
+    const store = backend.state;
+    this.store = store;
     this.ctx = {
       root,
       store,
+      leases: backend.leases,
+      journals: backend.journals,
       registry,
       owner: makeOwnerId(),
       parentEnv: options.parentEnv ?? process.env,
@@ -76,8 +88,23 @@ export class Project {
   /** Opens the repository that contains `dir`; not a git repository or a corrupt state file is an error. */
   static async open(dir: string, options: ProjectOptions): Promise<Project> {
     const root = await resolveRepoRoot(dir);
-    const store = await ProjectStore.open(root);
-    return new Project(root, store, options.registry, options);
+    const backend = await openBackend(root, options.backend);
+    return new Project(root, backend, options.registry, options);
+  }
+
+  /** Closes the backend's connections; the project is not used afterwards. */
+  close(): Promise<void> {
+    return this.backend.close();
+  }
+
+  /** The run's durable journal, validated. */
+  readJournal(runId: string): Promise<JournalRead & { where: string }> {
+    return this.backend.journals.read(runId);
+  }
+
+  /** Calls `listener` when any process changes the state (another window, a worker on another machine). */
+  onExternalChange(listener: () => void): Disposable {
+    return this.backend.watch(listener);
   }
 
   state(): Promise<ProjectState> {

@@ -1,11 +1,10 @@
-import { readJournal } from '../../core/journal/readJournalFile';
 import { type CliContext, openProject, requirePositional } from '../cliContext';
 
 /** `switchyard journal <run> [--json]`: the run's journal, one call a line. */
 export async function journalCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const runId = requirePositional(ctx, 0, 'run id');
-  const { events, tornTail, file } = await readJournal(project.root, runId);
+  const { events, tornTail, where: file } = await project.readJournal(runId);
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(events, null, 2));
     return 0;

@@ -1,5 +1,4 @@
 import { errorMessage, isSwitchyardError } from '../errors';
-import { journalPath, leasePath } from '../journal/journalFiles';
 import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
 import { RunLease } from '../journal/runLease';
 import { Redactor } from '../secrets/redactor';
@@ -46,7 +45,7 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   stop.addEventListener('abort', onStop, { once: true });
   let lostTo: string | undefined;
   const settings = (await ctx.store.read()).settings;
-  const lease = new RunLease(leasePath(ctx.root, run.id), ctx.owner, settings.leaseMs, (fn) => ctx.store.withLock(fn), (by) => {
+  const lease = new RunLease(ctx.leases, run.id, ctx.owner, settings.leaseMs, (by) => {
     lostTo = by;
     cancel.abort();
   });
@@ -64,11 +63,10 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   let end: RunEnd;
   let journal: RunJournal | undefined;
   try {
-    const file = journalPath(ctx.root, run.id);
     const redact = (line: string): string => redactor.redact(line);
     journal = resume
-      ? await resumeRunJournal(file, run.id, settings.journalDurability, ctx.owner, resume.previousOwner, redact)
-      : await startRunJournal(file, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner }, redact);
+      ? await resumeRunJournal(ctx.journals, run.id, settings.journalDurability, ctx.owner, resume.previousOwner, redact)
+      : await startRunJournal(ctx.journals, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner }, redact);
     for (const warning of journal.warnings) record('decision', { message: `journal warning: ${warning}` });
     end = await runAttempt(ctx, { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor });
   } catch (error) {

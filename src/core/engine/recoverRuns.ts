@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { leasePath } from '../journal/journalFiles';
-import { leaseIsFree, readLeaseSync, writeLeaseSync } from '../journal/runLease';
+import { leaseIsFree } from '../journal/runLease';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import { ACTIVE_TASK_STATES } from '../model/taskStates';
@@ -29,11 +28,11 @@ export interface Recovery {
  */
 export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery> {
   const now = Date.now();
-  const recovery = await ctx.store.update((state): Recovery & { logs: { runId: string; message: string }[] } => {
+  const recovery = await ctx.store.update((state, leases): Recovery & { logs: { runId: string; message: string }[] } => {
     const out: Recovery & { logs: { runId: string; message: string }[] } = { decisions: [], resumed: [], logs: [] };
     for (const run of state.runs) {
       if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
-      const lease = readLeaseSync(leasePath(ctx.root, run.id));
+      const lease = leases.get(run.id);
       if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
       const task = state.tasks.find((t) => t.id === run.taskId);
       if (!task) continue;
@@ -50,7 +49,7 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
         const previousOwner = lease?.owner ?? run.owner;
         run.owner = ctx.owner;
         run.resumes = (run.resumes ?? 0) + 1;
-        writeLeaseSync(leasePath(ctx.root, run.id), ctx.owner, state.settings.leaseMs);
+        leases.take(run.id, ctx.owner, state.settings.leaseMs);
         out.resumed.push({ task: structuredClone(task), run: structuredClone(run), previousOwner });
         continue;
       }

@@ -1,6 +1,8 @@
 import { hostname } from 'node:os';
 import type { LaneRegistry } from '../lanes/laneRegistry';
-import type { ProjectStore } from '../store/projectStore';
+import type { StateStore } from '../backend/stateStore';
+import type { LeaseStore } from '../backend/leaseStore';
+import type { JournalStore } from '../backend/journalStore';
 import type { SecretSource } from '../secrets/secretSource';
 import type { ErrorRule } from '../guards';
 import type { StageGate } from './stageGate';
@@ -9,7 +11,10 @@ import type { TraceLog } from './traceLog';
 /** What running a task needs from its surroundings. */
 export interface RunContext {
   readonly root: string;
-  readonly store: ProjectStore;
+  /** Tasks, runs and settings (the backend's state store). */
+  readonly store: StateStore;
+  readonly leases: LeaseStore;
+  readonly journals: JournalStore;
   readonly registry: LaneRegistry;
   /** Identifies this process as the owner of the runs it starts: `host/pid/nonce`. */
   readonly owner: string;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Stage, TaskState } from '../model/taskStates';
-import type { ProjectStore } from '../store/projectStore';
+import type { StateStore } from '../backend/stateStore';
 import { findTask, setTaskState } from './taskCommands';
 
 export type EnterResult = { entered: true; waitedMs: number } | { entered: false; why: 'stale' | 'aborted' };
@@ -29,7 +29,7 @@ export class StageGate {
   private readonly events = new EventEmitter();
   private readonly waiting: Record<Stage, Map<string, number>> = { RUNNING: new Map(), VERIFYING: new Map(), REVIEWING: new Map(), INTEGRATING: new Map() };
 
-  constructor(private readonly store: ProjectStore) {
+  constructor(private readonly store: StateStore) {
     this.events.setMaxListeners(0);
   }
 

@@ -6,7 +6,7 @@ import { describeZodError } from '../model/zodIssues';
 import { describeCycle, findCycle } from '../scheduler/findCycle';
 import { blockDependents, unblockDependents } from './dependencyBlocks';
 import type { ProjectState } from '../store/projectState';
-import type { ProjectStore } from '../store/projectStore';
+import type { StateStore } from '../backend/stateStore';
 
 export function findTask(state: ProjectState, id: string): Task {
   const task = state.tasks.find((t) => t.id === id);
@@ -27,7 +27,7 @@ export function setTaskState(task: Task, to: TaskState): void {
  * Nothing is stored when any spec is wrong.
  */
 export async function addTasks(
-  store: ProjectStore,
+  store: StateStore,
   registry: LaneRegistry,
   inputs: readonly unknown[],
   baseCommit: string,
@@ -89,12 +89,12 @@ export async function addTasks(
   });
 }
 
-export function addTask(store: ProjectStore, registry: LaneRegistry, input: TaskSpecInput, baseCommit: string): Promise<Task> {
+export function addTask(store: StateStore, registry: LaneRegistry, input: TaskSpecInput, baseCommit: string): Promise<Task> {
   return addTasks(store, registry, [input], baseCommit).then((tasks) => tasks[0]!);
 }
 
 /** Cancels a task: its generation moves on, so a result that still arrives is kept as stale. */
-export function cancelTask(store: ProjectStore, id: string): Promise<Task> {
+export function cancelTask(store: StateStore, id: string): Promise<Task> {
   return store.update((state) => {
     const task = findTask(state, id);
     if (task.state === 'INTEGRATING' && task.integration && task.integration.runId === task.lastRunId) {
@@ -110,7 +110,7 @@ export function cancelTask(store: ProjectStore, id: string): Promise<Task> {
 }
 
 /** Approves a DRAFT task: it becomes READY (or BLOCKED, when a dependency FAILED or was CANCELED) and can be scheduled. */
-export function approveTask(store: ProjectStore, id: string): Promise<Task> {
+export function approveTask(store: StateStore, id: string): Promise<Task> {
   return store.update((state) => {
     const task = findTask(state, id);
     if (task.state !== 'DRAFT') throw new SwitchyardError('illegal-transition', `task ${id} is ${task.state}; only DRAFT tasks need approval`);
@@ -125,7 +125,7 @@ export function approveTask(store: ProjectStore, id: string): Promise<Task> {
 }
 
 /** Puts a FAILED or CANCELED task back in the queue with a fresh attempt budget. */
-export function retryTask(store: ProjectStore, id: string): Promise<Task> {
+export function retryTask(store: StateStore, id: string): Promise<Task> {
   return store.update((state) => {
     const task = findTask(state, id);
     if (task.state !== 'FAILED' && task.state !== 'CANCELED') {
@@ -147,7 +147,7 @@ export function retryTask(store: ProjectStore, id: string): Promise<Task> {
   });
 }
 
-export function setTaskLane(store: ProjectStore, registry: LaneRegistry, id: string, lane: string): Promise<Task> {
+export function setTaskLane(store: StateStore, registry: LaneRegistry, id: string, lane: string): Promise<Task> {
   registry.require(lane);
   return store.update((state) => {
     const task = findTask(state, id);

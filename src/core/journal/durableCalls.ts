@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { SwitchyardError } from '../errors';
 import type { Usage } from '../model/laneEvent';
 import type { CallKind, JournalEvent, ReplayRule } from './journalEvent';
-import type { Durability, JournalWriter } from './journalWriter';
+import type { JournalSink } from '../backend/journalStore';
+import type { Durability } from './journalWriter';
 
 export interface CallSpec<T> {
   kind: CallKind;
@@ -55,7 +56,7 @@ export class DurableCalls {
   private usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
   constructor(
-    private readonly writer: JournalWriter,
+    private readonly writer: JournalSink,
     private readonly durability: Durability,
     priorEvents: readonly JournalEvent[] = [],
   ) {
@@ -82,7 +83,7 @@ export class DurableCalls {
       if (earlier.intent.kind !== spec.kind || earlier.intent.name !== spec.name) {
         throw new SwitchyardError(
           'journal-diverged',
-          `${this.writer.file}: call ${call} was ${earlier.intent.kind} "${earlier.intent.name}" in the journal but is ${spec.kind} "${spec.name}" now; the lane is not deterministic and cannot resume`,
+          `${this.writer.where}: call ${call} was ${earlier.intent.kind} "${earlier.intent.name}" in the journal but is ${spec.kind} "${spec.name}" now; the lane is not deterministic and cannot resume`,
         );
       }
       if (earlier.outcome) return this.readBack<T>(earlier.outcome, key);

@@ -26,34 +26,43 @@ export async function readJournal(file: string): Promise<JournalRead> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { events: [] };
     throw error;
   }
-  const events: JournalEvent[] = [];
   const lines = text.split('\n');
   // The text ends with a newline when every write completed, so the last piece is empty.
   const complete = lines.length - 1;
-  const fail = (lineNo: number, problem: string): never => {
-    throw new SwitchyardError('journal-corrupt', `${file}:${lineNo}: ${problem}. The journal was not changed; resume stopped.`);
-  };
-  for (let i = 0; i < complete; i++) {
-    const lineNo = i + 1;
-    let json: unknown;
-    try {
-      json = JSON.parse(lines[i]!);
-    } catch {
-      fail(lineNo, 'not valid JSON');
-    }
-    const type = (json as { type?: unknown } | null)?.type;
-    const schema = typeof type === 'string' ? EVENT_SCHEMAS.get(type) : undefined;
-    if (!schema) fail(lineNo, `unknown event type ${JSON.stringify(type)}`);
-    const parsed = schema!.safeParse(json);
-    if (!parsed.success) fail(lineNo, `invalid ${String(type)} event: ${describeZodError(parsed.error)}`);
-    const event = parsed.data as JournalEvent;
-    if (event.seq !== i + 1) fail(lineNo, `seq ${event.seq} where ${i + 1} was expected (a gap or a repeat)`);
-    events.push(event);
-  }
+  const { events } = parseJournalLines(lines.slice(0, complete), (i) => `${file}:${i + 1}`);
   // A last line without its newline is a write that never completed (so never reported durable): torn.
   if (lines[complete]) {
     const keepBytes = Buffer.byteLength(text) - Buffer.byteLength(lines[complete]!);
     return { events, tornTail: { line: complete + 1, keepBytes } };
+  }
+  return { events };
+}
+
+/**
+ * Validates journal lines in order: each must be JSON of a known event type
+ * that passes its schema, with `seq` counting up from 1 without a gap.
+ * `place(i)` names line i in the error (a file and line, or a table row).
+ */
+export function parseJournalLines(lines: readonly string[], place: (index: number) => string): { events: JournalEvent[] } {
+  const events: JournalEvent[] = [];
+  const fail = (index: number, problem: string): never => {
+    throw new SwitchyardError('journal-corrupt', `${place(index)}: ${problem}. The journal was not changed; resume stopped.`);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    let json: unknown;
+    try {
+      json = JSON.parse(lines[i]!);
+    } catch {
+      fail(i, 'not valid JSON');
+    }
+    const type = (json as { type?: unknown } | null)?.type;
+    const schema = typeof type === 'string' ? EVENT_SCHEMAS.get(type) : undefined;
+    if (!schema) fail(i, `unknown event type ${JSON.stringify(type)}`);
+    const parsed = schema!.safeParse(json);
+    if (!parsed.success) fail(i, `invalid ${String(type)} event: ${describeZodError(parsed.error)}`);
+    const event = parsed.data as JournalEvent;
+    if (event.seq !== i + 1) fail(i, `seq ${event.seq} where ${i + 1} was expected (a gap or a repeat)`);
+    events.push(event);
   }
   return { events };
 }

@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import type { JournalSink } from '../backend/journalStore';
 import { JOURNAL_VERSION, type JournalEntry, type JournalEvent } from './journalEvent';
 
 /** `strict`: every event is durable before its call starts or its result is reported. `on`: group commit; only `never` intents wait. */
@@ -11,7 +12,7 @@ export type Durability = 'strict' | 'on';
  * next group commit and resolves at once. `redact` cleans each line of
  * secret values before it is written.
  */
-export class JournalWriter {
+export class JournalWriter implements JournalSink {
   private pending: string[] = [];
   private waiters: (() => void)[] = [];
   private flushing: Promise<void> | undefined;
@@ -28,6 +29,10 @@ export class JournalWriter {
   /** Opens `file` for appending; `lastSeq` is the seq of the last event already in it (0 for a new journal). */
   static async open(file: string, runId: string, lastSeq: number, redact?: (line: string) => string): Promise<JournalWriter> {
     return new JournalWriter(file, await open(file, 'a'), runId, lastSeq, redact);
+  }
+
+  get where(): string {
+    return this.file;
   }
 
   get lastSeq(): number {

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ownerIsGone } from '../engine/runContext';
+import type { LeaseStore } from '../backend/leaseStore';
 
 export const Lease = z.object({ owner: z.string(), heartbeatAt: z.string(), expiresAt: z.string() }).strict();
 export type Lease = z.infer<typeof Lease>;
@@ -38,34 +39,38 @@ export function writeLeaseSync(file: string, owner: string, durationMs: number):
 }
 
 /**
- * Holds a run's lease: renews it every third of its duration, under the
- * store lock, while the file still names this owner; calls `onLost` once
- * another process has taken the run over. Takeovers are decided under the
- * same lock, so two processes never both hold a run.
+ * Holds a run's lease: renews it every third of its duration while the
+ * backend still names this owner, and calls `onLost` once another process
+ * has taken the run over. Takeovers are decided in the backend's state
+ * transaction, so two processes never both hold a run.
  */
 export class RunLease {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly file: string,
+    private readonly leases: LeaseStore,
+    readonly runId: string,
     readonly owner: string,
     private readonly durationMs: number,
-    private readonly withLock: <T>(fn: () => T) => Promise<T>,
     private readonly onLost: (by: string) => void,
   ) {}
 
   /** Writes the lease (unless `alreadyWritten` by a takeover) and starts renewing it. */
   async start(alreadyWritten = false): Promise<void> {
-    if (!alreadyWritten) await this.withLock(() => writeLeaseSync(this.file, this.owner, this.durationMs));
+    if (!alreadyWritten) await this.leases.acquire(this.runId, this.owner, this.durationMs);
     this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.durationMs / 3)));
     this.timer.unref();
   }
 
   async release(): Promise<void> {
     this.stop();
-    await this.withLock(() => {
-      if (readLeaseSync(this.file)?.owner === this.owner) rmSync(this.file, { force: true });
-    }).catch(() => undefined);
+    await this.leases.release(this.runId, this.owner).catch(() => undefined);
+  }
+
+  /** Stops renewing and expires the lease now, so another process resumes the run at once. */
+  async handBack(): Promise<void> {
+    this.stop();
+    await this.leases.handBack(this.runId, this.owner).catch(() => undefined);
   }
 
   private stop(): void {
@@ -74,12 +79,8 @@ export class RunLease {
   }
 
   private async renew(): Promise<void> {
-    const lostTo = await this.withLock(() => {
-      const current = readLeaseSync(this.file);
-      if (current && current.owner !== this.owner) return current.owner;
-      writeLeaseSync(this.file, this.owner, this.durationMs);
-      return undefined;
-    }).catch(() => undefined);
+    // A renewal that fails (backend unreachable for a moment) is retried at the next tick; the lease lasts three ticks.
+    const lostTo = await this.leases.renew(this.runId, this.owner, this.durationMs).catch(() => undefined);
     if (lostTo && this.timer) {
       this.stop();
       this.onLost(lostTo);

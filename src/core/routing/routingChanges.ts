@@ -1,7 +1,7 @@
 import { SwitchyardError } from '../errors';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { ProjectState } from '../store/projectState';
-import type { ProjectStore } from '../store/projectStore';
+import type { StateStore } from '../backend/stateStore';
 import type { Canary, RoutingChange, RoutingSnapshot } from './routingState';
 
 export interface ChangeAuthor {
@@ -41,7 +41,7 @@ function record(state: ProjectState, kind: RoutingChange['kind'], author: Change
 }
 
 /** Sets the project's default lane as one recorded change. */
-export async function setDefaultLaneRecorded(store: ProjectStore, registry: LaneRegistry, lane: string, author: ChangeAuthor): Promise<RoutingChange> {
+export async function setDefaultLaneRecorded(store: StateStore, registry: LaneRegistry, lane: string, author: ChangeAuthor): Promise<RoutingChange> {
   registry.require(lane);
   return store.update((state) => {
     if (state.routing.canary) {
@@ -57,7 +57,7 @@ export async function setDefaultLaneRecorded(store: ProjectStore, registry: Lane
  * Starts a canary: the default lane flips to `lane` and the thresholds that
  * will judge it are stored now, before any result exists. One recorded change.
  */
-export async function startCanary(store: ProjectStore, registry: LaneRegistry, lane: string, thresholds: CanaryThresholds, author: ChangeAuthor): Promise<RoutingChange> {
+export async function startCanary(store: StateStore, registry: LaneRegistry, lane: string, thresholds: CanaryThresholds, author: ChangeAuthor): Promise<RoutingChange> {
   registry.require(lane);
   return store.update((state) => {
     if (state.routing.canary) throw new SwitchyardError('invalid-input', `a canary of lane "${state.routing.canary.lane}" is already running (since ${state.routing.canary.startedAt})`);
@@ -71,7 +71,7 @@ export async function startCanary(store: ProjectStore, registry: LaneRegistry, l
 }
 
 /** Restores exactly the routing before the canary started. One recorded change. */
-export async function rollbackCanary(store: ProjectStore, author: ChangeAuthor): Promise<RoutingChange> {
+export async function rollbackCanary(store: StateStore, author: ChangeAuthor): Promise<RoutingChange> {
   return store.update((state) => {
     const start = [...state.routing.history].reverse().find((c) => c.kind === 'canary-start');
     if (!state.routing.canary || !start) throw new SwitchyardError('invalid-input', 'no canary is running');
@@ -84,7 +84,7 @@ export async function rollbackCanary(store: ProjectStore, author: ChangeAuthor):
 }
 
 /** Keeps the canary lane as the default and stops judging it. One recorded change. */
-export async function endCanary(store: ProjectStore, author: ChangeAuthor): Promise<RoutingChange> {
+export async function endCanary(store: StateStore, author: ChangeAuthor): Promise<RoutingChange> {
   return store.update((state) => {
     if (!state.routing.canary) throw new SwitchyardError('invalid-input', 'no canary is running');
     return record(state, 'canary-end', author, () => {
@@ -94,7 +94,7 @@ export async function endCanary(store: ProjectStore, author: ChangeAuthor): Prom
 }
 
 /** Thresholds change only through this: one recorded change, with a reason. */
-export async function changeCanaryThresholds(store: ProjectStore, thresholds: Partial<CanaryThresholds>, author: ChangeAuthor): Promise<RoutingChange> {
+export async function changeCanaryThresholds(store: StateStore, thresholds: Partial<CanaryThresholds>, author: ChangeAuthor): Promise<RoutingChange> {
   return store.update((state) => {
     const canary = state.routing.canary;
     if (!canary) throw new SwitchyardError('invalid-input', 'no canary is running');

@@ -6,6 +6,9 @@ import { SwitchyardError } from '../errors';
 import { AtomicJsonFile } from './atomicJsonFile';
 import { ProjectState, emptyProjectState } from './projectState';
 import { STATE_DIR, ensureStateDir } from './stateDir';
+import type { StateStore } from '../backend/stateStore';
+import type { LeaseView } from '../backend/leaseStore';
+import { filesLeaseView } from '../backend/filesLeaseStore';
 
 export { STATE_DIR };
 
@@ -15,7 +18,7 @@ export { STATE_DIR };
  * read-modify-write, so a VS Code window and a CLI on the same repository do
  * not lose each other's updates.
  */
-export class ProjectStore {
+export class ProjectStore implements StateStore {
   readonly dir: string;
   readonly file: string;
   private readonly db: Low<ProjectState>;
@@ -46,11 +49,11 @@ export class ProjectStore {
   }
 
   /** Applies `change` to the latest state under the lock and writes it atomically. */
-  async update<T>(change: (state: ProjectState) => T): Promise<T> {
+  async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
     return this.locked(async () => {
       await this.db.read();
       const draft = structuredClone(this.db.data);
-      const result = change(draft);
+      const result = change(draft, filesLeaseView(this.repoRoot));
       draft.revision = (draft.revision ?? 0) + 1;
       const checked = ProjectState.safeParse(draft);
       if (!checked.success) {

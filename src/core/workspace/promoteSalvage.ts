@@ -5,7 +5,7 @@ import { simpleGit } from 'simple-git';
 import { RunEventLog, diffPath, eventsPath } from '../engine/runFiles';
 import { SwitchyardError, errorMessage } from '../errors';
 import type { Run } from '../model/run';
-import type { ProjectStore } from '../store/projectStore';
+import type { StateStore } from '../backend/stateStore';
 import { firstLine } from './gitRepo';
 
 const FALLBACK_IDENTITY = ['-c', 'user.name=Switchyard', '-c', 'user.email=switchyard@localhost'];
@@ -13,7 +13,7 @@ const FALLBACK_IDENTITY = ['-c', 'user.name=Switchyard', '-c', 'user.email=switc
 /** What promote needs of a project: its repository and its store. */
 export interface SalvageProject {
   readonly root: string;
-  readonly store: ProjectStore;
+  readonly store: StateStore;
 }
 
 export interface SalvageEntry {

@@ -1,24 +1,29 @@
 import assert from 'node:assert/strict';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { JournalWriter } from '../../../src/core/journal/journalWriter';
 import { readJournal } from '../../../src/core/journal/journalReader';
 import { CallFailedError, DurableCalls, idempotencyKey } from '../../../src/core/journal/durableCalls';
 import { resumeRunJournal, startRunJournal } from '../../../src/core/journal/openRunJournal';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { makeTempDir } from '../../helpers/tempRepo';
+import { FilesJournalStore } from '../../../src/core/backend/filesJournalStore';
+import { journalPath } from '../../../src/core/journal/journalFiles';
 
 describe('journal', () => {
   let tmp: Awaited<ReturnType<typeof makeTempDir>>;
   let file: string;
+  let journals: FilesJournalStore;
   beforeEach(async () => {
     tmp = await makeTempDir();
-    file = join(tmp.dir, 'journal.jsonl');
+    journals = new FilesJournalStore(tmp.dir);
+    file = journalPath(tmp.dir, 'r1');
+    await mkdir(dirname(file), { recursive: true });
   });
   afterEach(async () => tmp.cleanup());
 
   async function journalWithCalls(): Promise<void> {
-    const j = await startRunJournal(file, 'r1', 'strict', { lane: 'x', attempt: 1, owner: 'me' });
+    const j = await startRunJournal(journals, 'r1', 'strict', { lane: 'x', attempt: 1, owner: 'me' });
     await j.calls.call({ kind: 'model', name: 'm', input: { q: 1 }, replay: 'safe' }, async () => 'answer');
     await j.calls.call({ kind: 'tool', name: 't', input: {}, replay: 'never' }, async () => 42);
     await j.writer.close();
@@ -62,7 +67,7 @@ describe('journal', () => {
     more.append({ type: 'intent', call: 5, kind: 'tool', name: 'never-tool', input: null, replay: 'never', key: idempotencyKey('r1', 5) }, true);
     await more.close();
 
-    const j = await resumeRunJournal(file, 'r1', 'strict', 'me-again', 'me');
+    const j = await resumeRunJournal(journals, 'r1', 'strict', 'me-again', 'me');
     const executed: string[] = [];
     const run = (name: string, kind: 'model' | 'tool', replay: 'safe' | 'never') =>
       j.calls.call({ kind, name, input: null, replay, usage: () => ({ inputTokens: 1, outputTokens: 1, costUsd: 0.25 }) }, async () => { executed.push(name); return `new ${name}`; });
@@ -84,10 +89,10 @@ describe('journal', () => {
   });
 
   it('a failed call fails the same way when replayed, without running again', async () => {
-    const j = await startRunJournal(file, 'r1', 'strict', { lane: 'x', attempt: 1, owner: 'me' });
+    const j = await startRunJournal(journals, 'r1', 'strict', { lane: 'x', attempt: 1, owner: 'me' });
     await assert.rejects(j.calls.call({ kind: 'tool', name: 'boom', input: null, replay: 'safe' }, async () => { throw new Error('exit 1'); }), CallFailedError);
     await j.writer.close();
-    const again = await resumeRunJournal(file, 'r1', 'strict', 'me2');
+    const again = await resumeRunJournal(journals, 'r1', 'strict', 'me2');
     let ran = false;
     await assert.rejects(again.calls.call({ kind: 'tool', name: 'boom', input: null, replay: 'safe' }, async () => { ran = true; }), /exit 1/);
     assert.equal(ran, false);
@@ -96,7 +101,7 @@ describe('journal', () => {
 
   it('refuses to resume a lane that makes different calls than the journal recorded', async () => {
     await journalWithCalls();
-    const j = await resumeRunJournal(file, 'r1', 'strict', 'me2');
+    const j = await resumeRunJournal(journals, 'r1', 'strict', 'me2');
     await assert.rejects(j.calls.call({ kind: 'tool', name: 'other', input: null, replay: 'safe' }, async () => 1), (e: unknown) => isSwitchyardError(e, 'journal-diverged') && /call 1 was model "m"/.test(e.message));
     await j.writer.close();
   });
@@ -108,7 +113,7 @@ describe('journal', () => {
       const read = await readJournal(file);
       assert.equal(read.events.length, 5);
       assert.deepEqual(read.tornTail && read.tornTail.line, 6);
-      const j = await resumeRunJournal(file, 'r1', 'strict', 'me2');
+      const j = await resumeRunJournal(journals, 'r1', 'strict', 'me2');
       await j.writer.close();
       assert.deepEqual(j.warnings.length, 1);
       assert.match(j.warnings[0]!, /journal\.jsonl:6: torn last line/);
@@ -129,7 +134,7 @@ describe('journal', () => {
         const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
         const damaged = `${mutate(lines).join('\n')}\n`;
         await writeFile(file, damaged);
-        await assert.rejects(resumeRunJournal(file, 'r1', 'strict', 'me2'), (e: unknown) => isSwitchyardError(e, 'journal-corrupt') && expected.test(e.message));
+        await assert.rejects(resumeRunJournal(journals, 'r1', 'strict', 'me2'), (e: unknown) => isSwitchyardError(e, 'journal-corrupt') && expected.test(e.message));
         assert.equal(await readFile(file, 'utf8'), damaged);
       });
     }

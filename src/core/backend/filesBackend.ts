@@ -1,0 +1,45 @@
+import { watch, type FSWatcher } from 'node:fs';
+import type { Disposable } from '../lanes/lanePlugin';
+import { ProjectStore } from '../store/projectStore';
+import type { Backend } from './backend';
+import { FilesJournalStore } from './filesJournalStore';
+import { FilesLeaseStore } from './filesLeaseStore';
+
+/** The embedded default: lowdb state, lease files and JSONL journals under `<repo>/.switchyard/`, no server. */
+export class FilesBackend implements Backend {
+  readonly kind = 'files' as const;
+  readonly description: string;
+  readonly leases: FilesLeaseStore;
+  readonly journals: FilesJournalStore;
+  private readonly watchers = new Set<FSWatcher>();
+
+  private constructor(readonly state: ProjectStore) {
+    this.description = `files in ${state.dir}`;
+    this.leases = new FilesLeaseStore(state.repoRoot, (fn) => state.withLock(fn));
+    this.journals = new FilesJournalStore(state.repoRoot);
+  }
+
+  static async open(root: string): Promise<FilesBackend> {
+    return new FilesBackend(await ProjectStore.open(root));
+  }
+
+  watch(listener: () => void): Disposable {
+    // state.json is replaced by a rename on every write: watch its folder.
+    const watcher = watch(this.state.dir, { persistent: false }, (_event, name) => {
+      if (name === 'state.json') listener();
+    });
+    watcher.on('error', () => undefined);
+    this.watchers.add(watcher);
+    return {
+      dispose: () => {
+        watcher.close();
+        this.watchers.delete(watcher);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers.clear();
+  }
+}

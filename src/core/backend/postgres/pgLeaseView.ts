@@ -1,0 +1,44 @@
+import type { Lease } from '../../journal/runLease';
+import type { LeaseView } from '../leaseStore';
+import type { Queryable } from './pgConnection';
+
+/** A lease row as the state query returns it; `remainingMs` is measured on the server's clock. */
+export interface LeaseRow { runId: string; owner: string; heartbeatAt: string; expiresAt: string; remainingMs: number }
+
+/**
+ * The leases seen inside a state transaction. Expiry times are translated
+ * to this machine's clock from the server's (`remainingMs`), so workers on
+ * machines whose clocks disagree still agree on which leases expired.
+ * Takeovers are written in the same transaction.
+ */
+export class PgLeaseView implements LeaseView {
+  private readonly leases = new Map<string, Lease>();
+  private readonly taken: { runId: string; owner: string; durationMs: number }[] = [];
+
+  constructor(rows: readonly LeaseRow[]) {
+    const now = Date.now();
+    for (const row of rows) {
+      this.leases.set(row.runId, { owner: row.owner, heartbeatAt: new Date(row.heartbeatAt).toISOString(), expiresAt: new Date(now + Number(row.remainingMs)).toISOString() });
+    }
+  }
+
+  get(runId: string): Lease | undefined {
+    return this.leases.get(runId);
+  }
+
+  take(runId: string, owner: string, durationMs: number): void {
+    const now = Date.now();
+    this.leases.set(runId, { owner, heartbeatAt: new Date(now).toISOString(), expiresAt: new Date(now + durationMs).toISOString() });
+    this.taken.push({ runId, owner, durationMs });
+  }
+
+  async flush(q: Queryable, project: string): Promise<void> {
+    for (const t of this.taken) {
+      await q.query(
+        `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
+         ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at`,
+        [project, t.runId, t.owner, t.durationMs],
+      );
+    }
+  }
+}
