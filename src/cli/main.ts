@@ -18,10 +18,14 @@ import { salvageCommand } from './commands/salvageCommand';
 import { reportCommand } from './commands/reportCommand';
 import { experimentCommand } from './commands/experimentCommand';
 import { approveCommand } from './commands/approveCommand';
+import { workerCommand } from './commands/workerCommand';
+import { backendCommand } from './commands/backendCommand';
 
 const USAGE = `switchyard — run coding agents (lanes) on tasks in fresh git worktrees
 
 Usage: switchyard <command> [options]   (all commands take --repo <dir>, default: the current folder)
+Backend: files under .switchyard/ (default), or --backend postgres / SWITCHYARD_BACKEND=postgres with the
+connection string in SWITCHYARD_DATABASE_URL and the shared project name in --project-name / SWITCHYARD_PROJECT
 
   demo [--keep]                          run two tasks on the command lane in a throwaway repository
   lanes [--json]                         list registered lanes and their settings
@@ -35,6 +39,12 @@ Usage: switchyard <command> [options]   (all commands take --repo <dir>, default
   approve <task>…                        approve DRAFT tasks (added with --draft) so they can be scheduled
   run [--task ID]… [--concurrency N]     resume interrupted runs, then drain the queue (exit 1 if a task ends FAILED)
   resume                                 resume interrupted runs whose owner is gone; start nothing new
+  worker [--concurrency N] [--name NAME] [--grace S] [--poll-ms MS] [--once]
+                                         a headless worker on the shared backend: drain, wait for changes, repeat;
+                                         SIGTERM: finish running runs for up to S seconds (30), then hand them back
+  backend                                which backend this project uses, its schema version and queue counts
+  backend migrate                        copy this project's files backend (state and journals) into PostgreSQL,
+                                         one way; the files backend is then closed for writing
   journal <run> [--json]                 the run's durable journal: every call's intent and outcome
   canary start --lane L [--hold-below 0.7] [--expand-at-cost 0.3] [--window 7d] [--min-samples 10] [--why …]
                                          flip the default lane to L as a canary, thresholds fixed now
@@ -74,6 +84,8 @@ const COMMANDS: Record<string, (ctx: CliContext) => Promise<number>> = {
   report: reportCommand,
   experiment: experimentCommand,
   approve: approveCommand,
+  worker: workerCommand,
+  backend: backendCommand,
   diff: diffCommand,
   log: logCommand,
   cancel: cancelCommand,
@@ -98,6 +110,7 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
         from: { type: 'string' }, task: { type: 'string', multiple: true }, concurrency: { type: 'string' }, clean: { type: 'boolean' }, keep: { type: 'boolean' }, why: { type: 'string' }, 'hold-below': { type: 'string' }, 'expand-at-cost': { type: 'string' }, window: { type: 'string' }, 'min-samples': { type: 'string' }, project: { type: 'string' }, revoke: { type: 'boolean' },
         full: { type: 'boolean' }, 'hook-command': { type: 'string' }, limit: { type: 'string' },
         to: { type: 'string' }, onto: { type: 'string' },
+        backend: { type: 'string' }, 'project-name': { type: 'string' }, name: { type: 'string' }, grace: { type: 'string' }, once: { type: 'boolean' }, 'poll-ms': { type: 'string' },
         trace: { type: 'boolean' }, draft: { type: 'boolean' }, 'urgent-owner': { type: 'string' }, 'urgent-reason': { type: 'string' }, 'urgent-until': { type: 'string' },
       },
     });
@@ -115,8 +128,9 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
     io.err(`switchyard: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
     return 2;
   }
+  const closers: (() => Promise<void>)[] = [];
   try {
-    return await command({ positionals, flags: parsed.values, cwd: process.cwd(), out: io.out, err: io.err });
+    return await command({ positionals, flags: parsed.values, cwd: process.cwd(), env: process.env, onExit: (fn) => closers.push(fn), out: io.out, err: io.err });
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`switchyard ${name}: ${error.message}\n\n${USAGE}`);
@@ -124,5 +138,7 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
     }
     io.err(`switchyard ${name}: ${isSwitchyardError(error) ? error.message : (error as Error)?.stack ?? String(error)}`);
     return 1;
+  } finally {
+    for (const close of closers) await close().catch(() => undefined);
   }
 }

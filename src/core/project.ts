@@ -39,6 +39,8 @@ export interface ProjectOptions {
   hookCommand?: string | null;
   /** Where state, leases and journals live (default: files under `.switchyard/`). */
   backend?: BackendSpec;
+  /** How this process appears as the owner of its runs (default: the host name). */
+  ownerName?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export class Project {
       leases: backend.leases,
       journals: backend.journals,
       registry,
-      owner: makeOwnerId(),
+      owner: makeOwnerId(options.ownerName),
       parentEnv: options.parentEnv ?? process.env,
       secrets: chainSecretSources(
         ...(options.secrets ? [options.secrets] : []),
@@ -105,6 +107,11 @@ export class Project {
   /** Calls `listener` when any process changes the state (another window, a worker on another machine). */
   onExternalChange(listener: () => void): Disposable {
     return this.backend.watch(listener);
+  }
+
+  /** This process as the owner of the runs it starts. */
+  get owner(): string {
+    return this.ctx.owner;
   }
 
   state(): Promise<ProjectState> {

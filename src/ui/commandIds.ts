@@ -20,6 +20,8 @@ export const COMMANDS = {
   rollbackCanary: 'switchyard.rollbackCanary',
   showCanaryReport: 'switchyard.showCanaryReport',
   promoteSalvage: 'switchyard.promoteSalvage',
+  setPostgresConnection: 'switchyard.setPostgresConnection',
+  tasksTreeRows: 'switchyard.tasksTreeRows',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -38,6 +40,8 @@ export const SETTINGS = {
   lanes: 'lanes',
   runOnSend: 'runOnSend',
   verifyTimeoutSeconds: 'verifyTimeoutSeconds',
+  backend: 'backend',
+  project: 'project',
 } as const;
 
 /** The file the CLI and every window write; watched so outside changes show up. */

@@ -9,6 +9,11 @@
  *   npx tsx test/integration/runInCodeServer.ts [--extension <dir>] [--suite <index.js>] [--workspace <dir>]
  *
  * Exits with the suite's exit code; 1 on a harness failure or after the time limit.
+ *
+ * A throwaway PostgreSQL server runs alongside (stopped at the end, whatever
+ * happens); its URL reaches the extension host as SWITCHYARD_TEST_PG_URL (not
+ * SWITCHYARD_DATABASE_URL: the other tests keep the files backend). Without
+ * PostgreSQL server binaries the postgres backend test skips.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,6 +22,7 @@ import { launchChromium } from '../harness/browser';
 import { registerCleanup, runAllCleanups } from '../harness/cleanup';
 import { REPO_ROOT, startCodeServer } from '../harness/codeServer';
 import { createTestWorkspace } from '../harness/workspace';
+import { startTestPostgres } from './helpers/testPostgres';
 
 const TIME_LIMIT_MS = Number(process.env.SWITCHYARD_ITEST_TIME_LIMIT_MS ?? 5 * 60_000);
 const log = (message: string): void => console.log(`[runInCodeServer] ${message}`);
@@ -35,6 +41,9 @@ async function main(): Promise<number> {
     workspace = ws.dir;
   }
   log(`workspace ${workspace}`);
+
+  // Before code-server starts: its environment (and so the extension host's) is copied from ours.
+  await startTestPostgres(log);
 
   const server = await startCodeServer();
   registerCleanup({

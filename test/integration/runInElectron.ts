@@ -8,12 +8,16 @@
  *   npx tsx test/integration/runInElectron.ts
  *   VSCODE_TEST_VERSION=1.100.3 npx tsx test/integration/runInElectron.ts
  *   VSCODE_EXECUTABLE=/path/to/code npx tsx test/integration/runInElectron.ts
+ *
+ * Like runInCodeServer.ts, it runs a throwaway PostgreSQL server alongside
+ * (SWITCHYARD_TEST_PG_URL in the editor's environment) and stops it at the end.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { REPO_ROOT } from '../harness/codeServer';
 import { createTestWorkspace } from '../harness/workspace';
+import { startTestPostgres } from './helpers/testPostgres';
 
 async function main(): Promise<number> {
   const extensionTestsPath = join(REPO_ROOT, 'out', 'test', 'integration', 'suite', 'index.js');
@@ -21,7 +25,9 @@ async function main(): Promise<number> {
   if (!existsSync(extensionTestsPath)) throw new Error(`${extensionTestsPath} is missing: run node scripts/build-tests.mjs`);
 
   const workspace = createTestWorkspace();
+  let stopPostgres: (() => Promise<void>) | undefined;
   try {
+    stopPostgres = await startTestPostgres((message) => console.log(`[runInElectron] ${message}`));
     return await runTests({
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath,
@@ -29,6 +35,7 @@ async function main(): Promise<number> {
       ...(process.env.VSCODE_EXECUTABLE ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE } : { version: process.env.VSCODE_TEST_VERSION ?? 'stable' }),
     });
   } finally {
+    await stopPostgres?.();
     workspace.remove();
   }
 }

@@ -4,6 +4,7 @@ import { ProjectStore } from '../store/projectStore';
 import type { Backend } from './backend';
 import { FilesJournalStore } from './filesJournalStore';
 import { FilesLeaseStore } from './filesLeaseStore';
+import { migratedError, readMigratedMarker } from './migratedMarker';
 
 /** The embedded default: lowdb state, lease files and JSONL journals under `<repo>/.switchyard/`, no server. */
 export class FilesBackend implements Backend {
@@ -19,7 +20,10 @@ export class FilesBackend implements Backend {
     this.journals = new FilesJournalStore(state.repoRoot);
   }
 
+  /** Opens the files backend; a project migrated to PostgreSQL refuses (no silent second copy of the queue). */
   static async open(root: string): Promise<FilesBackend> {
+    const marker = await readMigratedMarker(root);
+    if (marker) throw migratedError(root, marker);
     return new FilesBackend(await ProjectStore.open(root));
   }
 

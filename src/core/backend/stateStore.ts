@@ -4,7 +4,10 @@ import type { LeaseView } from './leaseStore';
 /**
  * The project's tasks, runs and settings. `update` is one transaction: it
  * reads the latest state, applies `change`, validates and writes the result,
- * serialized against every other process sharing the backend.
+ * serialized against every other process sharing the backend. A change
+ * that leaves the state as it was writes nothing: the revision stays and no
+ * watcher wakes. Otherwise the revision goes up by one, and `change`'s
+ * draft carries the new revision when `update` resolves.
  */
 export interface StateStore {
   /** A fresh copy of the latest state. */

@@ -22,14 +22,22 @@ export interface ClaimResult {
  * Takes the next tasks atomically: under the store lock the drain's
  * scheduler is brought up to the stored state, picks what may start (WIP
  * limits, backpressure, breakers, dependencies, file ownership, priority),
- * and the picked tasks move to RUNNING with their new runs in the same
- * write, so two schedulers never take the same task.
+ * and the picked tasks (at most `limit`) move to RUNNING with their new
+ * runs in the same write, so two schedulers never take the same task.
  */
-export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, now: number): Promise<ClaimResult> {
+export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, now: number, limit = Infinity): Promise<ClaimResult> {
   const settings = (await ctx.store.read()).settings;
   const targetHead = settings.integration.enabled ? await readBranch(ctx.root, settings.integration.targetBranch).catch(() => undefined) : undefined;
   try {
-    return await ctx.store.update((state) => {
+    let tries = 0;
+    let written: { revision: number } | undefined;
+    // Set when the mirror's picks and the stored state parted (a pick not taken): the next sync compares every task.
+    let stale = false;
+    const result = await ctx.store.update((state) => {
+      written = state;
+      stale = false;
+      // A backend that retries the transaction (a dropped connection) runs this again: compare every task afresh.
+      if (tries++ > 0) mirror.invalidate();
       mirror.sync(state, now);
       const pick = mirror.pick(now);
       for (const [lane, breaker] of mirror.breakerChanges) state.breakers[lane] = breaker;
@@ -37,18 +45,26 @@ export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, now: 
       const done = (id: string): boolean => byId.get(id)?.state === 'DONE';
       const claimed: Claimed[] = [];
       for (const p of pick.picks) {
+        if (claimed.length >= limit) {
+          // Picked but not taken (this process is at its share): the next sync puts them back in the ready set.
+          stale = true;
+          break;
+        }
         const task = byId.get(p.id);
         if (!task || task.state !== 'READY' || !task.spec.dependsOn.every(done)) {
-          mirror.invalidate();
+          stale = true;
           continue;
         }
         const run = newRun(state, task, { root: ctx.root, owner: ctx.owner, lane: p.lane, resume: ctx.registry.get(p.lane)?.manifest.capabilities.resume, targetHead, now });
         const laneWhy = task.fallbackFrom?.length ? `fallback lane after ${task.fallbackFrom.join(', ')}` : task.spec.lane ? 'the task\'s lane' : 'the project\'s default lane';
         claimed.push({ task: structuredClone(task), run: structuredClone(run), why: `${mirror.current.explain(p)}; lane ${p.lane} (${laneWhy})` });
       }
-      mirror.wrote(state.revision + 1);
       return { claimed, pick };
     });
+    // The revision the store gave this write (unchanged when nothing was claimed): the mirror reflects exactly it.
+    if (written && !stale) mirror.wrote(written.revision);
+    else mirror.invalidate();
+    return result;
   } catch (error) {
     mirror.invalidate();
     throw error;

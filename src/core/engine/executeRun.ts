@@ -25,7 +25,7 @@ export type RecordFn = (type: string, body: Record<string, unknown>) => void;
  * a lane does; `stop` aborts the run (queue stopped). `why` says why the
  * scheduler picked it (the first line of the run's log).
  */
-export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal, resume?: ResumeInfo, why?: string): Promise<Run> {
+export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal, resume?: ResumeInfo, why?: string, handBack?: AbortSignal): Promise<Run> {
   const log = new RunEventLog(eventsPath(ctx.root, run.id));
   // Every output of the run passes the redactor: secrets are added to it as they are resolved.
   const redactor = new Redactor();
@@ -43,6 +43,15 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   const cancel = new AbortController();
   const onStop = (): void => cancel.abort();
   stop.addEventListener('abort', onStop, { once: true });
+  let handedBack = false;
+  let journal: RunJournal | undefined;
+  const onHandBack = (): void => {
+    handedBack = true;
+    // Sealed first, so the aborted call records no failure the resuming process would replay.
+    journal?.calls.seal();
+    cancel.abort();
+  };
+  handBack?.addEventListener('abort', onHandBack, { once: true });
   let lostTo: string | undefined;
   const settings = (await ctx.store.read()).settings;
   const lease = new RunLease(ctx.leases, run.id, ctx.owner, settings.leaseMs, (by) => {
@@ -61,12 +70,12 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   }, ctx.cancelPollMs);
 
   let end: RunEnd;
-  let journal: RunJournal | undefined;
   try {
     const redact = (line: string): string => redactor.redact(line);
     journal = resume
       ? await resumeRunJournal(ctx.journals, run.id, settings.journalDurability, ctx.owner, resume.previousOwner, redact)
       : await startRunJournal(ctx.journals, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner }, redact);
+    if (handedBack) journal.calls.seal();
     for (const warning of journal.warnings) record('decision', { message: `journal warning: ${warning}` });
     end = await runAttempt(ctx, { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor });
   } catch (error) {
@@ -76,6 +85,7 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   } finally {
     clearInterval(poll);
     stop.removeEventListener('abort', onStop);
+    handBack?.removeEventListener('abort', onHandBack);
     await journal?.writer.close().catch(() => undefined);
   }
   if (journal && resume) end = { ...end, resumeCounts: journal.calls.counts };
@@ -87,14 +97,33 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     await log.flush();
     return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
   }
-  const finished = await ctx.store
-    .update((state) => {
+  if (handedBack) {
+    // Shutdown: the end is not recorded; the lease expires now and another process resumes the run from its journal.
+    record('decision', { message: `run ${run.id} handed back by ${ctx.owner} (shutting down): its lease expired now, so another process takes it over` });
+    await lease.handBack();
+    await log.flush();
+    return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
+  }
+  // The closure may run again if the backend retries the transaction: it only changes the state; logging happens after.
+  const outcome: { run: Run; takenBy?: string; message?: string } = await ctx.store
+    .update((state): { run: Run; takenBy?: string; message?: string } => {
+      const stored = state.runs.find((r) => r.id === run.id)!;
+      // Taken over since (this process missed the lease renewal that would have told it): the new owner records the end.
+      if (stored.owner && stored.owner !== ctx.owner) return { run: stored, takenBy: stored.owner };
       const message = finishRun(state, ctx.registry, run.id, end, { rules: ctx.errorRules?.() });
-      record('decision', { message });
-      ctx.trace.append({ type: 'decision', kind: 'finish', task: run.taskId, run: run.id, message });
-      return state.runs.find((r) => r.id === run.id)!;
+      return { run: state.runs.find((r) => r.id === run.id)!, message };
     })
-    .catch((error) => recordInternalError(ctx, run, error, record));
+    .catch(async (error) => ({ run: await recordInternalError(ctx, run, error, record) }));
+  if (outcome.takenBy) {
+    record('decision', { message: `run ${run.id} was taken over by ${outcome.takenBy}; this process's result is not recorded` });
+    await log.flush();
+    return outcome.run;
+  }
+  if (outcome.message) {
+    record('decision', { message: outcome.message });
+    ctx.trace.append({ type: 'decision', kind: 'finish', task: run.taskId, run: run.id, message: outcome.message });
+  }
+  const finished = outcome.run;
   ctx.stageGate?.notify();
   // Released only once the run's end is recorded, so nobody takes over a finished run.
   await lease.release();

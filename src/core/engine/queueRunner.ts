@@ -17,8 +17,16 @@ export interface QueueOptions {
   taskIds?: readonly string[];
   /** Stops the queue: no new starts, running runs are aborted and their tasks return to READY. */
   signal?: AbortSignal;
+  /** Stops claiming: runs already started finish normally, then the drain ends (a worker's graceful shutdown). */
+  stopClaiming?: AbortSignal;
+  /** Stops running runs without recording an end: each one's lease expires at once, so another process resumes it from its journal. */
+  handBack?: AbortSignal;
+  /** How often a long drain looks for runs whose owner is gone, to take them over (default: only when the drain starts). */
+  recoverEveryMs?: number;
   /** The RUNNING limit for this drain (default: the project's `wip.RUNNING`). */
   concurrency?: number;
+  /** At most this many runs of this process at once (a worker's share); the project's WIP limits still hold across processes. */
+  maxActive?: number;
   /** Only resume interrupted runs; start no new ones. */
   resumeOnly?: boolean;
   onRunStarted?(run: Run, task: Task): void;
@@ -56,6 +64,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
   const recovery = await recoverInterruptedRuns(ctx);
   await pruneWorktrees(ctx.root);
   const stop = options.signal ?? new AbortController().signal;
+  const noClaims = options.stopClaiming ?? new AbortController().signal;
   const only = options.taskIds ? new Set(options.taskIds) : undefined;
   const mirror = new SchedulerMirror({ concurrency: options.concurrency, only });
   const initial = await ctx.store.read();
@@ -70,7 +79,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
   const start = (task: Task, run: Run, resume?: ResumeInfo, why?: string): void => {
     options.onRunStarted?.(run, task);
     meter.enter(task.id, 'RUNNING');
-    const job = executeRun(ctx, task, run, stop, resume, why)
+    const job = executeRun(ctx, task, run, stop, resume, why, options.handBack)
       .then((done) => {
         finished.push(done);
         trace.runFinished(done);
@@ -83,14 +92,26 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     active.set(run.id, job);
   };
   const offEntered = ctx.stageGate.onEntered((taskId, stage) => meter.enter(taskId, stage));
-  const wake = new Wake(ctx.stageGate.onChange(() => wake.ring()), stop);
+  const wake = new Wake(ctx.stageGate.onChange(() => wake.ring()), [stop, noClaims]);
+  const recovered = { decisions: [...recovery.decisions], resumed: recovery.resumed.map((r) => r.run.id) };
+  let lastRecovery = started;
   try {
     for (const { task, run, previousOwner } of recovery.resumed) start(task, run, { previousOwner });
-    while (!stop.aborted) {
+    while (!stop.aborted && !noClaims.aborted) {
       const now = Date.now();
+      if (options.recoverEveryMs !== undefined && now - lastRecovery >= options.recoverEveryMs) {
+        lastRecovery = now;
+        const again = await recoverInterruptedRuns(ctx);
+        recovered.decisions.push(...again.decisions);
+        for (const { task, run, previousOwner } of again.resumed) {
+          recovered.resumed.push(run.id);
+          start(task, run, { previousOwner });
+        }
+      }
       const look = options.resumeOnly ? undefined : await lookAhead(ctx, mirror, now);
-      if (look?.claim) {
-        const claim = await claimTasks(ctx, mirror, now);
+      const room = options.maxActive === undefined ? undefined : options.maxActive - active.size;
+      if (look?.claim && (room === undefined || room > 0)) {
+        const claim = await claimTasks(ctx, mirror, now, room);
         for (const c of claim.claimed) start(c.task, c.run, undefined, c.why);
         if (claim.claimed.length) {
           batches += 1;
@@ -101,8 +122,10 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
         trace.waiting(look.reason, look.backpressure);
       }
       trace.tick(now);
-      const next = options.resumeOnly ? undefined : nextWakeAt(mirror, now);
-      if (active.size === 0 && next === undefined) break;
+      const due = options.resumeOnly ? undefined : nextWakeAt(mirror, now);
+      if (active.size === 0 && due === undefined) break;
+      // While runs are active, a long drain also wakes to look for runs to take over.
+      const next = options.recoverEveryMs !== undefined && active.size > 0 ? Math.min(due ?? Infinity, lastRecovery + options.recoverEveryMs) : due;
       await wake.until([...active.values()], next);
     }
     await Promise.all(active.values());
@@ -120,7 +143,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
   const stats: QueueStats = { batches, peak: meter.peak, wallMs: Date.now() - started };
   trace.ended(`drain ended after ${stats.wallMs} ms: ${finished.length} run(s) in ${batches} batch(es)`);
   await ctx.trace.flush();
-  return { runs: finished, waiting, recovered: recovery.decisions, resumed: recovery.resumed.map((r) => r.run.id), stats };
+  return { runs: finished, waiting, recovered: recovered.decisions, resumed: recovered.resumed, stats };
 }
 
 /** A cheap look (no lock, no write) at whether a claim could start anything, and if not, why ready work waits. */
@@ -145,7 +168,7 @@ function nextWakeAt(mirror: SchedulerMirror, now: number): number | undefined {
 class Wake {
   private ring_: (() => void) | undefined;
 
-  constructor(private readonly off: () => void, private readonly stop: AbortSignal) {}
+  constructor(private readonly off: () => void, private readonly stops: readonly AbortSignal[]) {}
 
   ring(): void {
     this.ring_?.();
@@ -156,12 +179,12 @@ class Wake {
       const done = (): void => {
         clearTimeout(timer);
         this.ring_ = undefined;
-        this.stop.removeEventListener('abort', done);
+        for (const stop of this.stops) stop.removeEventListener('abort', done);
         resolve();
       };
-      const timer = at === undefined ? undefined : setTimeout(done, Math.max(0, at - Date.now()));
+      const timer = at === undefined || at === Infinity ? undefined : setTimeout(done, Math.max(0, at - Date.now()));
       this.ring_ = done;
-      this.stop.addEventListener('abort', done, { once: true });
+      for (const stop of this.stops) stop.addEventListener('abort', done, { once: true });
       for (const job of jobs) void job.then(done, done);
     });
   }

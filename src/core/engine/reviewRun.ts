@@ -1,4 +1,5 @@
 import { errorMessage } from '../errors';
+import { withWorktreeLock } from '../workspace/worktreeLock';
 import { git } from '../guards/gitExec';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane } from '../lanes/runLane';
@@ -48,7 +49,7 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
   const dir = worktreePath(ctx.root, `${run.id}.review`);
   const started = Date.now();
   try {
-    await git(ctx.root, ['worktree', 'add', '--force', '--detach', dir, input.head]);
+    await withWorktreeLock(ctx.root, () => git(ctx.root, ['worktree', 'add', '--force', '--detach', dir, input.head]));
     const diff = input.diff.length > MAX_DIFF ? `${input.diff.slice(0, MAX_DIFF)}\n[… diff cut at ${MAX_DIFF} characters]` : input.diff;
     const spec = [task.spec.spec || task.spec.title, '', '## Diff to review', '```diff', diff.trimEnd(), '```', '', '## Gate evidence', ...input.evidence.map((e) => `- ${e}`)].join('\n');
     input.record('decision', { message: `review by lane ${laneId} in ${dir} (spec, diff and gate evidence; not the worker's transcript)` });

@@ -40,8 +40,9 @@ export interface RunContext {
   onRunEvent?(runId: string, type: string, body: Record<string, unknown>): void;
 }
 
-export function makeOwnerId(): string {
-  return `${hostname()}/${process.pid}/${Math.random().toString(36).slice(2, 8)}`;
+/** `name/pid/nonce`; `name` defaults to the host name (a worker may name itself; then only its lease tells whether it is gone). */
+export function makeOwnerId(name = hostname()): string {
+  return `${name.replaceAll('/', '-')}/${process.pid}/${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /** True when `owner` names a process on this host that is no longer alive. */

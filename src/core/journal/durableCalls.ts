@@ -54,6 +54,7 @@ export class DurableCalls {
   private readonly prior = new Map<number, { intent: Intent; outcome?: Outcome }>();
   readonly counts: ResumeCounts = { replayed: 0, resent: 0, rerun: 0, uncertain: 0 };
   private usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  private sealed = false;
 
   constructor(
     private readonly writer: JournalSink,
@@ -75,7 +76,17 @@ export class DurableCalls {
     return { ...this.usage };
   }
 
+  /**
+   * Stops recording: a call in flight gets no outcome and later calls fail.
+   * The journal then reads as if the process had stopped right here, so the
+   * process that resumes the run decides (re-send, re-run, or uncertain).
+   */
+  seal(): void {
+    this.sealed = true;
+  }
+
   async call<T>(spec: CallSpec<T>, fn: (ctx: { idempotencyKey: string }) => Promise<T>): Promise<CallResult<T>> {
+    if (this.sealed) throw new CallFailedError(HANDED_BACK);
     const call = ++this.position;
     const key = idempotencyKey(this.writer.runId, call);
     const earlier = this.prior.get(call);
@@ -107,10 +118,12 @@ export class DurableCalls {
     try {
       value = await fn({ idempotencyKey: key });
     } catch (error) {
+      if (this.sealed) throw new CallFailedError(HANDED_BACK, { cause: error });
       const message = error instanceof Error ? error.message : String(error);
       await this.writer.append({ type: 'outcome', intent, call, ok: false, error: message }, strict).durable;
       throw new CallFailedError(message, { cause: error });
     }
+    if (this.sealed) throw new CallFailedError(HANDED_BACK);
     const usage = spec.usage?.(value);
     if (usage) this.addUsage(usage);
     await this.writer.append({ type: 'outcome', intent, call, ok: true, output: value, ...(usage ? { usage } : {}) }, strict).durable;
@@ -139,6 +152,8 @@ export class DurableCalls {
     };
   }
 }
+
+const HANDED_BACK = 'the run was handed back to the queue: this call\'s outcome is left to the process that resumes it';
 
 function uncertainMessage(key: string, name?: string): string {
   return `uncertain: this call${name ? ` (${name})` : ''} may have executed before the run was interrupted; verify with idempotency key ${key} before doing it again`;

@@ -48,12 +48,15 @@ export class ProjectStore implements StateStore {
     return structuredClone(this.db.data);
   }
 
-  /** Applies `change` to the latest state under the lock and writes it atomically. */
+  /** Applies `change` to the latest state under the lock and writes it atomically (unless it changed nothing). */
   async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
     return this.locked(async () => {
       await this.db.read();
-      const draft = structuredClone(this.db.data);
+      const before = JSON.stringify(this.db.data);
+      const draft = JSON.parse(before) as ProjectState;
       const result = change(draft, filesLeaseView(this.repoRoot));
+      // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
+      if (JSON.stringify(draft) === before) return result;
       draft.revision = (draft.revision ?? 0) + 1;
       const checked = ProjectState.safeParse(draft);
       if (!checked.success) {

@@ -3,6 +3,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { SwitchyardError, errorMessage } from '../errors';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+import { withWorktreeLock } from './worktreeLock';
 
 export const WORKTREES_DIR = join(STATE_DIR, 'worktrees');
 const FALLBACK_IDENTITY = ['user.name=Switchyard', 'user.email=switchyard@localhost'];
@@ -15,15 +16,6 @@ export function branchName(taskId: string, attempt: number): string {
   return `switchyard/${taskId}/${attempt}`;
 }
 
-/** Creates a fresh worktree on a new branch at `base`; the user's working tree is not touched. */
-/** git operations on one repository that take its locks (refs, worktree admin) run one at a time in this process. */
-const repoQueues = new Map<string, Promise<unknown>>();
-function serialized<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  const next = (repoQueues.get(root) ?? Promise.resolve()).then(fn, fn);
-  repoQueues.set(root, next.catch(() => undefined));
-  return next;
-}
-
 const LOCK_CONTENTION = /\.lock\b|could not lock|unable to create .*lock|cannot lock ref/i;
 const LOCK_RETRIES = 6;
 
@@ -34,7 +26,7 @@ const LOCK_RETRIES = 6;
  */
 export async function createWorktree(root: string, path: string, branch: string, base: string): Promise<void> {
   await ensureStateDir(root, 'worktrees');
-  await serialized(root, async () => {
+  await withWorktreeLock(root, async () => {
     for (let attempt = 1; ; attempt++) {
       await rm(path, { recursive: true, force: true });
       try {
@@ -102,7 +94,7 @@ function hasIdentity(path: string): Promise<boolean> {
 
 /** Forgets worktrees whose folders are gone (run once before a queue drain). */
 export async function pruneWorktrees(root: string): Promise<void> {
-  await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
+  await withWorktreeLock(root, () => simpleGit(root).raw(['worktree', 'prune'])).catch(() => undefined);
 }
 
 export interface WorktreeInfo {
@@ -134,10 +126,12 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
   if (inside.startsWith('..') || inside === '') {
     throw new SwitchyardError('invalid-input', `refusing to remove ${path}: it is not a Switchyard worktree`);
   }
-  await simpleGit(root).raw(['worktree', 'remove', '--force', path]).catch(async () => {
-    await rm(path, { recursive: true, force: true });
+  await withWorktreeLock(root, async () => {
+    await simpleGit(root).raw(['worktree', 'remove', '--force', path]).catch(async () => {
+      await rm(path, { recursive: true, force: true });
+    });
+    await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
   });
-  await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
 }
 
 /** Points `switchyard/salvage/<runId>` at `commit`, so a failed run's partial work has a name an operator can find. */

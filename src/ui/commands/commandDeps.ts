@@ -8,7 +8,7 @@ export interface CommandDeps {
   readonly host: ProjectHost;
   readonly snapshot: ProjectSnapshot;
   readonly panels: QueuePanelController;
-  /** Lane API keys in VS Code's SecretStorage. */
+  /** Lane API keys and the PostgreSQL connection string in VS Code's SecretStorage. */
   readonly secrets: SecretStorageSource;
   /** Aborted when the extension deactivates; queue runs started here stop with it. */
   readonly shutdown: AbortSignal;

@@ -13,8 +13,10 @@ import { runTask } from './runTask';
 import { sendToLane } from './sendToLane';
 import { setApiKey } from './setApiKey';
 import { setDefaultLane } from './setDefaultLane';
+import { setPostgresConnection } from './setPostgresConnection';
 import { setTaskLane } from './setTaskLane';
 import { showRunDiff } from './showRunDiff';
+import { tasksTreeRows } from './tasksTreeRows';
 import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /** Every command the extension contributes, with its handler. */
@@ -37,5 +39,7 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.rollbackCanary, handler: (options) => rollbackCanaryCommand(deps, options as never) },
     { id: COMMANDS.showCanaryReport, handler: () => showCanaryReportCommand(deps) },
     { id: COMMANDS.promoteSalvage, handler: (run, options) => promoteSalvage(deps, run, options) },
+    { id: COMMANDS.setPostgresConnection, handler: (value) => setPostgresConnection(deps, value) },
+    { id: COMMANDS.tasksTreeRows, handler: () => tasksTreeRows(deps) },
   ];
 }

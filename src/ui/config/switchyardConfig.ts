@@ -35,6 +35,27 @@ export function verifyTimeoutMs(scope?: vscode.ConfigurationScope): number {
   return Math.round((valid ? seconds : DEFAULT_VERIFY_TIMEOUT_SECONDS) * 1_000);
 }
 
+export interface BackendSettings {
+  /** `switchyard.backend` as written ("files" or "postgres"; anything else is the backend's clear error). */
+  kind: string;
+  /** `switchyard.project`: the project's name in the shared database; empty means the default. */
+  project: string;
+}
+
+/** `switchyard.backend` and `switchyard.project`. The connection string is never a setting (SecretStorage or SWITCHYARD_DATABASE_URL). */
+export function backendSettings(scope?: vscode.ConfigurationScope): BackendSettings {
+  const config = section(scope);
+  const text = (key: string, fallback: string): string => {
+    const value = config.get<unknown>(key, fallback);
+    if (value === undefined || value === null) return fallback;
+    return typeof value === 'string' ? value.trim() : JSON.stringify(value);
+  };
+  return { kind: text(SETTINGS.backend, 'files') || 'files', project: text(SETTINGS.project, '') };
+}
+
+/** Settings the open project was opened with: changing one reopens it. */
+const PROJECT_OPTIONS = [SETTINGS.verifyTimeoutSeconds, SETTINGS.backend, SETTINGS.project] as const;
+
 export function affectsProjectOptions(event: vscode.ConfigurationChangeEvent): boolean {
-  return event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.verifyTimeoutSeconds}`);
+  return PROJECT_OPTIONS.some((key) => event.affectsConfiguration(`${SETTINGS.section}.${key}`));
 }

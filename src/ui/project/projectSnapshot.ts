@@ -16,6 +16,7 @@ export class ProjectSnapshot implements vscode.Disposable {
   private guardEvents: GuardEvent[] = [];
   private guardError: string | undefined;
   private failure: unknown;
+  private backendInfo: { kind: string; description: string } | undefined;
   private loaded = false;
   private reading: Promise<void> | undefined;
   private again = false;
@@ -37,6 +38,11 @@ export class ProjectSnapshot implements vscode.Disposable {
   /** The recorded guard verdicts as of the last read (and why they could not be read, if so). */
   get guards(): { events: readonly GuardEvent[]; error?: string } {
     return { events: this.guardEvents, error: this.guardError };
+  }
+
+  /** Where the project's state lives as of the last read (`files` or `postgres`, and a description without secrets). */
+  get backend(): { kind: string; description: string } | undefined {
+    return this.backendInfo;
   }
 
   /** Why the project could not be opened or read, if it could not. */
@@ -72,6 +78,7 @@ export class ProjectSnapshot implements vscode.Disposable {
       this.again = false;
       try {
         const project = await this.host.get();
+        this.backendInfo = { kind: project.backend.kind, description: project.backend.description };
         this.latest = await project.state();
         const guards = await loadGuardEvents(project.root, 500);
         this.guardEvents = guards.events;
@@ -79,6 +86,7 @@ export class ProjectSnapshot implements vscode.Disposable {
         this.failure = undefined;
       } catch (error) {
         this.latest = undefined;
+        this.backendInfo = undefined;
         this.failure = error;
       }
       this.loaded = true;

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { SecretSource } from '../../core/secrets/secretSource';
+import { PostgresConnectionSecret } from './postgresConnectionSecret';
 
 /** Where a secret lives in VS Code's SecretStorage (the OS keychain): `switchyard.secret.ANTHROPIC_API_KEY`. */
 export function secretStorageKey(secret: string): string {
@@ -13,8 +14,12 @@ export function secretStorageKey(secret: string): string {
  */
 export class SecretStorageSource implements SecretSource {
   readonly name = 'VS Code secret storage';
+  /** The postgres backend's connection string, in the same storage under its own key. */
+  readonly postgres: PostgresConnectionSecret;
 
-  constructor(private readonly storage: vscode.SecretStorage) {}
+  constructor(private readonly storage: vscode.SecretStorage) {
+    this.postgres = new PostgresConnectionSecret(storage);
+  }
 
   async get(_laneId: string, secret: string): Promise<string | undefined> {
     return (await this.storage.get(secretStorageKey(secret))) || undefined;

@@ -4,7 +4,7 @@ import { COMMANDS } from '../commandIds';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { queueCounts } from '../project/queueCounts';
 
-/** `$(rocket) Switchyard: N running, M queued`; a click opens the queue panel. */
+/** `$(rocket) Switchyard: N running, M queued`; a click opens the queue panel; the tooltip names the backend (or why the project cannot be opened). */
 export class QueueStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('switchyard.queue', vscode.StatusBarAlignment.Left, 50);
   private readonly subscriptions: vscode.Disposable[];
@@ -22,7 +22,9 @@ export class QueueStatusBar implements vscode.Disposable {
     const { running, queued } = queueCounts(this.snapshot.state);
     this.item.text = `$(rocket) Switchyard: ${running} running, ${queued} queued`;
     const error = this.snapshot.error;
-    this.item.tooltip = error === undefined ? 'Open the Switchyard queue panel' : `Switchyard: ${errorMessage(error)}`;
+    const backend = this.snapshot.backend;
+    const where = backend ? `\nBackend: ${backend.description}` : '';
+    this.item.tooltip = error === undefined ? `Open the Switchyard queue panel${where}` : `Switchyard: ${errorMessage(error)}`;
   }
 
   dispose(): void {

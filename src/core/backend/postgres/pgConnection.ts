@@ -75,6 +75,11 @@ export class PgConnection {
     return this.retrying(async () => {
       const client = await this.pool.connect();
       let broken = false;
+      // The server may drop the connection between two statements (restart): the next statement fails and is retried.
+      const onError = (): void => {
+        broken = true;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(client);
@@ -90,6 +95,7 @@ export class PgConnection {
         if (!broken) await client.query('ROLLBACK').catch(() => { broken = true; });
         throw error;
       } finally {
+        client.off('error', onError);
         client.release(broken ? true : undefined);
       }
     });

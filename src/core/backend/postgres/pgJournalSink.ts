@@ -14,7 +14,7 @@ import type { PgConnection } from './pgConnection';
  */
 export class PgJournalSink implements JournalSink {
   private pending: { seq: number; line: string }[] = [];
-  private waiters: (() => void)[] = [];
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private flushing: Promise<void> | undefined;
   private failure: Error | undefined;
 
@@ -40,14 +40,14 @@ export class PgJournalSink implements JournalSink {
     const event = { v: JOURNAL_VERSION, seq: ++this.seq, ts: new Date().toISOString(), runId: this.runId, ...entry } as JournalEvent;
     // Secrets never reach the table: the line is redacted before it is written.
     this.pending.push({ seq: event.seq, line: this.redact(JSON.stringify(event)) });
-    const written = new Promise<void>((resolve) => this.waiters.push(resolve));
-    const done = this.kick().then(() => written);
-    if (!durable) done.catch(() => undefined);
-    return { event, durable: durable ? done : Promise.resolve() };
+    const written = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    void this.kick();
+    if (!durable) written.catch(() => undefined);
+    return { event, durable: durable ? written : Promise.resolve() };
   }
 
   async sync(): Promise<void> {
-    while (this.pending.length || this.flushing) await this.kick();
+    while (!this.failure && (this.pending.length || this.flushing)) await this.kick();
     if (this.failure) throw this.failure;
   }
 
@@ -59,14 +59,15 @@ export class PgJournalSink implements JournalSink {
     if (!this.flushing) {
       this.flushing = this.flush().finally(() => {
         this.flushing = undefined;
-        if (this.pending.length) void this.kick();
+        if (this.pending.length && !this.failure) void this.kick();
       });
     }
     return this.flushing;
   }
 
+  /** Never rejects: a failed batch fails its waiters and every event queued behind it, which is never written (it would leave a gap in seq). */
   private async flush(): Promise<void> {
-    while (this.pending.length) {
+    while (this.pending.length && !this.failure) {
       const batch = this.pending;
       const waiters = this.waiters;
       this.pending = [];
@@ -74,20 +75,25 @@ export class PgJournalSink implements JournalSink {
       try {
         await this.insert(batch);
       } catch (error) {
-        this.failure = error instanceof SwitchyardError ? error : new Error(`journal ${this.where}: write failed: ${(error as Error).message}`, { cause: error });
-        throw this.failure;
+        const failure = error instanceof SwitchyardError ? error : new Error(`journal ${this.where}: write failed: ${(error as Error).message}`, { cause: error });
+        this.failure = failure;
+        this.pending = [];
+        for (const waiter of [...waiters, ...this.waiters.splice(0)]) waiter.reject(failure);
+        return;
       }
-      for (const resolve of waiters) resolve();
+      for (const waiter of waiters) waiter.resolve();
     }
   }
 
   private async insert(batch: readonly { seq: number; line: string }[]): Promise<void> {
     const seqs = batch.map((b) => b.seq);
     const lines = batch.map((b) => b.line);
+    // FOR SHARE: a takeover (which updates the lease row) waits until these rows are committed, and an insert that
+    // waited for a takeover re-reads the row and finds the new owner; so no row lands after the new owner read the journal.
     const { rowCount } = await this.db.query(
       `INSERT INTO sy_journal_events (project, run_id, seq, event)
        SELECT $1, $2, seq, event FROM unnest($3::int[], $4::text[]) AS x(seq, event)
-       WHERE EXISTS (SELECT 1 FROM sy_run_leases WHERE project = $1 AND run_id = $2 AND owner = $5)
+       WHERE EXISTS (SELECT 1 FROM sy_run_leases WHERE project = $1 AND run_id = $2 AND owner = $5 FOR SHARE)
        ON CONFLICT (project, run_id, seq) DO NOTHING`,
       [this.project, this.runId, seqs, lines, this.owner],
     );

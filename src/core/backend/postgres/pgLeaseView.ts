@@ -9,7 +9,9 @@ export interface LeaseRow { runId: string; owner: string; heartbeatAt: string; e
  * The leases seen inside a state transaction. Expiry times are translated
  * to this machine's clock from the server's (`remainingMs`), so workers on
  * machines whose clocks disagree still agree on which leases expired.
- * Takeovers are written in the same transaction.
+ * Takeovers are written in the same transaction. Both use clock_timestamp(),
+ * not now(): now() is when the transaction began, before it waited for the
+ * project's lock.
  */
 export class PgLeaseView implements LeaseView {
   private readonly leases = new Map<string, Lease>();
@@ -20,6 +22,11 @@ export class PgLeaseView implements LeaseView {
     for (const row of rows) {
       this.leases.set(row.runId, { owner: row.owner, heartbeatAt: new Date(row.heartbeatAt).toISOString(), expiresAt: new Date(now + Number(row.remainingMs)).toISOString() });
     }
+  }
+
+  /** How many takeovers this transaction will write. */
+  get takes(): number {
+    return this.taken.length;
   }
 
   get(runId: string): Lease | undefined {
@@ -35,7 +42,7 @@ export class PgLeaseView implements LeaseView {
   async flush(q: Queryable, project: string): Promise<void> {
     for (const t of this.taken) {
       await q.query(
-        `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
+        `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
          ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at`,
         [project, t.runId, t.owner, t.durationMs],
       );

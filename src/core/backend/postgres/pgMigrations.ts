@@ -1,3 +1,4 @@
+import { SwitchyardError } from '../../errors';
 import type { PgConnection, Queryable } from './pgConnection';
 
 /**
@@ -95,7 +96,7 @@ export async function applyMigrations(connection: PgConnection): Promise<{ appli
     const done = new Set((await q.query<{ version: number }>('SELECT version FROM sy_schema_migrations')).rows.map((r) => r.version));
     const newest = Math.max(0, ...done);
     const known = MIGRATIONS[MIGRATIONS.length - 1]!.version;
-    if (newest > known) throw new Error(`the database's Switchyard schema is version ${newest}, newer than this build knows (${known}); update Switchyard`);
+    if (newest > known) throw new SwitchyardError('backend-migrated', `the database's Switchyard schema is version ${newest}, newer than this build knows (${known}); update Switchyard`);
     const applied: number[] = [];
     for (const step of MIGRATIONS) {
       if (done.has(step.version)) continue;

@@ -56,7 +56,15 @@ export class PgStateStore implements StateStore {
     return structuredClone(snapshot.state);
   }
 
-  async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+  update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+    return this.updateWith(change);
+  }
+
+  /**
+   * `update`, with `alongside` run in the same transaction after the state
+   * is written (the one-way migration writes the journals with it).
+   */
+  async updateWith<T>(change: (state: ProjectState, leases: LeaseView) => T, alongside?: (q: Queryable, state: ProjectState) => Promise<void>): Promise<T> {
     const updateId = randomUUID();
     let written: Snapshot | undefined;
     const result = await this.db.transaction(
@@ -67,11 +75,14 @@ export class PgStateStore implements StateStore {
         const draft = structuredClone(before.state);
         const leases = new PgLeaseView(before.leases ?? []);
         const value = change(draft, leases);
+        // Nothing changed: nothing is written and nobody is notified; the revision stays.
+        if (!leases.takes && JSON.stringify(draft) === JSON.stringify(before.state)) return value;
         draft.revision = before.revision + 1;
         const checked = ProjectState.safeParse(draft);
         if (!checked.success) throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${describeZodError(checked.error)}`);
         written = await this.write(q, before, checked.data, updateId);
         await leases.flush(q, this.project);
+        if (alongside) await alongside(q, before.state);
         await q.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, JSON.stringify({ project: this.project, revision: written.revision })]);
         return value;
       },
@@ -91,7 +102,7 @@ export class PgStateStore implements StateStore {
             WHERE t.project = p.project AND (p.epoch <> $3 OR t.rev > $2)) AS tasks,
          (SELECT json_agg(json_build_object('id', r.id, 'position', r.position, 'doc', r.doc)) FROM sy_runs r
             WHERE r.project = p.project AND (p.epoch <> $3 OR r.rev > $2)) AS runs
-         ${withLeases ? `, (SELECT json_agg(json_build_object('runId', l.run_id, 'owner', l.owner, 'heartbeatAt', l.heartbeat_at, 'expiresAt', l.expires_at, 'remainingMs', extract(epoch FROM l.expires_at - now()) * 1000)) FROM sy_run_leases l WHERE l.project = p.project) AS leases` : ''}
+         ${withLeases ? `, (SELECT json_agg(json_build_object('runId', l.run_id, 'owner', l.owner, 'heartbeatAt', l.heartbeat_at, 'expiresAt', l.expires_at, 'remainingMs', extract(epoch FROM l.expires_at - clock_timestamp()) * 1000)) FROM sy_run_leases l WHERE l.project = p.project) AS leases` : ''}
        FROM sy_projects p WHERE p.project = $1`,
       [this.project, since, cached?.epoch ?? -1],
     );

@@ -18,7 +18,7 @@ export function parsePgUrl(url: string): PgTarget {
     throw invalid('it is not a URL');
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw invalid(`its scheme is "${parsed.protocol.replace(/:$/, '')}", not postgres`);
-  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  const database = decode(parsed.pathname.replace(/^\//, ''), 'database name');
   if (!database) throw invalid('it names no database');
   if (!parsed.hostname && !parsed.searchParams.get('host')) throw invalid('it names no host');
   return {
@@ -26,14 +26,23 @@ export function parsePgUrl(url: string): PgTarget {
     host: parsed.hostname || parsed.searchParams.get('host') || '',
     port: Number(parsed.port || 5432),
     database,
-    user: decodeURIComponent(parsed.username),
-    password: decodeURIComponent(parsed.password),
+    user: decode(parsed.username, 'user name'),
+    password: decode(parsed.password, 'password'),
   };
 }
 
 /** `user@host:port/database`, for messages. */
 export function describePgUrl(target: PgTarget): string {
   return `${target.user ? `${target.user}@` : ''}${target.host}:${target.port}/${target.database}`;
+}
+
+/** A %-decoded part; a stray `%` (common in passwords) is a clear error, not "URI malformed". */
+function decode(part: string, what: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw invalid(`its ${what} has a "%" that is not a %-escape: write "%" as "%25"`);
+  }
 }
 
 function invalid(why: string): SwitchyardError {

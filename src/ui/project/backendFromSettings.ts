@@ -1,0 +1,43 @@
+import type * as vscode from 'vscode';
+import { resolveBackendSpec, type BackendSpec } from '../../core/backend/backendSpec';
+import { SwitchyardError, errorMessage } from '../../core/errors';
+import { resolveRepoRoot } from '../../core/workspace/gitRepo';
+import { backendSettings } from '../config/switchyardConfig';
+import type { PostgresConnectionSecret } from '../secrets/postgresConnectionSecret';
+
+/** Where the user is told to put the connection string when the postgres backend has none. */
+export const POSTGRES_URL_HINT = 'run "Switchyard: Set PostgreSQL Connection String" or set SWITCHYARD_DATABASE_URL for VS Code';
+
+/**
+ * The backend of the folder's project, from `switchyard.backend` and
+ * `switchyard.project` (else SWITCHYARD_PROJECT, else the repository folder's
+ * name); the connection string from SecretStorage first, then
+ * SWITCHYARD_DATABASE_URL of this process, never from settings. Anything
+ * missing or malformed is the core's clear `backend-config` error: there is
+ * no silent fall back to files. `dir` is where to open the project (the
+ * repository root for postgres, so the default name matches the CLI's).
+ */
+export async function backendFromSettings(
+  folder: vscode.WorkspaceFolder,
+  secret: PostgresConnectionSecret | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ dir: string; backend: BackendSpec }> {
+  const settings = backendSettings(folder);
+  if (settings.kind === 'files') return { dir: folder.uri.fsPath, backend: { kind: 'files' } };
+  const root = await resolveRepoRoot(folder.uri.fsPath);
+  const backend = resolveBackendSpec(root, {
+    kind: settings.kind,
+    url: (await storedUrl(secret)) ?? env.SWITCHYARD_DATABASE_URL,
+    project: settings.project || env.SWITCHYARD_PROJECT,
+    urlHint: POSTGRES_URL_HINT,
+  });
+  return { dir: root, backend };
+}
+
+async function storedUrl(secret: PostgresConnectionSecret | undefined): Promise<string | undefined> {
+  try {
+    return await secret?.get();
+  } catch (error) {
+    throw new SwitchyardError('backend-config', `could not read the PostgreSQL connection string from VS Code's secret storage: ${errorMessage(error)}`, { cause: error });
+  }
+}
