@@ -7,8 +7,9 @@ import { benchBundleSize } from './bundleSize';
 import { benchJournal } from './journalBench';
 import { benchGuardScan } from './guardScan';
 import { benchScheduler } from './schedulerBench';
+import { benchClaims } from './claims';
 
-const all = [benchBundleSize, benchQueueOverhead, benchJournal, benchGuardScan, benchScheduler];
+const all = [benchBundleSize, benchQueueOverhead, benchJournal, benchGuardScan, benchScheduler, benchClaims];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 const benches = filter ? all.filter((b) => `${b.name} ${b.title}`.toLowerCase().includes(filter)) : all;

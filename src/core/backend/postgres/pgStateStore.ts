@@ -16,6 +16,8 @@ interface Row { id: string; position: number; doc: unknown }
 interface Snapshot {
   revision: number;
   epoch: number;
+  /** The project head (settings, counters, breakers, routing) as JSON, to tell whether it changed. */
+  headJson: string;
   state: ProjectState;
   /** Each task's and run's JSON as last read or written, to write only what changed. */
   json: { tasks: Map<string, string>; runs: Map<string, string> };
@@ -75,15 +77,14 @@ export class PgStateStore implements StateStore {
         const draft = structuredClone(before.state);
         const leases = new PgLeaseView(before.leases ?? []);
         const value = change(draft, leases);
+        const prepared = prepare(before, draft);
         // Nothing changed: nothing is written and nobody is notified; the revision stays.
-        if (!leases.takes && JSON.stringify(draft) === JSON.stringify(before.state)) return value;
-        draft.revision = before.revision + 1;
-        const checked = ProjectState.safeParse(draft);
-        if (!checked.success) throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${describeZodError(checked.error)}`);
-        written = await this.write(q, before, checked.data, updateId);
+        if (!prepared && !leases.takes) return value;
+        written = await this.write(q, before, prepared ?? prepare(before, draft, true)!, updateId);
+        // The caller's draft carries the new revision, as the contract says.
+        draft.revision = written.revision;
         await leases.flush(q, this.project);
         if (alongside) await alongside(q, before.state);
-        await q.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, JSON.stringify({ project: this.project, revision: written.revision })]);
         return value;
       },
       async (q) => (await q.query('SELECT 1 FROM sy_revisions WHERE project = $1 AND update_id = $2', [this.project, updateId])).rowCount === 1,
@@ -113,65 +114,122 @@ export class PgStateStore implements StateStore {
     const full = !cached || cached.epoch !== row.epoch;
     const tasks = merge(full ? new Map() : cached.json.tasks, full ? [] : cached.state.tasks, (row.tasks ?? []) as Row[], Task, 'sy_tasks', this.project);
     const runs = merge(full ? new Map() : cached.json.runs, full ? [] : cached.state.runs, (row.runs ?? []) as Row[], Run, 'sy_runs', this.project);
-    const head = ProjectState.omit({ tasks: true, runs: true }).safeParse({
+    const head = Head.safeParse({
       version: row.version, settings: row.settings, nextTaskNumber: row.next_task_number, revision: row.revision, breakers: row.breakers, routing: row.routing,
     });
     if (!head.success) throw new SwitchyardError('store-corrupt', `project "${this.project}" in sy_projects does not match the expected shape: ${describeZodError(head.error)}`);
-    const snapshot: Snapshot = { revision: row.revision, epoch: row.epoch, state: { ...head.data, tasks: tasks.list, runs: runs.list }, json: { tasks: tasks.json, runs: runs.json } };
+    const snapshot: Snapshot = { revision: row.revision, epoch: row.epoch, headJson: headJsonOf(head.data), state: { ...head.data, tasks: tasks.list, runs: runs.list }, json: { tasks: tasks.json, runs: runs.json } };
     this.cache = snapshot;
     return { ...snapshot, leases };
   }
 
-  /** Writes the rows that differ from `before`, the project row and the revision record; returns the new snapshot. */
-  private async write(q: Queryable, before: Snapshot, state: ProjectState, updateId: string): Promise<Snapshot> {
-    const revision = state.revision;
-    const tasks = diffRows(before.json.tasks, state.tasks, (t) => t.state);
-    const runs = diffRows(before.json.runs, state.runs, (r) => r.state);
-    const epoch = before.epoch + (tasks.removed.length || runs.removed.length ? 1 : 0);
-    if (tasks.changed.length) {
-      await q.query(
-        `INSERT INTO sy_tasks (project, id, position, state, doc, rev)
-         SELECT $1, id, position, state, doc, $6 FROM unnest($2::text[], $3::int[], $4::text[], $5::jsonb[]) AS x(id, position, state, doc)
-         ON CONFLICT (project, id) DO UPDATE SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev`,
-        [this.project, ...columns(tasks.changed), revision],
-      );
-    }
-    if (runs.changed.length) {
-      const taskIds = runs.changed.map((c) => (state.runs[c.position] as Run).taskId);
-      await q.query(
-        `INSERT INTO sy_runs (project, id, position, state, doc, rev, task_id)
-         SELECT $1, id, position, state, doc, $6, task_id FROM unnest($2::text[], $3::int[], $4::text[], $5::jsonb[], $7::text[]) AS x(id, position, state, doc, task_id)
-         ON CONFLICT (project, id) DO UPDATE SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev`,
-        [this.project, ...columns(runs.changed), revision, taskIds],
-      );
-    }
-    if (tasks.removed.length) await q.query('DELETE FROM sy_tasks WHERE project = $1 AND id = ANY($2::text[])', [this.project, tasks.removed]);
-    if (runs.removed.length) await q.query('DELETE FROM sy_runs WHERE project = $1 AND id = ANY($2::text[])', [this.project, runs.removed]);
+  /**
+   * Writes the changed rows, the project row, the revision record and the
+   * notification in one statement (one round trip under the project lock);
+   * returns the new snapshot.
+   */
+  private async write(q: Queryable, before: Snapshot, next: Prepared, updateId: string): Promise<Snapshot> {
+    const revision = before.revision + 1;
+    const state: ProjectState = { ...next.head, revision, tasks: next.tasks.list, runs: next.runs.list };
+    const epoch = before.epoch + (next.tasks.removed.length || next.runs.removed.length ? 1 : 0);
+    const runTaskIds = next.runs.changed.map((c) => (state.runs[c.position] as Run).taskId);
     await q.query(
-      `UPDATE sy_projects SET version = $2, settings = $3, next_task_number = $4, revision = $5, breakers = $6, routing = $7, epoch = $8, updated_at = now() WHERE project = $1`,
-      [this.project, state.version, JSON.stringify(state.settings), state.nextTaskNumber, revision, JSON.stringify(state.breakers), JSON.stringify(state.routing), epoch],
+      `WITH upsert_tasks AS (
+         INSERT INTO sy_tasks (project, id, position, state, doc, rev)
+         SELECT $1, id, position, state, doc, $2 FROM unnest($3::text[], $4::int[], $5::text[], $6::jsonb[]) AS x(id, position, state, doc)
+         ON CONFLICT (project, id) DO UPDATE SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev),
+       upsert_runs AS (
+         INSERT INTO sy_runs (project, id, position, state, doc, rev, task_id)
+         SELECT $1, id, position, state, doc, $2, task_id FROM unnest($7::text[], $8::int[], $9::text[], $10::jsonb[], $11::text[]) AS x(id, position, state, doc, task_id)
+         ON CONFLICT (project, id) DO UPDATE SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev),
+       removed_tasks AS (DELETE FROM sy_tasks WHERE project = $1 AND id = ANY($12::text[])),
+       removed_runs AS (DELETE FROM sy_runs WHERE project = $1 AND id = ANY($13::text[])),
+       head AS (
+         UPDATE sy_projects SET version = $14, settings = $15, next_task_number = $16, revision = $2, breakers = $17, routing = $18, epoch = $19, updated_at = now()
+         WHERE project = $1),
+       record AS (INSERT INTO sy_revisions (project, revision, update_id) VALUES ($1, $2, $20))
+       SELECT pg_notify($21, $22)`,
+      [
+        this.project, revision, ...columns(next.tasks.changed), ...columns(next.runs.changed), runTaskIds, next.tasks.removed, next.runs.removed,
+        state.version, JSON.stringify(state.settings), state.nextTaskNumber, JSON.stringify(state.breakers), JSON.stringify(state.routing), epoch,
+        updateId, CHANGE_CHANNEL, JSON.stringify({ project: this.project, revision }),
+      ],
     );
-    await q.query('INSERT INTO sy_revisions (project, revision, update_id) VALUES ($1, $2, $3)', [this.project, revision, updateId]);
     // Keep the last 1,000 revisions: enough to answer "did my commit land" after any reconnect.
     if (revision % 500 === 0) await q.query('DELETE FROM sy_revisions WHERE project = $1 AND revision < $2', [this.project, revision - 1_000]);
-    return { revision, epoch, state, json: { tasks: tasks.json, runs: runs.json } };
+    return { revision, epoch, headJson: next.headJson, state, json: { tasks: next.tasks.json, runs: next.runs.json } };
   }
+}
+
+const Head = ProjectState.omit({ tasks: true, runs: true });
+type Head = Omit<ProjectState, 'tasks' | 'runs'>;
+
+interface Prepared {
+  head: Head;
+  headJson: string;
+  tasks: RowChanges<Task>;
+  runs: RowChanges<Run>;
+}
+
+/**
+ * What `change` did to the draft: the rows that differ from `before` (each
+ * validated with its schema; unchanged rows were validated when read) and
+ * the validated project head. Undefined when nothing changed, unless `force`.
+ */
+function prepare(before: Snapshot, draft: ProjectState, force = false): Prepared | undefined {
+  const { tasks: draftTasks, runs: draftRuns, ...draftHead } = draft;
+  const headJson = headJsonOf(draftHead);
+  const tasks = diffRows(before.json.tasks, draftTasks, Task, 'task');
+  const runs = diffRows(before.json.runs, draftRuns, Run, 'run');
+  const same = headJson === before.headJson && !tasks.changed.length && !runs.changed.length && !tasks.removed.length && !runs.removed.length;
+  if (same && !force) return undefined;
+  const head = Head.safeParse({ ...draftHead, revision: before.revision });
+  if (!head.success) throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${describeZodError(head.error)}`);
+  return { head: head.data, headJson: headJsonOf(head.data), tasks, runs };
+}
+
+/** The head without its revision, as JSON: what tells whether an update changed it. */
+function headJsonOf(head: Head): string {
+  const { revision: _revision, ...rest } = head;
+  return JSON.stringify(rest);
 }
 
 interface Changed { id: string; position: number; state: string; json: string }
 
-function diffRows<T extends { id: string }>(previous: Map<string, string>, list: readonly T[], stateOf: (item: T) => string): { changed: Changed[]; removed: string[]; json: Map<string, string> } {
+interface RowChanges<T> {
+  list: T[];
+  changed: Changed[];
+  removed: string[];
+  json: Map<string, string>;
+}
+
+/** The rows of `list` whose position or JSON differ from `previous`, validated with `schema`; and the ids that are gone. */
+function diffRows<T extends { id: string; state: string }>(
+  previous: Map<string, string>,
+  list: readonly T[],
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } },
+  what: string,
+): RowChanges<T> {
   const json = new Map<string, string>();
   const changed: Changed[] = [];
+  const out: T[] = [];
   list.forEach((item, position) => {
-    const text = JSON.stringify(item);
     // The position is part of the row: a moved item is written again.
-    const key = `${position}:${text}`;
-    if (previous.get(item.id) !== key) changed.push({ id: item.id, position, state: stateOf(item), json: text });
-    json.set(item.id, key);
+    const key = `${position}:${JSON.stringify(item)}`;
+    if (previous.get(item.id) === key) {
+      json.set(item.id, key);
+      out.push(item);
+      return;
+    }
+    const parsed = schema.safeParse(item);
+    if (!parsed.success) throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${what} ${item.id}: ${describeZodError(parsed.error)}`);
+    const text = JSON.stringify(parsed.data);
+    json.set(item.id, `${position}:${text}`);
+    changed.push({ id: parsed.data.id, position, state: parsed.data.state, json: text });
+    out.push(parsed.data);
   });
   const removed = [...previous.keys()].filter((id) => !json.has(id));
-  return { changed, removed, json };
+  return { list: out, changed, removed, json };
 }
 
 function columns(changed: readonly Changed[]): [string[], number[], string[], string[]] {
