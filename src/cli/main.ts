@@ -42,7 +42,7 @@ connection string in SWITCHYARD_DATABASE_URL and the shared project name in --pr
   worker [--concurrency N] [--name NAME] [--grace S] [--poll-ms MS] [--once]
                                          a headless worker on the shared backend: drain, wait for changes, repeat;
                                          SIGTERM: finish running runs for up to S seconds (30), then hand them back
-  backend                                which backend this project uses, its schema version and queue counts
+  backend                                which backend this project uses, and its queue counts
   backend migrate                        copy this project's files backend (state and journals) into PostgreSQL,
                                          one way; the files backend is then closed for writing
   journal <run> [--json]                 the run's durable journal: every call's intent and outcome
