@@ -121,12 +121,20 @@ describe('PostgreSQL backend: migrations and start errors', function () {
       assert.ok(Date.now() - started < 5_000, 'start does not retry a server that is not there');
     });
 
+    it('a database that does not exist is a backend-config error naming it', async () => {
+      const url = new URL(server.url);
+      url.pathname = '/no_such_database';
+      const error = await failure(PostgresBackend.open({ kind: 'postgres', url: url.toString(), project: 'p' }));
+      assert.ok(isSwitchyardError(error, 'backend-config'), inspect(error));
+      assert.match(error.message, /database "no_such_database" does not exist/);
+    });
+
     it('a wrong password fails with "password authentication failed" and never shows the password', async () => {
       const password = 'Wr0ng-Pa55-okapi-7731';
       const url = new URL(server.url);
       url.password = password;
       const error = await failure(PostgresBackend.open({ kind: 'postgres', url: url.toString(), project: 'p' }));
-      assert.ok(isSwitchyardError(error, 'backend-unreachable'), inspect(error));
+      assert.ok(isSwitchyardError(error, 'backend-config'), inspect(error));
       assert.match(error.message, /password authentication failed for user "switchyard"/);
       assert.match(error.message, new RegExp(`switchyard@127\\.0\\.0\\.1:${server.port}/switchyard_test`));
       for (const text of [error.message, String(error.stack), inspect(error, { depth: 10 }), JSON.stringify(error)]) {

@@ -3,6 +3,9 @@ import { SwitchyardError, errorMessage } from '../../errors';
 import { isTransientPgError } from './pgErrors';
 import { describePgUrl, parsePgUrl, type PgTarget } from './pgUrl';
 
+/** SQLSTATEs of a server that answered and refused: bad password or role (28P01, 28000), no such database (3D000). */
+const CONFIG_STATES = new Set(['28P01', '28000', '3D000']);
+
 export interface PgConnectionOptions {
   /** How long operations keep retrying while the server is unreachable (restart, failover) before they fail. */
   reconnectBudgetMs?: number;
@@ -37,6 +40,8 @@ export class PgConnection {
       max: options.maxConnections ?? 8,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       idleTimeoutMillis: 30_000,
+      // A connection the network dropped silently is noticed instead of hanging.
+      keepAlive: true,
       application_name: 'switchyard',
     });
     // An idle connection the server closed (restart) is dropped by the pool; the next query opens a new one.
@@ -51,7 +56,9 @@ export class PgConnection {
       client.release();
     } catch (error) {
       await connection.pool.end().catch(() => undefined);
-      throw new SwitchyardError('backend-unreachable', `could not connect to PostgreSQL at ${describePgUrl(connection.target)}: ${connection.clean(error)}`);
+      // The server answered but refused these credentials or this database: a setting to fix, not an outage.
+      const refused = CONFIG_STATES.has(String((error as { code?: unknown })?.code));
+      throw new SwitchyardError(refused ? 'backend-config' : 'backend-unreachable', `could not connect to PostgreSQL at ${describePgUrl(connection.target)}: ${connection.clean(error)}`);
     }
     return connection;
   }
@@ -103,7 +110,7 @@ export class PgConnection {
 
   /** A client of its own (for LISTEN); the caller ends it. */
   newClient(): pg.Client {
-    return new pg.Client({ connectionString: this.target.url, connectionTimeoutMillis: 5_000, application_name: 'switchyard-listen' });
+    return new pg.Client({ connectionString: this.target.url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: 'switchyard-listen' });
   }
 
   async close(): Promise<void> {
