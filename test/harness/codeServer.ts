@@ -2,12 +2,12 @@ import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '../helpers/freePort';
 import { registerCleanup } from './cleanup';
 import { MARKER_VAR, killAll, killAllSync } from './processes';
 
@@ -180,19 +180,6 @@ function serverEnv(runDir: string, tmp: string, runtime: string): NodeJS.Process
     // An empty gallery: no marketplace queries (the tests are offline).
     EXTENSIONS_GALLERY: '{}',
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? done(port) : fail(new Error('could not get a free port'))));
-    });
-  });
 }
 
 async function waitForHealthz(origin: string, timeoutMs: number, hasExited: () => boolean, logFile: string): Promise<void> {

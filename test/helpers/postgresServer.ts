@@ -13,11 +13,11 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import pg from 'pg';
+import { freePort } from './freePort';
 
 export interface StartPostgresOptions {
   /** fsync on (default) or off: off is faster but a crash can lose committed data. */
@@ -105,19 +105,6 @@ async function postgresIds(): Promise<{ uid: number; gid: number }> {
 // Small utilities
 
 /** A currently free TCP port on 127.0.0.1 (bound on port 0, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close((err) => (err ? reject(err) : port ? resolve(port) : reject(new Error('no port assigned'))));
-    });
-  });
-}
-
 async function logTail(logFile: string, lines = LOG_TAIL_LINES): Promise<string> {
   try {
     const text = await readFile(logFile, 'utf8');
@@ -389,4 +376,16 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     },
   };
   return server;
+}
+
+/** One statement on a connection of its own, as an operator would run it; its rows. */
+export async function sqlRows<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return (await client.query<R>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
 }

@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import pg from 'pg';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { PostgresBackend } from '../../../src/core/backend/postgres/postgresBackend';
 import { MIGRATIONS } from '../../../src/core/backend/postgres/pgMigrations';
-import { freePort, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
+import { freePort } from '../../helpers/freePort';
+import { sqlRows as sql, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
 
-/** One statement on a connection of its own, as an operator (the superuser) would run it. */
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query<R>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Resolves to the error `promise` rejects with (fails when it resolves). */
 async function failure(promise: Promise<unknown>): Promise<Error> {

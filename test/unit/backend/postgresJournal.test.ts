@@ -5,18 +5,8 @@ import { isSwitchyardError } from '../../../src/core/errors';
 import { PostgresBackend } from '../../../src/core/backend/postgres/postgresBackend';
 import { idempotencyKey } from '../../../src/core/journal/durableCalls';
 import { resumeRunJournal, startRunJournal } from '../../../src/core/journal/openRunJournal';
-import { startPostgres, type PostgresServer } from '../../helpers/postgresServer';
+import { sqlRows as sql, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
 
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query<R>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

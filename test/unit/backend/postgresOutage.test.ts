@@ -5,17 +5,10 @@ import { isSwitchyardError } from '../../../src/core/errors';
 import { PostgresBackend } from '../../../src/core/backend/postgres/postgresBackend';
 import type { PgConnectionOptions } from '../../../src/core/backend/postgres/pgConnection';
 import { startPostgres, type PostgresServer } from '../../helpers/postgresServer';
+import { until } from '../../helpers/until';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` every 20 ms until it holds; fails naming `what` after `ms`. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 describe('PostgreSQL backend: change feed and outages', function () {
   this.timeout(60_000);

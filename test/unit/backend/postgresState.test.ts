@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import pg from 'pg';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { PostgresBackend } from '../../../src/core/backend/postgres/postgresBackend';
 import { Project } from '../../../src/core/project';
 import type { ProjectState } from '../../../src/core/store/projectState';
 import { registryWithBuiltins } from '../../../src/lanes/builtinLanes';
-import { startPostgres, type PostgresServer } from '../../helpers/postgresServer';
+import { sqlRows as sql, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query<R>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** The state with what legitimately differs between two repositories and two runs blanked: times, commits, paths, owners. */
 function comparable(state: ProjectState, root: string): unknown {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
 import { execa, type ResultPromise } from 'execa';
-import pg from 'pg';
 import { buildCliBundle } from '../../helpers/cliBundle';
-import { startPostgres, type PostgresServer } from '../../helpers/postgresServer';
+import { freePort } from '../../helpers/freePort';
+import { sqlRows, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
+import { until as waitUntil } from '../../helpers/until';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { setTrust } from '../../../src/cli/trustedWorkspaces';
 import { Project } from '../../../src/core/project';
@@ -68,14 +68,8 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     return { repo, side, url, env, project, worker, sy, cleanup };
   }
 
-  /** Waits until `check` holds, polling; fails with `what` after `ms`. */
-  async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  /** Waits until `check` holds, polling every 100 ms; fails with `what` after `ms`. */
+  const until = (what: string, check: () => Promise<boolean>, ms = 60_000) => waitUntil(what, check, ms, 100);
 
   function ledger(file: string): Map<string, number> {
     const counts = new Map<string, number>();
@@ -305,7 +299,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     const unknown = await sy({ SWITCHYARD_BACKEND: 'mysql' });
     assert.match(unknown.stderr, /unknown backend "mysql": use "files" or "postgres"/);
     const secret = 'Sekr3t-never-shown';
-    const closed = await freeLoopbackPort();
+    const closed = await freePort();
     const unreachable = await sy({ SWITCHYARD_BACKEND: 'postgres', SWITCHYARD_DATABASE_URL: `postgres://someone:${secret}@127.0.0.1:${closed}/db` });
     assert.equal(unreachable.exitCode, 1);
     assert.match(unreachable.stderr, new RegExp(`could not connect to PostgreSQL at someone@127\\.0\\.0\\.1:${closed}/db: .*ECONNREFUSED`));
@@ -319,24 +313,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
 });
 
 async function leaseRow(url: string, runId = 't1.1'): Promise<{ owner: string; expiresAt: string }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT owner, expires_at FROM sy_run_leases WHERE run_id = $1', [runId]);
-    assert.ok(rows[0], `a lease row for ${runId}`);
-    return { owner: rows[0].owner, expiresAt: new Date(rows[0].expires_at).toISOString() };
-  } finally {
-    await client.end();
-  }
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolvePort(port));
-    });
-  });
+  const [row] = await sqlRows<{ owner: string; expires_at: Date }>(url, 'SELECT owner, expires_at FROM sy_run_leases WHERE run_id = $1', [runId]);
+  assert.ok(row, `a lease row for ${runId}`);
+  return { owner: row.owner, expiresAt: new Date(row.expires_at).toISOString() };
 }
