@@ -1,91 +1,35 @@
 import { SwitchyardError } from '../../errors';
-import { JOURNAL_VERSION, type JournalEntry, type JournalEvent } from '../../journal/journalEvent';
-import type { JournalSink } from '../journalStore';
+import { BatchedJournalSink, type JournalLine } from '../../journal/batchedJournalSink';
 import type { PgConnection } from './pgConnection';
 
 /**
- * Appends a run's journal events as rows. `append(entry, true)` resolves
- * once the row (and every row before it) is committed; `false` rows go out
- * with the next group commit, all queued rows in one INSERT. A row is only
- * written while this process holds the run's lease: a process that lost the
- * run (its lease taken over) cannot add to the journal the new owner
- * resumes from. A batch retried after a lost connection is checked against
- * what landed, so no event is written twice.
+ * Appends a run's journal events as rows: one group commit is one INSERT of
+ * every queued row. A row is only written while this process holds the
+ * run's lease: a process that lost the run (its lease taken over) cannot add
+ * to the journal the new owner resumes from. A batch retried after a lost
+ * connection is checked against what landed, so no event is written twice.
  */
-export class PgJournalSink implements JournalSink {
-  private pending: { seq: number; line: string }[] = [];
-  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
-  private flushing: Promise<void> | undefined;
-  private failure: Error | undefined;
-
+export class PgJournalSink extends BatchedJournalSink {
   constructor(
     private readonly db: PgConnection,
     private readonly project: string,
-    readonly runId: string,
-    private seq: number,
+    runId: string,
+    lastSeq: number,
     private readonly owner: string,
-    private readonly redact: (line: string) => string = (line) => line,
-  ) {}
+    redact?: (line: string) => string,
+  ) {
+    super(runId, lastSeq, redact);
+  }
 
   get where(): string {
     return `PostgreSQL ${this.db.description} sy_journal_events (project ${this.project}, run ${this.runId})`;
-  }
-
-  get lastSeq(): number {
-    return this.seq;
-  }
-
-  append(entry: JournalEntry, durable: boolean): { event: JournalEvent; durable: Promise<void> } {
-    if (this.failure) throw this.failure;
-    const event = { v: JOURNAL_VERSION, seq: ++this.seq, ts: new Date().toISOString(), runId: this.runId, ...entry } as JournalEvent;
-    // Secrets never reach the table: the line is redacted before it is written.
-    this.pending.push({ seq: event.seq, line: this.redact(JSON.stringify(event)) });
-    const written = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    void this.kick();
-    if (!durable) written.catch(() => undefined);
-    return { event, durable: durable ? written : Promise.resolve() };
-  }
-
-  async sync(): Promise<void> {
-    while (!this.failure && (this.pending.length || this.flushing)) await this.kick();
-    if (this.failure) throw this.failure;
   }
 
   async close(): Promise<void> {
     await this.sync();
   }
 
-  private kick(): Promise<void> {
-    if (!this.flushing) {
-      this.flushing = this.flush().finally(() => {
-        this.flushing = undefined;
-        if (this.pending.length && !this.failure) void this.kick();
-      });
-    }
-    return this.flushing;
-  }
-
-  /** Never rejects: a failed batch fails its waiters and every event queued behind it, which is never written (it would leave a gap in seq). */
-  private async flush(): Promise<void> {
-    while (this.pending.length && !this.failure) {
-      const batch = this.pending;
-      const waiters = this.waiters;
-      this.pending = [];
-      this.waiters = [];
-      try {
-        await this.insert(batch);
-      } catch (error) {
-        const failure = error instanceof SwitchyardError ? error : new Error(`journal ${this.where}: write failed: ${(error as Error).message}`, { cause: error });
-        this.failure = failure;
-        this.pending = [];
-        for (const waiter of [...waiters, ...this.waiters.splice(0)]) waiter.reject(failure);
-        return;
-      }
-      for (const waiter of waiters) waiter.resolve();
-    }
-  }
-
-  private async insert(batch: readonly { seq: number; line: string }[]): Promise<void> {
+  protected async writeBatch(batch: readonly JournalLine[]): Promise<void> {
     const seqs = batch.map((b) => b.seq);
     const lines = batch.map((b) => b.line);
     // FOR SHARE: a takeover (which updates the lease row) waits until these rows are committed, and an insert that
