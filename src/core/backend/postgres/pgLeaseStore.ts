@@ -1,5 +1,6 @@
 import type { LeaseStore } from '../leaseStore';
 import type { PgConnection } from './pgConnection';
+import { writeLease } from './pgLeaseView';
 import { CHANGE_CHANNEL } from './pgStateStore';
 
 /**
@@ -13,12 +14,8 @@ export class PgLeaseStore implements LeaseStore {
     private readonly project: string,
   ) {}
 
-  async acquire(runId: string, owner: string, durationMs: number): Promise<void> {
-    await this.db.query(
-      `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
-       ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at`,
-      [this.project, runId, owner, durationMs],
-    );
+  acquire(runId: string, owner: string, durationMs: number): Promise<void> {
+    return writeLease(this.db, this.project, runId, owner, durationMs);
   }
 
   async renew(runId: string, owner: string, durationMs: number): Promise<string | undefined> {

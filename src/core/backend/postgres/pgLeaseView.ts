@@ -40,12 +40,15 @@ export class PgLeaseView implements LeaseView {
   }
 
   async flush(q: Queryable, project: string): Promise<void> {
-    for (const t of this.taken) {
-      await q.query(
-        `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
-         ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at`,
-        [project, t.runId, t.owner, t.durationMs],
-      );
-    }
+    for (const t of this.taken) await writeLease(q, project, t.runId, t.owner, t.durationMs);
   }
+}
+
+/** Gives run `runId`'s lease to `owner` for `durationMs` from now (the statement's clock, not the transaction's start). */
+export async function writeLease(q: Queryable, project: string, runId: string, owner: string, durationMs: number): Promise<void> {
+  await q.query(
+    `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
+     ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at`,
+    [project, runId, owner, durationMs],
+  );
 }
