@@ -91,16 +91,13 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   if (journal && resume) end = { ...end, resumeCounts: journal.calls.counts };
   end = redactor.redactValue(end);
 
-  if (lostTo) {
-    // Another process owns the run now; it records the end, not this one.
-    record('decision', { message: `lease lost to ${lostTo}: this process stopped working on run ${run.id}` });
-    await log.flush();
-    return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
-  }
-  if (handedBack) {
-    // Shutdown: the end is not recorded; the lease expires now and another process resumes the run from its journal.
-    record('decision', { message: `run ${run.id} handed back by ${ctx.owner} (shutting down): its lease expired now, so another process takes it over` });
-    await lease.handBack();
+  if (lostTo || handedBack) {
+    // Another process records the end: the one that took the run over, or (shutdown) the one that takes it once its lease expired now.
+    if (lostTo) record('decision', { message: `lease lost to ${lostTo}: this process stopped working on run ${run.id}` });
+    else {
+      record('decision', { message: `run ${run.id} handed back by ${ctx.owner} (shutting down): its lease expired now, so another process takes it over` });
+      await lease.handBack();
+    }
     await log.flush();
     return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
   }
