@@ -1,6 +1,5 @@
 import { Project } from '../core/project';
 import { resolveBackendSpec, type BackendSpec } from '../core/backend/backendSpec';
-import { resolveRepoRoot } from '../core/workspace/gitRepo';
 import { registryWithBuiltins } from '../lanes/builtinLanes';
 import { loadLaneModules } from '../lanes/loadLaneModules';
 import { isTrusted } from './trustedWorkspaces';
@@ -26,7 +25,7 @@ export class UsageError extends Error {
 export const CLI_URL_HINT = 'set the environment variable SWITCHYARD_DATABASE_URL (postgres://user:password@host:5432/database); it is never read from a settings file';
 
 /** The backend from `--backend` / SWITCHYARD_BACKEND, the URL from SWITCHYARD_DATABASE_URL, the name from `--project-name` / SWITCHYARD_PROJECT. */
-export async function cliBackendSpec(ctx: CliContext, root: string): Promise<BackendSpec> {
+export function cliBackendSpec(ctx: CliContext, root: string): BackendSpec {
   const env = ctx.env ?? process.env;
   return resolveBackendSpec(root, {
     kind: flagString(ctx, 'backend') ?? env.SWITCHYARD_BACKEND,
@@ -42,9 +41,8 @@ export function repoFlag(ctx: CliContext): string {
 
 /** Opens the project of `--repo` (or the current folder) on its backend, with the built-in lanes and the project's lane modules. */
 export async function openProject(ctx: CliContext, options: { ownerName?: string } = {}): Promise<Project> {
-  const root = await resolveRepoRoot(repoFlag(ctx));
   const registry = registryWithBuiltins();
-  const project = await Project.open(root, { registry, backend: await cliBackendSpec(ctx, root), ...options });
+  const project = await Project.open(repoFlag(ctx), { registry, backend: (root) => cliBackendSpec(ctx, root), ...options });
   ctx.onExit?.(() => project.close());
   const { laneModules } = (await project.state()).settings;
   if (laneModules.length) {

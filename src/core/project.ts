@@ -37,8 +37,8 @@ export interface ProjectOptions {
   cancelPollMs?: number;
   /** The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no hook. */
   hookCommand?: string | null;
-  /** Where state, leases and journals live (default: files under `.switchyard/`). */
-  backend?: BackendSpec;
+  /** Where state, leases and journals live (default: files under `.switchyard/`); a function gets the repository root. */
+  backend?: BackendSpec | ((root: string) => BackendSpec | Promise<BackendSpec>);
   /** How this process appears as the owner of its runs (default: the host name). */
   ownerName?: string;
 }
@@ -90,7 +90,8 @@ export class Project {
   /** Opens the repository that contains `dir`; not a git repository or a corrupt state file is an error. */
   static async open(dir: string, options: ProjectOptions): Promise<Project> {
     const root = await resolveRepoRoot(dir);
-    const backend = await openBackend(root, options.backend);
+    const spec = typeof options.backend === 'function' ? await options.backend(root) : options.backend;
+    const backend = await openBackend(root, spec);
     return new Project(root, backend, options.registry, options);
   }
 

@@ -30,7 +30,7 @@ async function migrate(ctx: CliContext): Promise<number> {
     ctx.err(`already migrated to ${marker.target} (project ${marker.project}) on ${marker.at}`);
     return 1;
   }
-  const spec = await cliBackendSpec(ctx, root);
+  const spec = cliBackendSpec(ctx, root);
   if (spec.kind !== 'postgres') throw new UsageError('backend migrate copies into PostgreSQL: pass --backend postgres (or SWITCHYARD_BACKEND=postgres) and set SWITCHYARD_DATABASE_URL');
   const target = await PostgresBackend.open(spec);
   try {

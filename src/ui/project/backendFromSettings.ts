@@ -1,7 +1,6 @@
 import type * as vscode from 'vscode';
 import { resolveBackendSpec, type BackendSpec } from '../../core/backend/backendSpec';
 import { SwitchyardError, errorMessage } from '../../core/errors';
-import { resolveRepoRoot } from '../../core/workspace/gitRepo';
 import { backendSettings } from '../config/switchyardConfig';
 import type { PostgresConnectionSecret } from '../secrets/postgresConnectionSecret';
 
@@ -14,24 +13,24 @@ export const POSTGRES_URL_HINT = 'run "Switchyard: Set PostgreSQL Connection Str
  * name); the connection string from SecretStorage first, then
  * SWITCHYARD_DATABASE_URL of this process, never from settings. Anything
  * missing or malformed is the core's clear `backend-config` error: there is
- * no silent fall back to files. `dir` is where to open the project (the
- * repository root for postgres, so the default name matches the CLI's).
+ * no silent fall back to files. `Project.open` calls it with the repository
+ * root, so the default name matches the CLI's.
  */
-export async function backendFromSettings(
+export function backendFromSettings(
   folder: vscode.WorkspaceFolder,
   secret: PostgresConnectionSecret | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ dir: string; backend: BackendSpec }> {
-  const settings = backendSettings(folder);
-  if (settings.kind === 'files') return { dir: folder.uri.fsPath, backend: { kind: 'files' } };
-  const root = await resolveRepoRoot(folder.uri.fsPath);
-  const backend = resolveBackendSpec(root, {
-    kind: settings.kind,
-    url: (await storedUrl(secret)) ?? env.SWITCHYARD_DATABASE_URL,
-    project: settings.project || env.SWITCHYARD_PROJECT,
-    urlHint: POSTGRES_URL_HINT,
-  });
-  return { dir: root, backend };
+): (root: string) => Promise<BackendSpec> {
+  return async (root) => {
+    const settings = backendSettings(folder);
+    if (settings.kind === 'files') return { kind: 'files' };
+    return resolveBackendSpec(root, {
+      kind: settings.kind,
+      url: (await storedUrl(secret)) ?? env.SWITCHYARD_DATABASE_URL,
+      project: settings.project || env.SWITCHYARD_PROJECT,
+      urlHint: POSTGRES_URL_HINT,
+    });
+  };
 }
 
 async function storedUrl(secret: PostgresConnectionSecret | undefined): Promise<string | undefined> {
