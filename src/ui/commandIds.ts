@@ -43,6 +43,3 @@ export const SETTINGS = {
   backend: 'backend',
   project: 'project',
 } as const;
-
-/** The file the CLI and every window write; watched so outside changes show up. */
-export const STATE_FILE_GLOB = '.switchyard/state.json';

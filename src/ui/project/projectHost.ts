@@ -6,7 +6,6 @@ import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import { backendFromSettings } from './backendFromSettings';
 import { isBackendError, showBackendError } from './showBackendError';
 import { watchExternalChanges } from './watchExternalChanges';
-import { watchStateFile } from './watchStateFile';
 import { resumeInterruptedRuns } from '../progress/resumeInterruptedRuns';
 
 /** The project this host opened, and the background resume that must end before it is closed. */
@@ -19,7 +18,8 @@ interface OpenProject {
  * Opens the `Project` of the first workspace folder lazily, on first use, on
  * the backend the settings name (`switchyard.backend`), and reports every
  * change to it: the project's own events and writes by other processes (the
- * state file watcher for files; LISTEN/NOTIFY for postgres). A new folder, a
+ * backend's change feed: the state file for files, LISTEN/NOTIFY for
+ * postgres). A new folder, a
  * changed project option or a new connection string drops the open project
  * (closing its connections); the next use opens it again. A backend that
  * cannot be opened is an error notification with ways to fix it, once per
@@ -81,13 +81,12 @@ export class ProjectHost implements vscode.Disposable {
     if (!folder) throw new Error('Switchyard needs an open folder: open a folder inside a git repository first.');
     let project: Project;
     try {
-      const { dir, backend } = await backendFromSettings(folder, this.secrets?.postgres);
-      project = await Project.open(dir, {
+      project = await Project.open(folder.uri.fsPath, {
         registry: this.registry,
         secrets: this.secrets,
         laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
         verifyTimeoutMs: verifyTimeoutMs(folder),
-        backend,
+        backend: backendFromSettings(folder, this.secrets?.postgres),
       });
     } catch (error) {
       this.report(error, generation);
@@ -100,7 +99,7 @@ export class ProjectHost implements vscode.Disposable {
     }
     const fire = (): void => this.changed.fire();
     const own = project.onDidChange(fire);
-    const outside = project.backend.kind === 'files' ? watchStateFile(project.root, fire) : watchExternalChanges(project, fire);
+    const outside = watchExternalChanges(project, fire);
     this.projectSubscriptions.push(new vscode.Disposable(() => own.dispose()), outside);
     this.current = { project, resumed: resumeInterruptedRuns(project) };
     fire();

@@ -4,10 +4,12 @@ import type { Project } from '../../core/project';
 const DEBOUNCE_MS = 150;
 
 /**
- * Calls `onChange` after another process changed the project's state: on the
- * postgres backend, a window or `switchyard worker` on any machine (LISTEN/
- * NOTIFY, which reconnects by itself). Bursts are debounced, like the state
- * file watcher's.
+ * Calls `onChange` after another process changed the project's state,
+ * through the backend's change feed: on files, a write of
+ * `.switchyard/state.json` (the CLI in a terminal, another window); on
+ * postgres, a window or `switchyard worker` on any machine (LISTEN/NOTIFY,
+ * which reconnects by itself). Bursts (a write is a temp file and a rename)
+ * are debounced.
  */
 export function watchExternalChanges(project: Project, onChange: () => void, debounceMs = DEBOUNCE_MS): vscode.Disposable {
   let timer: ReturnType<typeof setTimeout> | undefined;
