@@ -237,7 +237,8 @@ async function main(): Promise<void> {
     for (;;) {
       const called = now();
       const before = { ...pgStats };
-      const claim = await claimTasks(ctx, mirror, Date.now(), 1);
+      // As a drain does: an unlocked look at the state (its settings go to the claim), then the claim.
+      const claim = await claimTasks(ctx, mirror, (await ctx.store.read()).settings, Date.now(), 1);
       const timing: TxTiming = { toLockMs: mirror.enteredAt - called, appliedMs: mirror.appliedAt - called, totalMs: now() - called, queries: pgStats.queries - before.queries, queryMs: pgStats.ms - before.ms };
       if (claim.claimed.length === 0) {
         // No READY task left in the stored state (looked at as a drain does, unlocked): this worker is done (nothing here fails or retries).

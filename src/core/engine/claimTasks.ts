@@ -1,6 +1,7 @@
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { PickResult } from '../scheduler/scheduler';
+import type { ProjectSettings } from '../store/projectState';
 import type { RunContext } from './runContext';
 import { newRun } from './newRun';
 import type { SchedulerMirror } from './schedulerMirror';
@@ -24,9 +25,10 @@ export interface ClaimResult {
  * limits, backpressure, breakers, dependencies, file ownership, priority),
  * and the picked tasks (at most `limit`) move to RUNNING with their new
  * runs in the same write, so two schedulers never take the same task.
+ * `settings` are the ones the caller just read (they decide the target
+ * branch whose head new runs record).
  */
-export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, now: number, limit = Infinity): Promise<ClaimResult> {
-  const settings = (await ctx.store.read()).settings;
+export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, settings: ProjectSettings, now: number, limit = Infinity): Promise<ClaimResult> {
   const targetHead = settings.integration.enabled ? await readBranch(ctx.root, settings.integration.targetBranch).catch(() => undefined) : undefined;
   try {
     let tries = 0;

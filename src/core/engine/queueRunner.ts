@@ -1,4 +1,5 @@
 import type { Run } from '../model/run';
+import type { ProjectSettings } from '../store/projectState';
 import type { Stage } from '../model/taskStates';
 import type { Task } from '../model/task';
 import { pruneWorktrees } from '../workspace/worktrees';
@@ -111,7 +112,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
       const look = options.resumeOnly ? undefined : await lookAhead(ctx, mirror, now);
       const room = options.maxActive === undefined ? undefined : options.maxActive - active.size;
       if (look?.claim && (room === undefined || room > 0)) {
-        const claim = await claimTasks(ctx, mirror, now, room);
+        const claim = await claimTasks(ctx, mirror, look.settings, now, room);
         for (const c of claim.claimed) start(c.task, c.run, undefined, c.why);
         if (claim.claimed.length) {
           batches += 1;
@@ -146,14 +147,16 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
   return { runs: finished, waiting, recovered: recovered.decisions, resumed: recovered.resumed, stats };
 }
 
-/** A cheap look (no lock, no write) at whether a claim could start anything, and if not, why ready work waits. */
-async function lookAhead(ctx: RunContext, mirror: SchedulerMirror, now: number): Promise<{ claim: boolean; reason?: string; backpressure: boolean }> {
-  mirror.sync(await ctx.store.read(), now);
+/** A cheap look (no lock, no write) at whether a claim could start anything, and if not, why ready work waits; with the settings it read. */
+async function lookAhead(ctx: RunContext, mirror: SchedulerMirror, now: number): Promise<{ claim: boolean; reason?: string; backpressure: boolean; settings: ProjectSettings }> {
+  const state = await ctx.store.read();
+  const settings = state.settings;
+  mirror.sync(state, now);
   const scheduler = mirror.current;
   const hasWork = scheduler.readyCount > 0 || (scheduler.nextRetryAt() ?? Infinity) <= now;
   const verdict = scheduler.stages.startVerdict();
-  if (verdict.ok) return { claim: hasWork, backpressure: false };
-  return { claim: false, backpressure: verdict.backpressure, ...(hasWork ? { reason: verdict.reason } : {}) };
+  if (verdict.ok) return { claim: hasWork, backpressure: false, settings };
+  return { claim: false, backpressure: verdict.backpressure, settings, ...(hasWork ? { reason: verdict.reason } : {}) };
 }
 
 /** When the drain should look again although nothing ends: a retry backoff or a breaker cooldown running out. */
