@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { SwitchyardError } from '../errors';
@@ -52,11 +53,11 @@ export class ProjectStore implements StateStore {
   async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
     return this.locked(async () => {
       await this.db.read();
-      const before = JSON.stringify(this.db.data);
-      const draft = JSON.parse(before) as ProjectState;
+      const draft = structuredClone(this.db.data);
       const result = change(draft, filesLeaseView(this.repoRoot));
       // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
-      if (JSON.stringify(draft) === before) return result;
+      // A deep compare stops at the first difference, where serializing both would cost two whole documents.
+      if (isDeepStrictEqual(draft, this.db.data)) return result;
       draft.revision = (draft.revision ?? 0) + 1;
       const checked = ProjectState.safeParse(draft);
       if (!checked.success) {

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SwitchyardError } from '../../errors';
 import { leasePath, journalPath } from '../../journal/journalFiles';
 import { readJournal } from '../../journal/journalReader';
 import { leaseIsFree, readLeaseSync } from '../../journal/runLease';
 import { ProjectStore } from '../../store/projectStore';
+import { STATE_DIR } from '../../store/stateDir';
 import { migratedMarkerPath, readMigratedMarker, writeMigratedMarker } from '../migratedMarker';
 import type { PostgresBackend } from './postgresBackend';
 
@@ -29,7 +31,8 @@ export interface MigrationReport {
  */
 export async function migrateFilesToPostgres(root: string, target: PostgresBackend): Promise<MigrationReport> {
   if (await readMigratedMarker(root)) throw new SwitchyardError('backend-migrated', `${migratedMarkerPath(root)} says this project was migrated already`);
-  if (!existsSync(`${root}/.switchyard/state.json`)) throw new SwitchyardError('invalid-input', `${root} has no files backend to migrate (.switchyard/state.json is missing)`);
+  const stateFile = join(root, STATE_DIR, 'state.json');
+  if (!existsSync(stateFile)) throw new SwitchyardError('invalid-input', `${root} has no files backend to migrate (${stateFile} is missing)`);
   const source = await ProjectStore.open(root);
   const state = await source.read();
   const now = Date.now();
