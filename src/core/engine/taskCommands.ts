@@ -1,6 +1,7 @@
 import { SwitchyardError } from '../errors';
 import type { LaneRegistry } from '../lanes/laneRegistry';
-import { TaskSpec, type Task, type TaskSpecInput } from '../model/task';
+import { NewTaskSpec } from '../model/newTaskSpec';
+import type { Task, TaskSpecInput } from '../model/task';
 import { assertTaskTransition, type TaskState } from '../model/taskStates';
 import { describeZodError } from '../model/zodIssues';
 import { describeCycle, findCycle } from '../scheduler/findCycle';
@@ -24,7 +25,8 @@ export function setTaskState(task: Task, to: TaskState): void {
  * Parses task specs, checking lanes, urgent flags and dependencies, and
  * stores them as READY tasks. `dependsOn` names task ids or the `key` of
  * another spec in the same batch; a dependency cycle is refused, naming it.
- * Nothing is stored when any spec is wrong.
+ * Titles are one line and target files relative paths inside the
+ * repository (NewTaskSpec). Nothing is stored when any spec is wrong.
  */
 export async function addTasks(
   store: StateStore,
@@ -36,7 +38,7 @@ export async function addTasks(
 ): Promise<Task[]> {
   const label = (index: number): string => (inputs.length > 1 ? `${where} #${index + 1}` : where);
   const specs = inputs.map((input, index) => {
-    const parsed = TaskSpec.safeParse(input);
+    const parsed = NewTaskSpec.safeParse(input);
     if (!parsed.success) throw new SwitchyardError('invalid-input', `${label(index)}: ${describeZodError(parsed.error)}`);
     if (parsed.data.lane) registry.require(parsed.data.lane);
     const urgent = parsed.data.urgent;
