@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SwitchyardError } from '../../core/errors';
+import { decodeUtf8 } from '../../core/model/decodeUtf8';
 import { TaskFile } from '../../core/model/task';
 import { describeZodError } from '../../core/model/zodIssues';
 import { type CliContext, UsageError, flagList, flagString, openProject, requirePositional } from '../cliContext';
@@ -30,7 +31,7 @@ async function addTasks(ctx: CliContext): Promise<number> {
     const title = flagString(ctx, 'title');
     if (!title) throw new UsageError('task add needs --title (or --from <tasks.json>)');
     const specFile = flagString(ctx, 'spec-file');
-    const spec = specFile ? await readFile(resolve(ctx.cwd, specFile), 'utf8') : (flagString(ctx, 'spec') ?? '');
+    const spec = specFile ? await readTextFile(resolve(ctx.cwd, specFile)) : (flagString(ctx, 'spec') ?? '');
     const priority = flagString(ctx, 'priority');
     specs.push({
       title,
@@ -60,10 +61,22 @@ function urgentFlag(ctx: CliContext): { urgent?: Record<string, string | undefin
   return { urgent: { owner, reason, expiresAt } };
 }
 
+/** A file's text, refused (naming the byte offset) when it is not UTF-8. */
+async function readTextFile(path: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new SwitchyardError('invalid-input', `cannot read ${path}: ${(error as Error).message}`);
+  }
+  return decodeUtf8(bytes, path);
+}
+
 async function readTaskFile(path: string): Promise<unknown[]> {
+  const text = await readTextFile(path);
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(path, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
     throw new SwitchyardError('invalid-input', `${path}: ${(error as Error).message}`);
   }
