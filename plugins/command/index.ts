@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { z } from 'zod';
 import type { LanePlugin, LaneRunInput, LaneResult } from '../../src/api';
+import { spawnFailureReason } from '../shared/spawnFailure';
 import { commandLaneManifest } from './manifest';
 
 const Settings = z.object({
@@ -84,6 +85,7 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
   const result = await child;
   if (review) return reviewVerdict(command, result.exitCode, result.signal, outputTail, stderrTail);
   if (result.exitCode === 0) return { status: 'succeeded', summary: `\`${command}\` exited 0` };
+  if (result.exitCode === undefined && result.signal === undefined) return { status: 'failed', failureReason: spawnFailureReason(command, result.code, result.originalMessage) };
   const how = result.exitCode !== undefined ? `exit code ${result.exitCode}` : `signal ${result.signal ?? 'unknown'}`;
   const tail = stderrTail.join(' | ').trim();
   return { status: 'failed', failureReason: `\`${command}\` failed with ${how}${tail ? `; stderr: ${tail}` : ' (no stderr output)'}` };

@@ -3,12 +3,14 @@ import { withWorktreeLock } from '../workspace/worktreeLock';
 import { git } from '../guards/gitExec';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane } from '../lanes/runLane';
+import { taskSpecEnv, writeTaskSpecFile } from '../lanes/taskSpecEnv';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
+import { runDir } from './runFiles';
 
 export type ReviewOutcome =
   | { ok: true; review: NonNullable<Run['review']> }
@@ -53,10 +55,11 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
     const diff = input.diff.length > MAX_DIFF ? `${input.diff.slice(0, MAX_DIFF)}\n[… diff cut at ${MAX_DIFF} characters]` : input.diff;
     const spec = [task.spec.spec || task.spec.title, '', '## Diff to review', '```diff', diff.trimEnd(), '```', '', '## Gate evidence', ...input.evidence.map((e) => `- ${e}`)].join('\n');
     input.record('decision', { message: `review by lane ${laneId} in ${dir} (spec, diff and gate evidence; not the worker's transcript)` });
+    const specFile = await writeTaskSpecFile(runDir(ctx.root, run.id), 'review-spec.md', spec);
     const env = buildLaneEnv(ctx.parentEnv, lane.manifest.envAllowlist, {
       SWITCHYARD_TASK_ID: task.id,
       SWITCHYARD_TASK_TITLE: task.spec.title,
-      SWITCHYARD_TASK_SPEC: spec,
+      ...taskSpecEnv(spec, specFile),
       SWITCHYARD_TASK_FILES: task.spec.files.join('\n'),
       SWITCHYARD_RUN_ID: `${run.id}.review`,
       SWITCHYARD_ATTEMPT: String(run.attempt),

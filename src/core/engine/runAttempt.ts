@@ -2,6 +2,7 @@ import { errorMessage } from '../errors';
 import type { RunJournal } from '../journal/openRunJournal';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane, type LaneOutcome } from '../lanes/runLane';
+import { taskSpecEnv, writeTaskSpecFile } from '../lanes/taskSpecEnv';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
@@ -11,7 +12,7 @@ import { salvageChange, type RecordFn } from './executeRun';
 import { findRun, type RunEnd } from './finishRun';
 import { installRunHook } from './installRunHook';
 import type { RunContext } from './runContext';
-import { writeDiff } from './runFiles';
+import { runDir, writeDiff } from './runFiles';
 import { runStages } from './runStages';
 
 export interface AttemptInput {
@@ -57,10 +58,12 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     await installRunHook(ctx, run.worktree, record);
   }
 
+  // The whole spec is in a file; an environment variable holds it only up to ENV_VALUE_MAX_BYTES.
+  const specFile = await writeTaskSpecFile(runDir(ctx.root, run.id), 'spec.md', task.spec.spec);
   const env = buildLaneEnv(ctx.parentEnv, lane.manifest.envAllowlist, {
     SWITCHYARD_TASK_ID: task.id,
     SWITCHYARD_TASK_TITLE: task.spec.title,
-    SWITCHYARD_TASK_SPEC: task.spec.spec,
+    ...taskSpecEnv(task.spec.spec, specFile),
     SWITCHYARD_TASK_FILES: task.spec.files.join('\n'),
     SWITCHYARD_RUN_ID: run.id,
     SWITCHYARD_ATTEMPT: String(run.attempt),
