@@ -29,8 +29,12 @@ export interface LaneManifest {
   modelPrices?: Record<string, { inputPerMTokUsd: number; outputPerMTokUsd: number }>;
   /** `call`: resumes in place from the journal; `run`: a new attempt continuing the lane's own session; `none`. */
   capabilities: { resume: 'none' | 'run' | 'call'; streaming: boolean; tools: boolean };
-  /** The lane's settings, documented for users. */
-  settings?: Record<string, { description: string; required?: boolean }>;
+  /**
+   * The lane's settings, documented for users. `type` is what `switchyard lanes set`
+   * accepts (`string` keeps the text as typed; `string[]` and `object` are JSON);
+   * without it a value is JSON or else text.
+   */
+  settings?: Record<string, { description: string; required?: boolean; type?: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object' }>;
   /** Secrets resolved by Switchyard before the lane starts; a missing one fails the run first. */
   requiredSecrets?: string[];
   /** Secrets passed when set, without failing when not. */

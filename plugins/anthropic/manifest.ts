@@ -28,9 +28,9 @@ export const anthropicLaneManifest: LaneManifest = {
   },
   capabilities: { resume: 'call', streaming: true, tools: true },
   settings: {
-    model: { description: `Model id (default ${ANTHROPIC_DEFAULT_MODEL}).` },
-    baseUrl: { description: `API base URL including /v1 (default ${ANTHROPIC_API_URL}); for a proxy or gateway.` },
-    headers: { description: 'Extra HTTP headers, e.g. {"anthropic-beta": "…"}. Never put the API key here: set ANTHROPIC_API_KEY.' },
+    model: { description: `Model id (default ${ANTHROPIC_DEFAULT_MODEL}).`, type: 'string' },
+    baseUrl: { description: `API base URL including /v1 (default ${ANTHROPIC_API_URL}); for a proxy or gateway.`, type: 'string' },
+    headers: { description: 'Extra HTTP headers, e.g. {"anthropic-beta": "…"}. Never put the API key here: set ANTHROPIC_API_KEY.', type: 'object' },
     ...API_LANE_SETTING_DOCS,
   },
   requiredSecrets: ['ANTHROPIC_API_KEY'],

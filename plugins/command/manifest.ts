@@ -11,9 +11,9 @@ export const commandLaneManifest: LaneManifest = {
   defaultTimeoutMs: 30 * 60_000,
   capabilities: { resume: 'none', streaming: true, tools: false },
   settings: {
-    command: { description: 'The command line to run (through the shell). The task spec arrives on stdin and in SWITCHYARD_TASK_SPEC.', required: true },
-    reviewCommand: { description: 'What a review run executes (default: command) with SWITCHYARD_REVIEW=1 and the spec, the diff and the gate evidence on stdin: exit 0 approves, another exit code requests changes (its last output lines are the reasons).' },
-    timeoutMs: { description: 'Abort the command after this many milliseconds (default 30 minutes).' },
-    env: { description: 'Names of extra environment variables to pass through from the parent environment.' },
+    command: { description: 'The command line to run (through the shell). The task spec arrives on stdin, whole in the file named by SWITCHYARD_TASK_SPEC_FILE, and in SWITCHYARD_TASK_SPEC (cut with a note past 64 KiB).', required: true, type: 'string' },
+    reviewCommand: { description: 'What a review run executes (default: command) with SWITCHYARD_REVIEW=1 and the spec, the diff and the gate evidence on stdin: exit 0 approves, another exit code requests changes (its last output lines are the reasons).', type: 'string' },
+    timeoutMs: { description: 'Abort the command after this many milliseconds (default 30 minutes).', type: 'integer' },
+    env: { description: 'Names of extra environment variables to pass through from the parent environment, as a JSON list, e.g. ["MY_TOKEN"].', type: 'string[]' },
   },
 };

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { LaneManifest } from '../../src/api';
+
+type SettingType = NonNullable<NonNullable<LaneManifest['settings']>[string]['type']>;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 
@@ -27,12 +30,12 @@ export const CliLaneSettings = z
 export type CliLaneSettings = z.infer<typeof CliLaneSettings>;
 
 /** The manifest's documentation of these settings (shown by `switchyard lanes`). */
-export function cliSettingsDocs(cli: string): Record<string, { description: string }> {
+export function cliSettingsDocs(cli: string): Record<string, { description: string; type: SettingType }> {
   return {
-    binary: { description: `Path to the ${cli} executable (default: looked up on PATH).` },
-    model: { description: `Model passed to ${cli} with --model (default: the CLI's own default).` },
-    extraArgs: { description: `Extra arguments for ${cli}, as a JSON list, e.g. permission flags.` },
-    timeoutMs: { description: 'Abort the run after this many milliseconds (default 60 minutes); the CLI\'s whole process group is killed.' },
-    passEnv: { description: 'Names of parent environment variables to pass to the CLI (e.g. ["AWS_PROFILE"] or ["AWS_*"]); nothing else beyond the allowlist is inherited.' },
+    binary: { description: `Path to the ${cli} executable (default: looked up on PATH).`, type: 'string' },
+    model: { description: `Model passed to ${cli} with --model (default: the CLI's own default).`, type: 'string' },
+    extraArgs: { description: `Extra arguments for ${cli}, as a JSON list, e.g. permission flags.`, type: 'string[]' },
+    timeoutMs: { description: 'Abort the run after this many milliseconds (default 60 minutes); the CLI\'s whole process group is killed.', type: 'integer' },
+    passEnv: { description: 'Names of parent environment variables to pass to the CLI (e.g. ["AWS_PROFILE"] or ["AWS_*"]); nothing else beyond the allowlist is inherited.', type: 'string[]' },
   };
 }

@@ -17,8 +17,12 @@ export interface CliContext {
   err(text: string): void;
 }
 
+/** Wrong use of the CLI: exit 2, the message without a stack trace (and the usage text unless `showUsage` is false). */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  constructor(message: string, readonly showUsage = true) {
+    super(message);
+  }
 }
 
 /** Where the CLI is told to put the connection string when the postgres backend has none. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isSwitchyardError } from '../core/errors';
+import { errorMessage, isSwitchyardError } from '../core/errors';
 import { type CliContext, UsageError } from './cliContext';
 import { demoCommand } from './commands/demoCommand';
 import { lanesCommand } from './commands/lanesCommand';
@@ -29,7 +29,8 @@ connection string in SWITCHYARD_DATABASE_URL and the shared project name in --pr
 
   demo [--keep]                          run two tasks on the command lane in a throwaway repository
   lanes [--json]                         list registered lanes and their settings
-  lanes set <lane> key=value…            store lane settings for this project (values may be JSON)
+  lanes set <lane> key=value…            store lane settings for this project, checked against the lane's
+                                         documented settings (text as typed; numbers; JSON lists/objects)
   lanes cap <lane> <n>                   at most n attempts per task on this lane (default: the lane's own)
   default-lane [<lane>]                  show or set the project's default lane
   task add --title T [--spec S | --spec-file F] [--file PATH]… [--lane L] [--accept CMD]
@@ -133,10 +134,12 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
     return await command({ positionals, flags: parsed.values, cwd: process.cwd(), env: process.env, onExit: (fn) => closers.push(fn), out: io.out, err: io.err });
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`switchyard ${name}: ${error.message}\n\n${USAGE}`);
+      io.err(`switchyard ${name}: ${error.message}${error.showUsage ? `\n\n${USAGE}` : ''}`);
       return 2;
     }
-    io.err(`switchyard ${name}: ${isSwitchyardError(error) ? error.message : (error as Error)?.stack ?? String(error)}`);
+    // A stack trace only when asked for: what users see is the message.
+    const debug = Boolean(process.env.SWITCHYARD_DEBUG);
+    io.err(`switchyard ${name}: ${isSwitchyardError(error) || !(error instanceof Error) ? errorMessage(error) : debug ? error.stack : `${error.message} (set SWITCHYARD_DEBUG=1 for the stack trace)`}`);
     return 1;
   } finally {
     for (const close of closers) await close().catch(() => undefined);

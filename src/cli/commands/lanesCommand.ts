@@ -1,5 +1,6 @@
 import { registryWithBuiltins } from '../../lanes/builtinLanes';
-import { type CliContext, openProject, requirePositional } from '../cliContext';
+import { parseSettingValue } from '../../core/lanes/parseSettingValue';
+import { type CliContext, UsageError, openProject, requirePositional } from '../cliContext';
 import { table } from '../format';
 
 /** `switchyard lanes [--json]`, `lanes set <lane> key=value…`, `lanes cap <lane> <n>` */
@@ -21,26 +22,30 @@ export async function lanesCommand(ctx: CliContext): Promise<number> {
     const settings = Object.entries(m.settings);
     if (!settings.length) continue;
     ctx.out(`\n${m.id} settings:`);
-    for (const [name, s] of settings) ctx.out(`  ${name}${s.required ? ' (required)' : ''}: ${s.description}`);
+    for (const [name, s] of settings) {
+      const about = [s.type, s.required ? 'required' : undefined].filter(Boolean).join(', ');
+      ctx.out(`  ${name}${about ? ` (${about})` : ''}: ${s.description}`);
+    }
   }
   return 0;
 }
 
+/** Every pair is checked against the lane's documented settings before anything is stored (exit 2 naming the key and the type). */
 async function setLaneSettings(ctx: CliContext): Promise<number> {
   const laneId = requirePositional(ctx, 1, 'lane id: switchyard lanes set <lane> key=value…');
-  const project = await openProject(ctx);
-  project.registry.require(laneId);
-  const pairs = ctx.positionals.slice(2).map((pair) => {
+  const raw = ctx.positionals.slice(2);
+  if (!raw.length) throw new UsageError('missing key=value: switchyard lanes set <lane> key=value…');
+  const split = raw.map((pair) => {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new Error(`"${pair}" is not key=value`);
-    const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // A plain string.
-    }
-    return [pair.slice(0, eq), value] as const;
+    if (eq <= 0) throw new UsageError(`"${pair}" is not key=value: switchyard lanes set ${laneId} key=value…, e.g. timeoutMs=600000`);
+    return [pair.slice(0, eq), pair.slice(eq + 1)] as const;
+  });
+  const project = await openProject(ctx);
+  const { manifest } = project.registry.require(laneId);
+  const pairs = split.map(([key, text]) => {
+    const parsed = parseSettingValue(manifest, key, text);
+    if (!parsed.ok) throw new UsageError(parsed.problem, false);
+    return [key, parsed.value] as const;
   });
   const settings = await project.updateSettings((s) => {
     s.laneSettings[laneId] = { ...(s.laneSettings[laneId] ?? {}), ...Object.fromEntries(pairs) };
@@ -54,7 +59,7 @@ async function setRetryCap(ctx: CliContext): Promise<number> {
   const cap = Number(requirePositional(ctx, 2, 'maximum attempts (1-20)'));
   const project = await openProject(ctx);
   project.registry.require(laneId);
-  if (!Number.isInteger(cap) || cap < 1 || cap > 20) throw new Error(`maximum attempts must be a whole number from 1 to 20, not "${ctx.positionals[2]}"`);
+  if (!Number.isInteger(cap) || cap < 1 || cap > 20) throw new UsageError(`maximum attempts must be a whole number from 1 to 20, not "${ctx.positionals[2]}"`, false);
   await project.updateSettings((s) => {
     s.retryCaps[laneId] = cap;
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RetryPolicy } from '../guards/retryPolicy';
-import { PriceTable } from '../model/laneManifest';
+import { PriceTable, type SettingType } from '../model/laneManifest';
 import { describeZodError } from '../model/zodIssues';
 
 /** Settings every API lane understands (`switchyard lanes set <lane> key=value`, or VS Code's `switchyard.lanes`). */
@@ -42,18 +42,18 @@ export const ApiLaneSettings = z.object({
 export type ApiLaneSettings = z.infer<typeof ApiLaneSettings>;
 
 /** Documentation of the common settings, for a lane manifest's `settings`. */
-export const API_LANE_SETTING_DOCS: Record<string, { description: string; required?: boolean }> = {
-  maxOutputTokens: { description: 'Output tokens per model call (default 8192).' },
-  maxExecutions: { description: 'Tool calls per attempt ("max executions", default 50); past it the run fails naming the cap and the last error.' },
-  maxTokens: { description: 'Input + output tokens per attempt (default 2,000,000).' },
-  maxTaskCostUsd: { description: 'Cost cap of the task in USD across its runs (default 5).' },
-  price: { description: 'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens).' },
-  safeCommands: { description: 'run_command lines that are safe to run again after an interruption, e.g. ["npm test"]; others are never re-run.' },
-  commandTimeoutMs: { description: 'Longest a run_command may take (default 10 minutes).' },
-  streamIdleTimeoutMs: { description: 'A model stream that sends nothing for this long is cut and the call retried (default 120000).' },
-  retry: { description: 'Retry policy for failed model calls: {"maximumAttempts": 4, "initialIntervalMs": 1000, "backoffCoefficient": 2, …}.' },
-  instructions: { description: 'Extra instructions appended to the system prompt.' },
-  timeoutMs: { description: 'Abort the run after this many milliseconds (default 30 minutes).' },
+export const API_LANE_SETTING_DOCS: Record<string, { description: string; required?: boolean; type: SettingType }> = {
+  maxOutputTokens: { description: 'Output tokens per model call (default 8192).', type: 'integer' },
+  maxExecutions: { description: 'Tool calls per attempt ("max executions", default 50); past it the run fails naming the cap and the last error.', type: 'integer' },
+  maxTokens: { description: 'Input + output tokens per attempt (default 2,000,000).', type: 'integer' },
+  maxTaskCostUsd: { description: 'Cost cap of the task in USD across its runs (default 5).', type: 'number' },
+  price: { description: 'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens).', type: 'object' },
+  safeCommands: { description: 'run_command lines that are safe to run again after an interruption, e.g. ["npm test"]; others are never re-run.', type: 'string[]' },
+  commandTimeoutMs: { description: 'Longest a run_command may take (default 10 minutes).', type: 'integer' },
+  streamIdleTimeoutMs: { description: 'A model stream that sends nothing for this long is cut and the call retried (default 120000).', type: 'integer' },
+  retry: { description: 'Retry policy for failed model calls: {"maximumAttempts": 4, "initialIntervalMs": 1000, "backoffCoefficient": 2, …}.', type: 'object' },
+  instructions: { description: 'Extra instructions appended to the system prompt.', type: 'string' },
+  timeoutMs: { description: 'Abort the run after this many milliseconds (default 30 minutes).', type: 'integer' },
 };
 
 const MODEL_CALL_RETRY_DEFAULTS = { maximumAttempts: 4 };

@@ -12,6 +12,10 @@ export const PriceTable = z
   })
   .strict();
 
+/** A setting's type: `string` keeps the text as typed; `string[]` and `object` are JSON. */
+export const SettingType = z.enum(['string', 'number', 'integer', 'boolean', 'string[]', 'object']);
+export type SettingType = z.infer<typeof SettingType>;
+
 export const LaneManifest = z
   .object({
     id: LaneId,
@@ -28,8 +32,12 @@ export const LaneManifest = z
     capabilities: z
       .object({ resume: z.enum(['none', 'run', 'call']), streaming: z.boolean(), tools: z.boolean() })
       .strict(),
-    /** Names of the lane's settings, documented for users; values are checked by the plugin's own schema. */
-    settings: z.record(z.string(), z.object({ description: z.string(), required: z.boolean().default(false) }).strict()).default({}),
+    /**
+     * The lane's settings, documented for users. `type` is what
+     * `switchyard lanes set` accepts (a setting without one takes JSON or
+     * text); the plugin's own schema still checks the values when it runs.
+     */
+    settings: z.record(z.string(), z.object({ description: z.string(), required: z.boolean().default(false), type: SettingType.optional() }).strict()).default({}),
     requiredSecrets: z.array(z.string()).default([]),
     /** Secrets the lane uses when they are set (a key a local server does not need); resolved and redacted like required ones, never a reason to fail. */
     optionalSecrets: z.array(z.string()).default([]),
