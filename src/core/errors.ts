@@ -11,6 +11,7 @@ export type SwitchyardErrorCode =
   | 'not-a-git-repo'
   | 'git-failed'
   | 'store-corrupt'
+  | 'store-newer-version'
   | 'store-locked'
   | 'journal-corrupt'
   | 'journal-diverged'

@@ -1,4 +1,5 @@
-import { copyFile, mkdir, open, readFile, rename } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { access, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { SwitchyardError } from '../errors';
@@ -8,30 +9,42 @@ import { describeZodError } from '../model/zodIssues';
  * A lowdb adapter for one JSON document, validated with zod on read and
  * written atomically (temp file → fsync → rename → fsync dir). A file that
  * cannot be read or parsed is never overwritten: the read throws an error
- * naming the file and the problem, after keeping a backup copy.
+ * naming the file and the problem, after keeping one backup copy per
+ * damaged content (named after its hash, so reading the same damaged file
+ * again adds no copy). A document whose numeric `version` is above
+ * `options.version` was written by a newer Switchyard: the error says so,
+ * naming both versions, and the file is left alone.
  */
 export class AtomicJsonFile<T> {
   constructor(
     readonly path: string,
     private readonly schema: z.ZodType<T>,
+    private readonly options: { version?: number } = {},
   ) {}
 
   async read(): Promise<T | null> {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(this.path, 'utf8');
+      bytes = await readFile(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new SwitchyardError('store-corrupt', `cannot read ${this.path}: ${(error as Error).message}`, { cause: error });
     }
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(bytes.toString('utf8'));
     } catch (error) {
-      throw await this.corrupt(`not valid JSON (${(error as Error).message})`);
+      throw await this.corrupt(bytes, `is not valid JSON (${(error as Error).message})`);
+    }
+    const newer = this.newerVersion(json);
+    if (newer !== undefined) {
+      throw new SwitchyardError(
+        'store-newer-version',
+        `${this.path} was written by a newer Switchyard (state version ${newer}; this Switchyard reads version ${this.options.version}). Upgrade Switchyard to use this project; the file is left as it is`,
+      );
     }
     const parsed = this.schema.safeParse(json);
-    if (!parsed.success) throw await this.corrupt(`does not match the expected shape: ${describeZodError(parsed.error)}`);
+    if (!parsed.success) throw await this.corrupt(bytes, `does not match the expected shape: ${describeZodError(parsed.error)}`);
     return parsed.data;
   }
 
@@ -54,18 +67,41 @@ export class AtomicJsonFile<T> {
     }
   }
 
-  private async corrupt(problem: string): Promise<SwitchyardError> {
-    const backup = `${this.path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
-    let kept = '';
+  private newerVersion(json: unknown): number | undefined {
+    const current = this.options.version;
+    if (current === undefined || json === null || typeof json !== 'object') return undefined;
+    const version = (json as { version?: unknown }).version;
+    return typeof version === 'number' && version > current ? version : undefined;
+  }
+
+  /** The error for a damaged file, after copying the bytes that were read to `<file>.corrupt-<sha256 prefix>.bak` unless that copy exists. */
+  private async corrupt(bytes: Buffer, problem: string): Promise<SwitchyardError> {
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+    const backup = `${this.path}.corrupt-${hash}.bak`;
+    let kept: string | undefined;
     try {
-      await copyFile(this.path, backup);
-      kept = `; a copy was kept at ${backup}`;
+      if (await access(backup).then(() => true, () => false)) return this.corruptError(problem, backup);
+      const temp = `${backup}.${process.pid}.tmp`;
+      const handle = await open(temp, 'w');
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      // A hard link appears whole or not at all, and fails when a copy of the same content is there already.
+      await link(temp, backup).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      }).finally(() => rm(temp, { force: true }));
+      kept = backup;
     } catch {
       // The original stays untouched either way.
     }
-    return new SwitchyardError(
-      'store-corrupt',
-      `${this.path} is ${problem}. Switchyard will not overwrite it: fix or remove the file${kept}`,
-    );
+    return this.corruptError(problem, kept);
+  }
+
+  private corruptError(problem: string, backup: string | undefined): SwitchyardError {
+    const kept = backup ? `; a copy was kept at ${backup}` : '';
+    return new SwitchyardError('store-corrupt', `${this.path} ${problem}. Switchyard will not overwrite it: fix or remove the file${kept}`);
   }
 }

@@ -5,7 +5,7 @@ import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { SwitchyardError } from '../errors';
 import { AtomicJsonFile } from './atomicJsonFile';
-import { ProjectState, emptyProjectState } from './projectState';
+import { ProjectState, STATE_VERSION, emptyProjectState } from './projectState';
 import { STATE_DIR, ensureStateDir } from './stateDir';
 import type { StateStore } from '../backend/stateStore';
 import type { LeaseView } from '../backend/leaseStore';
@@ -27,7 +27,7 @@ export class ProjectStore implements StateStore {
   private constructor(readonly repoRoot: string) {
     this.dir = join(repoRoot, STATE_DIR);
     this.file = join(this.dir, 'state.json');
-    this.db = new Low(new AtomicJsonFile(this.file, ProjectState), emptyProjectState());
+    this.db = new Low(new AtomicJsonFile(this.file, ProjectState, { version: STATE_VERSION }), emptyProjectState());
   }
 
   /** Opens (and on first use creates) the store; a corrupt state file is an error, never overwritten. */
