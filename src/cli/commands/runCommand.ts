@@ -1,11 +1,12 @@
-import { type CliContext, flagList, flagString, openProject } from '../cliContext';
+import { type CliContext, UsageError, flagList, flagString, openProject } from '../cliContext';
 import { runLine } from '../format';
 
 /** `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. */
 export async function runCommand(ctx: CliContext): Promise<number> {
+  const concurrency = flagString(ctx, 'concurrency');
+  if (concurrency !== undefined && !(Number.isInteger(Number(concurrency)) && Number(concurrency) >= 1)) throw new UsageError(`--concurrency takes a whole number, at least 1, not "${concurrency}"`, false);
   const project = await openProject(ctx);
   const only = flagList(ctx, 'task');
-  const concurrency = flagString(ctx, 'concurrency');
   const stop = new AbortController();
   const onSignal = (): void => {
     ctx.err('stopping: aborting running runs (their tasks go back to READY)…');

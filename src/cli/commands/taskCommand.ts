@@ -33,6 +33,7 @@ async function addTasks(ctx: CliContext): Promise<number> {
     const specFile = flagString(ctx, 'spec-file');
     const spec = specFile ? await readTextFile(resolve(ctx.cwd, specFile)) : (flagString(ctx, 'spec') ?? '');
     const priority = flagString(ctx, 'priority');
+    if (priority !== undefined && !/^\s*\d+\s*$/.test(priority)) throw new UsageError(`--priority takes a whole number from 0 to 100, not "${priority}"`, false);
     specs.push({
       title,
       spec,

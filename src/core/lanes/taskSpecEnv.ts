@@ -29,14 +29,21 @@ export async function writeTaskSpecFile(runFolder: string, name: string, spec: s
  * replaced by that line alone.
  */
 export function taskSpecEnv(spec: string, specFile: string): { SWITCHYARD_TASK_SPEC: string; SWITCHYARD_TASK_SPEC_FILE: string } {
-  return { SWITCHYARD_TASK_SPEC: fitEnvValue(spec, 'SWITCHYARD_TASK_SPEC_FILE'), SWITCHYARD_TASK_SPEC_FILE: specFile };
+  return { SWITCHYARD_TASK_SPEC: fitEnvValue(spec, 'spec', 'SWITCHYARD_TASK_SPEC_FILE'), SWITCHYARD_TASK_SPEC_FILE: specFile };
 }
 
-function fitEnvValue(value: string, fileVariable: string): string {
+/**
+ * `value` when it fits one environment variable; otherwise its first part,
+ * cut at a character boundary, and a line saying what was cut (and, given
+ * `fileVariable`, where the whole text is). A value holding a NUL, which no
+ * variable can carry, becomes that line alone.
+ */
+export function fitEnvValue(value: string, what: string, fileVariable?: string): string {
   const bytes = Buffer.from(value, 'utf8');
   const hasNul = value.includes('\u0000');
   if (bytes.length <= ENV_VALUE_MAX_BYTES && !hasNul) return value;
-  const note = `[… the spec is ${bytes.length} bytes${hasNul ? ' and holds a NUL character' : ''}, more than an environment variable carries; the whole spec is in the file named by ${fileVariable}]`;
+  const where = fileVariable ? `; the whole ${what} is in the file named by ${fileVariable}` : `; cut at ${ENV_VALUE_MAX_BYTES} bytes`;
+  const note = `[… the ${what} is ${bytes.length} bytes${hasNul ? ' and holds a NUL character' : ''}, more than an environment variable carries${where}]`;
   if (hasNul) return note;
   let end = ENV_VALUE_MAX_BYTES - Buffer.byteLength(note) - 1;
   // Step back to the start of a character: a UTF-8 continuation byte is 10xxxxxx.

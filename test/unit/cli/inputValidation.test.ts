@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { main } from '../../../src/cli/main';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -150,6 +150,42 @@ describe('CLI input validation', () => {
     const settings = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings;
     assert.deepEqual(settings.laneSettings, {});
     assert.deepEqual(settings.retryCaps, {});
+  });
+
+  it('numeric flags are checked before anything runs or is stored (exit 2, no stack trace)', async () => {
+    await cli('task', 'add', '--title', 'waits', '--repo', repo.dir);
+    const run = await cli('run', '--concurrency', 'abc', '--repo', repo.dir);
+    assert.equal(run.code, 2);
+    assert.match(run.err, /--concurrency takes a whole number, at least 1, not "abc"/);
+    const priority = await cli('task', 'add', '--title', 'x', '--priority', 'high', '--repo', repo.dir);
+    assert.equal(priority.code, 2);
+    assert.match(priority.err, /--priority takes a whole number from 0 to 100, not "high"/);
+    for (const r of [run, priority]) assert.doesNotMatch(r.err, STACK_LINE);
+    const tasks = (await storedTasks()) as { state: string }[];
+    assert.deepEqual(tasks.map((t) => t.state), ['READY'], 'nothing ran, nothing was added');
+  });
+
+  it('an unexpected error prints its message without a stack trace (SWITCHYARD_DEBUG=1 shows it)', async () => {
+    // A trusted-workspaces file that is not a list makes `trust` fail with a plain Error.
+    const home = join(repo.dir, 'home');
+    const saved = { HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME, DEBUG: process.env.SWITCHYARD_DEBUG };
+    try {
+      process.env.HOME = home;
+      process.env.XDG_CONFIG_HOME = join(home, '.config');
+      await mkdir(join(home, '.config', 'switchyard'), { recursive: true });
+      await writeFile(join(home, '.config', 'switchyard', 'trusted-workspaces.json'), '{"not": "a list"}');
+      const r = await cli('trust', '--repo', repo.dir);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /is not a list of trusted workspaces; fix or remove it \(set SWITCHYARD_DEBUG=1 for the stack trace\)/);
+      assert.doesNotMatch(r.err, STACK_LINE);
+      process.env.SWITCHYARD_DEBUG = '1';
+      assert.match((await cli('trust', '--repo', repo.dir)).err, STACK_LINE);
+    } finally {
+      for (const [name, value] of [['HOME', saved.HOME], ['XDG_CONFIG_HOME', saved.XDG], ['SWITCHYARD_DEBUG', saved.DEBUG]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it('lists each setting with its type', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { decodeUtf8, firstInvalidUtf8Byte } from '../../../src/core/model/decodeUtf8';
 import { normalizeRepoPath, repoPathProblem, titleProblem } from '../../../src/core/model/newTaskSpec';
 import { ENV_VALUE_MAX_BYTES, taskSpecEnv } from '../../../src/core/lanes/taskSpecEnv';
+import { buildLaneEnv } from '../../../src/core/lanes/laneEnv';
 import { parseSettingValue } from '../../../src/core/lanes/parseSettingValue';
 import { LaneManifest } from '../../../src/core/model/laneManifest';
 import { Project } from '../../../src/core/project';
@@ -74,13 +75,17 @@ describe('input checks', () => {
     const small = taskSpecEnv('do it', '/r/spec.md');
     assert.deepEqual(small, { SWITCHYARD_TASK_SPEC: 'do it', SWITCHYARD_TASK_SPEC_FILE: '/r/spec.md' });
     const big = 'é'.repeat(70_000); // 140,000 bytes
-    const env = taskSpecEnv(big, '/r/spec.md');
-    const bytes = Buffer.byteLength(env.SWITCHYARD_TASK_SPEC);
+    const cut = taskSpecEnv(big, '/r/spec.md');
+    const bytes = Buffer.byteLength(cut.SWITCHYARD_TASK_SPEC);
     assert.ok(bytes <= ENV_VALUE_MAX_BYTES, `${bytes}`);
     assert.ok(bytes > ENV_VALUE_MAX_BYTES - 300, `${bytes}`);
-    assert.ok(!env.SWITCHYARD_TASK_SPEC.includes('\ufffd'), 'cut at a character boundary');
-    assert.match(env.SWITCHYARD_TASK_SPEC, /\n\[… the spec is 140000 bytes, more than an environment variable carries; the whole spec is in the file named by SWITCHYARD_TASK_SPEC_FILE\]$/);
+    assert.ok(!cut.SWITCHYARD_TASK_SPEC.includes('\ufffd'), 'cut at a character boundary');
+    assert.match(cut.SWITCHYARD_TASK_SPEC, /\n\[… the spec is 140000 bytes, more than an environment variable carries; the whole spec is in the file named by SWITCHYARD_TASK_SPEC_FILE\]$/);
     assert.match(taskSpecEnv('a\u0000b', '/f').SWITCHYARD_TASK_SPEC, /^\[… the spec is 3 bytes and holds a NUL character/);
+    const env = buildLaneEnv({}, [], { SWITCHYARD_FEEDBACK: 'x'.repeat(200_000), SWITCHYARD_TASK_ID: 't1' });
+    assert.ok(Buffer.byteLength(env.SWITCHYARD_FEEDBACK!) <= ENV_VALUE_MAX_BYTES);
+    assert.match(env.SWITCHYARD_FEEDBACK!, /\n\[… the SWITCHYARD_FEEDBACK is 200000 bytes, more than an environment variable carries; cut at 65536 bytes\]$/);
+    assert.equal(env.SWITCHYARD_TASK_ID, 't1');
   });
 
   it('E2BIG is a permanent error', () => {
