@@ -95,7 +95,11 @@ export interface LaneRunInput {
   readonly task: LaneTask;
   /** The run's own git worktree. */
   readonly workspaceDir: string;
-  /** Built from an allowlist; never the whole parent environment. */
+  /**
+   * Built from an allowlist; never the whole parent environment. SWITCHYARD_TASK_SPEC_FILE
+   * always names a file holding the whole spec; SWITCHYARD_TASK_SPEC holds it when it fits
+   * one variable (64 KiB), otherwise its first part and a note.
+   */
   readonly env: Readonly<Record<string, string>>;
   readonly attempt: LaneAttempt;
   /** Verify output or review reasons for a fix attempt. */

@@ -26,7 +26,12 @@ export interface LaneRunInput {
   readonly task: LaneTask;
   /** The run's own git worktree; the lane works only here. */
   readonly workspaceDir: string;
-  /** Built by Switchyard from an allowlist; never the whole parent environment. */
+  /**
+   * Built by Switchyard from an allowlist; never the whole parent environment.
+   * SWITCHYARD_TASK_SPEC_FILE always names a file (in the run's folder, outside
+   * the worktree) holding the whole spec; SWITCHYARD_TASK_SPEC holds it too
+   * when it fits one variable (64 KiB), otherwise its first part and a note.
+   */
   readonly env: Readonly<Record<string, string>>;
   readonly attempt: LaneAttempt;
   /**
