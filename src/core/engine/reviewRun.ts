@@ -6,6 +6,7 @@ import { runLane } from '../lanes/runLane';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
+import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
@@ -64,6 +65,7 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
       SWITCHYARD_REVIEW: '1',
       SWITCHYARD_REVIEWED_RUN: run.id,
     });
+    addEnvCredentials(input.redactor, env, settings, [ctx.parentEnv, process.env]);
     const outcome = await runLane(
       lane,
       {
