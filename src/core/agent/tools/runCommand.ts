@@ -70,7 +70,7 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
       if (result.exitCode === 0 && !timedOut) return { text };
       const short = result.exitCode !== undefined && !timedOut ? `exit ${result.exitCode}` : how;
       const line = telltaleLine(output);
-      return { text, isError: true, error: `\`${oneLine(input.command, 80)}\` ${short}${line ? `: ${line}` : ''}` };
+      return { text, isError: true, error: `\`${oneLine(command, 80)}\` ${short}${line ? `: ${line}` : ''}` };
     },
   });
 }
