@@ -65,8 +65,13 @@ export class Redactor {
   /** Redacts every string inside a JSON-like value. */
   redactValue<T>(value: T): T {
     if (!this.entries.length) return value;
-    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? this.redact(v) : v));
-    return JSON.parse(this.redact(text ?? 'null')) as T;
+    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? this.redact(v) : v)) ?? 'null';
+    // A second pass over the JSON text catches escaped forms and keys; should it ever break the JSON, the per-string result stands.
+    try {
+      return JSON.parse(this.redact(text)) as T;
+    } catch {
+      return JSON.parse(text) as T;
+    }
   }
 }
 
