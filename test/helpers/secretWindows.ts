@@ -18,7 +18,7 @@ export async function everyFileUnder(dir: string, skip: readonly string[] = []):
     if (!entry.isFile()) continue;
     const path = relative(dir, join(entry.parentPath, entry.name));
     if (skip.some((s) => path === s || path.startsWith(`${s}${sep}`))) continue;
-    out.push({ path, text: await readFile(join(dir, path), 'latin1') });
+    out.push({ path, text: await readFile(join(dir, path), 'utf8') });
   }
   return out;
 }
