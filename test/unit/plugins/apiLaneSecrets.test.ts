@@ -108,6 +108,9 @@ describe('API lane secrets', function () {
       const integrated = await t.repo.git.raw(['ls-tree', '-r', '--name-only', 'switchyard/integration']).catch(() => '');
       assert.ok(!integrated.includes('leaked.cfg'), 'leaked.cfg is not in switchyard/integration');
 
+      // No piece of it anywhere under .switchyard/ but the file the command itself wrote in its worktree (the change that was refused).
+      const everything = await everyFileUnder(join(t.repo.dir, '.switchyard'));
+      assert.deepEqual(leaks(everything, LONG_KEY), [join('worktrees', 't1.1', 'leaked.cfg') + ' (157 windows)']);
       const files = await everyFileUnder(join(t.repo.dir, '.switchyard'), ['worktrees']);
       for (const expected of ['state.json', 'runs/t1.1/journal.jsonl', 'runs/t1.1/events.jsonl', 'runs/t1.1/diff.patch']) assert.ok(files.some((f) => f.path === expected), `${expected} was searched`);
       assert.deepEqual(leaks(files, LONG_KEY), [], 'files under .switchyard/ holding a piece of the key');
