@@ -17,8 +17,8 @@ interface Entry {
  * secret. So besides whole values, every piece of at least 8 characters that
  * is the beginning or the end of a secret is redacted wherever it appears
  * (`[redacted part of NAME]`): whatever marker the cut left next to it.
- * A multi-line secret's lines are secrets too, and so is its JSON-escaped
- * form (for lines that are already JSON).
+ * A multi-line secret's lines are secrets too, and so are its JSON-escaped
+ * form (for lines that are already JSON) and its URL-encoded form.
  */
 export class Redactor {
   private entries: Entry[] = [];
@@ -27,7 +27,7 @@ export class Redactor {
   add(name: string, value: string): void {
     if (value.length < MIN_SECRET_CHARS || this.originals.has(value)) return;
     this.originals.set(value, name);
-    const forms = new Set([value, JSON.stringify(value).slice(1, -1)]);
+    const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
     for (const line of value.split(/\r?\n/)) if (line.trim().length >= MIN_FRAGMENT_CHARS) forms.add(line.trim());
     for (const form of forms) if (!this.entries.some((e) => e.value === form)) this.entries.push({ value: form, name });
     // Longest first, so a secret that contains another is replaced whole.

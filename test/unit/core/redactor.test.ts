@@ -49,6 +49,7 @@ describe('Redactor', () => {
     assert.equal(r.redact('got line-two-of-the-key'), 'got [redacted PEM]');
     r.add('QUOTED', 'pa"ss\\word-1234');
     assert.equal(r.redact(JSON.stringify({ v: 'x pa"ss\\word-1234' })), '{"v":"x [redacted QUOTED]"}');
+    assert.equal(r.redact(`https://h/?k=${encodeURIComponent('pa"ss\\word-1234')}`), 'https://h/?k=[redacted QUOTED]');
     assert.deepEqual(r.known().map((k) => k.value), ['line-one-of-the-key\nline-two-of-the-key', 'line-one-of-the-key', 'line-two-of-the-key', 'pa"ss\\word-1234']);
   });
 });
