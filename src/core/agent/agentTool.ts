@@ -10,6 +10,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The durable call's key: the same on a re-run, so a tool can tell it already acted. */
   readonly idempotencyKey: string;
+  /** Redacts the run's secrets (and cut-off pieces of them): applied to output before it is clipped or summarised. */
+  readonly redact?: (text: string) => string;
 }
 
 /** A tool's result, as the journal records it (checked again when a resume reads it back) and the model reads it. */

@@ -1,6 +1,8 @@
 import { errorMessage } from '../errors';
 import type { LaneRunInput } from '../lanes/lanePlugin';
 import { describeZodError } from '../model/zodIssues';
+import { credentialsInEnv } from '../secrets/credentialEnv';
+import { Redactor } from '../secrets/redactor';
 import { ToolError, ToolOutput, clip, type AgentTool, type ToolContext } from './agentTool';
 import type { BudgetTracker } from './budget';
 import type { ToolResultText } from './conversation';
@@ -27,6 +29,8 @@ export class ToolCallRunner {
   private readonly byName: Map<string, AgentTool>;
   /** True while the run is reading back calls from an earlier process; nothing is reported for those. */
   replaying = true;
+  /** The lane's secrets and the credentials in its environment: tool output is redacted of them before anything cuts it or the model reads it. */
+  private readonly redactor = new Redactor();
 
   constructor(
     private readonly input: LaneRunInput,
@@ -34,6 +38,7 @@ export class ToolCallRunner {
     private readonly budget: BudgetTracker,
   ) {
     this.byName = new Map(tools.map((t) => [t.name, t]));
+    for (const [name, value] of Object.entries({ ...credentialsInEnv(input.env, {}, {}), ...input.secrets })) if (value) this.redactor.add(name, value);
   }
 
   async run(call: ToolCallPart): Promise<ToolCallDone> {
@@ -54,7 +59,7 @@ export class ToolCallRunner {
     if (!this.replaying) this.emitCall(call);
     const result = await this.input.call<ToolOutput>(
       { kind: 'tool', name: tool.name, input: parsed.data, replay: tool.replay(parsed.data) },
-      (ctx) => runTool(tool, parsed.data, { workspaceDir: this.input.workspaceDir, env: this.input.env, signal: this.input.signal, idempotencyKey: ctx.idempotencyKey }),
+      (ctx) => runTool(tool, parsed.data, { workspaceDir: this.input.workspaceDir, env: this.input.env, signal: this.input.signal, idempotencyKey: ctx.idempotencyKey, redact: (text) => this.redactor.redact(text) }),
     );
     this.input.signal.throwIfAborted();
     let output: ToolOutput;
@@ -94,12 +99,15 @@ export class ToolCallRunner {
 }
 
 /** A tool's own errors (a path outside the worktree, an edit that does not match) become a result the model reads; only an abort escapes. */
-async function runTool(tool: AgentTool, input: unknown, ctx: ToolContext): Promise<ToolOutput> {
+async function runTool(tool: AgentTool, input: unknown, ctx: ToolContext & { redact: (text: string) => string }): Promise<ToolOutput> {
+  let output: ToolOutput;
   try {
-    return await tool.run(input, ctx);
+    output = await tool.run(input, ctx);
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error)}`;
-    return { text: message, isError: true, error: `${tool.name}: ${message}` };
+    output = { text: message, isError: true, error: `${tool.name}: ${message}` };
   }
+  // Every tool's output, before the event clips it, the journal keeps it or the model reads it (a file the model reads may hold a key).
+  return { ...output, text: ctx.redact(output.text), ...(output.error !== undefined ? { error: ctx.redact(output.error) } : {}) };
 }

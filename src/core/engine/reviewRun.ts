@@ -7,6 +7,7 @@ import { taskSpecEnv, writeTaskSpecFile } from '../lanes/taskSpecEnv';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
+import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
@@ -67,6 +68,7 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
       SWITCHYARD_REVIEW: '1',
       SWITCHYARD_REVIEWED_RUN: run.id,
     });
+    addEnvCredentials(input.redactor, env, settings, [ctx.parentEnv, process.env]);
     const outcome = await runLane(
       lane,
       {

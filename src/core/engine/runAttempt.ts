@@ -6,6 +6,7 @@ import { taskSpecEnv, writeTaskSpecFile } from '../lanes/taskSpecEnv';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
+import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { captureChange, createWorktree } from '../workspace/worktrees';
 import { salvageChange, type RecordFn } from './executeRun';
@@ -70,6 +71,8 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     SWITCHYARD_WORKSPACE: run.worktree,
     ...(run.feedback ? { SWITCHYARD_FEEDBACK: run.feedback } : {}),
   });
+  // Credentials the lane gets through its environment or its env/passEnv settings are secrets of the run, like its resolved ones.
+  addEnvCredentials(redactor, env, settings, [ctx.parentEnv, process.env]);
   const outcome: LaneOutcome = await runLane(
     lane,
     {
@@ -100,6 +103,8 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
     return undefined;
   });
+  // The diff is redacted before it is stored or shown (diff.patch, the review's spec); the commit keeps the content, for the guards to judge.
+  if (change) change.diff = redactor.redact(change.diff);
   if (change) await writeDiff(ctx.root, run.id, change.diff);
   const journalUsage = journal.calls.totalUsage();
   const usage = journalUsage.inputTokens || journalUsage.outputTokens || journalUsage.costUsd ? journalUsage : outcome.usage;

@@ -69,7 +69,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     evidence.push('no acceptance command (nothing to run)');
   }
   if ((settings.integration.enabled || settings.review.enabled) && change.stat.files > 0) {
-    const guards = await guardRunDiff({ root: ctx.root, cwd: run.worktree, base: run.baseCommit, head: change.headCommit, runId: run.id });
+    const guards = await guardRunDiff({ root: ctx.root, cwd: run.worktree, base: run.baseCommit, head: change.headCommit, runId: run.id, secrets: input.redactor.known() });
     for (const result of guards.results) evidence.push(`guard ${formatGuardEvent(result)}`);
     record('decision', { message: `guards on the change: ${guards.results.map((r) => `${r.guard} ${r.verdict}`).join(', ')}` });
     if (guards.blocked) {

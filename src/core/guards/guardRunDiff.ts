@@ -1,6 +1,7 @@
 import { conflictMarkerEvidence } from './conflictMarkers';
 import { scanAddedContent, type ContentScan } from './contentScan';
 import type { GuardEvidence } from './guardLog';
+import { scanKnownSecrets, type KnownSecret } from './knownSecretScan';
 import { formatEvidence, runGuard, type GuardResult } from './runGuard';
 import { scanSecrets, secretEvidence } from './secretScan';
 
@@ -12,6 +13,8 @@ export interface RunDiffGuardOptions {
   base: string;
   head: string;
   runId?: string;
+  /** The run's own secrets (resolved lane secrets, credentials passed in its environment): a change holding one verbatim is blocked. */
+  secrets?: readonly KnownSecret[];
 }
 
 export interface RunDiffGuardReport {
@@ -23,7 +26,8 @@ export interface RunDiffGuardReport {
 
 /**
  * The integration gate for a run's change (`base..head`): conflict markers
- * and secrets in the lines the run adds. Same rules and fail-safety as the
+ * and secrets in the lines the run adds (vendor key formats, and the run's
+ * own secret values verbatim, whatever their format). Same rules and fail-safety as the
  * pre-push guard; each verdict is recorded with the run id.
  */
 export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
@@ -36,7 +40,9 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
   });
   const secrets = await runGuard('secret-scan', ctx, async () => {
     if (!scan) throw new Error('the change could not be read (see the conflict-markers error)');
-    const { findings, skipped } = await scanSecrets(scan.added ?? new Map());
+    const added = scan.added ?? new Map();
+    const { findings: patterns, skipped } = await scanSecrets(added);
+    const findings = [...scanKnownSecrets(added, options.secrets ?? []), ...patterns];
     const warnings: GuardEvidence[] = [...skipped, ...(scan.notCollected ? [{ message: `not scanned for secrets: ${scan.notCollected}` }] : [])];
     if (findings.length) return { verdict: 'block', rule: 'secret', evidence: [...secretEvidence(findings), ...warnings] };
     return { verdict: warnings.length ? 'warn' : 'pass', rule: warnings.length ? 'secret-not-scanned' : 'secret', evidence: warnings };

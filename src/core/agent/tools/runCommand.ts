@@ -60,14 +60,17 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
         clearTimeout(timer);
         ctx.signal.removeEventListener('abort', stop);
       });
-      const output = String(result.all ?? '');
+      // Redacted before it is clipped or summarised, so no cut leaves a piece of a secret behind.
+      const redact = ctx.redact ?? ((text: string) => text);
+      const output = redact(String(result.all ?? ''));
+      const command = redact(input.command);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const how = timedOut ? `timed out after ${timeout} ms` : result.exitCode !== undefined ? `exit code ${result.exitCode}` : `killed by ${result.signal ?? 'a signal'}`;
-      const text = `$ ${input.command}\n${how} (${seconds} s)\n${clip(output, MAX_OUTPUT, 'tail') || '(no output)'}`;
+      const text = `$ ${command}\n${how} (${seconds} s)\n${clip(output, MAX_OUTPUT, 'tail') || '(no output)'}`;
       if (result.exitCode === 0 && !timedOut) return { text };
       const short = result.exitCode !== undefined && !timedOut ? `exit ${result.exitCode}` : how;
       const line = telltaleLine(output);
-      return { text, isError: true, error: `\`${oneLine(input.command, 80)}\` ${short}${line ? `: ${line}` : ''}` };
+      return { text, isError: true, error: `\`${oneLine(command, 80)}\` ${short}${line ? `: ${line}` : ''}` };
     },
   });
 }
