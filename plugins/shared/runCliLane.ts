@@ -30,14 +30,20 @@ export interface CliLaneSpec<E> {
   invocation(call: { settings: CliLaneSettings; prompt: string; sessionId?: string; review: boolean }): { args: string[]; stdin?: string };
   schema: z.ZodType<E>;
   translator(): StreamTranslator<E>;
+  /**
+   * What the CLI says when it refuses to resume a session that still exists
+   * (e.g. another process of it still holds the session); treated like an
+   * unknown session: a fresh session gets the salvaged work.
+   */
+  sessionRefused?: RegExp;
 }
 
 /**
  * Runs a CLI agent as a lane: settings, binary, environment, prompt, the
  * process in the worktree, its stream parsed and translated into normalized
  * events, and a result whose failureReason is the real error. A session that
- * cannot be resumed (unknown to the CLI) is replaced once by a fresh session
- * that gets the salvaged work as context.
+ * cannot be resumed (unknown to the CLI, or refused by it) is replaced once by
+ * a fresh session that gets the salvaged work as context.
  */
 export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): Promise<LaneResult> {
   const parsed = CliLaneSettings.safeParse(input.settings);
@@ -55,7 +61,7 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
 
   const sessionId = input.resume?.sessionId;
   let attempt = await runOnce(spec, input, { binary: binary.path, env, settings, sessionId, prompt: buildPrompt(input, { resumingSession: sessionId, salvage }) });
-  if (sessionId && !attempt.ok && !input.signal.aborted && attempt.outcome.workEvents === 0 && SESSION_NOT_FOUND.test(attempt.reason)) {
+  if (sessionId && !attempt.ok && !input.signal.aborted && attempt.outcome.workEvents === 0 && (SESSION_NOT_FOUND.test(attempt.reason) || spec.sessionRefused?.test(attempt.reason))) {
     input.emit({ type: 'progress', message: `${spec.cli} could not resume session ${sessionId} (${attempt.reason}); starting a new session with the salvaged work as context` });
     attempt = await runOnce(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, { salvage }) });
   }
