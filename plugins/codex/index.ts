@@ -3,6 +3,7 @@ import { pickSecrets } from '../shared/cliEnv';
 import { runCliLane, type CliLaneSpec } from '../shared/runCliLane';
 import { codexManifest } from './manifest';
 import { CodexStreamEvent } from './streamSchema';
+import { codexUsageAccount } from './threadUsage';
 import { codexTranslator } from './translate';
 
 /**
@@ -37,6 +38,8 @@ const spec: CliLaneSpec<CodexStreamEvent> = {
   schema: CodexStreamEvent,
   translator: codexTranslator,
   sessionRefused: ACTIVE_WRITER,
+  // turn.completed reports the thread's running total: each process counts its own share.
+  usageAccount: codexUsageAccount,
 };
 
 /** The `codex` lane: OpenAI's Codex CLI. */

@@ -36,6 +36,18 @@ export interface CliLaneSpec<E> {
    * unknown session: a fresh session gets the salvaged work.
    */
   sessionRefused?: RegExp;
+  /** Made before each CLI process, for a CLI whose stream misstates or leaves out usage (see plugins/codex/threadUsage.ts). */
+  usageAccount?(env: Readonly<Record<string, string>>, sessionId: string | undefined): Promise<UsageAccount>;
+}
+
+export type LaneUsage = Extract<LaneEvent, { type: 'usage' }>['usage'];
+
+/** One CLI process's own usage. */
+export interface UsageAccount {
+  /** The usage the stream reported (in session `sessionId`), as this process's own share. */
+  reported(usage: LaneUsage, sessionId: string | undefined): LaneUsage;
+  /** After a process (not aborted) that reported no usage: what it spent, if known. */
+  unreported(sessionId: string | undefined): Promise<LaneUsage | undefined>;
 }
 
 /**
@@ -93,7 +105,12 @@ type OnceResult = { ok: true; outcome: StreamOutcome } | { ok: false; reason: st
 
 async function runOnce<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: OnceOptions, review = false): Promise<OnceResult> {
   const translator = spec.translator();
-  const emitAll = (events: LaneEvent[]): void => events.forEach((e) => input.emit(e));
+  const account = await spec.usageAccount?.(options.env, options.sessionId);
+  let usageSeen = false;
+  const emitAll = (events: LaneEvent[]): void => events.forEach((e) => {
+    if (e.type === 'usage') usageSeen = true;
+    input.emit(e.type === 'usage' && account ? { ...e, usage: account.reported(e.usage, translator.outcome.sessionId) } : e);
+  });
   const onLine = (raw: string): void => {
     const line = parseStreamLine(raw, spec.schema);
     if (line.kind === 'event') emitAll(translator.translate(line.event));
@@ -121,6 +138,10 @@ async function runOnce<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: On
     }
   }
   const outcome = translator.outcome;
+  if (account && !usageSeen && !end.aborted) {
+    const spent = await account.unreported(outcome.sessionId);
+    if (spent) input.emit({ type: 'usage', usage: spent });
+  }
   // A half line after a successful result is noise (kept as a log line); before one, it is the cut that ended the run.
   const clean = !end.aborted && !end.spawnError && end.exitCode === 0;
   if (clean && outcome.finished && outcome.succeeded) return { ok: true, outcome };

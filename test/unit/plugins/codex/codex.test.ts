@@ -130,4 +130,26 @@ describe('codex lane (stand-in codex, real engine)', () => {
     assert.deepEqual((await fake.invocations()).map((c) => c.session), [null, THREAD]);
     assert.match((await project.state()).runs[1]!.failureReason!, /invalid request \(code -32600\)/);
   });
+
+  it('the stream recorded from the real codex 0.171: the edit, the command, the answer and the turn\'s total usage', async () => {
+    const { project } = await setup([[{ replay: 'codex/real-0.171-edit.jsonl' }, { write: { file: 'src/health.ts', content: 'export const health = () => 200;\n' } }]]);
+    await project.addTask({ title: 'Add health', lane: 'codex' });
+    await project.runQueue();
+    const run = (await project.state()).runs[0]!;
+    assert.equal(run.state, 'SUCCEEDED', run.failureReason);
+    assert.equal(run.sessionId, '01a231db-be45-74b1-8a93-d9d5d39786e2');
+    assert.equal(run.summary, 'Added src/health.ts with a health() that returns 200.');
+    assert.deepEqual(run.usage, { inputTokens: 3_300, outputTokens: 82, costUsd: 0 });
+    const events = await laneEvents(project, run.id);
+    assert.deepEqual(events.filter((e) => e.type === 'tool-call').map((e) => e.name), ['file_change', 'command_execution']);
+    assert.deepEqual(events.filter((e) => e.type === 'text').map((e) => e.text), ['Adding src/health.ts.', 'Checking.', 'Added src/health.ts with a health() that returns 200.']);
+    assert.ok(events.some((e) => e.type === 'log' && String(e.line).startsWith('Model metadata for `test-model` not found')), 'the warning item is a log line, not a failure');
+  });
+
+  it('the 429 recorded from the real codex 0.171 is the failure reason', async () => {
+    const { project } = await setup([[{ replay: 'codex/real-0.171-429.jsonl' }, { exit: 1 }]]);
+    await project.addTask({ title: 'limited', lane: 'codex' });
+    await project.runQueue();
+    assert.equal((await project.state()).runs[0]!.failureReason, 'codex reported: exceeded retry limit, last status: 429 Too Many Requests; codex exited with code 1; no stderr output');
+  });
 });
