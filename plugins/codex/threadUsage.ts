@@ -36,7 +36,7 @@ export async function codexUsageAccount(env: Readonly<Record<string, string>>, s
   };
   return {
     reported(usage: LaneUsage, thread: string | undefined): LaneUsage {
-      const own = share(thread, usage.inputTokens, usage.outputTokens);
+      const own = share(thread, usage.inputTokens ?? 0, usage.outputTokens ?? 0);
       return { ...usage, inputTokens: own.input, outputTokens: own.output };
     },
     async unreported(thread: string | undefined): Promise<LaneUsage | undefined> {
