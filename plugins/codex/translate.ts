@@ -10,7 +10,9 @@ import type { CodexItem, CodexStreamEvent } from './streamSchema';
  *   `tool-call` when started (or when first seen completed) and
  *   `tool-result` when completed; `todo_list` → `progress`; an `error` item
  *   (non-fatal) → a stderr `log` line; other item types → `log`, verbatim;
- * - `turn.completed` → `usage` (Codex reports no cost); `turn.failed` and
+ * - `turn.completed` → `usage` (Codex reports no cost; on a resumed thread
+ *   it is the thread's running total, which the lane turns into this
+ *   process's share, see threadUsage.ts); `turn.failed` and
  *   `error` events → the CLI's error, their string `message` kept whole.
  * `error` events are not fatal by themselves (Codex reports reconnects this
  * way); the turn's end decides. Our `inputTokens` is Codex's `input_tokens`,

@@ -30,14 +30,32 @@ export interface CliLaneSpec<E> {
   invocation(call: { settings: CliLaneSettings; prompt: string; sessionId?: string; review: boolean }): { args: string[]; stdin?: string };
   schema: z.ZodType<E>;
   translator(): StreamTranslator<E>;
+  /**
+   * What the CLI says when it refuses to resume a session that still exists
+   * (e.g. another process of it still holds the session); treated like an
+   * unknown session: a fresh session gets the salvaged work.
+   */
+  sessionRefused?: RegExp;
+  /** Made before each CLI process, for a CLI whose stream misstates or leaves out usage (see plugins/codex/threadUsage.ts). */
+  usageAccount?(env: Readonly<Record<string, string>>, sessionId: string | undefined): Promise<UsageAccount>;
+}
+
+export type LaneUsage = Extract<LaneEvent, { type: 'usage' }>['usage'];
+
+/** One CLI process's own usage. */
+export interface UsageAccount {
+  /** The usage the stream reported (in session `sessionId`), as this process's own share. */
+  reported(usage: LaneUsage, sessionId: string | undefined): LaneUsage;
+  /** After a process (not aborted) that reported no usage: what it spent, if known. */
+  unreported(sessionId: string | undefined): Promise<LaneUsage | undefined>;
 }
 
 /**
  * Runs a CLI agent as a lane: settings, binary, environment, prompt, the
  * process in the worktree, its stream parsed and translated into normalized
  * events, and a result whose failureReason is the real error. A session that
- * cannot be resumed (unknown to the CLI) is replaced once by a fresh session
- * that gets the salvaged work as context.
+ * cannot be resumed (unknown to the CLI, or refused by it) is replaced once by
+ * a fresh session that gets the salvaged work as context.
  */
 export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): Promise<LaneResult> {
   const parsed = CliLaneSettings.safeParse(input.settings);
@@ -55,7 +73,7 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
 
   const sessionId = input.resume?.sessionId;
   let attempt = await runOnce(spec, input, { binary: binary.path, env, settings, sessionId, prompt: buildPrompt(input, { resumingSession: sessionId, salvage }) });
-  if (sessionId && !attempt.ok && !input.signal.aborted && attempt.outcome.workEvents === 0 && SESSION_NOT_FOUND.test(attempt.reason)) {
+  if (sessionId && !attempt.ok && !input.signal.aborted && attempt.outcome.workEvents === 0 && (SESSION_NOT_FOUND.test(attempt.reason) || spec.sessionRefused?.test(attempt.reason))) {
     input.emit({ type: 'progress', message: `${spec.cli} could not resume session ${sessionId} (${attempt.reason}); starting a new session with the salvaged work as context` });
     attempt = await runOnce(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, { salvage }) });
   }
@@ -87,7 +105,12 @@ type OnceResult = { ok: true; outcome: StreamOutcome } | { ok: false; reason: st
 
 async function runOnce<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: OnceOptions, review = false): Promise<OnceResult> {
   const translator = spec.translator();
-  const emitAll = (events: LaneEvent[]): void => events.forEach((e) => input.emit(e));
+  const account = await spec.usageAccount?.(options.env, options.sessionId);
+  let usageSeen = false;
+  const emitAll = (events: LaneEvent[]): void => events.forEach((e) => {
+    if (e.type === 'usage') usageSeen = true;
+    input.emit(e.type === 'usage' && account ? { ...e, usage: account.reported(e.usage, translator.outcome.sessionId) } : e);
+  });
   const onLine = (raw: string): void => {
     const line = parseStreamLine(raw, spec.schema);
     if (line.kind === 'event') emitAll(translator.translate(line.event));
@@ -115,6 +138,10 @@ async function runOnce<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: On
     }
   }
   const outcome = translator.outcome;
+  if (account && !usageSeen && !end.aborted) {
+    const spent = await account.unreported(outcome.sessionId);
+    if (spent) input.emit({ type: 'usage', usage: spent });
+  }
   // A half line after a successful result is noise (kept as a log line); before one, it is the cut that ended the run.
   const clean = !end.aborted && !end.spawnError && end.exitCode === 0;
   if (clean && outcome.finished && outcome.succeeded) return { ok: true, outcome };

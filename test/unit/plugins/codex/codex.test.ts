@@ -94,4 +94,62 @@ describe('codex lane (stand-in codex, real engine)', () => {
     ]);
     assert.match(calls[1]!.prompt, /This continues your earlier session for this task, which was interrupted/);
   });
+
+  it('`exec resume` refused with "already has an active writer": the same run starts a fresh thread with the salvaged diff', async () => {
+    // stderr and exit code as codex-cli 0.171.0 prints them when another codex process still holds the thread.
+    const refusal = [
+      `2026-12-01T13:26:17.001718Z ERROR codex_core::session::session: failed to initialize thread persistence: thread-store conflict: thread ${THREAD} already has an active writer`,
+      `Error: thread/resume: thread/resume failed: thread ${THREAD} already has an active writer (code -32600)`,
+    ];
+    const { fake, project } = await setup([
+      [{ replay: 'codex/started.jsonl' }, { write: { file: 'wip.txt', content: 'wip\n' } }, { kill: 'SIGKILL' }],
+      [...refusal.map((line) => ({ stderr: line })), { exit: 1 }],
+      [{ replay: 'codex/normal.jsonl' }],
+    ], {}, 2);
+    await project.addTask({ title: 'held thread', lane: 'codex' });
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    assert.deepEqual(state.runs.map((r) => r.state), ['FAILED', 'SUCCEEDED'], 'no attempt spent on the refusal');
+    const calls = await fake.invocations();
+    assert.deepEqual(calls.map((c) => c.session), [null, THREAD, null]);
+    assert.match(calls[2]!.prompt, /Its partial work was kept on branch switchyard\/salvage\/t1\.1/);
+    assert.match(calls[2]!.prompt, /\+wip\n```/);
+    const progress = (await laneEvents(project, 't1.2')).filter((e) => e.type === 'progress').map((e) => String(e.message));
+    assert.ok(progress.some((m) => m.startsWith(`codex could not resume session ${THREAD} (`) && m.includes('already has an active writer (code -32600)')), JSON.stringify(progress));
+    assert.match(await project.diff('t1.2'), /\+wip/);
+  });
+
+  it('a failed resume for another reason is not retried in a fresh session', async () => {
+    const { fake, project } = await setup([
+      [{ replay: 'codex/started.jsonl' }, { kill: 'SIGKILL' }],
+      [{ stderr: 'Error: thread/resume: thread/resume failed: invalid request (code -32600)' }, { exit: 1 }],
+    ], {}, 2);
+    await project.addTask({ title: 'other failure', lane: 'codex' });
+    await project.runQueue();
+    assert.deepEqual((await fake.invocations()).map((c) => c.session), [null, THREAD]);
+    assert.match((await project.state()).runs[1]!.failureReason!, /invalid request \(code -32600\)/);
+  });
+
+  it('the stream recorded from the real codex 0.171: the edit, the command, the answer and the turn\'s total usage', async () => {
+    const { project } = await setup([[{ replay: 'codex/real-0.171-edit.jsonl' }, { write: { file: 'src/health.ts', content: 'export const health = () => 200;\n' } }]]);
+    await project.addTask({ title: 'Add health', lane: 'codex' });
+    await project.runQueue();
+    const run = (await project.state()).runs[0]!;
+    assert.equal(run.state, 'SUCCEEDED', run.failureReason);
+    assert.equal(run.sessionId, '01a231db-be45-74b1-8a93-d9d5d39786e2');
+    assert.equal(run.summary, 'Added src/health.ts with a health() that returns 200.');
+    assert.deepEqual(run.usage, { inputTokens: 3_300, outputTokens: 82, costUsd: 0 });
+    const events = await laneEvents(project, run.id);
+    assert.deepEqual(events.filter((e) => e.type === 'tool-call').map((e) => e.name), ['file_change', 'command_execution']);
+    assert.deepEqual(events.filter((e) => e.type === 'text').map((e) => e.text), ['Adding src/health.ts.', 'Checking.', 'Added src/health.ts with a health() that returns 200.']);
+    assert.ok(events.some((e) => e.type === 'log' && String(e.line).startsWith('Model metadata for `test-model` not found')), 'the warning item is a log line, not a failure');
+  });
+
+  it('the 429 recorded from the real codex 0.171 is the failure reason', async () => {
+    const { project } = await setup([[{ replay: 'codex/real-0.171-429.jsonl' }, { exit: 1 }]]);
+    await project.addTask({ title: 'limited', lane: 'codex' });
+    await project.runQueue();
+    assert.equal((await project.state()).runs[0]!.failureReason, 'codex reported: exceeded retry limit, last status: 429 Too Many Requests; codex exited with code 1; no stderr output');
+  });
 });
