@@ -4,6 +4,7 @@ import type { ProcessGroupRecord } from './processGroupRecord';
 
 interface ProcStat {
   state: string;
+  ppid: number;
   pgrp: number;
   startTicks: number;
 }
@@ -65,7 +66,7 @@ export function liveGroupMembers(pgid: number): (ProcStat & { pid: number })[] {
 /**
  * Parses /proc/<pid>/stat (proc(5)): the command name (field 2) is in
  * parentheses and may hold spaces and parentheses, so the fields are counted
- * from the last ')': state is field 3, pgrp field 5, starttime field 22.
+ * from the last ')': state is field 3, ppid field 4, pgrp field 5, starttime field 22.
  */
 export function readProcStat(pid: number): ProcStat | undefined {
   let text: string;
@@ -78,7 +79,7 @@ export function readProcStat(pid: number): ProcStat | undefined {
   const pgrp = Number(fields[2]);
   const startTicks = Number(fields[19]);
   if (!fields[0] || !Number.isInteger(pgrp) || !Number.isInteger(startTicks)) return undefined;
-  return { state: fields[0], pgrp, startTicks };
+  return { state: fields[0], ppid: Number(fields[1]), pgrp, startTicks };
 }
 
 function procAvailable(): boolean {
