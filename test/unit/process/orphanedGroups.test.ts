@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { buildCliBundle } from '../../helpers/cliBundle';
@@ -8,7 +9,9 @@ import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { until } from '../../helpers/until';
 import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { liveGroupMembers, readProcStat } from '../../../src/core/process/killRecordedGroups';
+import { killRecordedGroups, liveGroupMembers, readProcStat } from '../../../src/core/process/killRecordedGroups';
+import { FAKE_KEYS } from '../../helpers/cliLaneProject';
+import { standIn } from '../../helpers/cliStandIns';
 
 /**
  * No process of a run outlives the Switchyard process that owns it: real
@@ -31,11 +34,12 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
 
   const cleanups: (() => Promise<void>)[] = [];
   const leftovers: number[] = [];
-  const leftoverGroups: number[] = [];
+  const leftoverGroups: { pgid: number; startTicks: number }[] = [];
   afterEach(async () => {
     // Whatever a failed assertion left running is ended here, so no test leaves a process behind.
     for (const pid of leftovers.splice(0)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-    for (const pgid of leftoverGroups.splice(0)) try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+    // Groups through the same check as a takeover, so a reused group id is never signalled.
+    killRecordedGroups(leftoverGroups.splice(0).map(({ pgid, startTicks }) => ({ host: hostname(), pgid, startTicks })));
     for (const fn of cleanups.splice(0)) await fn();
   });
 
@@ -75,7 +79,7 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
       leftovers.push(lane, bg);
       await until('the group to be recorded with the lease', () => existsSync(lease) && (JSON.parse(readFileSync(lease, 'utf8')).groups?.length ?? 0) > 0, 10_000);
       const pgid = readProcStat(lane)!.pgrp;
-      leftoverGroups.push(pgid);
+      leftoverGroups.push({ pgid, startTicks: readProcStat(pgid)!.startTicks });
       assert.equal(readProcStat(bg)!.pgrp, pgid, 'the background process is in the lane\'s group');
       const recorded = JSON.parse(readFileSync(lease, 'utf8')).groups;
       assert.equal(recorded.length, 1);
@@ -148,7 +152,6 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     const bg = pidIn(join(d, 'bg.pid'));
     const pgid = pidIn(join(d, 'lane.pid'));
     leftovers.push(bg);
-    leftoverGroups.push(pgid);
     assert.ok(!alive(bg), 'the background process is dead once the run is done');
     assert.deepEqual(liveGroupMembers(pgid), [], 'nothing of the lane\'s group is alive');
     assert.ok(Date.now() - started >= 2_000, 'it ignored SIGTERM and was killed after the grace period');
@@ -163,5 +166,34 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     assert.match(everywhere, /^work\.txt$/m);
     assert.doesNotMatch(everywhere, /late\.txt/, 'no commit on any branch has the late file');
     await project.close();
+  });
+
+  it('a CLI lane (the claude stand-in) and the process it spawned die with `switchyard run` within 2 s', async () => {
+    const repo = await makeTempRepo();
+    const tmp = await makeTempDir();
+    cleanups.push(repo.cleanup, tmp.cleanup);
+    const sleeperFile = join(tmp.dir, 'sleeper.pid');
+    const fake = await standIn(tmp.dir, 'claude', [[{ replay: 'claude/started.jsonl' }, { spawnSleeper: sleeperFile }, { hang: true }]]);
+    const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
+    await project.updateSettings((s) => Object.assign(s, { defaultLane: 'claude-code', leaseMs: 60_000, laneSettings: { 'claude-code': { binary: fake.binary } } }));
+    await project.addTask({ title: 'cli orphans' });
+    await project.close();
+    const run = execa('node', [cli, 'run', '--repo', repo.dir], { reject: false, env: FAKE_KEYS });
+    let ended: string | undefined;
+    void run.then((r) => { ended = `switchyard run ended early (${r.exitCode ?? r.signal}): ${r.stdout}\n${r.stderr}`; });
+    await until('the stand-in and its sleeper to start', async () => {
+      if (ended) assert.fail(ended);
+      return existsSync(sleeperFile) && (await fake.invocations()).length === 1;
+    }, 30_000);
+    const claude = (await fake.invocations())[0]! as unknown as { pid: number };
+    const sleeper = pidIn(sleeperFile);
+    leftovers.push(claude.pid, sleeper);
+    const pgid = readProcStat(claude.pid)!.pgrp;
+    assert.equal(readProcStat(sleeper)!.pgrp, pgid);
+    const killedAt = Date.now();
+    run.kill('SIGKILL');
+    assert.equal((await run).signal, 'SIGKILL');
+    await until('the CLI\'s group to die with its owner', () => !alive(claude.pid) && !alive(sleeper) && liveGroupMembers(pgid).length === 0, 2_000, 10);
+    console.log(`      CLI group gone ${Date.now() - killedAt} ms after the owner's SIGKILL`);
   });
 });
