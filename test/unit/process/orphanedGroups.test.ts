@@ -141,7 +141,7 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     registry.register(createCommandLane());
     // The background process ignores SIGTERM (so does its sleep, which inherits the ignored signal): it takes the SIGKILL.
     const d = pids.dir;
-    const command = `echo $$ > ${d}/lane.pid; (trap '' TERM; sleep 4 & echo $! > ${d}/bg.pid; wait; echo late > late.txt) & echo done > work.txt`;
+    const command = `echo $$ > ${d}/lane.pid; (trap '' TERM; sleep 4 & echo $! > ${d}/bg.pid; wait; echo late > late.txt) & while [ ! -s ${d}/bg.pid ]; do sleep 0.05; done; echo done > work.txt`;
     const project = await Project.open(repo.dir, { registry });
     await project.updateSettings((s) => Object.assign(s, { defaultLane: 'command', laneSettings: { command: { command } } }));
     await project.addTask({ title: 'late writer' });
