@@ -9,6 +9,7 @@ export type { LaneResultInput as LaneResult } from './core/model/laneResult';
 export { LANE_API_VERSION } from './core/model/laneManifest';
 export type { CallSpec, CallResult } from './core/journal/durableCalls';
 export { CallFailedError } from './core/journal/durableCalls';
+export { startProcessGroup, type ProcessGroup, type ProcessGroupSpec, type ProcessGroupExit } from './core/process/startProcessGroup';
 export {
   runApiLane,
   runAgentLoop,

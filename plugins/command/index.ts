@@ -1,6 +1,6 @@
-import { execa } from 'execa';
+import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import type { LanePlugin, LaneRunInput, LaneResult } from '../../src/api';
+import { startProcessGroup, type LanePlugin, type LaneRunInput, type LaneResult } from '../../src/api';
 import { spawnFailureReason } from '../shared/spawnFailure';
 import { commandLaneManifest } from './manifest';
 
@@ -12,7 +12,6 @@ const Settings = z.object({
 });
 
 const STDERR_TAIL_LINES = 5;
-const KILL_GRACE_MS = 2_000;
 const REVIEW_REASON_LINES = 5;
 
 /**
@@ -43,26 +42,14 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
 
   const stderrTail: string[] = [];
   const outputTail: string[] = [];
-  const child = execa(command, {
-    cwd: input.workspaceDir,
-    env,
-    extendEnv: false,
-    shell: true,
-    input: input.task.spec,
-    reject: false,
-    detached: true,
-    buffer: false,
-    stripFinalNewline: false,
-  });
-  const killGroup = (): void => {
-    if (child.pid === undefined) return;
-    signalGroup(child.pid, 'SIGTERM');
-    setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS).unref();
-  };
-  input.signal.addEventListener('abort', killGroup, { once: true });
+  // Its own process group behind the supervisor: it dies with Switchyard, and what it forks is ended when it exits.
+  const group = startProcessGroup({ file: command, shell: true, cwd: input.workspaceDir, env, input: input.task.spec });
+  const stop = (): void => group.stop();
+  if (input.signal.aborted) stop();
+  else input.signal.addEventListener('abort', stop, { once: true });
 
-  const pump = async (stream: AsyncIterable<unknown>, name: 'stdout' | 'stderr'): Promise<void> => {
-    for await (const line of stream) {
+  const pump = async (stream: NodeJS.ReadableStream, name: 'stdout' | 'stderr'): Promise<void> => {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
       const text = String(line);
       input.emit({ type: 'log', stream: name, line: text });
       if (text.trim()) {
@@ -75,17 +62,14 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
       }
     }
   };
-  try {
-    await Promise.all([pump(child.iterable({ from: 'stdout' }), 'stdout'), pump(child.iterable({ from: 'stderr' }), 'stderr'), child]);
-  } catch {
-    // The exit status below says what happened.
-  } finally {
-    input.signal.removeEventListener('abort', killGroup);
+  const [, , result] = await Promise.all([pump(group.stdout, 'stdout'), pump(group.stderr, 'stderr'), group.done]).finally(() =>
+    input.signal.removeEventListener('abort', stop),
+  );
+  if (result.spawnError) {
+    return { status: 'failed', failureReason: spawnFailureReason(command, /\bE2BIG\b/.test(result.spawnError) ? 'E2BIG' : undefined, result.spawnError) };
   }
-  const result = await child;
   if (review) return reviewVerdict(command, result.exitCode, result.signal, outputTail, stderrTail);
   if (result.exitCode === 0) return { status: 'succeeded', summary: `\`${command}\` exited 0` };
-  if (result.exitCode === undefined && result.signal === undefined) return { status: 'failed', failureReason: spawnFailureReason(command, result.code, result.originalMessage) };
   const how = result.exitCode !== undefined ? `exit code ${result.exitCode}` : `signal ${result.signal ?? 'unknown'}`;
   const tail = stderrTail.join(' | ').trim();
   return { status: 'failed', failureReason: `\`${command}\` failed with ${how}${tail ? `; stderr: ${tail}` : ' (no stderr output)'}` };
@@ -103,12 +87,4 @@ function reviewVerdict(command: string, exitCode: number | undefined, signal: st
     return { status: 'failed', failureReason: `review \`${command}\` could not run (${why})${stderr.length ? `; stderr: ${stderr.join(' | ')}` : ''}` };
   }
   return { status: 'succeeded', summary: `review \`${command}\` requested changes`, review: { verdict: 'changes-requested', reasons: output.length ? output : [`\`${command}\` exited ${exitCode}`] } };
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
 }

@@ -1,7 +1,6 @@
-import { execa } from 'execa';
+import { startProcessGroup } from '../../src/api';
 import { LineSplitter } from './lineSplitter';
 
-const KILL_GRACE_MS = 2_000;
 const STDERR_TAIL_LINES = 5;
 
 export interface CliProcessOptions {
@@ -29,20 +28,19 @@ export interface CliProcessEnd {
 
 /**
  * Runs a CLI agent in the run's worktree with exactly `env` (nothing of the
- * parent process), in its own process group: on abort the whole group gets
- * SIGTERM, then SIGKILL after a grace period; stragglers the CLI leaves
- * behind are ended when it exits. Resolves once the process has exited and
- * both streams are drained; never rejects.
+ * parent process), in its own process group behind Switchyard's supervisor
+ * (startProcessGroup): on abort the whole group gets SIGTERM, then SIGKILL
+ * after a grace period; stragglers the CLI leaves behind are ended before
+ * this resolves, and the group dies with Switchyard even on SIGKILL.
+ * Resolves once the group is gone and both streams are drained; never rejects.
  */
 export async function runCliProcess(options: CliProcessOptions): Promise<CliProcessEnd> {
-  const child = execa(options.binary, [...options.args], {
+  const group = startProcessGroup({
+    file: options.binary,
+    args: options.args,
     cwd: options.cwd,
     env: options.env,
-    extendEnv: false,
-    ...(options.stdin !== undefined ? { input: options.stdin } : { stdin: 'ignore' as const }),
-    reject: false,
-    detached: true,
-    buffer: false,
+    ...(options.stdin !== undefined ? { input: options.stdin } : {}),
   });
   const stderrTail: string[] = [];
   const out = new LineSplitter();
@@ -52,45 +50,24 @@ export async function runCliProcess(options: CliProcessOptions): Promise<CliProc
     if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
     options.onStderrLine(line);
   };
-  child.stdout?.on('data', (chunk: Buffer) => out.push(chunk).forEach(options.onStdoutLine));
-  child.stderr?.on('data', (chunk: Buffer) => err.push(chunk).forEach(onErr));
-  // A CLI that exits without reading its prompt closes the pipe; that is not our failure.
-  child.stdin?.on('error', () => undefined);
+  group.stdout.on('data', (chunk: Buffer) => out.push(chunk).forEach(options.onStdoutLine));
+  group.stderr.on('data', (chunk: Buffer) => err.push(chunk).forEach(onErr));
 
-  let killTimer: NodeJS.Timeout | undefined;
-  const onAbort = (): void => {
-    signalGroup(child.pid, 'SIGTERM');
-    killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-    killTimer.unref();
-  };
+  const onAbort = (): void => group.stop();
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener('abort', onAbort, { once: true });
-
-  const result = await child;
+  const result = await group.done;
   options.signal.removeEventListener('abort', onAbort);
-  if (killTimer) clearTimeout(killTimer);
-  // Whatever the CLI left running in its group ends with it.
-  signalGroup(child.pid, options.signal.aborted ? 'SIGKILL' : 'SIGTERM');
 
   const cutLine = out.end();
   const errRest = err.end();
   if (errRest !== undefined) onErr(errRest);
-  const started = child.pid !== undefined && (result.exitCode !== undefined || result.signal !== undefined);
   return {
     exitCode: result.exitCode,
     signal: result.signal,
-    spawnError: started ? undefined : (result.cause instanceof Error ? result.cause.message : result.shortMessage),
+    spawnError: result.spawnError,
     cutLine,
     stderrTail,
     aborted: options.signal.aborted,
   };
-}
-
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
 }

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { leasePath } from '../journal/journalFiles';
-import { readLeaseSync, writeLeaseSync } from '../journal/runLease';
+import { readLeaseSync, writeLeaseGroupsSync, writeLeaseSync } from '../journal/runLease';
+import type { ProcessGroupRecord } from '../process/processGroupRecord';
 import type { LeaseStore, LeaseView } from './leaseStore';
 
 /** Leases as `runs/<id>/lease.json` files, read and written under the state store's lock. */
@@ -22,6 +23,10 @@ export class FilesLeaseStore implements LeaseStore {
       writeLeaseSync(file, owner, durationMs);
       return undefined;
     });
+  }
+
+  recordGroups(runId: string, owner: string, groups: ProcessGroupRecord[]): Promise<void> {
+    return this.withLock(() => writeLeaseGroupsSync(leasePath(this.root, runId), owner, groups));
   }
 
   release(runId: string, owner: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { errorMessage, isSwitchyardError } from '../errors';
 import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
 import { RunLease } from '../journal/runLease';
+import { RunGroups, withRunGroups } from '../process/runGroups';
 import { Redactor } from '../secrets/redactor';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
@@ -77,7 +78,10 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
       : await startRunJournal(ctx.journals, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner }, redact);
     if (handedBack) journal.calls.seal();
     for (const warning of journal.warnings) record('decision', { message: `journal warning: ${warning}` });
-    end = await runAttempt(ctx, { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor });
+    // Every process group the run starts is recorded with its lease while it lives, so a process taking the run over can end it.
+    const groups = new RunGroups((records) => void lease.recordGroups(records));
+    const attempt = { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor };
+    end = await withRunGroups(groups, () => runAttempt(ctx, attempt)).finally(() => groups.stopAll());
   } catch (error) {
     end = isSwitchyardError(error, 'journal-corrupt')
       ? { ok: false, code: 'journal-corrupt', reason: error.message }

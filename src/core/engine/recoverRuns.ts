@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { leaseIsFree } from '../journal/runLease';
+import { killRecordedGroups } from '../process/killRecordedGroups';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import { ACTIVE_TASK_STATES } from '../model/taskStates';
@@ -34,6 +35,8 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
       if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
       const lease = leases.get(run.id);
       if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
+      // What the gone owner left running for the run ends before anyone resumes, retries or salvages it.
+      killRecordedGroups(lease?.groups);
       const task = state.tasks.find((t) => t.id === run.taskId);
       if (!task) continue;
       const superseded = task.generation !== run.generation || task.state === 'CANCELED';

@@ -8,6 +8,7 @@ import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
+import { endRunGroups } from '../process/runGroups';
 import { captureChange, createWorktree } from '../workspace/worktrees';
 import { salvageChange, type RecordFn } from './executeRun';
 import { findRun, type RunEnd } from './finishRun';
@@ -98,6 +99,8 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     },
   );
 
+  // Whatever the lane left running ends before its change is captured, so nothing changes the worktree after the commit.
+  await endRunGroups();
   // Whatever the lane left on disk is kept on the run's branch, success or not.
   const change = await captureChange(run.worktree, run.baseCommit, `switchyard: ${task.spec.title} (${run.id})`).catch((error) => {
     record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });

@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { startProcessGroup } from '../process/startProcessGroup';
 import { formatMs } from '../lanes/runLane';
 
 export type VerifyOutcome = { ok: true; output: string } | { ok: false; reason: string; output: string };
@@ -11,19 +11,26 @@ export async function verifyAcceptance(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<VerifyOutcome> {
-  const result = await execa(command, {
-    cwd,
-    env,
-    extendEnv: false,
-    shell: true,
-    reject: false,
-    all: true,
-    timeout: timeoutMs,
-    cancelSignal: signal,
-    forceKillAfterDelay: 2_000,
-    stdin: 'ignore',
+  // Its own process group behind the supervisor: a timeout or a cancel ends all of it, and it dies with Switchyard.
+  const group = startProcessGroup({ file: command, shell: true, cwd, env });
+  const chunks: Buffer[] = [];
+  group.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  group.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    group.stop();
+  }, timeoutMs);
+  const cancel = (): void => group.stop();
+  if (signal?.aborted) cancel();
+  else signal?.addEventListener('abort', cancel, { once: true });
+  const exit = await group.done.finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
   });
-  const output = String(result.all ?? '');
+  const canceled = !timedOut && signal?.aborted === true;
+  const result = { ...exit, timedOut, isCanceled: canceled };
+  const output = exit.spawnError ?? Buffer.concat(chunks).toString('utf8');
   if (result.exitCode === 0 && !result.timedOut && !result.isCanceled) return { ok: true, output };
   const tail = lastLines(output, 5);
   const why = result.timedOut

@@ -3,8 +3,10 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ownerIsGone } from '../engine/runContext';
 import type { LeaseStore } from '../backend/leaseStore';
+import { ProcessGroupRecord } from '../process/processGroupRecord';
 
-export const Lease = z.object({ owner: z.string(), heartbeatAt: z.string(), expiresAt: z.string() }).strict();
+/** A run's lease; `groups` are the process groups its owner has alive for it (see killRecordedGroups.ts). */
+export const Lease = z.object({ owner: z.string(), heartbeatAt: z.string(), expiresAt: z.string(), groups: z.array(ProcessGroupRecord).optional() }).strict();
 export type Lease = z.infer<typeof Lease>;
 
 /** Reads a lease file synchronously (it is read inside the store's lock); missing or unreadable reads as none. */
@@ -28,13 +30,29 @@ export function leaseIsFree(lease: Lease | undefined, owner: string | undefined,
   return Date.parse(lease.expiresAt) < now;
 }
 
-/** Writes `owner`'s lease (temp file + rename). Call it only while holding the store lock. */
-export function writeLeaseSync(file: string, owner: string, durationMs: number): void {
+/**
+ * Writes `owner`'s lease (temp file + rename). Call it only while holding the
+ * store lock. The recorded process groups are kept while the owner stays the
+ * same (a renewal) unless `groups` replaces them; a new owner starts with none.
+ */
+export function writeLeaseSync(file: string, owner: string, durationMs: number, groups?: ProcessGroupRecord[]): void {
   mkdirSync(dirname(file), { recursive: true });
   const now = Date.now();
-  const lease: Lease = { owner, heartbeatAt: new Date(now).toISOString(), expiresAt: new Date(now + durationMs).toISOString() };
+  const current = groups === undefined ? readLeaseSync(file) : undefined;
+  const kept = groups ?? (current?.owner === owner ? current.groups : undefined);
+  const lease: Lease = { owner, heartbeatAt: new Date(now).toISOString(), expiresAt: new Date(now + durationMs).toISOString(), ...(kept?.length ? { groups: kept } : {}) };
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, JSON.stringify(lease));
+  renameSync(temp, file);
+}
+
+/** Replaces the process groups recorded with `owner`'s lease (its expiry unchanged); no-op when someone else holds it. Under the store lock. */
+export function writeLeaseGroupsSync(file: string, owner: string, groups: ProcessGroupRecord[]): void {
+  const current = readLeaseSync(file);
+  if (current?.owner !== owner) return;
+  const { groups: _old, ...rest } = current;
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(groups.length ? { ...rest, groups } : rest));
   renameSync(temp, file);
 }
 
@@ -46,6 +64,7 @@ export function writeLeaseSync(file: string, owner: string, durationMs: number):
  */
 export class RunLease {
   private timer: NodeJS.Timeout | undefined;
+  private groupWrites: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly leases: LeaseStore,
@@ -62,7 +81,14 @@ export class RunLease {
     this.timer.unref();
   }
 
+  /** Records the process groups the run has alive now (see runGroups.ts); writes are applied in order. */
+  recordGroups(groups: ProcessGroupRecord[]): Promise<void> {
+    this.groupWrites = this.groupWrites.then(() => this.leases.recordGroups(this.runId, this.owner, groups)).catch(() => undefined);
+    return this.groupWrites;
+  }
+
   async release(): Promise<void> {
+    await this.groupWrites;
     this.stop();
     await this.leases.release(this.runId, this.owner).catch(() => undefined);
   }

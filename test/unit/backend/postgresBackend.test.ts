@@ -34,11 +34,11 @@ describe('PostgreSQL backend: migrations and start errors', function () {
   afterEach(async () => { await Promise.all(open.splice(0).map((b) => b.close())); });
 
   describe('migrations', () => {
-    it('are applied on first open: sy_schema_migrations records version 1 and the tables exist', async () => {
+    it('are applied on first open: sy_schema_migrations records every step and the tables exist', async () => {
       const url = await fresh();
       const b = await backend(url);
       assert.equal(b.description, `PostgreSQL switchyard@127.0.0.1:${server.port}/sy_backend_${dbCount}, project p`, 'named without the password');
-      assert.deepEqual(await sql(url, 'SELECT version, name FROM sy_schema_migrations ORDER BY version'), [{ version: 1, name: MIGRATIONS[0]!.name }]);
+      assert.deepEqual(await sql(url, 'SELECT version, name FROM sy_schema_migrations ORDER BY version'), MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
       const tables = (await sql<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name")).map((r) => r.table_name);
       assert.deepEqual(tables, ['sy_journal_events', 'sy_projects', 'sy_revisions', 'sy_run_leases', 'sy_runs', 'sy_schema_migrations', 'sy_tasks']);
       assert.deepEqual(await sql(url, 'SELECT project, revision::int FROM sy_projects'), [{ project: 'p', revision: 0 }]);
@@ -48,11 +48,11 @@ describe('PostgreSQL backend: migrations and start errors', function () {
       const url = await fresh();
       const first = await backend(url);
       await first.state.update((s) => { s.nextTaskNumber = 7; });
-      const before = await sql<{ applied_at: Date }>(url, 'SELECT applied_at FROM sy_schema_migrations');
+      const before = await sql<{ applied_at: Date }>(url, 'SELECT applied_at FROM sy_schema_migrations ORDER BY version');
       const second = await backend(url);
-      const after = await sql<{ applied_at: Date }>(url, 'SELECT applied_at FROM sy_schema_migrations');
-      assert.equal(after.length, 1);
-      assert.equal(after[0]!.applied_at.getTime(), before[0]!.applied_at.getTime());
+      const after = await sql<{ applied_at: Date }>(url, 'SELECT applied_at FROM sy_schema_migrations ORDER BY version');
+      assert.equal(after.length, MIGRATIONS.length);
+      assert.deepEqual(after.map((r) => r.applied_at.getTime()), before.map((r) => r.applied_at.getTime()));
       assert.equal((await second.state.read()).nextTaskNumber, 7);
     });
 
@@ -60,7 +60,7 @@ describe('PostgreSQL backend: migrations and start errors', function () {
       const url = await fresh();
       const opened = await Promise.all([backend(url, 'a'), backend(url, 'b'), backend(url, 'a'), backend(url, 'c')]);
       assert.equal(opened.length, 4);
-      assert.deepEqual(await sql(url, 'SELECT version FROM sy_schema_migrations'), [{ version: 1 }]);
+      assert.deepEqual(await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'), MIGRATIONS.map((m) => ({ version: m.version })));
       assert.deepEqual((await sql<{ project: string }>(url, 'SELECT project FROM sy_projects ORDER BY project')).map((r) => r.project), ['a', 'b', 'c']);
     });
 
@@ -71,8 +71,8 @@ describe('PostgreSQL backend: migrations and start errors', function () {
       await sql(url, "INSERT INTO sy_schema_migrations (version, name) VALUES (99, 'from the future')");
       const error = await failure(backend(url));
       assert.ok(isSwitchyardError(error, 'backend-migrated'), `a backend-migrated error, got ${inspect(error)}`);
-      assert.match(error.message, /schema is version 99, newer than this build knows \(1\); update Switchyard/);
-      assert.deepEqual(await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'), [{ version: 1 }, { version: 99 }]);
+      assert.match(error.message, /schema is version 99, newer than this build knows \(2\); update Switchyard/);
+      assert.deepEqual(await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'), [...MIGRATIONS.map((m) => ({ version: m.version })), { version: 99 }]);
     });
   });
 

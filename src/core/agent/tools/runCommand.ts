@@ -1,9 +1,8 @@
-import { execa } from 'execa';
 import { z } from 'zod';
+import { startProcessGroup } from '../../process/startProcessGroup';
 import { clip, defineTool, oneLine, type AgentTool } from '../agentTool';
 
 const MAX_OUTPUT = 20_000;
-const KILL_GRACE_MS = 2_000;
 
 const Input = z
   .object({
@@ -34,35 +33,32 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
     async run(input, ctx) {
       const timeout = Math.min(input.timeoutMs ?? options.timeoutMs, options.timeoutMs);
       const started = Date.now();
-      // Its own process group, so a timeout or a cancel stops everything it started (`npm test` and its workers).
-      const child = execa(input.command, {
+      // Its own process group behind the supervisor, so a timeout or a cancel stops everything it started
+      // (`npm test` and its workers), what it forks ends when it exits, and nothing outlives Switchyard.
+      const group = startProcessGroup({
+        file: input.command,
+        shell: true,
         cwd: ctx.workspaceDir,
         env: { ...ctx.env, SWITCHYARD_IDEMPOTENCY_KEY: ctx.idempotencyKey },
-        extendEnv: false,
-        shell: true,
-        detached: true,
-        reject: false,
-        all: true,
-        stdin: 'ignore',
-        stripFinalNewline: false,
       });
+      const chunks: Buffer[] = [];
+      group.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+      group.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
       let timedOut = false;
-      const stop = (): void => {
-        signalGroup(child.pid, 'SIGTERM');
-        setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
-      };
+      const stop = (): void => group.stop();
       const timer = setTimeout(() => {
         timedOut = true;
         stop();
       }, timeout);
-      ctx.signal.addEventListener('abort', stop, { once: true });
-      const result = await child.finally(() => {
+      if (ctx.signal.aborted) stop();
+      else ctx.signal.addEventListener('abort', stop, { once: true });
+      const result = await group.done.finally(() => {
         clearTimeout(timer);
         ctx.signal.removeEventListener('abort', stop);
       });
       // Redacted before it is clipped or summarised, so no cut leaves a piece of a secret behind.
       const redact = ctx.redact ?? ((text: string) => text);
-      const output = redact(String(result.all ?? ''));
+      const output = redact(result.spawnError ? result.spawnError : Buffer.concat(chunks).toString('utf8'));
       const command = redact(input.command);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const how = timedOut ? `timed out after ${timeout} ms` : result.exitCode !== undefined ? `exit code ${result.exitCode}` : `killed by ${result.signal ?? 'a signal'}`;
@@ -73,15 +69,6 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
       return { text, isError: true, error: `\`${oneLine(command, 80)}\` ${short}${line ? `: ${line}` : ''}` };
     },
   });
-}
-
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
 }
 
 /** The line of a failed command's output that says most: the last one that names a failure, else the last non-empty one. */

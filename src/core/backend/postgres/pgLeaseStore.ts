@@ -1,3 +1,4 @@
+import type { ProcessGroupRecord } from '../../process/processGroupRecord';
 import type { LeaseStore } from '../leaseStore';
 import type { PgConnection } from './pgConnection';
 import { writeLease } from './pgLeaseView';
@@ -29,6 +30,10 @@ export class PgLeaseStore implements LeaseStore {
     const holder = await this.db.query<{ owner: string }>('SELECT owner FROM sy_run_leases WHERE project = $1 AND run_id = $2', [this.project, runId]);
     const now = holder.rows[0]?.owner;
     return now && now !== owner ? now : undefined;
+  }
+
+  async recordGroups(runId: string, owner: string, groups: ProcessGroupRecord[]): Promise<void> {
+    await this.db.query('UPDATE sy_run_leases SET groups = $4 WHERE project = $1 AND run_id = $2 AND owner = $3', [this.project, runId, owner, groups.length ? JSON.stringify(groups) : null]);
   }
 
   async release(runId: string, owner: string): Promise<void> {

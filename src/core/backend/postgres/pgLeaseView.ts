@@ -1,9 +1,10 @@
 import type { Lease } from '../../journal/runLease';
+import { ProcessGroupRecord } from '../../process/processGroupRecord';
 import type { LeaseView } from '../leaseStore';
 import type { Queryable } from './pgConnection';
 
 /** A lease row as the state query returns it; `remainingMs` is measured on the server's clock. */
-export interface LeaseRow { runId: string; owner: string; heartbeatAt: string; expiresAt: string; remainingMs: number }
+export interface LeaseRow { runId: string; owner: string; heartbeatAt: string; expiresAt: string; remainingMs: number; groups?: unknown }
 
 /**
  * The leases seen inside a state transaction. Expiry times are translated
@@ -20,7 +21,14 @@ export class PgLeaseView implements LeaseView {
   constructor(rows: readonly LeaseRow[]) {
     const now = Date.now();
     for (const row of rows) {
-      this.leases.set(row.runId, { owner: row.owner, heartbeatAt: new Date(row.heartbeatAt).toISOString(), expiresAt: new Date(now + Number(row.remainingMs)).toISOString() });
+      // A damaged groups column reads as none: the groups cannot be ended, the lease still holds.
+      const groups = ProcessGroupRecord.array().safeParse(row.groups ?? []);
+      this.leases.set(row.runId, {
+        owner: row.owner,
+        heartbeatAt: new Date(row.heartbeatAt).toISOString(),
+        expiresAt: new Date(now + Number(row.remainingMs)).toISOString(),
+        ...(groups.success && groups.data.length ? { groups: groups.data } : {}),
+      });
     }
   }
 
@@ -44,11 +52,12 @@ export class PgLeaseView implements LeaseView {
   }
 }
 
-/** Gives run `runId`'s lease to `owner` for `durationMs` from now (the statement's clock, not the transaction's start). */
+/** Gives run `runId`'s lease to `owner` for `durationMs` from now (the statement's clock, not the transaction's start); a new owner starts with no recorded groups. */
 export async function writeLease(q: Queryable, project: string, runId: string, owner: string, durationMs: number): Promise<void> {
   await q.query(
     `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
-     ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at`,
+     ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at,
+       groups = CASE WHEN sy_run_leases.owner = EXCLUDED.owner THEN sy_run_leases.groups END`,
     [project, runId, owner, durationMs],
   );
 }

@@ -79,6 +79,11 @@ CREATE TRIGGER sy_journal_events_append_only BEFORE UPDATE OR DELETE ON sy_journ
   FOR EACH ROW EXECUTE FUNCTION sy_journal_append_only();
 `,
   },
+  {
+    version: 2,
+    name: 'process groups recorded with run leases',
+    sql: `ALTER TABLE sy_run_leases ADD COLUMN groups jsonb`,
+  },
 ];
 
 /** The advisory lock key that serializes schema changes between processes starting at once. */

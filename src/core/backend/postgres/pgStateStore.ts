@@ -103,7 +103,7 @@ export class PgStateStore implements StateStore {
             WHERE t.project = p.project AND (p.epoch <> $3 OR t.rev > $2)) AS tasks,
          (SELECT json_agg(json_build_object('id', r.id, 'position', r.position, 'doc', r.doc)) FROM sy_runs r
             WHERE r.project = p.project AND (p.epoch <> $3 OR r.rev > $2)) AS runs
-         ${withLeases ? `, (SELECT json_agg(json_build_object('runId', l.run_id, 'owner', l.owner, 'heartbeatAt', l.heartbeat_at, 'expiresAt', l.expires_at, 'remainingMs', extract(epoch FROM l.expires_at - clock_timestamp()) * 1000)) FROM sy_run_leases l WHERE l.project = p.project) AS leases` : ''}
+         ${withLeases ? `, (SELECT json_agg(json_build_object('runId', l.run_id, 'owner', l.owner, 'heartbeatAt', l.heartbeat_at, 'expiresAt', l.expires_at, 'groups', l.groups, 'remainingMs', extract(epoch FROM l.expires_at - clock_timestamp()) * 1000)) FROM sy_run_leases l WHERE l.project = p.project) AS leases` : ''}
        FROM sy_projects p WHERE p.project = $1`,
       [this.project, since, cached?.epoch ?? -1],
     );

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import type { ProcessGroupRecord } from './processGroupRecord';
+import { currentRunGroups } from './runGroups';
+import { SUPERVISOR_SCRIPT } from './supervisorScript';
+
+/** How long a group gets between SIGTERM and SIGKILL when Switchyard ends it (abort, timeout, leftovers). */
+export const KILL_GRACE_MS = 2_000;
+/** The same when the owner died: short, so nothing of the run outlives it by more than about a second. */
+const OWNER_GONE_GRACE_MS = 500;
+
+export interface ProcessGroupSpec {
+  /** The program, or with `shell` the command line (run by /bin/sh -c). */
+  file: string;
+  args?: readonly string[];
+  shell?: boolean;
+  cwd: string;
+  /** Exactly the environment of the group: nothing of Switchyard's own is added. */
+  env: Record<string, string>;
+  /** Written to stdin, which is then closed; without it stdin is /dev/null. */
+  input?: string;
+  killGraceMs?: number;
+}
+
+export interface ProcessGroupExit {
+  exitCode?: number;
+  signal?: string;
+  /** Why the program could not even start (not found, permission denied). */
+  spawnError?: string;
+}
+
+export interface ProcessGroup {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves once the leader has exited, nothing is left alive in its group and both streams are drained; never rejects. */
+  readonly done: Promise<ProcessGroupExit>;
+  /** The group as recorded with the run's lease, once it started. */
+  readonly record: ProcessGroupRecord | undefined;
+  /** Ends the whole group: SIGTERM, then SIGKILL after the grace period. */
+  stop(): void;
+}
+
+/**
+ * Starts a program in its own process group (session) behind the
+ * supervisor (see supervisorScript.ts): the group dies with this process,
+ * even on SIGKILL, and whatever the program leaves running in its group is
+ * ended before `done` resolves. Inside a run (see runGroups.ts) the group is
+ * recorded with the run's lease while it lives.
+ */
+export function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup {
+  const runGroups = currentRunGroups();
+  const supervisor = spawn(process.execPath, ['-e', SUPERVISOR_SCRIPT], {
+    stdio: [spec.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe'],
+    // Inside VS Code, process.execPath is Electron: this makes it plain Node.
+    env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {},
+    windowsHide: true,
+  });
+  const control = supervisor.stdio[3] as Writable & Readable;
+  let record: ProcessGroupRecord | undefined;
+  let spawnError: string | undefined;
+  let ended = false;
+  let buffered = '';
+  const group: ProcessGroup = {
+    stdout: supervisor.stdout!,
+    stderr: supervisor.stderr!,
+    get record() {
+      return record;
+    },
+    stop: () => {
+      if (!ended) control.write('"stop"\n', () => undefined);
+    },
+    done: new Promise<ProcessGroupExit>((resolve) => {
+      supervisor.on('error', (error) => {
+        spawnError ??= error.message;
+      });
+      supervisor.on('close', (code, signal) => {
+        ended = true;
+        runGroups?.delete(group);
+        resolve(spawnError !== undefined ? { spawnError } : { exitCode: code ?? undefined, signal: signal ?? undefined });
+      });
+    }),
+  };
+  runGroups?.add(group);
+  control.on('error', () => undefined);
+  control.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const message = parseMessage(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      if (message?.spawnError !== undefined) spawnError = message.spawnError;
+      if (message?.started && !ended) {
+        record = { host: hostname(), pgid: message.started.pgid, ...(message.started.bootId ? { bootId: message.started.bootId } : {}), ...(message.started.startTicks !== undefined ? { startTicks: message.started.startTicks } : {}) };
+        runGroups?.changed();
+      }
+    }
+  });
+  const { file, args = [], shell = false, cwd, env, killGraceMs = KILL_GRACE_MS } = spec;
+  control.write(`${JSON.stringify({ file, args, shell, cwd, env, killGraceMs, ownerGoneGraceMs: Math.min(OWNER_GONE_GRACE_MS, killGraceMs) })}\n`, () => undefined);
+  if (spec.input !== undefined) {
+    // A program that exits without reading its input closes the pipe; that is not an error.
+    supervisor.stdin!.on('error', () => undefined);
+    supervisor.stdin!.end(spec.input);
+  }
+  return group;
+}
+
+interface SupervisorMessage {
+  started?: { pgid: number; startTicks?: number; bootId?: string };
+  spawnError?: string;
+}
+
+/** A line the supervisor wrote (ours, see supervisorScript.ts); anything else is ignored. */
+function parseMessage(line: string): SupervisorMessage | undefined {
+  try {
+    const value = JSON.parse(line) as SupervisorMessage;
+    if (value.started && !(Number.isInteger(value.started.pgid) && value.started.pgid > 0)) return undefined;
+    return value;
+  } catch {
+    return undefined;
+  }
+}
