@@ -19,7 +19,7 @@ function translate(input: string[]) {
     if (line.kind === 'event') events.push(...t.translate(line.event));
   }
   const usage = events.flatMap((e) => (e.type === 'usage' ? [e.usage] : []));
-  const total = usage.reduce((a, u) => ({ inputTokens: a.inputTokens + (u.inputTokens ?? 0), outputTokens: a.outputTokens + (u.outputTokens ?? 0), costUsd: a.costUsd + (u.costUsd ?? 0) }), { inputTokens: 0, outputTokens: 0, costUsd: 0 });
+  const total = usage.reduce((a: { inputTokens: number; outputTokens: number; costUsd: number }, u) => ({ inputTokens: a.inputTokens + (u.inputTokens ?? 0), outputTokens: a.outputTokens + (u.outputTokens ?? 0), costUsd: a.costUsd + (u.costUsd ?? 0) }), { inputTokens: 0, outputTokens: 0, costUsd: 0 });
   return { events, outcome: t.outcome, total };
 }
 
