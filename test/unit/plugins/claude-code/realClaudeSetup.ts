@@ -42,7 +42,8 @@ export function writeTurns(server: ScriptedModelServer, script: ScriptStep[], wr
     const write = writes[request.index];
     const step = script[request.index];
     if (!write || !step || !('turn' in step)) return;
-    const cwd = /Primary working directory: (\S+)/.exec(JSON.stringify(request.body ?? ''))?.[1]?.replace(/\\n$/, '');
+    // The last one: a resumed session's history still names the earlier attempt's worktree.
+    const cwd = [...JSON.stringify(request.body ?? '').matchAll(/Primary working directory: (\S+)/g)].at(-1)?.[1]?.replace(/\\n$/, '');
     if (!cwd) throw new Error(`request ${request.index} names no working directory`);
     script[request.index] = {
       ...step,
