@@ -107,7 +107,7 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
     const events = [...session(event.session_id), ...usage(tally.result({ usage: event.usage, modelUsage: event.modelUsage, totalCostUsd: event.total_cost_usd }))];
     const denials = judgeDenials('claude', requested, event.permission_denials ?? []);
     if (denials.kind === 'all-denied' && outcome.succeeded) {
-      outcome.succeeded = false;
+      // The CLI calls it a success; the lane fails a work run with it (a review is read-only by design). A failed result keeps its own error.
       outcome.failureCode = 'permission-denied';
       outcome.error = denials.message;
     } else if (denials.kind !== 'none') {

@@ -62,6 +62,8 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
   const sessionOut = attempt.outcome.sessionId ? { sessionId: attempt.outcome.sessionId } : {};
   const code = attempt.outcome.failureCode ? { failureCode: attempt.outcome.failureCode } : {};
   if (!attempt.ok) return { status: 'failed', failureReason: attempt.reason, ...code, ...sessionOut };
+  // A clean end that did not do the work (every edit and command denied) fails with the CLI's own account.
+  if (attempt.outcome.failureCode) return { status: 'failed', failureReason: `${spec.cli} reported: ${attempt.outcome.error ?? attempt.outcome.failureCode}`, ...code, ...sessionOut };
   const text = attempt.outcome.resultText?.trim().slice(0, MAX_SUMMARY_CHARS) || `${spec.cli} finished`;
   // Warnings (some tool calls denied) stay visible on the run: they end its summary.
   const warnings = (attempt.outcome.warnings ?? []).map((w) => ` (warning: ${w})`).join('');

@@ -6,7 +6,7 @@ import { anthropicServer } from '../../../fixtures/anthropicServer';
 import type { ScriptStep, ScriptedModelServer } from '../../../fixtures/scriptedModelServer';
 import { cliLaneProject, laneEvents } from '../../../helpers/cliLaneProject';
 import { makeTempDir } from '../../../helpers/tempRepo';
-import { CLAUDE_VERSION, PASS_ENV, claudeEnv, writeTurns } from './realClaudeSetup';
+import { CLAUDE_VERSION, PASS_ENV, claudeEnv, processesIn, writeTurns } from './realClaudeSetup';
 
 /**
  * The real Claude Code CLI (npm @anthropic-ai/claude-code, pinned; its
@@ -122,6 +122,36 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
     assert.match(JSON.stringify(s.requests[1]!.body.messages.at(-1)), /Your response above was cut off mid-stream/);
     assert.match(await project.diff(run.id), /\+second try/);
     assert.equal(run.usage?.inputTokens, 300, 'the cut call is counted too');
+  });
+
+  it('a partial denial: the edit runs, the command is denied; the run succeeds with the denial as a warning in its summary', async () => {
+    const { project, server: s } = await setup(
+      [{ turn: {} }, { turn: { text: 'Pushing.', tools: [{ name: 'Bash', input: { command: 'git push origin main', description: 'Push' } }] } }, { turn: { text: 'Wrote it; the push was not allowed.' } }],
+      { 0: { file: 'kept.txt', content: 'kept\n' } },
+    );
+    await project.addTask({ title: 'edit and push', lane: 'claude-code' });
+    await project.runQueue();
+    const run = (await project.state()).runs[0]!;
+    assert.equal(run.state, 'SUCCEEDED', run.failureReason);
+    assert.equal(run.summary, 'Wrote it; the push was not allowed. (warning: claude was denied 1 tool call(s): Bash; the others ran)');
+    assert.match(await project.diff(run.id), /\+kept/);
+    assert.equal(s.requests.length, 3);
+    const progress = (await laneEvents(project, run.id)).filter((e) => e.type === 'progress').map((e) => String(e.message));
+    assert.ok(progress.includes('warning: claude was denied 1 tool call(s): Bash; the others ran'), JSON.stringify(progress));
+  });
+
+  it('a run that times out while the CLI waits on the API: the calls that finished are counted, and the CLI is gone', async () => {
+    const { project, server: s } = await setup([{ turn: {} }, { hang: true }], { 0: { file: 'slow.txt', content: 'slow\n' } });
+    await project.updateSettings((st) => { st.laneSettings['claude-code'] = { ...st.laneSettings['claude-code'], timeoutMs: 6_000 }; });
+    await project.addTask({ title: 'slow API', lane: 'claude-code' });
+    await project.runQueue();
+    const run = (await project.state()).runs[0]!;
+    assert.equal(run.failureCode, 'lane-timeout', run.failureReason);
+    assert.equal(s.requests.length, 2);
+    // The first call (100 prompt tokens) finished; the hung one is not paid for.
+    assert.ok((run.usage?.inputTokens ?? 0) >= 100 && (run.usage?.inputTokens ?? 0) <= 200, JSON.stringify(run.usage));
+    assert.equal(run.salvage?.files, 1, 'its file is salvaged');
+    assert.deepEqual(processesIn(run.worktree), [], 'no process of the CLI is left in the worktree');
   });
 
   it('permission denial: with edits denied (--permission-mode default), the run fails as permission-denied naming Write, and is not retried', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -10,23 +10,9 @@ import type { ScriptStep } from '../../../fixtures/scriptedModelServer';
 import { buildCliBundle } from '../../../helpers/cliBundle';
 import { makeTempDir, makeTempRepo } from '../../../helpers/tempRepo';
 import { until } from '../../../helpers/until';
-import { CLAUDE_VERSION, PASS_ENV, claudeEnv, writeTurns } from './realClaudeSetup';
+import { CLAUDE_VERSION, PASS_ENV, claudeEnv, processesIn, writeTurns } from './realClaudeSetup';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
-
-/** Processes whose working directory is inside `dir` (a leftover CLI of a killed host). */
-function processesIn(dir: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir)) pids.push(Number(entry));
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids;
-}
 
 describe(`claude-code lane with the real claude ${CLAUDE_VERSION}: SIGKILL of the Switchyard host, then resume`, function () {
   this.timeout(90_000);

@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScriptStep, ScriptedModelServer } from '../../../fixtures/scriptedModelServer';
 
@@ -50,4 +51,18 @@ export function writeTurns(server: ScriptedModelServer, script: ScriptStep[], wr
       turn: { text: `Writing ${write.file}.`, tools: [{ name: 'Write', input: { file_path: join(cwd, write.file), content: write.content } }] },
     };
   };
+}
+
+/** Processes whose working directory is inside `dir` (a leftover CLI of a killed host). */
+export function processesIn(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir)) pids.push(Number(entry));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
 }
