@@ -122,7 +122,7 @@ export interface LaneResult {
   /** The real last error, e.g. "pytest exit 1 in tests/test_user.py::test_create". */
   failureReason?: string;
   /** When the lane knows better than the default `lane-exit`. */
-  failureCode?: 'lane-exit' | 'lane-misconfigured' | 'budget-exceeded' | 'provider-rejected';
+  failureCode?: 'lane-exit' | 'lane-misconfigured' | 'budget-exceeded' | 'provider-rejected' | 'permission-denied';
   usage?: Usage;
   sessionId?: string;
   review?: { verdict: 'approve' | 'changes-requested'; reasons: string[] };

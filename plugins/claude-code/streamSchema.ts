@@ -12,6 +12,12 @@ import { z } from 'zod';
  *   https://docs.anthropic.com/en/docs/claude-code/sdk/sdk-headless
  *   (the `init` system message first, then user and assistant messages, then
  *   the `result`).
+ * - the real CLI, 2.1.332 (npm @anthropic-ai/claude-code), run against a local
+ *   Messages server: its API error messages (`model: "<synthetic>"`,
+ *   `is_api_error_message`, `api_error_status`), the result's
+ *   `api_error_status`, `permission_denials` and `modelUsage`, and the
+ *   `system/permission_denied` message; samples in
+ *   test/fixtures/cli-streams/claude/real-2.1.332/.
  * Objects are loose: the CLI adds fields in every release; we read the ones
  * we need and keep the rest. Messages of other types (stream_event,
  * rate_limit_event, …) fail this schema and are kept verbatim as log events.
@@ -40,6 +46,15 @@ export const ClaudeUsage = z.looseObject({
   cache_read_input_tokens: z.number().nullish(),
 });
 
+/** One model's totals in the result's `modelUsage` (camelCase, cost included). */
+export const ModelUsage = z.looseObject({
+  inputTokens: z.number().default(0),
+  outputTokens: z.number().default(0),
+  cacheReadInputTokens: z.number().nullish(),
+  cacheCreationInputTokens: z.number().nullish(),
+  costUSD: z.number().nullish(),
+});
+
 export const ClaudeStreamEvent = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('system'),
@@ -53,13 +68,23 @@ export const ClaudeStreamEvent = z.discriminatedUnion('type', [
     retry_delay_ms: z.number().optional(),
     error_status: z.number().nullish(),
     error: z.string().optional(),
+    /** `permission_denied` (2.1.x): the tool call the permission settings refused, and why. */
+    tool_name: z.string().optional().catch(undefined),
+    tool_use_id: z.string().optional().catch(undefined),
   }),
   z.looseObject({
     type: z.literal('assistant'),
-    message: z.looseObject({ id: z.string().optional(), content: z.array(ContentBlock), usage: ClaudeUsage.nullish() }),
+    /** `model: "<synthetic>"`: written by the CLI itself, not the model (an API error, an interruption). */
+    message: z.looseObject({ id: z.string().optional(), model: z.string().optional(), content: z.array(ContentBlock), usage: ClaudeUsage.nullish().catch(undefined) }),
     parent_tool_use_id: z.string().nullish(),
-    /** Set when the API call failed (`authentication_failed`, `rate_limit`, …); the message then carries the error text. */
+    /** Set when the API call failed (`authentication_failed`, `rate_limit`, `server_error`, …); the message then carries the error text. */
     error: z.string().optional(),
+    /** 2.1.x, on an API error message: `is_api_error_message: true`, the HTTP status and the API's error type. */
+    is_api_error_message: z.boolean().optional().catch(undefined),
+    api_error_status: z.number().nullish().catch(undefined),
+    api_error_type: z.string().nullish().catch(undefined),
+    /** …or, for a failed connection, the CLI's own kind (`connection_failed`). */
+    api_error: z.string().nullish().catch(undefined),
     session_id: z.string().optional(),
   }),
   z.looseObject({
@@ -76,9 +101,17 @@ export const ClaudeStreamEvent = z.discriminatedUnion('type', [
     result: z.string().optional(),
     errors: z.array(z.string()).optional(),
     total_cost_usd: z.number().optional(),
-    usage: ClaudeUsage.optional(),
+    usage: ClaudeUsage.optional().catch(undefined),
+    /** Totals per model over every API call of the process; `usage` may be the last call's only (e.g. on `error_during_execution`). */
+    modelUsage: z.record(z.string(), ModelUsage).optional().catch(undefined),
+    /** The HTTP status of the API error that ended the run (2.1.x), else null. */
+    api_error_status: z.number().nullish().catch(undefined),
+    /** The tool calls the permission settings refused. */
+    permission_denials: z.array(z.looseObject({ tool_name: z.string(), tool_use_id: z.string().optional() })).optional().catch(undefined),
     num_turns: z.number().optional(),
     session_id: z.string().optional(),
   }),
 ]);
 export type ClaudeStreamEvent = z.infer<typeof ClaudeStreamEvent>;
+export type ClaudeUsage = z.infer<typeof ClaudeUsage>;
+export type ModelUsage = z.infer<typeof ModelUsage>;

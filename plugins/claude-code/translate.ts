@@ -1,27 +1,37 @@
 import type { LaneEvent } from '../../src/api';
 import { newOutcome, type StreamTranslator } from '../shared/streamTranslator';
+import { isEditOrCommand, judgeDenials } from './permissionDenials';
 import type { ClaudeStreamEvent, ContentBlock } from './streamSchema';
+import { UsageTally } from './usageTally';
 
 type Of<T extends ClaudeStreamEvent['type']> = Extract<ClaudeStreamEvent, { type: T }>;
 
 /**
  * Claude Code stream-json → normalized events:
  * - `system/init` → `session` (its session_id) and a `progress` line;
- *   `system/api_retry` → `progress`; every other system message
- *   (compact_boundary, …), and api_retry too, → `log`, verbatim;
+ *   `system/api_retry` and `system/permission_denied` → `progress`; every
+ *   other system message (compact_boundary, …), and those too, → `log`,
+ *   verbatim;
  * - `assistant` content: `text` → `text`, `tool_use` → `tool-call`,
- *   `thinking` → `progress`; an assistant message with `error` is the CLI's
- *   error (its text is kept too);
+ *   `thinking` → `progress`, and the message's usage → `usage`, once per
+ *   message (see UsageTally);
+ * - an API error the CLI writes as an assistant message (`model:
+ *   "<synthetic>"`, top-level `error`, `api_error_status`) is the CLI's
+ *   error with its HTTP status, never model text: a `progress` line;
  * - `user` content `tool_result` → `tool-result` (with `is_error`);
- * - `result` → `usage` (tokens and `total_cost_usd`), the final text, and the
- *   error of a failed result (`errors`, else `result`).
- * Usage is taken from the result only: assistant messages repeat their
- * message's usage once per content block, so summing them would overcount.
- * Our `inputTokens` counts the whole prompt: Claude's `input_tokens` plus
- * cache creation and cache reads, which Claude reports separately.
+ * - `result` → the rest of the `usage` (totals and `total_cost_usd`), the
+ *   final text, the error of a failed result (`errors`, the API error with
+ *   its status, else `result`), and its `permission_denials`: every edit
+ *   and command denied fails the run as `permission-denied`, some denied
+ *   is a warning.
  */
 export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
   const outcome = newOutcome();
+  const tally = new UsageTally();
+  /** Edit and command tool calls seen: tool_use id → tool name. */
+  const requested = new Map<string, string>();
+  let apiError: string | undefined;
+  const usage = (u: ReturnType<UsageTally['message']>): LaneEvent[] => (u ? [{ type: 'usage', usage: u }] : []);
   const session = (id: string | undefined): LaneEvent[] => {
     if (!id || id === outcome.sessionId) return [];
     outcome.sessionId = id;
@@ -33,6 +43,10 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
     if (event.subtype === 'api_retry') {
       const why = event.error_status ? `HTTP ${event.error_status}` : (event.error ?? 'connection error');
       return [{ type: 'progress', message: `claude retries an API call (${why}): attempt ${event.attempt ?? '?'} of ${event.max_retries ?? '?'} in ${event.retry_delay_ms ?? '?'} ms` }, raw];
+    }
+    if (event.subtype === 'permission_denied') {
+      const why = typeof event.message === 'string' ? `: ${event.message}` : '';
+      return [{ type: 'progress', message: `claude was denied ${event.tool_name ?? 'a tool'}${why}` }, raw];
     }
     if (event.subtype !== 'init') return [raw];
     const about = [event.claude_code_version && `Claude Code ${event.claude_code_version}`, event.model && `model ${event.model}`].filter(Boolean).join(', ');
@@ -46,6 +60,7 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
     }
     if (b.type === 'tool_use' && 'id' in b && 'name' in b && typeof b.id === 'string' && typeof b.name === 'string') {
       outcome.workEvents += 1;
+      if (isEditOrCommand(b.name)) requested.set(b.id, b.name);
       return [{ type: 'tool-call', callId: b.id, name: b.name, input: 'input' in b ? b.input : undefined }];
     }
     if (b.type === 'thinking' && 'thinking' in b && typeof b.thinking === 'string') return b.thinking ? [{ type: 'progress', message: b.thinking }] : [];
@@ -56,12 +71,19 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
   };
 
   const assistant = (event: Of<'assistant'>): LaneEvent[] => {
-    const events = [...session(event.session_id), ...event.message.content.flatMap(block)];
-    if (event.error) {
+    const synthetic = event.message.model === '<synthetic>';
+    if (synthetic || event.error || event.is_api_error_message) {
+      // The CLI talking, not the model: its text is an error (or a notice), never the agent's answer.
       const text = event.message.content.flatMap((b) => (b.type === 'text' && 'text' in b ? [String(b.text)] : [])).join(' ');
-      outcome.error = text ? `${event.error}: ${text}` : event.error;
+      const raw: LaneEvent = { type: 'log', stream: 'stdout', line: JSON.stringify(event) };
+      if (!event.error && !event.is_api_error_message) return [...session(event.session_id), raw];
+      const status = event.api_error_status ? `HTTP ${event.api_error_status}` : undefined;
+      const what = [status, event.api_error_type ?? event.api_error ?? event.error].filter(Boolean).join(' ');
+      apiError = `API error (${what || 'unknown'})${text ? `: ${text}` : ''}`;
+      outcome.error = apiError;
+      return [...session(event.session_id), { type: 'progress', message: `claude's API call failed: ${apiError}` }, raw];
     }
-    return events;
+    return [...session(event.session_id), ...event.message.content.flatMap(block), ...usage(tally.message(event.message.id, event.message.usage))];
   };
 
   const user = (event: Of<'user'>): LaneEvent[] => {
@@ -76,13 +98,21 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
     outcome.succeeded = event.subtype === 'success' && !event.is_error;
     outcome.resultText = event.result;
     if (!outcome.succeeded) {
-      outcome.error = [event.errors?.join('; '), event.result, outcome.error].find((t) => t && t.trim()) ?? `result ${event.subtype}`;
+      const status = event.api_error_status ? `API error (HTTP ${event.api_error_status}): ` : '';
+      const said = event.result?.trim() ? `${status}${event.result}` : undefined;
+      // Claude Code's `[ede_diagnostic]` notes name no cause: the real errors go first.
+      const errors = [...(event.errors ?? [])].sort((a, b) => Number(a.startsWith('[ede_diagnostic]')) - Number(b.startsWith('[ede_diagnostic]')));
+      outcome.error = [errors.join('; '), apiError, said, outcome.error].find((t) => t && t.trim()) ?? `result ${event.subtype}`;
     }
-    const events = session(event.session_id);
-    if (event.usage || event.total_cost_usd !== undefined) {
-      const u = event.usage;
-      const input = u ? u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) : 0;
-      events.push({ type: 'usage', usage: { inputTokens: Math.round(input), outputTokens: Math.round(u?.output_tokens ?? 0), costUsd: event.total_cost_usd ?? 0 } });
+    const events = [...session(event.session_id), ...usage(tally.result({ usage: event.usage, modelUsage: event.modelUsage, totalCostUsd: event.total_cost_usd }))];
+    const denials = judgeDenials('claude', requested, event.permission_denials ?? []);
+    if (denials.kind === 'all-denied' && outcome.succeeded) {
+      // The CLI calls it a success; the lane fails a work run with it (a review is read-only by design). A failed result keeps its own error.
+      outcome.failureCode = 'permission-denied';
+      outcome.error = denials.message;
+    } else if (denials.kind !== 'none') {
+      outcome.warnings = [...(outcome.warnings ?? []), denials.message];
+      events.push({ type: 'progress', message: `warning: ${denials.message}` });
     }
     return events;
   };

@@ -78,9 +78,14 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
     attempt = await runOnce(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, { salvage }) });
   }
   const sessionOut = attempt.outcome.sessionId ? { sessionId: attempt.outcome.sessionId } : {};
-  if (!attempt.ok) return { status: 'failed', failureReason: attempt.reason, ...sessionOut };
-  const summary = attempt.outcome.resultText?.trim();
-  return { status: 'succeeded', summary: summary ? summary.slice(0, MAX_SUMMARY_CHARS) : `${spec.cli} finished`, ...sessionOut };
+  const code = attempt.outcome.failureCode ? { failureCode: attempt.outcome.failureCode } : {};
+  if (!attempt.ok) return { status: 'failed', failureReason: attempt.reason, ...code, ...sessionOut };
+  // A clean end that did not do the work (every edit and command denied) fails with the CLI's own account.
+  if (attempt.outcome.failureCode) return { status: 'failed', failureReason: `${spec.cli} reported: ${attempt.outcome.error ?? attempt.outcome.failureCode}`, ...code, ...sessionOut };
+  const text = attempt.outcome.resultText?.trim().slice(0, MAX_SUMMARY_CHARS) || `${spec.cli} finished`;
+  // Warnings (some tool calls denied) stay visible on the run: they end its summary.
+  const warnings = (attempt.outcome.warnings ?? []).map((w) => ` (warning: ${w})`).join('');
+  return { status: 'succeeded', summary: `${text}${warnings}`, ...sessionOut };
 }
 
 /** A review: one fresh, read-only session whose final answer ends with a verdict. */

@@ -51,6 +51,8 @@ export function errorFacts(error: unknown): ErrorFacts {
   };
   visit(error, 0);
   facts.text = texts.join('\n').slice(0, MAX_TEXT);
+  // A status a CLI lane wrote into its failure text ("API error (HTTP 529 …)", Claude Code's `api_error_status`).
+  for (const m of facts.text.matchAll(/\bAPI error \(HTTP (\d{3})\b|\bapi_error_status\W{1,3}(\d{3})\b/gi)) addStatus(facts, Number(m[1] ?? m[2]));
   return facts;
 }
 

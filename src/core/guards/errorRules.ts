@@ -28,6 +28,8 @@ const NETWORK_CODES = [
   'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND',
   'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_HTTP2_STREAM_ERROR', 'ERR_SOCKET_CONNECTION_TIMEOUT',
+  // Bun's fetch (the runtime of the Claude Code binary): "Unable to connect to API (ConnectionRefused)".
+  'ConnectionRefused', 'ConnectionClosed', 'FailedToOpenSocket',
 ];
 
 export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
@@ -54,13 +56,21 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
   { id: 'overloaded', class: 'transient', description: 'the service is overloaded (Anthropic 529 overloaded_error, "model is overloaded")', match: [{ status: [529] }, { code: ['overloaded_error'] }, { message: /overloaded|high demand/i }] },
   { id: 'rate-limited', class: 'transient', description: '429 / Too Many Requests / rate or secondary rate limits: wait (honouring Retry-After) and retry', match: [{ status: [429] }, { code: ['rate_limit_exceeded', 'rate_limit_error', 'RESOURCE_EXHAUSTED'] }, { message: /Too Many Requests|rate[ _-]?limit|RESOURCE_EXHAUSTED|Resource (?:has been )?exhausted|Slow Down|toomanyrequests|Throttl/i }] },
   { id: 'server-error', class: 'transient', description: 'a 5xx server error', match: [{ status: { min: 500, max: 599 } }, { code: ['api_error', 'server_error'] }, { message: /(?:status(?: code)?|HTTP(?:\/[\d.]+)?|API Error|error(?: code)?|returned error)[\s:(]*5\d\d\b|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out|The server had an error/i }] },
-  { id: 'connection-failed', class: 'transient', description: 'the connection was reset, refused, dropped or never made (ECONNRESET, ECONNREFUSED, EPIPE, ETIMEDOUT, socket closed)', match: [{ code: NETWORK_CODES }, { message: /(?<![A-Z])(?:ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z]+(?:_[A-Z]+)*)(?![A-Z])|socket hang up|connection (?:reset|refused|closed|error)|other side closed|closed unexpectedly|socket (?:closed|disconnected)|Could not resolve host|Failed to connect to|remote end hung up unexpectedly|RPC failed|early EOF|not closed cleanly|network (?:error|is unreachable)|fetch failed/i }] },
+  { id: 'connection-failed', class: 'transient', description: 'the connection was reset, refused, dropped or never made (ECONNRESET, ECONNREFUSED, EPIPE, ETIMEDOUT, socket closed)', match: [{ code: NETWORK_CODES }, { message: /(?<![A-Z])(?:ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z]+(?:_[A-Z]+)*)(?![A-Z])|\bConnection(?:Refused|Closed)\b|\bFailedToOpenSocket\b|socket hang up|connection (?:reset|refused|closed|error)|other side closed|closed unexpectedly|socket (?:closed|disconnected)|Could not resolve host|Failed to connect to|remote end hung up unexpectedly|RPC failed|early EOF|not closed cleanly|network (?:error|is unreachable)|fetch failed/i }] },
   { id: 'stream-aborted', class: 'transient', description: 'a response stream ended early (aborted, premature close, disconnected)', match: { message: /stream (?:was )?aborted|\baborted\b|premature close|stream disconnected|stream closed|\bterminated\b|incomplete chunked|unexpected end of (?:JSON|stream|file)/i } },
   { id: 'timeout', class: 'transient', description: 'the request timed out', match: [{ status: [408] }, { message: /timed? ?out|deadline exceeded/i }] },
+  // Codex: `thread/resume failed: thread … already has an active writer (code -32600)`. Another process (a leftover
+  // agent of a dead owner) still holds the session; once it is gone, which the new owner sees to, the resume works.
+  { id: 'session-busy', class: 'transient', description: 'the agent session is still held by another process (codex "already has an active writer")', match: { message: /already has an active writer/i } },
   { id: 'concurrent-update', class: 'transient', description: 'someone else changed the branch or holds a lock meanwhile: try again', match: { message: /Base branch was modified|Head branch was modified|cannot lock ref|index\.lock'?: File exists|Unable to create '[^']*\.lock'/i } },
 
   // Any other 4xx: the request itself is wrong.
   { id: 'client-error', class: 'permanent', description: 'a 4xx answer other than 408/429: the request itself is refused', match: { status: { min: 400, max: 499 } } },
+
+  // Claude Code's `[ede_diagnostic] result_type=… last_content_type=… stop_reason=…`: its note that a turn ended without
+  // a final answer (error_during_execution). It names no cause, so a real cause found by an earlier rule wins; alone, it
+  // is an interrupted execution, which a new attempt (resuming the session) may well finish.
+  { id: 'agent-turn-ended', class: 'transient', description: 'Claude Code ended its turn without a final answer ([ede_diagnostic]) and named no other cause', match: { message: /\[ede_diagnostic\]/ } },
 ];
 
 /** What matches no rule. */

@@ -18,6 +18,7 @@ export const FAILURE_CODES = {
   'interrupted': { retryable: true, summary: 'the process that owned the run stopped before the run finished' },
   'budget-exceeded': { retryable: false, summary: 'the run hit a budget: its tool calls, its tokens or the task\'s cost cap' },
   'provider-rejected': { retryable: false, summary: 'the model provider refused the request for a reason a retry does not fix (authentication, quota, a bad request)' },
+  'permission-denied': { retryable: false, summary: 'the agent was denied every edit or command it asked for (its permission settings), so it changed nothing' },
   // The orchestrator's stages (verification, review, integration). Retried as fix attempts that get feedback, not with the same input.
   'changes-requested': { retryable: true, summary: 'the independent review requested changes' },
   'review-failed': { retryable: true, summary: 'the review run failed without a verdict' },

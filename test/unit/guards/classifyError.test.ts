@@ -78,6 +78,14 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
   { text: '[ERROR] LLM stream error {"error":"AbortError: This operation was aborted"}', expect: ['transient', 'stream-aborted'], source: 'https://github.com/co-l/openfox/issues/358' },
   { text: 'API Error (Request timed out.) · Retrying in 1 seconds… (attempt 1/10)', expect: ['transient', 'timeout'], source: 'https://github.com/anthropics/claude-code/issues/3197' },
   { text: 'Base branch was modified. Review and try the merge again.', expect: ['transient', 'concurrent-update'], source: 'https://github.com/KnpLabs/php-github-api/issues/497' },
+
+  // What the claude-code lane reports from Claude Code 2.1.332 (run against a local server) and the codex CLI.
+  { text: 'claude reported: API error (connection_failed): API Error: Unable to connect to API (ConnectionRefused); claude exited with code 1; no stderr output', expect: ['transient', 'connection-failed'], source: 'Claude Code 2.1.332 (Bun fetch error code), test/fixtures/cli-streams/claude/real-2.1.332' },
+  { text: 'claude reported: API error (HTTP 529 overloaded_error): API Error: 529 overloaded_error msg. This is a server-side issue, usually temporary', expect: ['transient', 'overloaded'], source: 'Claude Code 2.1.332 against a local server' },
+  { text: 'claude reported: API error (HTTP 400 invalid_request_error): API Error: 400 invalid_request_error msg; claude exited with code 1', expect: ['permanent', 'client-error'], source: 'Claude Code 2.1.332 against a local server: the status read from the failure text' },
+  { text: 'claude reported: [ede_diagnostic] result_type=user last_content_type=tool_result stop_reason=tool_use; claude exited with code 1', expect: ['transient', 'agent-turn-ended'], source: 'Claude Code 2.1.332 binary: the error_during_execution diagnostic' },
+  { text: 'claude reported: invalid x-api-key; [ede_diagnostic] result_type=assistant last_content_type=text stop_reason=null', expect: ['permanent', 'auth-invalid'], source: 'a real cause next to the diagnostic wins' },
+  { text: 'codex reported: thread/resume failed: thread 0199a213-81c0-7800-8aa1-bbab2a035a53 already has an active writer (code -32600)', expect: ['transient', 'session-busy'], source: 'codex 0.171.0 resuming a session an orphaned process still holds (issue 19)' },
 ];
 
 describe('classify(error)', () => {

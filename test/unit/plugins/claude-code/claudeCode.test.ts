@@ -35,10 +35,15 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     assert.match(await project.diff(run.id), /\+export const health = \(\): number => 200;/);
 
     const events = await laneEvents(project, run.id);
-    assert.deepEqual(events.map((e) => e.type), ['session', 'progress', 'text', 'tool-call', 'tool-result', 'text', 'usage']);
-    assert.deepEqual(events[3], { type: 'tool-call', callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL', name: 'Write', input: { file_path: '/work/project/src/health.ts', content: 'export const health = (): number => 200;\n' } });
-    assert.deepEqual(events[4], { type: 'tool-result', callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL', output: 'File created successfully at: /work/project/src/health.ts', isError: false });
-    assert.deepEqual(events[6], { type: 'usage', usage: { inputTokens: 39158, outputTokens: 231, costUsd: 0.0421355 } });
+    // Usage as the calls finish: once per message id (its two content blocks repeat it), then the result's rest and the cost.
+    assert.deepEqual(events.map((e) => e.type), ['session', 'progress', 'text', 'usage', 'tool-call', 'tool-result', 'text', 'usage', 'usage']);
+    assert.deepEqual(events[4], { type: 'tool-call', callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL', name: 'Write', input: { file_path: '/work/project/src/health.ts', content: 'export const health = (): number => 200;\n' } });
+    assert.deepEqual(events[5], { type: 'tool-result', callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL', output: 'File created successfully at: /work/project/src/health.ts', isError: false });
+    assert.deepEqual([events[3], events[7], events[8]], [
+      { type: 'usage', usage: { inputTokens: 4 + 5120 + 11342, outputTokens: 2, costUsd: 0 } },
+      { type: 'usage', usage: { inputTokens: 8 + 22684, outputTokens: 229, costUsd: 0 } },
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0.0421355 } },
+    ]);
 
     const [call] = await fake.invocations();
     assert.deepEqual(call!.argv, ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--model', 'claude-sonnet-4-5']);
@@ -103,12 +108,13 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     await project.runQueue();
     const state = await project.state();
     const api = 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":null}';
-    const reason = `claude reported: ${api}; claude exited with code 1; stderr: Error: API request failed`;
+    const reason = `claude reported: API error (overloaded): ${api}; claude exited with code 1; stderr: Error: API request failed`;
     assert.deepEqual(state.runs.map((r) => [r.id, r.state, r.failureReason]), [['t1.1', 'FAILED', reason], ['t1.2', 'FAILED', reason]]);
     assert.equal(state.tasks[0]!.state, 'FAILED');
     assert.equal(state.tasks[0]!.failureReason, `exceeded max attempts (2): last attempt failed with: ${reason}`);
-    const texts = (await laneEvents(project, 't1.1')).filter((e) => e.type === 'text');
-    assert.deepEqual(texts, [{ type: 'text', text: api }], 'the error message\'s text is kept as the assistant said it');
+    const events = await laneEvents(project, 't1.1');
+    assert.deepEqual(events.filter((e) => e.type === 'text'), [], 'the CLI\'s synthetic error message is not model text');
+    assert.ok(events.some((e) => e.type === 'progress' && e.message === `claude's API call failed: API error (overloaded): ${api}`), JSON.stringify(events));
 
     const out: string[] = [];
     await main(['status', '--repo', repo.dir], { out: (t) => out.push(t), err: (t) => out.push(t) });
