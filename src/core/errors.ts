@@ -13,6 +13,7 @@ export type SwitchyardErrorCode =
   | 'store-corrupt'
   | 'store-locked'
   | 'journal-corrupt'
+  | 'journal-missing'
   | 'journal-diverged'
   | 'lease-held'
   | 'secret-missing'

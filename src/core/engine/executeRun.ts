@@ -79,8 +79,8 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     for (const warning of journal.warnings) record('decision', { message: `journal warning: ${warning}` });
     end = await runAttempt(ctx, { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor });
   } catch (error) {
-    end = isSwitchyardError(error, 'journal-corrupt')
-      ? { ok: false, code: 'journal-corrupt', reason: error.message }
+    end = isSwitchyardError(error, 'journal-corrupt') || isSwitchyardError(error, 'journal-missing')
+      ? { ok: false, code: error.code as 'journal-corrupt' | 'journal-missing', reason: error.message }
       : { ok: false, code: 'workspace-error', reason: errorMessage(error) };
   } finally {
     clearInterval(poll);
