@@ -9,7 +9,7 @@ import type { ProjectState } from '../store/projectState';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import { updateBreaker } from './breakerUpdate';
 import { staleBecause } from './inputHash';
-import { moveFailedTask } from './moveFailedTask';
+import { moveFailedTask, requeueInterrupted } from './moveFailedTask';
 import { findTask, setTaskState } from './taskCommands';
 
 interface RunEndCommon {
@@ -55,7 +55,8 @@ export function retryCap(state: ProjectState, registry: LaneRegistry, lane: stri
  * another attempt (per the retry policy, possibly on the next fallback
  * lane), or FAILED with the real last error. A result for a task that was
  * canceled, or whose input changed, meanwhile is kept as STALE_RESULT and
- * never counted. Updates the lane's circuit breaker. Returns one line for
+ * never counted. An interrupted run spends no attempt and leaves the
+ * breaker alone (a host fault). Updates the lane's circuit breaker. Returns one line for
  * the run's log.
  */
 export function finishRun(state: ProjectState, registry: LaneRegistry, runId: string, end: RunEnd, options: FinishOptions = {}): string {
@@ -109,5 +110,7 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
     return `queue stopped: task ${task.id} back to READY`;
   }
   setRunState(run, 'FAILED');
+  const requeued = end.code === 'interrupted' ? requeueInterrupted(state, task, run, end.reason) : undefined;
+  if (requeued) return withBreaker(requeued);
   return withBreaker(moveFailedTask(state, registry, task, run, end.code, end.reason, end.feedback, { ...options, now }));
 }
