@@ -1,6 +1,7 @@
 import { errorMessage, isSwitchyardError } from '../errors';
 import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
 import { RunLease } from '../journal/runLease';
+import { addResumeCounts } from '../journal/resumeCounts';
 import { Redactor } from '../secrets/redactor';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
@@ -88,7 +89,8 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     handBack?.removeEventListener('abort', onHandBack);
     await journal?.writer.close().catch(() => undefined);
   }
-  if (journal && resume) end = { ...end, resumeCounts: journal.calls.counts };
+  // Every resume of the run counts, not only this one.
+  if (journal && resume) end = { ...end, resumeCounts: addResumeCounts(journal.earlierResumes, journal.calls.counts) };
   end = redactor.redactValue(end);
 
   if (lostTo || handedBack) {

@@ -13,7 +13,9 @@ import { moveFailedTask, requeueInterrupted } from './moveFailedTask';
 import { findTask, setTaskState } from './taskCommands';
 
 interface RunEndCommon {
+  /** The lane's usage (its review's is `reviewUsage`; the run's `usage` is their sum). */
   usage?: Usage;
+  reviewUsage?: Usage;
   headCommit?: string;
   diffStat?: Run['diffStat'];
   resumeCounts?: Run['resumeCounts'];
@@ -46,6 +48,11 @@ export function setRunState(run: Run, to: RunState): void {
   run.state = to;
 }
 
+export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a || !b) return a ?? b;
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
+}
+
 export function retryCap(state: ProjectState, registry: LaneRegistry, lane: string): number {
   return state.settings.retryCaps[lane] ?? registry.get(lane)?.manifest.defaultRetryCap ?? 1;
 }
@@ -65,7 +72,9 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
   const task = findTask(state, run.taskId);
   run.endedAt = new Date(now).toISOString();
   run.durationMs = now - Date.parse(run.startedAt);
-  run.usage = end.usage ?? run.usage;
+  const reviewUsage = end.reviewUsage ?? run.reviewUsage;
+  if (reviewUsage) run.reviewUsage = reviewUsage;
+  run.usage = end.usage || reviewUsage ? addUsage(end.usage, reviewUsage) : run.usage;
   run.headCommit = end.headCommit ?? run.headCommit;
   run.diffStat = end.diffStat ?? run.diffStat;
   run.resumeCounts = end.resumeCounts ?? run.resumeCounts;

@@ -1,6 +1,7 @@
 import type { JournalSink, JournalStore } from '../backend/journalStore';
 import { SwitchyardError, errorMessage, isSwitchyardError } from '../errors';
-import { DurableCalls } from './durableCalls';
+import { DurableCalls, type ResumeCounts } from './durableCalls';
+import { resumeCountsOf } from './resumeCounts';
 import type { Durability } from './journalWriter';
 
 export interface RunJournal {
@@ -8,6 +9,8 @@ export interface RunJournal {
   calls: DurableCalls;
   /** Things the operator should know, e.g. a torn last line that was dropped. */
   warnings: string[];
+  /** What the earlier resumes of the run did (read from the journal); this process's own counts are in `calls.counts`. */
+  earlierResumes?: ResumeCounts;
 }
 
 /** Starts a new run's journal with a `run-started` event. */
@@ -56,7 +59,7 @@ export async function resumeRunJournal(
   const writer = await journals.openSink(runId, read.events.length, owner, redact);
   for (const message of warnings) writer.append({ type: 'warning', message }, false);
   await writer.append({ type: 'resumed', owner, ...(previousOwner ? { previousOwner } : {}) }, true).durable;
-  return { writer, calls: new DurableCalls(writer, durability, read.events), warnings };
+  return { writer, calls: new DurableCalls(writer, durability, read.events), warnings, earlierResumes: resumeCountsOf(read.events, false) };
 }
 
 const NOT_RESTARTED = 'the calls it made are unknown, so it is not restarted from scratch (that could repeat a `never` call). Its worktree and branch are kept: check what it did, then retry the task';
