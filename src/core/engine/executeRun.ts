@@ -8,7 +8,8 @@ import type { Task } from '../model/task';
 import { markSalvage, type CapturedChange } from '../workspace/worktrees';
 import { finishRun, type RunEnd } from './finishRun';
 import type { RunContext } from './runContext';
-import { RunEventLog, eventsPath } from './runFiles';
+import { recoveredFigures } from './recoveredFigures';
+import { RunEventLog, eventsPath, readRunLog } from './runFiles';
 import { runAttempt } from './runAttempt';
 import { setTaskState } from './taskCommands';
 
@@ -88,6 +89,11 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     stop.removeEventListener('abort', onStop);
     handBack?.removeEventListener('abort', onHandBack);
     await journal?.writer.close().catch(() => undefined);
+  }
+  // Its journal lost or damaged: what the lane reported spending (its usage events) still counts.
+  if (!journal && resume) {
+    const { usage } = recoveredFigures(run, [], await readRunLog(eventsPath(ctx.root, run.id)), false);
+    if (usage) end = { ...end, usage };
   }
   // Every resume of the run counts, not only this one.
   if (journal && resume) end = { ...end, resumeCounts: addResumeCounts(journal.earlierResumes, journal.calls.counts) };

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { buildCliBundle } from '../../helpers/cliBundle';
-import { startPostgres, type PostgresServer } from '../../helpers/postgresServer';
+import { sqlRows, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
 import { until } from '../../helpers/until';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { setTrust } from '../../../src/cli/trustedWorkspaces';
@@ -17,12 +17,14 @@ import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
  * on a lane that cannot resume (test/fixtures/lanes/sleepLane.mjs), is
  * SIGKILLed. Its runs are failed as `interrupted` once their leases expire,
  * and the other workers start them again at once: the lane's breaker stays
- * closed and no attempt is spent.
+ * closed and no attempt is spent. And a run whose journal rows are lost
+ * after such a kill is failed, never restarted from scratch.
  */
 const SLEEP = resolve('test/fixtures/lanes/sleepLane.mjs');
+const CRASH = resolve('test/fixtures/lanes/crashLane.mjs');
 const LEASE_MS = 3_000;
 
-describe('a SIGKILLed worker does not stall its lane (real workers, real PostgreSQL)', function () {
+describe('a SIGKILLed worker on PostgreSQL (real workers, real server)', function () {
   this.timeout(180_000);
   let server: PostgresServer;
   let cli: string;
@@ -99,5 +101,38 @@ describe('a SIGKILLed worker does not stall its lane (real workers, real Postgre
     // The side-effect ledger: each lost task started twice (its interrupted run and the next), the others once.
     const starts = readFileSync(ledger, 'utf8').trim().split('\n').map((l) => l.split(' ')[0]!);
     for (const task of state.tasks) assert.equal(starts.filter((t) => t === task.id).length, lost.includes(task.id) ? 2 : 1, task.id);
+  });
+
+  it('a worker SIGKILLed mid-run whose journal rows are then lost: the run fails as journal-missing naming them, no never-call runs again, resume exits 1', async () => {
+    const repo = await makeTempRepo();
+    const side = `${repo.dir}-side`;
+    const config = { XDG_CONFIG_HOME: join(side, 'config') };
+    const counts = join(side, 'counts');
+    await setTrust(repo.dir, true, config);
+    const url = await server.createDatabase('lost_journal');
+    const env = { ...config, SWITCHYARD_DATABASE_URL: url, SWITCHYARD_BACKEND: 'postgres', SWITCHYARD_PROJECT: 'team' };
+    const project = await Project.open(repo.dir, { registry: new LaneRegistry(), backend: { kind: 'postgres', url, project: 'team' } });
+    cleanups.push(async () => { await project.close(); await repo.cleanup(); await rm(side, { recursive: true, force: true }); });
+    await project.updateSettings((s) => {
+      Object.assign(s, { laneModules: [CRASH], defaultLane: 'crash', leaseMs: 1_000, laneSettings: { crash: { countsDir: counts } } });
+      s.integration.enabled = false;
+    });
+    await project.addTask({ title: 'crash test' });
+    // Call 6 is step 2's never tool: killed once it returned.
+    const a = await execa('node', [cli, 'worker', '--once', '--repo', repo.dir], { env: { ...env, CRASH_AT: '6:after' }, extendEnv: true, reject: false, all: true });
+    assert.equal(a.signal, 'SIGKILL', a.all);
+    // Journal rows are append-only; an operator (or a restore from an old backup) can still lose them.
+    await sqlRows(url, `ALTER TABLE sy_journal_events DISABLE TRIGGER sy_journal_events_append_only; DELETE FROM sy_journal_events WHERE run_id = 't1.1'; ALTER TABLE sy_journal_events ENABLE TRIGGER sy_journal_events_append_only`);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const resumed = await execa('node', [cli, 'resume', '--repo', repo.dir], { env, extendEnv: true, reject: false });
+    assert.equal(resumed.exitCode, 1, `${resumed.stdout}\n${resumed.stderr}`);
+    assert.match(resumed.stderr, /resumed run\(s\) failed: t1\.1 \(journal-missing\)/);
+    const state = await project.state();
+    assert.equal(state.runs.length, 1, 'not restarted from scratch as a new attempt');
+    assert.equal(state.runs[0]!.failureCode, 'journal-missing');
+    assert.match(state.runs[0]!.failureReason!, /PostgreSQL .* sy_journal_events \(project team, run t1\.1\) is missing or empty/);
+    assert.equal(state.tasks[0]!.state, 'FAILED');
+    const count = (name: string) => { try { return readFileSync(join(counts, name), 'utf8').trim().split('\n').length; } catch { return 0; } };
+    assert.deepEqual([1, 2, 3].map((i) => count(`never-${i}`)), [1, 1, 0], 'the never-calls that ran did not run again');
   });
 });

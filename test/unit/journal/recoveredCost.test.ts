@@ -172,6 +172,7 @@ describe('cost and resume counts on every recovery path (real SIGKILL, real proc
       const status = await t.sy(['status']);
       assert.match(status.stdout, /t1 crash test · cost \$0\.0650/, 'the task total');
       assert.match(status.stdout, /total cost \$0\.0650/, 'the project total');
+      assert.match(status.stdout, /1100\+110 tokens \$0\.0650 \(review \$0\.0050\)/, 'the run line shows the review\'s part');
     } finally {
       await t.cleanup();
     }
