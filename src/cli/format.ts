@@ -17,7 +17,10 @@ export function runLine(run: Run): string {
   const parts = [`${run.id}`, run.state, `lane ${run.lane}`, `attempt ${run.attempt}`];
   if (run.durationMs !== undefined) parts.push(formatMs(run.durationMs));
   if (run.diffStat) parts.push(`${run.diffStat.files} file(s) +${run.diffStat.insertions} -${run.diffStat.deletions}`);
-  if (run.usage && (run.usage.inputTokens || run.usage.costUsd)) parts.push(`${run.usage.inputTokens}+${run.usage.outputTokens} tokens $${run.usage.costUsd.toFixed(4)}`);
+  if (run.usage && (run.usage.inputTokens || run.usage.costUsd)) {
+    const review = run.reviewUsage?.costUsd ? ` (review $${run.reviewUsage.costUsd.toFixed(4)})` : '';
+    parts.push(`${run.usage.inputTokens}+${run.usage.outputTokens} tokens $${run.usage.costUsd.toFixed(4)}${review}`);
+  }
   if (run.resumes) {
     const c = run.resumeCounts;
     parts.push(`resumed ${run.resumes}×${c ? ` (replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain})` : ''}`);

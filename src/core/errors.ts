@@ -14,6 +14,7 @@ export type SwitchyardErrorCode =
   | 'store-newer-version'
   | 'store-locked'
   | 'journal-corrupt'
+  | 'journal-missing'
   | 'journal-diverged'
   | 'lease-held'
   | 'secret-missing'

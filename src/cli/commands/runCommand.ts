@@ -1,7 +1,8 @@
 import { type CliContext, UsageError, flagList, flagString, openProject } from '../cliContext';
 import { runLine } from '../format';
+import { resumedAndFailed } from './resumeCommand';
 
-/** `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. */
+/** `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. Exits 1 when a task it ran, or a run it resumed, failed. */
 export async function runCommand(ctx: CliContext): Promise<number> {
   const concurrency = flagString(ctx, 'concurrency');
   if (concurrency !== undefined && !(Number.isInteger(Number(concurrency)) && Number(concurrency) >= 1)) throw new UsageError(`--concurrency takes a whole number, at least 1, not "${concurrency}"`, false);
@@ -30,7 +31,9 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     if (!summary.runs.length) ctx.out('Nothing to run: no READY task whose dependencies are DONE.');
     for (const t of tasks) ctx.out(`${t.id} ${t.state}${t.failureReason && t.state !== 'DONE' ? `: ${t.failureReason}` : ''}`);
     for (const w of summary.waiting) ctx.out(`${w.taskId} waits on ${w.on.join(', ')}`);
-    return tasks.some((t) => t.state === 'FAILED') ? 1 : 0;
+    const resumedFailed = resumedAndFailed(summary);
+    if (resumedFailed.length) ctx.err(`resumed run(s) failed: ${resumedFailed.map((r) => `${r.id} (${r.failureCode})`).join(', ')}`);
+    return tasks.some((t) => t.state === 'FAILED') || resumedFailed.length ? 1 : 0;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

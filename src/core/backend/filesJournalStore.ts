@@ -11,7 +11,12 @@ export class FilesJournalStore implements JournalStore {
 
   async read(runId: string) {
     const file = journalPath(this.root, runId);
-    return { ...(await readJournal(file)), where: file };
+    const read = await readJournal(file).catch((error: NodeJS.ErrnoException) => {
+      // Names the file (fs errors such as EISDIR do not), keeping the code.
+      if (!error.code || error.message.includes(file)) throw error;
+      throw Object.assign(new Error(`${file}: ${error.message}`, { cause: error }), { code: error.code });
+    });
+    return { ...read, where: file };
   }
 
   dropTornTail(runId: string, keepBytes: number): Promise<void> {

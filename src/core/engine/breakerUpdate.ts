@@ -2,10 +2,14 @@ import { breakerAfterFailure, breakerAfterSuccess } from '../scheduler/circuitBr
 import type { FailureCode } from '../model/failureCodes';
 import type { ProjectState } from '../store/projectState';
 
-/** Codes that say nothing about a lane's health: its breaker ignores them. */
+/**
+ * Codes that say nothing about a lane's health: its breaker ignores them.
+ * `interrupted` and `journal-missing` are host faults (the owning process
+ * died, the journal was lost), not the lane's.
+ */
 export const BREAKER_NEUTRAL: ReadonlySet<FailureCode> = new Set<FailureCode>([
   'verify-failed', 'changes-requested', 'review-failed', 'guard-blocked', 'policy-violation', 'merge-conflict',
-  'integration-refused', 'integration-error', 'canceled', 'lease-lost',
+  'integration-refused', 'integration-error', 'canceled', 'lease-lost', 'interrupted', 'journal-missing',
 ]);
 
 /**

@@ -2,13 +2,15 @@ import { errorMessage, isSwitchyardError } from '../errors';
 import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
 import { RunLease } from '../journal/runLease';
 import { RunGroups, withRunGroups } from '../process/runGroups';
+import { addResumeCounts } from '../journal/resumeCounts';
 import { Redactor } from '../secrets/redactor';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import { markSalvage, type CapturedChange } from '../workspace/worktrees';
 import { finishRun, type RunEnd } from './finishRun';
 import type { RunContext } from './runContext';
-import { RunEventLog, eventsPath } from './runFiles';
+import { recoveredFigures } from './recoveredFigures';
+import { RunEventLog, eventsPath, readRunLog } from './runFiles';
 import { runAttempt } from './runAttempt';
 import { setTaskState } from './taskCommands';
 
@@ -83,8 +85,8 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     const attempt = { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor };
     end = await withRunGroups(groups, () => runAttempt(ctx, attempt)).finally(() => groups.stopAll());
   } catch (error) {
-    end = isSwitchyardError(error, 'journal-corrupt')
-      ? { ok: false, code: 'journal-corrupt', reason: error.message }
+    end = isSwitchyardError(error, 'journal-corrupt') || isSwitchyardError(error, 'journal-missing')
+      ? { ok: false, code: error.code as 'journal-corrupt' | 'journal-missing', reason: error.message }
       : { ok: false, code: 'workspace-error', reason: errorMessage(error) };
   } finally {
     clearInterval(poll);
@@ -92,7 +94,13 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
     handBack?.removeEventListener('abort', onHandBack);
     await journal?.writer.close().catch(() => undefined);
   }
-  if (journal && resume) end = { ...end, resumeCounts: journal.calls.counts };
+  // Its journal lost or damaged: what the lane reported spending (its usage events) still counts.
+  if (!journal && resume) {
+    const { usage } = recoveredFigures(run, [], await readRunLog(eventsPath(ctx.root, run.id)), false);
+    if (usage) end = { ...end, usage };
+  }
+  // Every resume of the run counts, not only this one.
+  if (journal && resume) end = { ...end, resumeCounts: addResumeCounts(journal.earlierResumes, journal.calls.counts) };
   end = redactor.redactValue(end);
 
   if (lostTo || handedBack) {

@@ -9,11 +9,13 @@ import type { ProjectState } from '../store/projectState';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import { updateBreaker } from './breakerUpdate';
 import { staleBecause } from './inputHash';
-import { moveFailedTask } from './moveFailedTask';
+import { moveFailedTask, requeueInterrupted } from './moveFailedTask';
 import { findTask, setTaskState } from './taskCommands';
 
 interface RunEndCommon {
+  /** The lane's usage (its review's is `reviewUsage`; the run's `usage` is their sum). */
   usage?: Usage;
+  reviewUsage?: Usage;
   headCommit?: string;
   diffStat?: Run['diffStat'];
   resumeCounts?: Run['resumeCounts'];
@@ -46,6 +48,11 @@ export function setRunState(run: Run, to: RunState): void {
   run.state = to;
 }
 
+export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a || !b) return a ?? b;
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
+}
+
 export function retryCap(state: ProjectState, registry: LaneRegistry, lane: string): number {
   return state.settings.retryCaps[lane] ?? registry.get(lane)?.manifest.defaultRetryCap ?? 1;
 }
@@ -55,7 +62,8 @@ export function retryCap(state: ProjectState, registry: LaneRegistry, lane: stri
  * another attempt (per the retry policy, possibly on the next fallback
  * lane), or FAILED with the real last error. A result for a task that was
  * canceled, or whose input changed, meanwhile is kept as STALE_RESULT and
- * never counted. Updates the lane's circuit breaker. Returns one line for
+ * never counted. An interrupted run spends no attempt and leaves the
+ * breaker alone (a host fault). Updates the lane's circuit breaker. Returns one line for
  * the run's log.
  */
 export function finishRun(state: ProjectState, registry: LaneRegistry, runId: string, end: RunEnd, options: FinishOptions = {}): string {
@@ -64,7 +72,9 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
   const task = findTask(state, run.taskId);
   run.endedAt = new Date(now).toISOString();
   run.durationMs = now - Date.parse(run.startedAt);
-  run.usage = end.usage ?? run.usage;
+  const reviewUsage = end.reviewUsage ?? run.reviewUsage;
+  if (reviewUsage) run.reviewUsage = reviewUsage;
+  run.usage = end.usage || reviewUsage ? addUsage(end.usage, reviewUsage) : run.usage;
   run.headCommit = end.headCommit ?? run.headCommit;
   run.diffStat = end.diffStat ?? run.diffStat;
   run.resumeCounts = end.resumeCounts ?? run.resumeCounts;
@@ -109,5 +119,7 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
     return `queue stopped: task ${task.id} back to READY`;
   }
   setRunState(run, 'FAILED');
+  const requeued = end.code === 'interrupted' ? requeueInterrupted(state, task, run, end.reason) : undefined;
+  if (requeued) return withBreaker(requeued);
   return withBreaker(moveFailedTask(state, registry, task, run, end.code, end.reason, end.feedback, { ...options, now }));
 }

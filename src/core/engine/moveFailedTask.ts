@@ -59,6 +59,29 @@ export function moveFailedTask(
   return [`task ${task.id} FAILED: ${task.failureReason}`, ...blocked].join('; ');
 }
 
+/** Interruptions in a row after which they count like any other failure: a lane that keeps killing its host still ends. */
+export const FREE_INTERRUPTIONS = 5;
+
+/**
+ * After a run was interrupted (its owner died, its lease expired, it was
+ * handed back): a host fault, not the lane's, so the task goes back to
+ * READY at once without spending an attempt (the next run has the same
+ * attempt number, and its `retryReason` says it follows an interruption).
+ * From the FREE_INTERRUPTIONS-th interruption in a row on, an interruption
+ * counts like any other failure. Returns the decision, or undefined when the
+ * normal retry policy decides.
+ */
+export function requeueInterrupted(state: ProjectState, task: Task, run: Run, reason: string): string | undefined {
+  let inARow = 0;
+  for (const r of state.runs) if (r.taskId === task.id) inARow = r.failureCode === 'interrupted' ? inARow + 1 : 0;
+  if (inARow >= FREE_INTERRUPTIONS) return undefined;
+  task.attempts = Math.max(0, task.attempts - 1);
+  setTaskState(task, 'READY');
+  delete task.retryAt;
+  task.failureReason = `run ${run.id} was interrupted (not counted as an attempt): ${reason}`;
+  return `task ${task.id} back to READY: run ${run.id} was interrupted, a host fault that spends no attempt (interruption ${inARow} in a row; from ${FREE_INTERRUPTIONS} on they count)`;
+}
+
 function setFeedback(task: Task, feedback: string | undefined): void {
   if (feedback) task.feedback = feedback;
   else delete task.feedback;

@@ -46,7 +46,7 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
     lane: options.lane,
     attempt: task.attempts,
     parentRunId: previous?.id,
-    retryReason: previous && previous.state === 'FAILED' ? previous.failureReason : undefined,
+    retryReason: retryReasonAfter(previous),
     ...(start.resumeFrom ? { resumeFrom: start.resumeFrom } : {}),
     generation: task.generation,
     state: 'RUNNING',
@@ -76,4 +76,11 @@ function startPoint(task: Task, previous: Run | undefined, options: NewRunOption
   }
   if (options.targetHead && (task.spec.dependsOn.length > 0 || previous?.failureCode === 'merge-conflict')) return { baseCommit: options.targetHead };
   return { baseCommit: task.baseCommit };
+}
+
+/** Why this attempt follows the previous run; after an interruption it says so (that attempt was not counted). */
+function retryReasonAfter(previous: Run | undefined): string | undefined {
+  if (previous?.state !== 'FAILED') return undefined;
+  if (previous.failureCode === 'interrupted') return `follows an interruption of ${previous.id} (not counted as an attempt): ${previous.failureReason ?? 'its owner stopped'}`;
+  return previous.failureReason;
 }

@@ -7,6 +7,7 @@ import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { captureChange } from '../workspace/worktrees';
 import { salvageChange, type RecordFn } from './executeRun';
 import { finishRun, findRun } from './finishRun';
+import { recordRecoveredFigures } from './recoveredFigures';
 import type { RunContext } from './runContext';
 import { RunEventLog, eventsPath, writeDiff } from './runFiles';
 
@@ -29,8 +30,8 @@ export interface Recovery {
  */
 export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery> {
   const now = Date.now();
-  const recovery = await ctx.store.update((state, leases): Recovery & { logs: { runId: string; message: string }[] } => {
-    const out: Recovery & { logs: { runId: string; message: string }[] } = { decisions: [], resumed: [], logs: [] };
+  const recovery = await ctx.store.update((state, leases): Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } => {
+    const out: Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } = { decisions: [], resumed: [], logs: [] };
     for (const run of state.runs) {
       if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
       const lease = leases.get(run.id);
@@ -44,7 +45,7 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
       if (!superseded && task.integration?.runId === run.id) {
         const message = finishRun(state, ctx.registry, run.id, { ok: true, summary: 'merged before its owner stopped' }, { rules: ctx.errorRules?.(), now });
         out.decisions.push(message);
-        out.logs.push({ runId: run.id, message });
+        out.logs.push({ runId: run.id, message, mergedAt: task.integration.at });
         continue;
       }
       const lane = ctx.registry.get(run.lane);
@@ -68,12 +69,16 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
     }
     return out;
   });
-  for (const { runId, message } of recovery.logs) {
+  for (const { runId, message, mergedAt } of recovery.logs) {
+    // Read before this process adds to the run's log: the figures end where the dead owner's work did.
+    const figures = await recordRecoveredFigures(ctx, runId, mergedAt !== undefined, mergedAt).catch((error) => `could not read the figures of ${runId}: ${(error as Error).message}`);
     const log = new RunEventLog(eventsPath(ctx.root, runId));
     const record: RecordFn = (type, body) => log.append(type, body);
     record('decision', { message });
+    record('decision', { message: figures });
     ctx.trace.append({ type: 'decision', kind: 'recovered', run: runId, message });
-    await salvageInterrupted(ctx, runId, record);
+    // A merged run's change is on the target branch: its diff is kept, nothing is salvaged.
+    await salvageInterrupted(ctx, runId, record, mergedAt === undefined);
     await log.flush();
   }
   if (recovery.decisions.length || recovery.resumed.length) {
@@ -83,15 +88,15 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
   return { decisions: recovery.decisions, resumed: recovery.resumed };
 }
 
-/** Keeps what an interrupted run left in its worktree: committed on its branch, named as salvage, its diff saved. */
-async function salvageInterrupted(ctx: RunContext, runId: string, record: RecordFn): Promise<void> {
+/** Keeps what an interrupted run left in its worktree: committed on its branch, named as salvage (unless `salvage` is false), its diff saved. */
+async function salvageInterrupted(ctx: RunContext, runId: string, record: RecordFn, salvage = true): Promise<void> {
   const run = (await ctx.store.read()).runs.find((r) => r.id === runId);
   if (!run || !existsSync(run.worktree)) return;
   try {
     const change = await captureChange(run.worktree, run.baseCommit, `switchyard: salvage of interrupted run ${run.id}`);
     await writeDiff(ctx.root, run.id, change.diff);
-    const salvage = change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
-    await ctx.store.update((s) => Object.assign(findRun(s, run.id), { headCommit: change.headCommit, diffStat: change.stat, ...(salvage ? { salvage } : {}) }));
+    const salvaged = salvage && change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
+    await ctx.store.update((s) => Object.assign(findRun(s, run.id), { headCommit: change.headCommit, diffStat: change.stat, ...(salvaged ? { salvage: salvaged } : {}) }));
   } catch (error) {
     record('decision', { message: `could not salvage interrupted run ${run.id}: ${(error as Error).message}` });
   }

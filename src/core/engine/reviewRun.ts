@@ -4,6 +4,7 @@ import { git } from '../guards/gitExec';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane } from '../lanes/runLane';
 import { taskSpecEnv, writeTaskSpecFile } from '../lanes/taskSpecEnv';
+import type { Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
@@ -13,9 +14,10 @@ import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
 import { runDir } from './runFiles';
 
+/** `usage`: what the review's paid calls cost (counted in the run's, task's, lane's and project's totals). */
 export type ReviewOutcome =
-  | { ok: true; review: NonNullable<Run['review']> }
-  | { ok: false; reason: string };
+  | { ok: true; review: NonNullable<Run['review']>; usage?: Usage }
+  | { ok: false; reason: string; usage?: Usage };
 
 export interface ReviewInput {
   task: Task;
@@ -87,9 +89,10 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
       { timeoutMs, cancelSignal: input.signal, onEvent: (event) => input.record('review', { event }) },
     );
     const durationMs = Date.now() - started;
-    if (!outcome.ok) return { ok: false, reason: `review lane ${laneId} failed: ${outcome.reason}` };
-    if (!outcome.review) return { ok: false, reason: `review lane ${laneId} finished without a verdict (its result needs review: {verdict, reasons})` };
-    return { ok: true, review: { lane: laneId, verdict: outcome.review.verdict, reasons: outcome.review.reasons, durationMs } };
+    const usage = outcome.usage ? { usage: outcome.usage } : {};
+    if (!outcome.ok) return { ok: false, reason: `review lane ${laneId} failed: ${outcome.reason}`, ...usage };
+    if (!outcome.review) return { ok: false, reason: `review lane ${laneId} finished without a verdict (its result needs review: {verdict, reasons})`, ...usage };
+    return { ok: true, review: { lane: laneId, verdict: outcome.review.verdict, reasons: outcome.review.reasons, durationMs }, ...usage };
   } catch (error) {
     return { ok: false, reason: `review could not run: ${errorMessage(error)}` };
   } finally {

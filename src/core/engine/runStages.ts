@@ -5,7 +5,8 @@ import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import type { CapturedChange } from '../workspace/worktrees';
 import type { RecordFn } from './executeRun';
-import type { RunEnd } from './finishRun';
+import { addUsage, findRun, type RunEnd } from './finishRun';
+import type { Usage } from '../model/laneEvent';
 import { integrateRun } from './integrateRun';
 import { reviewRun } from './reviewRun';
 import type { RunContext } from './runContext';
@@ -86,6 +87,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     if (r === 'stale') return done();
     if (r === 'aborted') return stopped('REVIEWING');
     const outcome = await reviewRun(ctx, { task, run, head: change.headCommit, diff: change.diff, evidence, signal, redactor: input.redactor, record });
+    if (outcome.usage || outcome.ok) base.reviewUsage = await keepReview(ctx, run.id, outcome);
     if (!outcome.ok) return { ...base, ok: false, code: signal.aborted ? 'canceled' : 'review-failed', reason: outcome.reason };
     review = outcome.review;
     const reasons = review.reasons.length ? review.reasons : ['(no reasons given)'];
@@ -106,6 +108,22 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     if (!merged.ok) return { ...base, review, ok: false, code: merged.code, reason: merged.reason, feedback: merged.feedback };
   }
   return { ...done(), review };
+}
+
+/**
+ * Records a review's verdict and adds its cost to the run's at once (a crash
+ * before the run's end, e.g. after its merge, must not lose them); returns
+ * the cost of the run's reviews so far.
+ */
+async function keepReview(ctx: RunContext, runId: string, outcome: { ok: boolean; review?: Run['review']; usage?: Usage }): Promise<Usage | undefined> {
+  return ctx.store
+    .update((s) => {
+      const r = findRun(s, runId);
+      r.reviewUsage = addUsage(r.reviewUsage, outcome.usage);
+      if (outcome.review) r.review = outcome.review;
+      return r.reviewUsage;
+    })
+    .catch(() => outcome.usage);
 }
 
 async function alreadyAt(ctx: RunContext, taskId: string, stage: Stage): Promise<boolean> {

@@ -14,6 +14,7 @@ export const FAILURE_CODES = {
   'secret-missing': { retryable: false, summary: 'a secret the lane needs is not set' },
   'secret-unavailable': { retryable: false, summary: 'resolving a secret the lane needs failed' },
   'journal-corrupt': { retryable: false, summary: 'the run\'s journal is damaged, so it cannot be resumed safely' },
+  'journal-missing': { retryable: false, summary: 'the run\'s journal is missing or cannot be read, so resuming it would repeat calls it may have made' },
   'lease-lost': { retryable: false, summary: 'another process took the run over' },
   'interrupted': { retryable: true, summary: 'the process that owned the run stopped before the run finished' },
   'budget-exceeded': { retryable: false, summary: 'the run hit a budget: its tool calls, its tokens or the task\'s cost cap' },

@@ -22,7 +22,10 @@ export const Run = z
     failureCode: FailureCode.optional(),
     failureReason: z.string().optional(),
     summary: z.string().optional(),
+    /** Tokens and cost of every paid call of the run: its lane's and its review's (`reviewUsage`). */
     usage: Usage.optional(),
+    /** The part of `usage` spent by the run's reviews (every review of it, a resumed run's too). */
+    reviewUsage: Usage.optional(),
     diffStat: z.object({ files: z.number(), insertions: z.number(), deletions: z.number() }).strict().optional(),
     headCommit: z.string().optional(),
     owner: z.string().optional(),

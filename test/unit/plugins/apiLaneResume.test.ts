@@ -81,8 +81,8 @@ describe('anthropic lane killed mid-turn (real SIGKILL) and resumed', function (
       assert.equal(journal.filter((e) => e.type === 'intent' && e.name === 'run_command').length, 1);
       assert.equal(journal.filter((e) => e.type === 'resumed').length, 2);
 
-      // The last resume read back 3 calls and re-sent the interrupted model call; nothing was re-run.
-      assert.deepEqual(run.resumeCounts, { replayed: 3, resent: 1, rerun: 0, uncertain: 0 });
+      // Both resumes count: the first read back 2 calls and reported the command uncertain; the last read back 3 and re-sent the interrupted model call; nothing was re-run.
+      assert.deepEqual(run.resumeCounts, { replayed: 5, resent: 1, rerun: 0, uncertain: 1 });
       // Cost: each completed response once — (3300 in × $3 + 190 out × $15) per million tokens.
       assert.deepEqual({ i: run.usage.inputTokens, o: run.usage.outputTokens }, { i: 3_300, o: 190 });
       assert.ok(Math.abs(run.usage.costUsd - 0.01275) < 1e-12, `cost ${run.usage.costUsd}`);
