@@ -120,7 +120,7 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
 
   it('the FAILED notification shows the agent text with no link and no control character; clicking it runs nothing', async () => {
     await workbench.openActivity('Switchyard');
-    await poll('the task in the Tasks tree', async () => ((await workbench.tasksUnder('READY')).some((r) => r.includes(SHOWN_TITLE)) ? true : undefined));
+    await poll('the task in the Tasks tree', async () => ((await workbench.tasksUnder('READY')).some((r) => r.startsWith(`${taskId} · Docs`)) ? true : undefined));
     assert.equal(await terminals(), 0, 'no terminal is open before');
     await workbench.runCommand('Switchyard: Run Queue');
     const failed = await poll('the task FAILED after its attempts', async () => (task().state === 'FAILED' ? task() : undefined), 100_000);
@@ -138,8 +138,8 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
     const message = toast.locator('.notification-list-item-message');
     const shown = await inspect(message);
     console.log(`      notification: ${shown.text}`);
-    assert.deepEqual(shown.bad, [], 'no control or bidi character in the notification');
     assert.equal(shown.links, 0, `no link element or link role in the notification: ${shown.linkHtml.join('\n')}`);
+    assert.deepEqual(shown.bad, [], 'no control or bidi character in the notification');
     assert.equal(await toast.locator(LINK).count(), 0, 'no link anywhere in the toast');
     assert.ok(shown.text.includes(`${taskId} · Docs [fail] [click me] (command:workbench.action.terminal.new) ${SHOWN_TITLE} FAILED`), shown.text);
     assert.match(shown.text, /stderr: error: \[fix\] \(command:workbench\.action\.terminal\.sendSequence\?\S+ \[open a terminal\] \(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe/);
