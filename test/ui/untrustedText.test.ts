@@ -86,7 +86,8 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
     await page.mouse.click(box.x, box.y);
   };
 
-  const terminals = (): Promise<number> => page.locator('.terminal-wrapper, .xterm').count();
+  /** The terminals open in the panel. */
+  const terminals = (): Promise<number> => page.locator('.terminal-wrapper').count();
 
   before(async function () {
     this.timeout(300_000);
@@ -121,7 +122,19 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
   it('the FAILED notification shows the agent text with no link and no control character; clicking it runs nothing', async () => {
     await workbench.openActivity('Switchyard');
     await poll('the task in the Tasks tree', async () => ((await workbench.tasksUnder('READY')).some((r) => r.startsWith(`${taskId} · Docs`)) ? true : undefined));
-    assert.equal(await terminals(), 0, 'no terminal is open before');
+    // A terminal that runs what is typed into it: the target a live sendSequence link would type into.
+    await workbench.runCommand('Terminal: Create New Terminal');
+    const xterm = page.locator('.terminal-wrapper .xterm').first();
+    await xterm.waitFor({ state: 'visible', timeout: 30_000 });
+    const control = join(workspace.dir, 'typed-by-the-test');
+    await poll('the terminal running a command typed into it', async () => {
+      await xterm.click();
+      await page.keyboard.type(`touch ${control}`);
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(1_000);
+      return existsSync(control) ? true : undefined;
+    }, 40_000, 0);
+    const openTerminals = await terminals();
     await workbench.runCommand('Switchyard: Run Queue');
     const failed = await poll('the task FAILED after its attempts', async () => (task().state === 'FAILED' ? task() : undefined), 100_000);
     assert.match(failed.failureReason ?? '', /\u001b\[31;1merror/, 'the stored reason is the raw stderr (the evidence), escaped only where shown');
@@ -148,13 +161,15 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
     // Where the links would have been: the words are text, a click does nothing.
     for (const words of ['fix', 'open a terminal', 'click me', 'open docs']) await clickText(message, words);
     await page.waitForTimeout(3_000);
-    assert.equal(await terminals(), 0, 'no terminal opened');
-    assert.ok(!existsSync(marker), 'the sendSequence link typed nothing');
+    assert.equal(await terminals(), openTerminals, 'no terminal opened');
+    assert.ok(!existsSync(marker), 'the sendSequence link typed nothing into the open terminal');
     assert.equal(await page.locator('.tabs-container .tab').count(), 0, 'no editor opened');
     await shot('02-after-clicking-the-text.png');
   });
 
   it('the Tasks tree shows the title and the failure as text: label and tooltip without links or control characters', async () => {
+    await workbench.runCommand('Notifications: Clear All Notifications'); // the toast would cover the pictures
+    await workbench.runCommand('View: Hide Panel');
     await workbench.openActivity('Switchyard');
     const row = page.locator('.part.sidebar .monaco-list-row', { hasText: `${taskId} · Docs` }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
@@ -163,6 +178,7 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
     assert.equal(label.links, 0, label.linkHtml.join('\n'));
     assert.ok(label.text.includes(`${taskId} · Docs [fail] [click me](command:workbench.action.terminal.new) ${SHOWN_TITLE}`), label.text);
 
+    console.log(`      tree row: ${JSON.stringify(await row.innerText())}, label box ${JSON.stringify(await row.locator('.label-name').first().boundingBox())}`);
     await row.locator('.label-name').first().hover();
     const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'failure' }).first();
     await hover.waitFor({ state: 'visible', timeout: 15_000 });
@@ -197,7 +213,6 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
     assert.match(shown.text, /open docs green photo<U\+202E>gnp\.exe/);
     await page.mouse.move(5, 500);
     await shot('04-queue-panel.png');
-    assert.equal(await terminals(), 0, 'still no terminal');
-    assert.ok(!existsSync(marker));
+    assert.ok(!existsSync(marker), 'nothing typed the link\'s command');
   });
 });
