@@ -159,7 +159,7 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
     await shot('01-failed-notification.png');
 
     // Where the links would have been: the words are text, a click does nothing.
-    for (const words of ['fix', 'open a terminal', 'click me', 'open docs']) await clickText(message, words);
+    for (const words of ['[fix]', '[open a terminal]', '[click me]', 'open docs']) await clickText(message, words);
     await page.waitForTimeout(3_000);
     assert.equal(await terminals(), openTerminals, 'no terminal opened');
     assert.ok(!existsSync(marker), 'the sendSequence link typed nothing into the open terminal');

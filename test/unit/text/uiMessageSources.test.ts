@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 // UI test test/ui/untrustedText.test.ts checks what a person then sees.
 
 const UI = join(process.cwd(), 'src', 'ui');
+const WEBVIEW = join(process.cwd(), 'webview');
 const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 
@@ -33,6 +34,12 @@ describe('src/ui shows untrusted text only through the escapers', () => {
       if (!/MarkdownString/.test(source)) continue;
       assert.match(source, /escapeMarkdown\(/, `${relative(UI, file)} builds a MarkdownString: escape untrusted parts with escapeMarkdown`);
       assert.doesNotMatch(source, /isTrusted\s*[:=]\s*true|supportHtml\s*[:=]\s*true/, `${relative(UI, file)}: no trusted or HTML MarkdownString`);
+    }
+  });
+
+  it('the queue panel page builds its DOM from text only: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {
+    for (const file of files(WEBVIEW)) {
+      assert.doesNotMatch(readFileSync(file, 'utf8'), /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write/, `${relative(WEBVIEW, file)} sets HTML from a string`);
     }
   });
 });
