@@ -20,6 +20,7 @@ import { experimentCommand } from './commands/experimentCommand';
 import { approveCommand } from './commands/approveCommand';
 import { workerCommand } from './commands/workerCommand';
 import { backendCommand } from './commands/backendCommand';
+import { terminalJson, terminalText } from './terminalText';
 
 const USAGE = `switchyard — run coding agents (lanes) on tasks in fresh git worktrees
 
@@ -130,16 +131,19 @@ export async function main(argv: string[], io = { out: (t: string) => console.lo
     return 2;
   }
   const closers: (() => Promise<void>)[] = [];
+  // Task titles, failure reasons, lane output and remote errors are untrusted: nothing reaches the terminal as control bytes.
+  const out = (text: string): void => io.out(parsed.values.json ? terminalJson(text) : terminalText(text));
+  const err = (text: string): void => io.err(terminalText(text));
   try {
-    return await command({ positionals, flags: parsed.values, cwd: process.cwd(), env: process.env, onExit: (fn) => closers.push(fn), out: io.out, err: io.err });
+    return await command({ positionals, flags: parsed.values, cwd: process.cwd(), env: process.env, onExit: (fn) => closers.push(fn), out, err });
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`switchyard ${name}: ${error.message}${error.showUsage ? `\n\n${USAGE}` : ''}`);
+      err(`switchyard ${name}: ${error.message}${error.showUsage ? `\n\n${USAGE}` : ''}`);
       return 2;
     }
     // A stack trace only when asked for: what users see is the message.
     const debug = Boolean(process.env.SWITCHYARD_DEBUG);
-    io.err(`switchyard ${name}: ${isSwitchyardError(error) || !(error instanceof Error) ? errorMessage(error) : debug ? error.stack : `${error.message} (set SWITCHYARD_DEBUG=1 for the stack trace)`}`);
+    err(`switchyard ${name}: ${isSwitchyardError(error) || !(error instanceof Error) ? errorMessage(error) : debug ? error.stack : `${error.message} (set SWITCHYARD_DEBUG=1 for the stack trace)`}`);
     return 1;
   } finally {
     for (const close of closers) await close().catch(() => undefined);

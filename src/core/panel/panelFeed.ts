@@ -1,4 +1,5 @@
 import type { ProjectState } from '../store/projectState';
+import { plainTextDeep } from '../text/plainTextDeep';
 import { buildPanelView } from './buildPanelView';
 import { diffPanelView, indexView, type ViewIndex } from './diffPanelView';
 import type { HostMessage } from './panelProtocol';
@@ -38,7 +39,8 @@ export interface PanelFeedOptions {
  * again from the state, the guard log and the trace (read incrementally), and
  * only its difference from the last view sent goes out as a patch. A webview
  * that (re)loads says `ready` and gets a snapshot. The selected task's
- * history goes out when it changed.
+ * history goes out when it changed. Every string in a message is made
+ * plain text (plainText) on the way out.
  */
 export class PanelFeed {
   private index: ViewIndex | undefined;
@@ -158,9 +160,10 @@ export class PanelFeed {
     this.post(message);
   }
 
+  /** Every message leaves as plain text: no escape sequence, control or bidi character from a lane, a task or a remote reaches the webview. */
   private post(message: HostMessage): void {
     this.posted[message.type] += 1;
-    this.options.post(message);
+    this.options.post(plainTextDeep(message));
   }
 
   dispose(): void {

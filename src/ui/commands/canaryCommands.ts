@@ -9,6 +9,7 @@ import { pickLane } from '../prompts/pickLane';
 import { laneIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 import { showReport } from '../views/reportDocument';
+import { showMessage } from '../views/showMessage';
 
 interface CanaryOptions extends Partial<CanaryThresholds> {
   why?: string;
@@ -24,8 +25,7 @@ export async function startCanaryCommand(deps: CommandDeps, laneArg?: unknown, o
   const { why: _, ...thresholds } = options;
   const change = await startCanary(project.store, project.registry, lane, { ...DEFAULT_CANARY_THRESHOLDS, ...thresholds }, { who: await whoAmI(project.root), why });
   const c = change.next.canary!;
-  void vscode.window.showInformationMessage(
-    `Switchyard: canary started — default lane ${change.previous.defaultLane} → ${lane}. Hold below ${c.holdBelow * 100}% of baseline completion; expand at cost ≤ ${c.expandAtCost * 100}%.`,
+  void showMessage('info', `Switchyard: canary started — default lane ${change.previous.defaultLane} → ${lane}. Hold below ${c.holdBelow * 100}% of baseline completion; expand at cost ≤ ${c.expandAtCost * 100}%.`,
   );
   return change;
 }
@@ -36,7 +36,7 @@ export async function rollbackCanaryCommand(deps: CommandDeps, options: { why?: 
   const why = options.why ?? (await askWhy('Why roll the canary back?'));
   if (why === undefined) return undefined;
   const change = await rollbackCanary(project.store, { who: await whoAmI(project.root), why });
-  void vscode.window.showInformationMessage(`Switchyard: canary rolled back — default lane ${change.previous.defaultLane} → ${change.next.defaultLane}.`);
+  void showMessage('info', `Switchyard: canary rolled back — default lane ${change.previous.defaultLane} → ${change.next.defaultLane}.`);
   return change;
 }
 

@@ -5,6 +5,7 @@ import { required } from '../prompts/promptCanceled';
 import { isTaskTreeNode } from '../views/taskTreeNodes';
 import { runIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
+import { showMessage } from '../views/showMessage';
 
 /**
  * `switchyard.promoteSalvage(runId | item, {to?, onto?})` → the Promotion.
@@ -30,8 +31,7 @@ export async function promoteSalvage(deps: CommandDeps, arg?: unknown, options?:
     chosen = { ...chosen, to: required(to).trim() || `salvage/${runId}` };
   }
   const result = await promote(project, runId, chosen);
-  void vscode.window.showInformationMessage(
-    result.action === 'unchanged'
+  void showMessage('info', result.action === 'unchanged'
       ? `Switchyard: ${result.branch} already holds the salvaged work of ${runId}.`
       : `Switchyard: the salvaged work of ${runId} (${result.files} file(s)) is on branch ${result.branch}.`,
   );

@@ -4,6 +4,7 @@ import type { CommandId } from '../commandIds';
 import { isPromptCanceled } from '../prompts/promptCanceled';
 import { isTaskTreeNode } from '../views/taskTreeNodes';
 import { isSendOptions } from './commandArgs';
+import { showMessage } from '../views/showMessage';
 
 export interface CommandEntry {
   readonly id: CommandId;
@@ -24,7 +25,7 @@ export function registerCommands(entries: readonly CommandEntry[]): vscode.Dispo
         return await handler(...args);
       } catch (error) {
         if (isPromptCanceled(error)) return undefined;
-        void vscode.window.showErrorMessage(errorMessage(error));
+        void showMessage('error', errorMessage(error));
         if (invokedFromUi(args)) return undefined;
         throw error;
       }

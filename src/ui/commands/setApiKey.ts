@@ -3,6 +3,7 @@ import { pickSecret } from '../prompts/pickSecret';
 import { required } from '../prompts/promptCanceled';
 import { laneIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
+import { showMessage } from '../views/showMessage';
 
 export interface SetApiKeyResult {
   laneId: string;
@@ -41,10 +42,10 @@ export async function setApiKey(deps: CommandDeps, laneArg?: unknown, secretArg?
         }));
   if (!value.trim()) {
     await deps.secrets.delete(target.secret);
-    void vscode.window.showInformationMessage(`Switchyard: removed ${target.secret} from VS Code's secret storage.`);
+    void showMessage('info', `Switchyard: removed ${target.secret} from VS Code's secret storage.`);
     return { ...target, action: 'cleared' };
   }
   await deps.secrets.store(target.secret, value.trim());
-  void vscode.window.showInformationMessage(`Switchyard: ${target.secret} is stored for lane ${target.laneId}; the next run uses it.`);
+  void showMessage('info', `Switchyard: ${target.secret} is stored for lane ${target.laneId}; the next run uses it.`);
   return { ...target, action: 'stored' };
 }

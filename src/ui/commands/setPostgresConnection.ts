@@ -4,6 +4,7 @@ import { errorMessage } from '../../core/errors';
 import { backendSettings } from '../config/switchyardConfig';
 import { PromptCanceled, required } from '../prompts/promptCanceled';
 import type { CommandDeps } from './commandDeps';
+import { showMessage } from '../views/showMessage';
 
 export interface SetPostgresConnectionResult {
   /** `stored`, or `cleared` for an empty value. Never the value. */
@@ -29,7 +30,7 @@ export async function setPostgresConnection(deps: CommandDeps, valueArg?: unknow
     if (fromPrompt) await confirmRemoval();
     await deps.secrets.postgres.delete();
     deps.host.reset();
-    void vscode.window.showInformationMessage("Switchyard: removed the PostgreSQL connection string from VS Code's secret storage.");
+    void showMessage('info', "Switchyard: removed the PostgreSQL connection string from VS Code's secret storage.");
     return { action: 'cleared' };
   }
   const server = describePgUrl(parsePgUrl(value));
@@ -37,7 +38,7 @@ export async function setPostgresConnection(deps: CommandDeps, valueArg?: unknow
   deps.host.reset();
   const folder = vscode.workspace.workspaceFolders?.[0];
   const next = backendSettings(folder).kind === 'postgres' ? 'reconnecting' : 'set switchyard.backend to "postgres" to use it';
-  void vscode.window.showInformationMessage(`Switchyard: the PostgreSQL connection string for ${server} is stored in VS Code's secret storage; ${next}.`);
+  void showMessage('info', `Switchyard: the PostgreSQL connection string for ${server} is stored in VS Code's secret storage; ${next}.`);
   return { action: 'stored', server };
 }
 

@@ -3,6 +3,7 @@ import { pickRun } from '../prompts/pickRun';
 import { runIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 import { runDiffUri } from '../views/runDiffProvider';
+import { showMessage } from '../views/showMessage';
 
 /** `switchyard.showRunDiff(runId | item)` → the diff text, also opened as a read-only `diff` document. */
 export async function showRunDiff(deps: CommandDeps, arg?: unknown): Promise<string> {
@@ -11,6 +12,6 @@ export async function showRunDiff(deps: CommandDeps, arg?: unknown): Promise<str
   const diff = await project.diff(runId);
   const document = await vscode.workspace.openTextDocument(runDiffUri(runId));
   await vscode.window.showTextDocument(document, { preview: true });
-  if (!diff) void vscode.window.showInformationMessage(`Switchyard: run ${runId} changed nothing.`);
+  if (!diff) void showMessage('info', `Switchyard: run ${runId} changed nothing.`);
   return document.getText();
 }

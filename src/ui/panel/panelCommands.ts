@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { WebviewMessage } from '../../core/panel/panelProtocol';
 import { COMMANDS } from '../commandIds';
+import { showMessage } from '../views/showMessage';
 
 type CommandMessage = Extract<WebviewMessage, { type: 'command' }>;
 
@@ -41,7 +42,7 @@ export async function runPanelCommand(message: CommandMessage, log: vscode.LogOu
     }
   } catch (error) {
     // The Switchyard commands show their own errors; Open Worktree is ours to show.
-    if (command === 'openWorktree') void vscode.window.showErrorMessage(`Switchyard: ${errorMessage(error)}`);
+    if (command === 'openWorktree') void showMessage('error', `Switchyard: ${errorMessage(error)}`);
     log.info(`panel: ${command} ended with: ${errorMessage(error)}`);
   }
 }
@@ -52,7 +53,7 @@ async function openWorktree(runId: string): Promise<void> {
   if (!run) throw new Error(`unknown run ${runId}`);
   const exists = await access(run.worktree).then(() => true, () => false);
   if (!exists) {
-    void vscode.window.showWarningMessage(`Switchyard: the worktree of run ${runId} was removed (Clean Worktrees); its work is kept on branch ${run.branch}.`);
+    void showMessage('warning', `Switchyard: the worktree of run ${runId} was removed (Clean Worktrees); its work is kept on branch ${run.branch}.`);
     return;
   }
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(run.worktree), { forceNewWindow: true });

@@ -1,6 +1,6 @@
-import * as vscode from 'vscode';
 import type { Project } from '../../core/project';
 import type { Run } from '../../core/model/run';
+import { showMessage } from '../views/showMessage';
 
 /**
  * Tells the user how a task ended once one of its runs finishes: an
@@ -15,12 +15,12 @@ export async function announceRunFinished(project: Project, run: Run): Promise<s
   const name = `${task.id} · ${task.spec.title}`;
   if (run.state === 'SUCCEEDED' && task.state === 'DONE') {
     const message = `Switchyard: ${name} is DONE (run ${run.id} on ${run.lane}).`;
-    void vscode.window.showInformationMessage(message);
+    void showMessage('info', message);
     return message;
   }
   if (run.state === 'FAILED' && task.state === 'FAILED') {
     const message = `Switchyard: ${name} FAILED: ${task.failureReason ?? run.failureReason ?? 'no reason recorded'}`;
-    void vscode.window.showWarningMessage(message);
+    void showMessage('warning', message);
     return message;
   }
   return undefined;

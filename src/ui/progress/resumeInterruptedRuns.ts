@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Project } from '../../core/project';
 import { errorMessage } from '../../core/errors';
+import { showMessage } from '../views/showMessage';
 
 /**
  * Resumes runs that an earlier window or process left behind (its owner is
@@ -13,12 +14,12 @@ export async function resumeInterruptedRuns(project: Project): Promise<void> {
       () => project.runQueue({ resumeOnly: true }),
     );
     if (summary.resumed.length) {
-      void vscode.window.showInformationMessage(`Switchyard resumed ${summary.resumed.join(', ')} from the journal.`);
+      void showMessage('info', `Switchyard resumed ${summary.resumed.join(', ')} from the journal.`);
     }
     if (summary.recovered.length) {
-      void vscode.window.showWarningMessage(`Switchyard: ${summary.recovered.join('; ')}`);
+      void showMessage('warning', `Switchyard: ${summary.recovered.join('; ')}`);
     }
   } catch (error) {
-    void vscode.window.showErrorMessage(`Switchyard could not resume interrupted runs: ${errorMessage(error)}`);
+    void showMessage('error', `Switchyard could not resume interrupted runs: ${errorMessage(error)}`);
   }
 }

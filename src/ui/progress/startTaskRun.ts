@@ -1,8 +1,8 @@
-import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { Task } from '../../core/model/task';
 import type { Project } from '../../core/project';
 import { runQueueWithProgress } from './runQueueWithProgress';
+import { showMessage } from '../views/showMessage';
 
 /**
  * Starts running one task in the background (with the usual cancellable
@@ -19,7 +19,7 @@ export async function startTaskRun(project: Project, task: Task, shutdown?: Abor
     }).then(
       () => started(),
       (error: unknown) => {
-        void vscode.window.showErrorMessage(errorMessage(error));
+        void showMessage('error', errorMessage(error));
         started();
       },
     );

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage, isSwitchyardError } from '../../core/errors';
 import { COMMANDS, SETTINGS } from '../commandIds';
+import { showMessage } from '../views/showMessage';
 
 const SET_CONNECTION = 'Set Connection String';
 const OPEN_SETTINGS = 'Open Settings';
@@ -12,7 +13,7 @@ export function isBackendError(error: unknown): boolean {
 
 /** The error (it never holds the connection string), with the two ways to fix it. */
 export async function showBackendError(error: unknown): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(`Switchyard: ${errorMessage(error)}`, SET_CONNECTION, OPEN_SETTINGS);
+  const choice = await showMessage('error', `Switchyard: ${errorMessage(error)}`, SET_CONNECTION, OPEN_SETTINGS);
   if (choice === SET_CONNECTION) await vscode.commands.executeCommand(COMMANDS.setPostgresConnection);
   else if (choice === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS.section}.${SETTINGS.backend}`);
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ProjectState } from '../../core/store/projectState';
 import { runDuration } from '../views/formatDuration';
 import { required } from './promptCanceled';
+import { plainLine } from '../../core/text/plainText';
 
 interface RunPick extends vscode.QuickPickItem {
   runId: string;
@@ -14,8 +15,8 @@ export async function pickRun(state: ProjectState, placeHolder: string): Promise
   const titles = new Map(state.tasks.map((t) => [t.id, t.spec.title]));
   const items: RunPick[] = runs.map((r) => ({
     label: r.id,
-    description: `${titles.get(r.taskId) ?? r.taskId} · ${r.lane} · attempt ${r.attempt} · ${runDuration(r)} · ${r.state}`,
-    detail: r.failureReason,
+    description: plainLine(`${titles.get(r.taskId) ?? r.taskId} · ${r.lane} · attempt ${r.attempt} · ${runDuration(r)} · ${r.state}`),
+    detail: r.failureReason && plainLine(r.failureReason),
     runId: r.id,
   }));
   const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, ignoreFocusOut: true });

@@ -3,6 +3,7 @@ import type { Task } from '../../core/model/task';
 import type { TaskState } from '../../core/model/taskStates';
 import type { ProjectState } from '../../core/store/projectState';
 import { required } from './promptCanceled';
+import { plainLine } from '../../core/text/plainText';
 
 interface TaskPick extends vscode.QuickPickItem {
   taskId: string;
@@ -15,9 +16,9 @@ export async function pickTask(state: ProjectState, placeHolder: string, states?
     throw new Error(states ? `there are no ${states.join(' or ')} tasks` : 'there are no tasks yet: create one with "Switchyard: New Task"');
   }
   const items: TaskPick[] = tasks.map((t: Task) => ({
-    label: `${t.id} · ${t.spec.title}`,
-    description: `${t.spec.lane ?? state.settings.defaultLane} · ${t.state}`,
-    detail: t.failureReason,
+    label: plainLine(`${t.id} · ${t.spec.title}`),
+    description: plainLine(`${t.spec.lane ?? state.settings.defaultLane} · ${t.state}`),
+    detail: t.failureReason && plainLine(t.failureReason),
     taskId: t.id,
   }));
   const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, ignoreFocusOut: true });

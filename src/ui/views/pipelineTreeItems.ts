@@ -4,6 +4,7 @@ import type { ProjectState } from '../../core/store/projectState';
 import type { GuardEvent } from '../../core/guards/guardLog';
 import { summarizeGuards } from '../../core/guards/guardSummary';
 import { guardStatusLines } from '../../core/guards/guardStatusLines';
+import { plainLine, plainText } from '../../core/text/plainText';
 
 /** The top row of the Tasks tree: stage WIP usage, backpressure, and circuit breakers. */
 export class PipelineNode {
@@ -52,12 +53,12 @@ const GUARD_ICONS = { pass: 'shield', block: 'error', warn: 'warning', error: 'b
 /** Label `Pipeline`; description the busy stages (`idle` when none), `backpressure` when a downstream stage is full, and breakers not closed; contextValue `pipeline`. */
 export function pipelineTreeItem(node: PipelineTreeNode): vscode.TreeItem {
   if (node.kind === 'pipeline-detail') {
-    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(plainLine(node.label), vscode.TreeItemCollapsibleState.None);
     item.id = node.id;
-    item.description = node.description;
+    item.description = plainLine(node.description);
     item.iconPath = new vscode.ThemeIcon(node.icon);
     item.contextValue = node.id.startsWith('breaker:') ? 'pipeline.breaker' : node.id.startsWith('guard:') ? 'pipeline.guard' : 'pipeline.stage';
-    if (node.tooltip) item.tooltip = node.tooltip;
+    if (node.tooltip) item.tooltip = plainText(node.tooltip);
     return item;
   }
   const { status } = node;
@@ -65,9 +66,9 @@ export function pipelineTreeItem(node: PipelineTreeNode): vscode.TreeItem {
   item.id = 'pipeline';
   const open = status.breakers.filter((b) => b.state !== 'closed');
   const busy = status.stages.filter((st) => st.count > 0).map((st) => `${st.stage} ${st.count}/${st.limit}${st.full ? ' full' : ''}`);
-  item.description = [busy.length ? busy.join(' · ') : 'idle', status.backpressure ? 'backpressure' : '', ...open.map((b) => `breaker ${b.key} ${b.state}`)].filter(Boolean).join(' · ');
+  item.description = plainLine([busy.length ? busy.join(' · ') : 'idle', status.backpressure ? 'backpressure' : '', ...open.map((b) => `breaker ${b.key} ${b.state}`)].filter(Boolean).join(' · '));
   item.contextValue = 'pipeline';
   item.iconPath = new vscode.ThemeIcon(status.backpressure || open.length ? 'warning' : 'pulse');
-  item.tooltip = [`Stages: ${status.usage}`, status.backpressure, ...status.breakers.map((b) => `Breaker ${b.line}`)].filter(Boolean).join('\n');
+  item.tooltip = plainText([`Stages: ${status.usage}`, status.backpressure, ...status.breakers.map((b) => `Breaker ${b.line}`)].filter(Boolean).join('\n'));
   return item;
 }

@@ -4,6 +4,7 @@ import type { RunState } from '../../core/model/runStates';
 import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';
 import type { RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
+import { plainLine, plainText } from '../../core/text/plainText';
 
 const TASK_ICONS: Record<TaskState, string> = {
   DRAFT: 'edit', READY: 'circle-large-outline', RUNNING: 'sync~spin', VERIFYING: 'beaker', REVIEWING: 'eye',
@@ -15,7 +16,11 @@ const RUN_ICONS: Record<RunState, string> = {
   RUNNING: 'loading~spin', SUCCEEDED: 'check', FAILED: 'close', CANCELED: 'circle-slash', STALE_RESULT: 'history',
 };
 
-/** Labels: state `READY`; task `t1 · title`; run `t1.2`. contextValues: `state.X`, `task.X`, `run.X` (`run.X.salvage` when the run's partial work was salvaged). */
+/**
+ * Labels: state `READY`; task `t1 · title`; run `t1.2`. Titles, specs and
+ * failure reasons are untrusted: labels and descriptions are plain one-line
+ * text (plainLine) and tooltips plain strings (plainText), never Markdown.
+ * contextValues: `state.X`, `task.X`, `run.X` (`run.X.salvage` when the run's partial work was salvaged). */
 export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
   switch (node.kind) {
     case 'state':
@@ -39,10 +44,10 @@ function stateItem(node: StateNode): vscode.TreeItem {
 function taskItem(node: TaskNode): vscode.TreeItem {
   const { task } = node;
   const collapsed = node.runs.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
-  const item = new vscode.TreeItem(`${task.id} · ${task.spec.title}`, collapsed);
+  const item = new vscode.TreeItem(plainLine(`${task.id} · ${task.spec.title}`), collapsed);
   item.id = `task:${task.id}`;
   const cost = totalCostUsd(node.runs);
-  item.description = `${node.lane} · ${task.state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}`;
+  item.description = plainLine(`${node.lane} · ${task.state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}`);
   item.contextValue = `task.${task.state}`;
   item.iconPath = new vscode.ThemeIcon(TASK_ICONS[task.state]);
   const lines = [`${task.id} · ${task.spec.title}`, `${task.state} on lane ${node.lane}, ${task.attempts} attempt(s)${cost > 0 ? `, ${formatUsd(cost)} so far` : ''}`];
@@ -50,7 +55,7 @@ function taskItem(node: TaskNode): vscode.TreeItem {
   if (task.spec.files.length) lines.push(`files: ${task.spec.files.join(', ')}`);
   if (task.spec.acceptance) lines.push(`acceptance: ${task.spec.acceptance}`);
   if (task.failureReason) lines.push(`failure: ${task.failureReason}`);
-  item.tooltip = lines.join('\n');
+  item.tooltip = plainText(lines.join('\n'));
   return item;
 }
 
@@ -62,7 +67,7 @@ function runItem(node: RunNode): vscode.TreeItem {
   if (run.resumes) parts.push(`resumed ${run.resumes}×`);
   if (run.usage?.costUsd) parts.push(formatUsd(run.usage.costUsd));
   if (run.failureReason) parts.push(run.failureReason);
-  item.description = parts.join(' · ');
+  item.description = plainLine(parts.join(' · '));
   item.contextValue = run.salvage ? `run.${run.state}.salvage` : `run.${run.state}`;
   item.iconPath = new vscode.ThemeIcon(RUN_ICONS[run.state]);
   const lines = [`Run ${run.id}: ${run.state}`, `lane ${run.lane}, attempt ${run.attempt}, ${runDuration(run)}`, `branch ${run.branch}`];
@@ -77,7 +82,7 @@ function runItem(node: RunNode): vscode.TreeItem {
     lines.push(`resumed ${run.resumes}× from the journal${c ? `: replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : ''}`);
   }
   if (node.guards.length) lines.push('guards:', ...node.guards.map((g) => `  ${g}`));
-  item.tooltip = lines.join('\n');
+  item.tooltip = plainText(lines.join('\n'));
   return item;
 }
 
