@@ -1,6 +1,7 @@
 import { execa } from 'execa';
 import { z } from 'zod';
 import type { LanePlugin, LaneRunInput, LaneResult } from '../../src/api';
+import { readLines } from '../shared/lineSplitter';
 import { commandLaneManifest } from './manifest';
 
 const Settings = z.object({
@@ -60,22 +61,25 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
   };
   input.signal.addEventListener('abort', killGroup, { once: true });
 
-  const pump = async (stream: AsyncIterable<unknown>, name: 'stdout' | 'stderr'): Promise<void> => {
-    for await (const line of stream) {
-      const text = String(line);
-      input.emit({ type: 'log', stream: name, line: text });
-      if (text.trim()) {
-        outputTail.push(text.trim());
-        if (outputTail.length > REVIEW_REASON_LINES) outputTail.shift();
-      }
-      if (name === 'stderr') {
-        stderrTail.push(text);
-        if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+  // Read through the bounded splitter (not execa's `iterable`, which holds a whole line however long).
+  const pump = async (stream: AsyncIterable<Buffer> | null | undefined, name: 'stdout' | 'stderr'): Promise<void> => {
+    if (!stream) return;
+    for await (const lines of readLines(stream)) {
+      for (const text of lines) {
+        input.emit({ type: 'log', stream: name, line: text });
+        if (text.trim()) {
+          outputTail.push(text.trim());
+          if (outputTail.length > REVIEW_REASON_LINES) outputTail.shift();
+        }
+        if (name === 'stderr') {
+          stderrTail.push(text);
+          if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+        }
       }
     }
   };
   try {
-    await Promise.all([pump(child.iterable({ from: 'stdout' }), 'stdout'), pump(child.iterable({ from: 'stderr' }), 'stderr'), child]);
+    await Promise.all([pump(child.stdout, 'stdout'), pump(child.stderr, 'stderr'), child]);
   } catch {
     // The exit status below says what happened.
   } finally {

@@ -3,6 +3,8 @@ import { LineSplitter } from './lineSplitter';
 
 const KILL_GRACE_MS = 2_000;
 const STDERR_TAIL_LINES = 5;
+/** A CLI's JSON event lines may carry whole tool results: they are cut (and then no longer parse) only past this. */
+const MAX_JSON_LINE_BYTES = 8 * 1024 * 1024;
 
 export interface CliProcessOptions {
   binary: string;
@@ -45,7 +47,7 @@ export async function runCliProcess(options: CliProcessOptions): Promise<CliProc
     buffer: false,
   });
   const stderrTail: string[] = [];
-  const out = new LineSplitter();
+  const out = new LineSplitter(MAX_JSON_LINE_BYTES);
   const err = new LineSplitter();
   const onErr = (line: string): void => {
     stderrTail.push(line);

@@ -1,6 +1,8 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STATE_DIR } from '../store/stateDir';
+
+export { RunEventLog, DEFAULT_RUN_OUTPUT, type RunOutputLimits } from './runEventLog';
 
 /** Where a run's files live: `<repo>/.switchyard/runs/<runId>/`. */
 export function runDir(root: string, runId: string): string {
@@ -21,25 +23,7 @@ export interface RunLogLine {
   [key: string]: unknown;
 }
 
-/** Appends lane events and host decisions of one run, one JSON object a line. */
-export class RunEventLog {
-  private pending: Promise<void> = Promise.resolve();
-  private ready: Promise<void>;
-
-  constructor(readonly file: string) {
-    this.ready = mkdir(join(file, '..'), { recursive: true }).then(() => undefined);
-  }
-
-  append(type: string, body: Record<string, unknown>): void {
-    const line = `${JSON.stringify({ ts: new Date().toISOString(), type, ...body })}\n`;
-    this.pending = this.pending.then(() => this.ready).then(() => appendFile(this.file, line)).catch(() => undefined);
-  }
-
-  flush(): Promise<void> {
-    return this.pending;
-  }
-}
-
+/** The run's log, one line an event: a stored batch of log lines (see RunEventLog) comes back as one log event a line. */
 export async function readRunLog(file: string): Promise<RunLogLine[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
   return text
@@ -47,11 +31,17 @@ export async function readRunLog(file: string): Promise<RunLogLine[]> {
     .filter(Boolean)
     .flatMap((line) => {
       try {
-        return [JSON.parse(line) as RunLogLine];
+        return unbatch(JSON.parse(line) as RunLogLine);
       } catch {
         return [];
       }
     });
+}
+
+function unbatch(line: RunLogLine): RunLogLine[] {
+  const event = line.event as { type?: unknown; stream?: unknown; lines?: unknown } | undefined;
+  if (!event || event.type !== 'log' || !Array.isArray(event.lines)) return [line];
+  return event.lines.map((l) => ({ ...line, event: { type: 'log', stream: event.stream, line: String(l) } }));
 }
 
 export async function writeDiff(root: string, runId: string, diff: string): Promise<string> {

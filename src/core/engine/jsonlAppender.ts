@@ -1,0 +1,47 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Appends text to a file in batches: whatever was queued while the previous
+ * write was in flight goes out in one write. One write at a time, in order;
+ * a failed write is dropped (a run's log never fails the run).
+ */
+export class JsonlAppender {
+  private queue: (string | Buffer)[] = [];
+  private queuedBytes = 0;
+  private running: Promise<void> | undefined;
+  private readonly ready: Promise<unknown>;
+
+  constructor(readonly file: string) {
+    this.ready = mkdir(dirname(file), { recursive: true }).catch(() => undefined);
+  }
+
+  /** Bytes queued and not yet handed to the file system. */
+  get pendingBytes(): number {
+    return this.queuedBytes;
+  }
+
+  write(text: string | Buffer): void {
+    if (!text.length) return;
+    this.queue.push(text);
+    this.queuedBytes += text.length;
+    this.running ??= this.drain();
+  }
+
+  /** Resolves once everything written so far is in the file. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    await this.ready;
+    while (this.queue.length) {
+      const queue = this.queue;
+      const batch = queue.every((t) => typeof t === 'string') ? queue.join('') : Buffer.concat(queue.map((t) => (typeof t === 'string' ? Buffer.from(t) : t)));
+      this.queue = [];
+      this.queuedBytes = 0;
+      await appendFile(this.file, batch).catch(() => undefined);
+    }
+    this.running = undefined;
+  }
+}
