@@ -37,10 +37,16 @@ export class JsonlAppender {
     await this.ready;
     while (this.queue.length) {
       const queue = this.queue;
-      const batch = queue.every((t) => typeof t === 'string') ? queue.join('') : Buffer.concat(queue.map((t) => (typeof t === 'string' ? Buffer.from(t) : t)));
       this.queue = [];
       this.queuedBytes = 0;
-      await appendFile(this.file, batch).catch(() => undefined);
+      // Text joined into one write; a buffer (a held tail) written as it is, not copied.
+      for (let i = 0; i < queue.length; ) {
+        let j = i;
+        while (j < queue.length && typeof queue[j] === 'string') j++;
+        const batch = j > i ? queue.slice(i, j).join('') : queue[j++]!;
+        i = j;
+        await appendFile(this.file, batch).catch(() => undefined);
+      }
     }
     this.running = undefined;
   }

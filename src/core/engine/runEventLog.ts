@@ -16,8 +16,12 @@ const OUTPUT_TYPES = new Set(['lane', 'review']);
 /** Consecutive log lines of one stream are stored as one JSON line of at most about this size. */
 const BATCH_BYTES = 64 * 1024;
 
+/** Orders the lines of the logs written by this process (a held tail is written after later lines; readers sort by ts, then seq). */
+let seq = 0;
+
 interface LogBatch {
   ts: string;
+  seq: number;
   type: string;
   stream: string;
   parts: string[];
@@ -25,11 +29,14 @@ interface LogBatch {
 }
 
 /**
- * Appends lane events and host decisions of one run, one JSON object a line.
- * Lane output is capped (`limits`: head and tail kept, a marker counting what
- * was dropped, long strings cut); consecutive log lines of one stream are
- * stored as one `{"type":"log","stream":…,"lines":[…]}` event (readRunLog
- * gives them back one a line); writes are batched, one at a time.
+ * Appends lane events and host decisions of one run, one JSON object a line,
+ * each with its time (`ts`) and its place in this process's order (`seq`).
+ * Host lines (decisions) are written at once. Lane output is capped
+ * (`limits`, see OutputBudget: the head as it comes, the tail when the log is
+ * flushed at the end of the run, a marker counting what was dropped, long
+ * strings cut); consecutive log lines of one stream are stored as one
+ * `{"type":"log","stream":…,"lines":[…]}` event. readRunLog gives them back
+ * one a line, in order. Writes are batched, one at a time.
  */
 export class RunEventLog {
   private readonly out: JsonlAppender;
@@ -42,13 +49,13 @@ export class RunEventLog {
     private readonly limits: RunOutputLimits = DEFAULT_RUN_OUTPUT,
   ) {
     this.out = new JsonlAppender(file);
-    this.budget = new OutputBudget(limits.maxBytes);
+    this.budget = new OutputBudget(limits.maxBytes, (body, at) => `${JSON.stringify({ ts: at?.ts ?? new Date().toISOString(), seq: at?.seq ?? ++seq, ...body })}\n`);
   }
 
   append(type: string, body: Record<string, unknown>): void {
     if (!OUTPUT_TYPES.has(type)) {
       this.closeBatch();
-      this.write(this.budget.host(`${JSON.stringify({ ts: new Date().toISOString(), type, ...body })}\n`));
+      this.out.write(`${JSON.stringify({ ts: new Date().toISOString(), seq: ++seq, type, ...body })}\n`);
       return;
     }
     const log = logLine(body);
@@ -58,8 +65,9 @@ export class RunEventLog {
     }
     this.closeBatch();
     const clean = cutLongStrings(body, this.limits.maxLineChars);
-    const text = `${JSON.stringify({ ts: new Date().toISOString(), type, ...clean })}\n`;
-    this.write(this.budget.output({ text, bytes: Buffer.byteLength(text), lines: 0, events: 1 }));
+    const at = { ts: new Date().toISOString(), seq: ++seq };
+    const text = `${JSON.stringify({ ...at, type, ...clean })}\n`;
+    this.write(this.budget.output({ text, bytes: Buffer.byteLength(text), lines: 0, events: 1, ...at }));
   }
 
   /** Writes what is held (the tail, an open batch) and resolves once everything appended so far is in the file. */
@@ -73,7 +81,7 @@ export class RunEventLog {
     const part = JSON.stringify(line);
     const open = this.batch;
     if (open && (open.type !== type || open.stream !== stream || open.bytes + part.length > BATCH_BYTES)) this.closeBatch();
-    this.batch ??= { ts: new Date().toISOString(), type, stream, parts: [], bytes: 0 };
+    this.batch ??= { ts: new Date().toISOString(), seq: ++seq, type, stream, parts: [], bytes: 0 };
     this.batch.parts.push(part);
     this.batch.bytes += part.length + 1;
     // Closed once the lane's current burst of output is handled, so a quiet lane's lines are not held back.
@@ -89,8 +97,8 @@ export class RunEventLog {
     const b = this.batch;
     if (!b) return;
     this.batch = undefined;
-    const text = `{"ts":${JSON.stringify(b.ts)},"type":${JSON.stringify(b.type)},"event":{"type":"log","stream":${JSON.stringify(b.stream)},"lines":[${b.parts.join(',')}]}}\n`;
-    this.write(this.budget.output({ text, bytes: Buffer.byteLength(text), lines: b.parts.length, events: 0 }));
+    const text = `{"ts":${JSON.stringify(b.ts)},"seq":${b.seq},"type":${JSON.stringify(b.type)},"event":{"type":"log","stream":${JSON.stringify(b.stream)},"lines":[${b.parts.join(',')}]}}\n`;
+    this.write(this.budget.output({ text, bytes: Buffer.byteLength(text), lines: b.parts.length, events: 0, ts: b.ts, seq: b.seq }));
   }
 
   private write(texts: (string | Buffer)[]): void {

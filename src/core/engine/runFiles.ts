@@ -23,19 +23,30 @@ export interface RunLogLine {
   [key: string]: unknown;
 }
 
-/** The run's log, one line an event: a stored batch of log lines (see RunEventLog) comes back as one log event a line. */
+/**
+ * The run's log in time order (`ts`, then `seq`: a capped run's tail is written
+ * after later decisions), one line an event: a stored batch of log lines (see
+ * RunEventLog) comes back as one log event a line.
+ */
 export async function readRunLog(file: string): Promise<RunLogLine[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text
+  const lines = text
     .split('\n')
     .filter(Boolean)
     .flatMap((line) => {
       try {
-        return unbatch(JSON.parse(line) as RunLogLine);
+        return [JSON.parse(line) as RunLogLine];
       } catch {
         return [];
       }
     });
+  const inOrder = lines.every((line, i) => i === 0 || before(lines[i - 1]!, line) <= 0);
+  return (inOrder ? lines : [...lines].sort(before)).flatMap(unbatch);
+}
+
+function before(a: RunLogLine, b: RunLogLine): number {
+  if (a.ts !== b.ts) return String(a.ts) < String(b.ts) ? -1 : 1;
+  return typeof a.seq === 'number' && typeof b.seq === 'number' ? a.seq - b.seq : 0;
 }
 
 function unbatch(line: RunLogLine): RunLogLine[] {
