@@ -8,7 +8,6 @@ import { dirname } from 'node:path';
  */
 export class JsonlAppender {
   private queue: (string | Buffer)[] = [];
-  private queuedBytes = 0;
   private running: Promise<void> | undefined;
   private readonly ready: Promise<unknown>;
 
@@ -16,15 +15,9 @@ export class JsonlAppender {
     this.ready = mkdir(dirname(file), { recursive: true }).catch(() => undefined);
   }
 
-  /** Bytes queued and not yet handed to the file system. */
-  get pendingBytes(): number {
-    return this.queuedBytes;
-  }
-
   write(text: string | Buffer): void {
     if (!text.length) return;
     this.queue.push(text);
-    this.queuedBytes += text.length;
     this.running ??= this.drain();
   }
 
@@ -38,7 +31,6 @@ export class JsonlAppender {
     while (this.queue.length) {
       const queue = this.queue;
       this.queue = [];
-      this.queuedBytes = 0;
       // Text joined into one write; a buffer (a held tail) written as it is, not copied.
       for (let i = 0; i < queue.length; ) {
         let j = i;
