@@ -1,6 +1,6 @@
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { startProcessGroup, type LanePlugin, type LaneRunInput, type LaneResult } from '../../src/api';
+import { readLines } from '../shared/lineSplitter';
 import { spawnFailureReason } from '../shared/spawnFailure';
 import { commandLaneManifest } from './manifest';
 
@@ -48,17 +48,19 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
   if (input.signal.aborted) stop();
   else input.signal.addEventListener('abort', stop, { once: true });
 
-  const pump = async (stream: NodeJS.ReadableStream, name: 'stdout' | 'stderr'): Promise<void> => {
-    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-      const text = String(line);
-      input.emit({ type: 'log', stream: name, line: text });
-      if (text.trim()) {
-        outputTail.push(text.trim());
-        if (outputTail.length > REVIEW_REASON_LINES) outputTail.shift();
-      }
-      if (name === 'stderr') {
-        stderrTail.push(text);
-        if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+  // Read through the bounded splitter (not a line reader that holds a whole line however long).
+  const pump = async (stream: AsyncIterable<Buffer>, name: 'stdout' | 'stderr'): Promise<void> => {
+    for await (const lines of readLines(stream)) {
+      for (const text of lines) {
+        input.emit({ type: 'log', stream: name, line: text });
+        if (text.trim()) {
+          outputTail.push(text.trim());
+          if (outputTail.length > REVIEW_REASON_LINES) outputTail.shift();
+        }
+        if (name === 'stderr') {
+          stderrTail.push(text);
+          if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+        }
       }
     }
   };

@@ -2,6 +2,8 @@ import { startProcessGroup } from '../../src/api';
 import { LineSplitter } from './lineSplitter';
 
 const STDERR_TAIL_LINES = 5;
+/** A CLI's JSON event lines may carry whole tool results: they are cut (and then no longer parse) only past this. */
+const MAX_JSON_LINE_BYTES = 8 * 1024 * 1024;
 
 export interface CliProcessOptions {
   binary: string;
@@ -43,7 +45,7 @@ export async function runCliProcess(options: CliProcessOptions): Promise<CliProc
     ...(options.stdin !== undefined ? { input: options.stdin } : {}),
   });
   const stderrTail: string[] = [];
-  const out = new LineSplitter();
+  const out = new LineSplitter(MAX_JSON_LINE_BYTES);
   const err = new LineSplitter();
   const onErr = (line: string): void => {
     stderrTail.push(line);

@@ -41,6 +41,21 @@ export interface ModelTurnRequest {
  * (the whole call is then retried or fails the run).
  */
 export async function streamModelTurn(request: ModelTurnRequest): Promise<ModelTurn> {
+  // The library adds an abort listener to the signal it is given and never removes it; given the run's
+  // signal, every call would leave one behind (MaxListenersExceededWarning after 11 calls). It gets a
+  // signal of this call only, linked to the run's by one listener that is removed when the call ends.
+  const call = new AbortController();
+  const forward = (): void => call.abort(request.signal.reason);
+  if (request.signal.aborted) forward();
+  else request.signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await streamTurn(request, call.signal);
+  } finally {
+    request.signal.removeEventListener('abort', forward);
+  }
+}
+
+async function streamTurn(request: ModelTurnRequest, signal: AbortSignal): Promise<ModelTurn> {
   const result = streamText({
     model: request.model,
     system: request.system,
@@ -48,7 +63,7 @@ export async function streamModelTurn(request: ModelTurnRequest): Promise<ModelT
     tools: toolSet(request.tools),
     maxOutputTokens: request.maxOutputTokens,
     maxRetries: 0,
-    abortSignal: request.signal,
+    abortSignal: signal,
     timeout: { chunkMs: request.idleTimeoutMs },
     onError: () => undefined,
   });

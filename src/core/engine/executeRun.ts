@@ -29,7 +29,8 @@ export type RecordFn = (type: string, body: Record<string, unknown>) => void;
  * scheduler picked it (the first line of the run's log).
  */
 export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal, resume?: ResumeInfo, why?: string, handBack?: AbortSignal): Promise<Run> {
-  const log = new RunEventLog(eventsPath(ctx.root, run.id));
+  const settings = (await ctx.store.read()).settings;
+  const log = new RunEventLog(eventsPath(ctx.root, run.id), settings.runOutput);
   // Every output of the run passes the redactor: secrets are added to it as they are resolved.
   const redactor = new Redactor();
   const record: RecordFn = (type, body) => {
@@ -56,7 +57,6 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   };
   handBack?.addEventListener('abort', onHandBack, { once: true });
   let lostTo: string | undefined;
-  const settings = (await ctx.store.read()).settings;
   const lease = new RunLease(ctx.leases, run.id, ctx.owner, settings.leaseMs, (by) => {
     lostTo = by;
     cancel.abort();

@@ -1,6 +1,8 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { STATE_DIR } from '../store/stateDir';
+
+export { RunEventLog, DEFAULT_RUN_OUTPUT, type RunOutputLimits } from './runEventLog';
 
 /** Where a run's files live: `<repo>/.switchyard/runs/<runId>/`. */
 export function runDir(root: string, runId: string): string {
@@ -21,28 +23,14 @@ export interface RunLogLine {
   [key: string]: unknown;
 }
 
-/** Appends lane events and host decisions of one run, one JSON object a line. */
-export class RunEventLog {
-  private pending: Promise<void> = Promise.resolve();
-  private ready: Promise<void>;
-
-  constructor(readonly file: string) {
-    this.ready = mkdir(join(file, '..'), { recursive: true }).then(() => undefined);
-  }
-
-  append(type: string, body: Record<string, unknown>): void {
-    const line = `${JSON.stringify({ ts: new Date().toISOString(), type, ...body })}\n`;
-    this.pending = this.pending.then(() => this.ready).then(() => appendFile(this.file, line)).catch(() => undefined);
-  }
-
-  flush(): Promise<void> {
-    return this.pending;
-  }
-}
-
+/**
+ * The run's log in time order (`ts`, then `seq`: a capped run's tail is written
+ * after later decisions), one line an event: a stored batch of log lines (see
+ * RunEventLog) comes back as one log event a line.
+ */
 export async function readRunLog(file: string): Promise<RunLogLine[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text
+  const lines = text
     .split('\n')
     .filter(Boolean)
     .flatMap((line) => {
@@ -52,6 +40,19 @@ export async function readRunLog(file: string): Promise<RunLogLine[]> {
         return [];
       }
     });
+  const inOrder = lines.every((line, i) => i === 0 || before(lines[i - 1]!, line) <= 0);
+  return (inOrder ? lines : [...lines].sort(before)).flatMap(unbatch);
+}
+
+function before(a: RunLogLine, b: RunLogLine): number {
+  if (a.ts !== b.ts) return String(a.ts) < String(b.ts) ? -1 : 1;
+  return typeof a.seq === 'number' && typeof b.seq === 'number' ? a.seq - b.seq : 0;
+}
+
+function unbatch(line: RunLogLine): RunLogLine[] {
+  const event = line.event as { type?: unknown; stream?: unknown; lines?: unknown } | undefined;
+  if (!event || event.type !== 'log' || !Array.isArray(event.lines)) return [line];
+  return event.lines.map((l) => ({ ...line, event: { type: 'log', stream: event.stream, line: String(l) } }));
 }
 
 export async function writeDiff(root: string, runId: string, diff: string): Promise<string> {

@@ -63,12 +63,23 @@ export const RetryBackoff = z
   })
   .strict();
 
+/** The cap on a run's stored lane output (`runs/<run>/events.jsonl`): head and tail kept, a marker says what was dropped. */
+export const RunOutputSettings = z
+  .object({
+    /** Lane output bytes a run stores at most: the first half as it comes, then the latest part that fits. */
+    maxBytes: z.number().int().min(1024 * 1024).default(10 * 1024 * 1024),
+    /** Longer output lines (and strings in lane events) are cut with a marker; the lanes cut lines at 1 MiB before that. */
+    maxLineChars: z.number().int().min(256).max(512 * 1024).default(64 * 1024),
+  })
+  .strict();
+
 /** The orchestrator's fields of ProjectSettings. */
 export const orchestratorSettingsShape = {
   /** Stage WIP limits; `RUNNING` is what `concurrency` used to be (an old `concurrency` value is read into it). */
   wip: WipLimits.prefault({}),
   review: ReviewSettings.prefault({}),
   integration: IntegrationSettings.prefault({}),
+  runOutput: RunOutputSettings.prefault({}),
   /** When a lane's attempt budget is spent, the task moves to the next of these lanes with a fresh budget. */
   fallbackLanes: z.array(LaneId).default([]),
   breaker: BreakerSettings.prefault({}),

@@ -1,0 +1,45 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * Appends text to a file in batches: whatever was queued while the previous
+ * write was in flight goes out in one write. One write at a time, in order;
+ * a failed write is dropped (a run's log never fails the run).
+ */
+export class JsonlAppender {
+  private queue: (string | Buffer)[] = [];
+  private running: Promise<void> | undefined;
+  private readonly ready: Promise<unknown>;
+
+  constructor(readonly file: string) {
+    this.ready = mkdir(dirname(file), { recursive: true }).catch(() => undefined);
+  }
+
+  write(text: string | Buffer): void {
+    if (!text.length) return;
+    this.queue.push(text);
+    this.running ??= this.drain();
+  }
+
+  /** Resolves once everything written so far is in the file. */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    await this.ready;
+    while (this.queue.length) {
+      const queue = this.queue;
+      this.queue = [];
+      // Text joined into one write; a buffer (a held tail) written as it is, not copied.
+      for (let i = 0; i < queue.length; ) {
+        let j = i;
+        while (j < queue.length && typeof queue[j] === 'string') j++;
+        const batch = j > i ? queue.slice(i, j).join('') : queue[j++]!;
+        i = j;
+        await appendFile(this.file, batch).catch(() => undefined);
+      }
+    }
+    this.running = undefined;
+  }
+}
