@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { QueueSummary } from '../../../src/core/engine/queueRunner';
 import type { Task } from '../../../src/core/model/task';
-import type { LanePlugin, SwitchyardExtension } from '../../../src/ui/switchyardApi';
+import type { LanePlugin, SwitchyardExtension } from '../../../src/api';
 import { git, readState, storedTask, userGitStatus, waitForFinalState } from '../helpers/workspaceState';
 
 // Runs inside the real extension host (code-server or desktop VS Code) with
