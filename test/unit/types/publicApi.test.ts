@@ -3,13 +3,14 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 // The type test test/types/publicApi.ts bites: copies of switchyard.d.ts and
 // src/api.ts with one member added, removed or changed, each checked by the
 // same type test with the project's tsc, fail; the unchanged copy passes.
 
-const REPO = resolve(__dirname, '../../..');
+const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const read = (path: string): string => readFileSync(join(REPO, path), 'utf8');
 const DTS = read('switchyard.d.ts');
 const API = read('src/api.ts');
