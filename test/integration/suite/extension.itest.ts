@@ -151,7 +151,15 @@ describe('Switchyard in a real extension host', function () {
       registration.dispose();
     }
     assert.ok(!api.lanes().some((l) => l.id === 'itest-notes'), 'disposing the registration removes the lane');
-    assert.throws(() => (extension.exports.getAPI as (v: number) => unknown)(2), /version 2 is not supported/);
+    assert.throws(() => (extension.exports.getAPI as (v: number) => unknown)(2), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'unsupported-api-version');
+      assert.match(error.message, /version 2 is not supported; supported versions: 1$/);
+      return true;
+    });
+    // The API object carries the lane toolkit, for third-party lanes.
+    assert.equal(api.LANE_API_VERSION, 1);
+    assert.equal(typeof api.runApiLane, 'function');
+    assert.equal(typeof api.startProcessGroup, 'function');
   });
 
   it('switchyard.promoteSalvage(runId) puts a failed run\'s salvaged work on a branch of the user\'s', async function () {
