@@ -1,14 +1,37 @@
 /**
- * Switchyard's public API for lanes, types only. Another extension gets it with
+ * Switchyard's public lane API, version 1: the lane contract, the API lanes'
+ * toolkit and the supervised process starter. It describes exactly what
+ * Switchyard's own src/api.ts exports (test/types/publicApi.ts checks both
+ * ways), which is all the built-in lanes under plugins/ import.
  *
- *   const api = (await vscode.extensions.getExtension<SwitchyardExtension>('switchyard.switchyard')!.activate()).getAPI(1);
- *   context.subscriptions.push(api.registerLane(myLane));
+ * Types come from this file. Values (`runApiLane`, `startProcessGroup`, …)
+ * are Switchyard's own, handed to a lane at run time:
  *
- * and a CLI lane module (project setting `laneModules`) default-exports a
- * LanePlugin, a list of them, or a function returning either.
- * test/types/publicApi.ts checks that these types match the implementation.
+ * - an extension gets them on the API object:
+ *
+ *     const api = (await vscode.extensions.getExtension<SwitchyardExtension>('switchyard.switchyard')!.activate()).getAPI(1);
+ *     context.subscriptions.push(api.registerLane(myLane(api)));
+ *
+ * - a CLI lane module (project setting `laneModules`) default-exports a
+ *   LanePlugin, a list of them, or a function that is called with the
+ *   LaneToolkit and returns either.
+ *
+ * The `declare`d values below are what a lane inside Switchyard's own tree
+ * imports from src/api.ts; elsewhere, take them from the toolkit. This file
+ * needs the type packages `zod` (4) and `ai` (the AI SDK, for LanguageModel)
+ * and `@types/node`.
  */
-import type { Disposable } from 'vscode';
+import type { LanguageModel } from 'ai';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+
+/** The lane API version this file describes. */
+export declare const LANE_API_VERSION: 1;
+
+/** What `registerLane` returns; a `vscode.Disposable` in an extension. */
+export interface Disposable {
+  dispose(): void;
+}
 
 export interface LaneManifest {
   /** Lower-case letters, digits and dashes, starting with a letter. */
@@ -133,8 +156,157 @@ export interface LanePlugin {
   run(input: LaneRunInput): Promise<LaneResult>;
 }
 
-/** Version 1 of the API. */
-export interface SwitchyardAPI {
+/** USD per million tokens. */
+export interface PriceTable {
+  inputPerMTokUsd: number;
+  outputPerMTokUsd: number;
+}
+
+/**
+ * Settings every API lane understands (`switchyard lanes set <lane> key=value`,
+ * or VS Code's `switchyard.lanes`); a lane extends it with its own fields:
+ * `ApiLaneSettings.extend({ model: z.string().default('…') }).strict()`.
+ */
+export declare const ApiLaneSettings: z.ZodObject<
+  {
+    model: z.ZodOptional<z.ZodString>;
+    baseUrl: z.ZodOptional<z.ZodURL>;
+    /** Output tokens the model may produce per call (default 8192). */
+    maxOutputTokens: z.ZodDefault<z.ZodNumber>;
+    /** Tool calls per attempt (default 50). */
+    maxExecutions: z.ZodDefault<z.ZodNumber>;
+    /** Input + output tokens per attempt (default 2,000,000). */
+    maxTokens: z.ZodDefault<z.ZodNumber>;
+    /** What the task may cost in USD across its runs (default 5). */
+    maxTaskCostUsd: z.ZodDefault<z.ZodNumber>;
+    /** Overrides the manifest's price for this project. */
+    price: z.ZodOptional<z.ZodObject<{ inputPerMTokUsd: z.ZodNumber; outputPerMTokUsd: z.ZodNumber }, z.core.$strict>>;
+    /** `run_command` lines that are safe to run again after an interruption. */
+    safeCommands: z.ZodDefault<z.ZodArray<z.ZodString>>;
+    commandTimeoutMs: z.ZodDefault<z.ZodNumber>;
+    /** A model stream silent this long is cut and the call retried (default 120000). */
+    streamIdleTimeoutMs: z.ZodDefault<z.ZodNumber>;
+    /** Retry policy for failed model calls; default 4 attempts from 1 s, doubling. */
+    retry: z.ZodOptional<
+      z.ZodObject<
+        {
+          maximumAttempts: z.ZodOptional<z.ZodNumber>;
+          initialIntervalMs: z.ZodOptional<z.ZodNumber>;
+          backoffCoefficient: z.ZodOptional<z.ZodNumber>;
+          maximumIntervalMs: z.ZodOptional<z.ZodNumber>;
+          jitter: z.ZodOptional<z.ZodNumber>;
+          maximumRetryAfterMs: z.ZodOptional<z.ZodNumber>;
+        },
+        z.core.$strict
+      >
+    >;
+    /** Extra instructions appended to the system prompt. */
+    instructions: z.ZodOptional<z.ZodString>;
+    /** The run's timeout (read by Switchyard itself). */
+    timeoutMs: z.ZodOptional<z.ZodNumber>;
+  },
+  z.core.$strip
+>;
+export type ApiLaneSettings = z.infer<typeof ApiLaneSettings>;
+
+/** Documentation of the common settings, to spread into a manifest's `settings`. */
+export declare const API_LANE_SETTING_DOCS: Record<
+  string,
+  { description: string; required?: boolean; type: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object' }
+>;
+
+/**
+ * Parses a lane's settings with its schema. An unknown or wrong field gives
+ * `ok: false` and a reason naming the field and how to set it; return it as
+ * `{ status: 'failed', failureReason: reason, failureCode: 'lane-misconfigured' }`.
+ */
+export declare function parseLaneSettings<S extends z.ZodType>(
+  laneId: string,
+  schema: S,
+  raw: unknown,
+): { ok: true; settings: z.infer<S> } | { ok: false; reason: string };
+
+/** One attempt of an API lane: the provider's model and the lane's parsed settings. */
+export interface ApiLaneRun {
+  /** For the progress line and the price: `modelPrices` (exact id, then longest prefix), then `price`; none means $0. */
+  manifest: Pick<LaneManifest, 'id' | 'price' | 'modelPrices'>;
+  /** The durable call's name for a model call, e.g. `gemini.generate`. */
+  callName: string;
+  modelId: string;
+  /** Any AI SDK language model (`@ai-sdk/google`, `@ai-sdk/amazon-bedrock`, …) with tool calls and streaming. */
+  model: LanguageModel;
+  settings: ApiLaneSettings;
+}
+
+/**
+ * Runs an API lane's attempt with Switchyard's agent loop: the standard tools
+ * (read, list, search, write, edit, run a command, finish; a review gets
+ * read-only tools and `verdict`), every model and tool call durable (an
+ * interrupted run resumes mid-turn from the journal), the price, the budgets
+ * and the model-call retry policy. A provider lane only builds the model.
+ */
+export declare function runApiLane(input: LaneRunInput, run: ApiLaneRun): Promise<LaneResult>;
+
+export interface ProcessGroupSpec {
+  /** The program, or with `shell` the command line (run by /bin/sh -c). */
+  file: string;
+  args?: readonly string[];
+  shell?: boolean;
+  cwd: string;
+  /** Exactly the environment of the group: nothing of Switchyard's own is added. */
+  env: Record<string, string>;
+  /** Written to stdin, which is then closed; without it stdin is /dev/null. */
+  input?: string;
+  /** Between SIGTERM and SIGKILL when the group is ended (default 2000). */
+  killGraceMs?: number;
+}
+
+export interface ProcessGroupExit {
+  exitCode?: number;
+  signal?: string;
+  /** Why the program could not even start (not found, permission denied). */
+  spawnError?: string;
+}
+
+/** A process group as recorded with the run's lease, so whoever takes the run over can end it. */
+export interface ProcessGroupRecord {
+  host: string;
+  bootId?: string;
+  pgid: number;
+  startTicks?: number;
+}
+
+export interface ProcessGroup {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves once the leader has exited, nothing is left alive in its group and both streams are drained; never rejects. */
+  readonly done: Promise<ProcessGroupExit>;
+  /** The group as recorded with the run's lease, once it started. */
+  readonly record: ProcessGroupRecord | undefined;
+  /** Ends the whole group: SIGTERM, then SIGKILL after the grace period. */
+  stop(): void;
+}
+
+/**
+ * Starts a program in its own process group behind a small supervisor: the
+ * group dies with Switchyard (even on SIGKILL), whatever it leaves running
+ * is ended before `done` resolves, and inside a run the group is recorded
+ * with the run's lease. Use it for every process a lane starts.
+ */
+export declare function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup;
+
+/** The values of the API, handed to third-party lanes at run time. */
+export interface LaneToolkit {
+  readonly LANE_API_VERSION: typeof LANE_API_VERSION;
+  readonly startProcessGroup: typeof startProcessGroup;
+  readonly runApiLane: typeof runApiLane;
+  readonly ApiLaneSettings: typeof ApiLaneSettings;
+  readonly API_LANE_SETTING_DOCS: typeof API_LANE_SETTING_DOCS;
+  readonly parseLaneSettings: typeof parseLaneSettings;
+}
+
+/** Version 1 of the API: the lane registry and the toolkit. */
+export interface SwitchyardAPI extends LaneToolkit {
   /** Validates the manifest (strict) and registers the lane; disposing removes it. Throws on an invalid manifest or a duplicate id. */
   registerLane(plugin: LanePlugin): Disposable;
   /** The registered lanes' manifests, validated, sorted by id. */
@@ -143,6 +315,9 @@ export interface SwitchyardAPI {
 
 /** What Switchyard's `activate()` returns. */
 export interface SwitchyardExtension {
-  /** Any version but 1 throws, listing the supported versions. */
+  /**
+   * Any version but 1 throws an Error with `code: 'unsupported-api-version'`,
+   * `requested` and `supported` (the versions this Switchyard has), named in its message.
+   */
   getAPI(version: 1): SwitchyardAPI;
 }

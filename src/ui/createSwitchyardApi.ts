@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { LaneRegistry } from '../core/lanes/laneRegistry';
-import { SUPPORTED_API_VERSIONS, type SwitchyardAPI, type SwitchyardExtension } from './switchyardApi';
+import { laneToolkit } from '../lanes/laneToolkit';
+import { apiForVersion, type SwitchyardAPI, type SwitchyardExtension } from './switchyardApi';
 
-/** The object `activate()` returns: `getAPI(1)` over this window's lane registry. */
+/** The object `activate()` returns: `getAPI(1)` over this window's lane registry, with the lane toolkit. */
 export function createSwitchyardApi(registry: LaneRegistry): SwitchyardExtension {
-  const v1: SwitchyardAPI = {
+  const v1: SwitchyardAPI = Object.freeze({
+    ...laneToolkit,
     registerLane(plugin) {
       const registration = registry.register(plugin);
       return new vscode.Disposable(() => registration.dispose());
@@ -12,13 +14,8 @@ export function createSwitchyardApi(registry: LaneRegistry): SwitchyardExtension
     lanes() {
       return registry.list().map((lane) => structuredClone(lane.manifest));
     },
-  };
+  } satisfies SwitchyardAPI);
   return {
-    getAPI(version: number): SwitchyardAPI {
-      if (version !== 1) {
-        throw new Error(`Switchyard API version ${String(version)} is not supported; supported versions: ${SUPPORTED_API_VERSIONS.join(', ')}`);
-      }
-      return v1;
-    },
+    getAPI: (version: number) => apiForVersion(version, v1),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The public API of the Switchyard extension, for other extensions that add
- * lanes. Types only; modelled on the git extension's API:
+ * lanes; its types are the public API's (src/api.ts, switchyard.d.ts).
+ * Modelled on the git extension's API:
  *
  * ```ts
  * const switchyard = vscode.extensions.getExtension<SwitchyardExtension>('switchyard.switchyard')!;
@@ -8,28 +9,26 @@
  * context.subscriptions.push(api.registerLane(myLane));
  * ```
  */
-import type { Disposable } from 'vscode';
-import type { LaneManifest as LaneManifestData } from '../core/model/laneManifest';
-import type { LanePlugin } from '../api';
+import { SwitchyardError } from '../core/errors';
+import type { SwitchyardAPI } from '../api';
 
-export type { LanePlugin, LaneRunInput, LaneTask, LaneAttempt, LaneManifest, LaneEvent, LaneResult, Usage } from '../api';
-
-/** Version 1 of the API. */
-export interface SwitchyardAPI {
-  /**
-   * Registers a lane plugin for this window. Its manifest is validated
-   * (strict); an invalid manifest, an unsupported lane API version or a
-   * duplicate id throws. Disposing the result removes the lane.
-   */
-  registerLane(plugin: LanePlugin): Disposable;
-  /** The manifests of the registered lanes (built-in and added), sorted by id, as validated. */
-  lanes(): LaneManifestData[];
-}
-
-/** What `activate()` returns. */
-export interface SwitchyardExtension {
-  /** The API of `version`; any version but 1 throws an Error listing the supported ones. */
-  getAPI(version: 1): SwitchyardAPI;
-}
+export type { SwitchyardAPI, SwitchyardExtension } from '../api';
 
 export const SUPPORTED_API_VERSIONS: readonly number[] = [1];
+
+/** `getAPI(n)` for a version this Switchyard does not have. */
+export class UnsupportedApiVersionError extends SwitchyardError {
+  override readonly name = 'UnsupportedApiVersionError';
+  constructor(
+    readonly requested: unknown,
+    readonly supported: readonly number[] = SUPPORTED_API_VERSIONS,
+  ) {
+    super('unsupported-api-version', `Switchyard API version ${String(requested)} is not supported; supported versions: ${supported.join(', ')}`);
+  }
+}
+
+/** The API of `version`, or an UnsupportedApiVersionError listing the supported ones. */
+export function apiForVersion(version: unknown, v1: SwitchyardAPI): SwitchyardAPI {
+  if (version !== 1) throw new UnsupportedApiVersionError(version);
+  return v1;
+}

@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { LaneRunInput } from '../lanes/lanePlugin';
 import type { LaneManifestInput } from '../model/laneManifest';
-import type { LaneResult } from '../model/laneResult';
+import type { LaneResultInput } from '../model/laneResult';
 import { runAgentLoop } from './agentLoop';
 import { modelCallRetryPolicy, type ApiLaneSettings } from './apiLaneSettings';
 import { reviewSystemPrompt, systemPrompt } from './conversation';
@@ -22,7 +22,7 @@ export interface ApiLaneRun {
  * lane's price (the project may override it), its budgets and the model-call
  * retry policy. A provider lane only builds the model and calls this.
  */
-export async function runApiLane(input: LaneRunInput, run: ApiLaneRun): Promise<LaneResult> {
+export async function runApiLane(input: LaneRunInput, run: ApiLaneRun): Promise<LaneResultInput> {
   const { settings } = run;
   const price = choosePrice(run.modelId, run.manifest, settings.price);
   const prior = input.attempt.taskCostUsd ?? 0;

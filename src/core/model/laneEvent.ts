@@ -21,3 +21,5 @@ export const LaneEvent = z.discriminatedUnion('type', [
 ]);
 export type LaneEvent = z.infer<typeof LaneEvent>;
 export type LaneEventInput = z.input<typeof LaneEvent>;
+/** Usage as a lane gives it: every field may be left out (it counts as 0). */
+export type UsageInput = z.input<typeof Usage>;

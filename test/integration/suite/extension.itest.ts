@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { QueueSummary } from '../../../src/core/engine/queueRunner';
 import type { Task } from '../../../src/core/model/task';
-import type { LanePlugin, SwitchyardExtension } from '../../../src/ui/switchyardApi';
+import type { LanePlugin, SwitchyardExtension } from '../../../src/api';
 import { git, readState, storedTask, userGitStatus, waitForFinalState } from '../helpers/workspaceState';
 
 // Runs inside the real extension host (code-server or desktop VS Code) with
@@ -151,7 +151,15 @@ describe('Switchyard in a real extension host', function () {
       registration.dispose();
     }
     assert.ok(!api.lanes().some((l) => l.id === 'itest-notes'), 'disposing the registration removes the lane');
-    assert.throws(() => (extension.exports.getAPI as (v: number) => unknown)(2), /version 2 is not supported/);
+    assert.throws(() => (extension.exports.getAPI as (v: number) => unknown)(2), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'unsupported-api-version');
+      assert.match(error.message, /version 2 is not supported; supported versions: 1$/);
+      return true;
+    });
+    // The API object carries the lane toolkit, for third-party lanes.
+    assert.equal(api.LANE_API_VERSION, 1);
+    assert.equal(typeof api.runApiLane, 'function');
+    assert.equal(typeof api.startProcessGroup, 'function');
   });
 
   it('switchyard.promoteSalvage(runId) puts a failed run\'s salvaged work on a branch of the user\'s', async function () {
