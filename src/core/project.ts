@@ -23,7 +23,8 @@ import { addTasks, approveTask, cancelTask, retryTask, setTaskLane } from './eng
 import { diffPath, eventsPath, readRunLog, type RunLogLine } from './engine/runFiles';
 import { StageGate } from './engine/stageGate';
 import { TraceLog, readTrace, type TraceLine } from './engine/traceLog';
-import { BUILTIN_ERROR_RULES, loadErrorRules, type ErrorRule } from './guards';
+import { BUILTIN_ERROR_RULES } from './retry/errorRules';
+import { loadErrorRules, type ErrorRule } from './retry/classifyError';
 import { buildReport, type ProjectReport } from './report/buildReport';
 
 export interface ProjectOptions {

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '../errors';
-import type { ErrorRule } from '../guards';
+import type { ErrorRule } from '../retry/classifyError';
 import type { FailureCode } from '../model/failureCodes';
 import type { Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';

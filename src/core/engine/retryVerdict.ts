@@ -1,5 +1,6 @@
-import { RetryPolicy, decideRetry, type ErrorRule } from '../guards';
-import { classify } from '../guards/classifyError';
+import type { ErrorRule } from '../retry/classifyError';
+import { RetryPolicy, decideRetry } from '../retry/retryPolicy';
+import { classify } from '../retry/classifyError';
 import { FAILURE_CODES, isRetryable, type FailureCode } from '../model/failureCodes';
 import type { ProjectSettings } from '../store/projectState';
 

@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors';
 import { withWorktreeLock } from '../workspace/worktreeLock';
-import { git } from '../guards/gitExec';
+import { git } from '../git/gitExec';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane } from '../lanes/runLane';
 import { taskSpecEnv, writeTaskSpecFile } from '../lanes/taskSpecEnv';

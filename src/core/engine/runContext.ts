@@ -4,7 +4,7 @@ import type { StateStore } from '../backend/stateStore';
 import type { LeaseStore } from '../backend/leaseStore';
 import type { JournalStore } from '../backend/journalStore';
 import type { SecretSource } from '../secrets/secretSource';
-import type { ErrorRule } from '../guards';
+import type { ErrorRule } from '../retry/classifyError';
 import type { StageGate } from './stageGate';
 import type { TraceLog } from './traceLog';
 

@@ -8,7 +8,7 @@ import { TaskSpec } from '../model/task';
 import type { Stage } from '../model/taskStates';
 import { describeZodError } from '../model/zodIssues';
 import { Project } from '../project';
-import { git } from '../guards/gitExec';
+import { git } from '../git/gitExec';
 
 /** The default agent of an experiment: each task writes its own file, so tasks never conflict. */
 export const DEFAULT_EXPERIMENT_COMMAND = 'echo "$SWITCHYARD_TASK_TITLE" > "task-$SWITCHYARD_TASK_ID.txt"';
