@@ -10,7 +10,7 @@ import type { StateStore } from './backend/stateStore';
 import { openBackend } from './backend/openBackend';
 import type { JournalRead } from './journal/journalReader';
 import { setDefaultLaneRecorded } from './routing/routingChanges';
-import type { RoutingChange } from './routing/routingState';
+import type { RoutingChange } from './model/routingState';
 import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
 import { commandSecretSource } from './secrets/commandSecretSource';

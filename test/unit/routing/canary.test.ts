@@ -4,7 +4,7 @@ import { DEFAULT_CANARY_THRESHOLDS, changeCanaryThresholds, rollbackCanary, setD
 import { ProjectStore } from '../../../src/core/store/projectStore';
 import { emptyProjectState, type ProjectState } from '../../../src/core/store/projectState';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import type { Canary } from '../../../src/core/routing/routingState';
+import type { Canary } from '../../../src/core/model/routingState';
 import { main } from '../../../src/cli/main';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
