@@ -5,7 +5,7 @@ import { SwitchyardError } from '../../errors';
 import { leasePath, journalPath } from '../../journal/journalFiles';
 import { readJournal } from '../../journal/journalReader';
 import { leaseIsFree, readLeaseSync } from '../../journal/runLease';
-import { ProjectStore } from '../../store/projectStore';
+import { ProjectStore } from '../projectStore';
 import { STATE_DIR } from '../../store/stateDir';
 import { migratedMarkerPath, readMigratedMarker, writeMigratedMarker } from '../migratedMarker';
 import type { PostgresBackend } from './postgresBackend';
