@@ -20,7 +20,7 @@ import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
 import { makeOwnerId, type RunContext } from './engine/runContext';
 import { runQueue, type QueueOptions, type QueueSummary } from './engine/queueRunner';
 import { addTasks, approveTask, cancelTask, retryTask, setTaskLane } from './engine/taskCommands';
-import { diffPath, eventsPath, readRunLog, type RunLogLine } from './engine/runFiles';
+import { diffPath, eventsPath, readRunLog, type RunLogLine } from './store/runFiles';
 import { StageGate } from './engine/stageGate';
 import { TraceLog, readTrace, type TraceLine } from './engine/traceLog';
 import { BUILTIN_ERROR_RULES } from './retry/errorRules';

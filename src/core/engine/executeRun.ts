@@ -10,7 +10,7 @@ import { markSalvage, type CapturedChange } from '../workspace/worktrees';
 import { finishRun, type RunEnd } from './finishRun';
 import type { RunContext } from './runContext';
 import { recoveredFigures } from './recoveredFigures';
-import { RunEventLog, eventsPath, readRunLog } from './runFiles';
+import { RunEventLog, eventsPath, readRunLog } from '../store/runFiles';
 import { runAttempt } from './runAttempt';
 import { setTaskState } from './taskCommands';
 

@@ -9,7 +9,7 @@ import { salvageChange, type RecordFn } from './executeRun';
 import { finishRun, findRun } from './finishRun';
 import { recordRecoveredFigures } from './recoveredFigures';
 import type { RunContext } from './runContext';
-import { RunEventLog, eventsPath, writeDiff } from './runFiles';
+import { RunEventLog, eventsPath, writeDiff } from '../store/runFiles';
 
 export interface Recovery {
   /** One line per interrupted run that was failed (and may be retried as a new attempt). */

@@ -12,7 +12,7 @@ import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
-import { runDir } from './runFiles';
+import { runDir } from '../store/runFiles';
 
 /** `usage`: what the review's paid calls cost (counted in the run's, task's, lane's and project's totals). */
 export type ReviewOutcome =

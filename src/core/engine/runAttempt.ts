@@ -14,7 +14,7 @@ import { salvageChange, type RecordFn } from './executeRun';
 import { findRun, type RunEnd } from './finishRun';
 import { installRunHook } from './installRunHook';
 import type { RunContext } from './runContext';
-import { runDir, writeDiff } from './runFiles';
+import { runDir, writeDiff } from '../store/runFiles';
 import { runStages } from './runStages';
 
 export interface AttemptInput {

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_DIR } from '../store/stateDir';
+import { STATE_DIR } from './stateDir';
 
 /** Where a run's files live: `<repo>/.switchyard/runs/<runId>/`. */
 export function runDir(root: string, runId: string): string {
