@@ -8,7 +8,7 @@ import { AtomicJsonFile } from '../store/atomicJsonFile';
 import { ProjectState, STATE_VERSION, emptyProjectState } from '../store/projectState';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import type { StateStore } from './stateStore';
-import type { LeaseView } from './leaseStore';
+import type { LeaseView } from '../lease/leaseStore';
 import { filesLeaseView } from './filesLeaseStore';
 
 export { STATE_DIR };

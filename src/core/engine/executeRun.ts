@@ -1,6 +1,6 @@
 import { errorMessage, isSwitchyardError } from '../errors';
 import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
-import { RunLease } from '../journal/runLease';
+import { RunLease } from '../lease/runLease';
 import { RunGroups, withRunGroups } from '../process/runGroups';
 import { addResumeCounts } from '../journal/resumeCounts';
 import { Redactor } from '../secrets/redactor';

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { ownerIsGone } from '../engine/runContext';
-import type { LeaseStore } from '../backend/leaseStore';
+import { ownerIsGone } from './ownerId';
+import type { LeaseStore } from './leaseStore';
 import { ProcessGroupRecord } from '../process/processGroupRecord';
 
 /** A run's lease; `groups` are the process groups its owner has alive for it (see killRecordedGroups.ts). */
