@@ -1,5 +1,5 @@
 import type { Disposable } from '../lanes/lanePlugin';
-import type { JournalStore } from './journalStore';
+import type { JournalStore } from '../journal/journalStore';
 import type { LeaseStore } from '../lease/leaseStore';
 import type { StateStore } from './stateStore';
 

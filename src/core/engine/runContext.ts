@@ -1,7 +1,7 @@
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { StateStore } from '../backend/stateStore';
 import type { LeaseStore } from '../lease/leaseStore';
-import type { JournalStore } from '../backend/journalStore';
+import type { JournalStore } from '../journal/journalStore';
 import type { SecretSource } from '../secrets/secretSource';
 import type { ErrorRule } from '../retry/classifyError';
 import type { StageGate } from './stageGate';
