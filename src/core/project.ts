@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { SwitchyardError } from './errors';
 import type { LaneRegistry } from './lanes/laneRegistry';
-import type { Disposable } from './lanes/lanePlugin';
+import type { Disposable } from './model/disposable';
 import type { Task, TaskSpecInput } from './model/task';
 import type { Backend } from './backend/backend';
 import type { BackendSpec } from './backend/backendSpec';

@@ -1,4 +1,4 @@
-import type { Disposable } from '../lanes/lanePlugin';
+import type { Disposable } from '../model/disposable';
 import type { JournalStore } from '../journal/journalStore';
 import type { LeaseStore } from '../lease/leaseStore';
 import type { StateStore } from './stateStore';

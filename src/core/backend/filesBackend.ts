@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import type { Disposable } from '../lanes/lanePlugin';
+import type { Disposable } from '../model/disposable';
 import { ProjectStore } from './projectStore';
 import type { Backend } from './backend';
 import { FilesJournalStore } from './filesJournalStore';

@@ -38,4 +38,3 @@ export interface RunContext {
   onChange?(): void;
   onRunEvent?(runId: string, type: string, body: Record<string, unknown>): void;
 }
-
