@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { leasePath } from '../journal/journalFiles';
-import { readLeaseSync, writeLeaseGroupsSync, writeLeaseSync } from '../lease/runLease';
+import { readLeaseSync, writeLeaseGroupsSync, writeLeaseSync } from '../lease/leaseFile';
 import type { ProcessGroupRecord } from '../process/processGroupRecord';
 import type { LeaseStore, LeaseView } from '../lease/leaseStore';
 

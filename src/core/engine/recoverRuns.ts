@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { leaseIsFree } from '../lease/runLease';
+import { leaseIsFree } from '../lease/leaseFile';
 import { killRecordedGroups } from '../process/killRecordedGroups';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';

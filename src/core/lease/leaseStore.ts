@@ -1,4 +1,4 @@
-import type { Lease } from './runLease';
+import type { Lease } from './leaseFile';
 import type { ProcessGroupRecord } from '../process/processGroupRecord';
 
 /**

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { SwitchyardError } from '../../errors';
 import { leasePath, journalPath } from '../../journal/journalFiles';
 import { readJournal } from '../../journal/journalReader';
-import { leaseIsFree, readLeaseSync } from '../../lease/runLease';
+import { leaseIsFree, readLeaseSync } from '../../lease/leaseFile';
 import { ProjectStore } from '../projectStore';
 import { STATE_DIR } from '../../store/stateDir';
 import { migratedMarkerPath, readMigratedMarker, writeMigratedMarker } from '../migratedMarker';

@@ -1,4 +1,4 @@
-import type { Lease } from '../../lease/runLease';
+import type { Lease } from '../../lease/leaseFile';
 import { ProcessGroupRecord } from '../../process/processGroupRecord';
 import type { LeaseView } from '../../lease/leaseStore';
 import type { Queryable } from './pgConnection';
