@@ -12,7 +12,7 @@ import type { RunContext } from './runContext';
 import { recoveredFigures } from './recoveredFigures';
 import { RunEventLog, eventsPath, readRunLog } from '../store/runFiles';
 import { runAttempt } from './runAttempt';
-import { setTaskState } from './taskCommands';
+import { setTaskState } from './setTaskState';
 
 export interface ResumeInfo {
   previousOwner?: string;

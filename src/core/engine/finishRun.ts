@@ -10,7 +10,7 @@ import type { LaneRegistry } from '../lanes/laneRegistry';
 import { updateBreaker } from './breakerUpdate';
 import { staleBecause } from './inputHash';
 import { moveFailedTask, requeueInterrupted } from './moveFailedTask';
-import { findTask, setTaskState } from './taskCommands';
+import { findTask, setTaskState } from './setTaskState';
 
 interface RunEndCommon {
   /** The lane's usage (its review's is `reviewUsage`; the run's `usage` is their sum). */

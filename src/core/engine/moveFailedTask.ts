@@ -7,7 +7,7 @@ import type { ProjectState } from '../store/projectState';
 import { blockDependents } from './dependencyBlocks';
 import { retryCap, type FinishOptions } from './finishRun';
 import { retryVerdict } from './retryVerdict';
-import { setTaskState } from './taskCommands';
+import { setTaskState } from './setTaskState';
 
 /**
  * After a failed run: another attempt (READY, with the failure as feedback
