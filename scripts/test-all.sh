@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): type check, build, unit tests, the queue
+# The one test command (`npm test`): layer check, type check, build, unit tests, the queue
 # panel's webview on its own in headless chromium, then the real VS Code tests: integration tests inside code-server's extension host
 # and UI tests in headless chromium. Exits non-zero if any suite fails and
 # ends with a line "N passed, N failed" (suites, not test cases).
@@ -53,6 +53,7 @@ offline() {
 }
 
 built=0 installed=0 suite=0
+section "Layers" npm run --silent check:layers
 section "Type check" npx tsc --noEmit -p .
 section "Build" npm run build && built=1
 section "Unit tests" npm run test:unit

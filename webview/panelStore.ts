@@ -4,8 +4,7 @@
  * plain mocha). It also keeps each tab's ordered task list, re-sorted only
  * when a patch touched that list.
  */
-import { COST_CAP, COST_WEIGHT } from '../src/core/scheduler/priorityScore';
-import { SECTION_NAMES, type PanelPatch, type PanelSections, type PanelTask, type PanelView, type SectionName } from '../src/core/panel/panelProtocol';
+import { COST_CAP, COST_WEIGHT, SECTION_NAMES, type PanelPatch, type PanelSections, type PanelTask, type PanelView, type SectionName } from '../src/core/panel/panelProtocol';
 
 export const TABS = ['all', 'ready', 'active', 'blocked', 'failed'] as const;
 export type Tab = (typeof TABS)[number];

@@ -3,7 +3,7 @@ import { createCodexLane } from '../../plugins/codex';
 import { createCursorAgentLane } from '../../plugins/cursor-agent';
 import { LaneRegistry } from '../../src/core/lanes/laneRegistry';
 import { Project } from '../../src/core/project';
-import type { RunLogLine } from '../../src/core/engine/runFiles';
+import type { RunLogLine } from '../../src/core/store/runFiles';
 import { makeTempRepo } from './tempRepo';
 
 /** A vendor key that only the stand-ins ever see. */

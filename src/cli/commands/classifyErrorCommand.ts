@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { classify, loadErrorRules } from '../../core/guards/classifyError';
-import { BUILTIN_ERROR_RULES } from '../../core/guards/errorRules';
-import { mainWorktreeRoot } from '../../core/guards/gitExec';
+import { classify, loadErrorRules } from '../../core/retry/classifyError';
+import { BUILTIN_ERROR_RULES } from '../../core/retry/errorRules';
+import { mainWorktreeRoot } from '../../core/git/gitExec';
 import { type CliContext, UsageError, flagString } from '../cliContext';
 
 /** `switchyard classify-error [--json] <message…>` or `classify-error -` (message on stdin). */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { errorMessage } from '../../core/errors';
 import { conflictMarkerEvidence } from '../../core/guards/conflictMarkers';
 import { scanTreeForConflictMarkers } from '../../core/guards/fullTreeScan';
-import { git, isZeroSha, mainWorktreeRoot, worktreeTop } from '../../core/guards/gitExec';
+import { git, isZeroSha, mainWorktreeRoot, worktreeTop } from '../../core/git/gitExec';
 import { defaultCliCommand, installPrePushHook } from '../../core/guards/installPrePushHook';
 import { runPrePushGuard } from '../../core/guards/prePushGuard';
 import type { PushUpdate } from '../../core/guards/pushRange';

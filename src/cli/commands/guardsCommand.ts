@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { mainWorktreeRoot } from '../../core/guards/gitExec';
+import { mainWorktreeRoot } from '../../core/git/gitExec';
 import { readGuardEvents } from '../../core/guards/guardLog';
 import { formatEvidence } from '../../core/guards/runGuard';
 import { type CliContext, UsageError, flagString } from '../cliContext';

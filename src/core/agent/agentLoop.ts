@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import { CallFailedError } from '../journal/durableCalls';
-import { withRetry, defaultSleep, RetryGaveUpError, type RetryPolicy } from '../guards/retryPolicy';
+import { withRetry, defaultSleep, RetryGaveUpError, type RetryPolicy } from '../retry/retryPolicy';
 import type { LaneRunInput } from '../lanes/lanePlugin';
 import type { PriceTable } from '../model/laneManifest';
 import type { AgentTool } from './agentTool';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RetryPolicy } from '../guards/retryPolicy';
+import { RetryPolicy } from '../retry/retryPolicy';
 import { PriceTable, type SettingType } from '../model/laneManifest';
 import { describeZodError } from '../model/zodIssues';
 

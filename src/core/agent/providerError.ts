@@ -1,5 +1,5 @@
 import { APICallError } from 'ai';
-import { classify, type Classification } from '../guards/classifyError';
+import { classify, type Classification } from '../retry/classifyError';
 
 /**
  * A model provider's error, normalized: one message that carries the HTTP

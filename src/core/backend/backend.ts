@@ -1,6 +1,6 @@
-import type { Disposable } from '../lanes/lanePlugin';
-import type { JournalStore } from './journalStore';
-import type { LeaseStore } from './leaseStore';
+import type { Disposable } from '../model/disposable';
+import type { JournalStore } from '../journal/journalStore';
+import type { LeaseStore } from '../lease/leaseStore';
 import type { StateStore } from './stateStore';
 
 export type BackendKind = 'files' | 'postgres';

@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
-import type { Disposable } from '../lanes/lanePlugin';
-import { ProjectStore } from '../store/projectStore';
+import type { Disposable } from '../model/disposable';
+import { ProjectStore } from './projectStore';
 import type { Backend } from './backend';
 import { FilesJournalStore } from './filesJournalStore';
 import { FilesLeaseStore } from './filesLeaseStore';

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { journalPath } from '../journal/journalFiles';
 import { readJournal } from '../journal/journalReader';
 import { JournalWriter } from '../journal/journalWriter';
-import type { JournalSink, JournalStore } from './journalStore';
+import type { JournalSink, JournalStore } from '../journal/journalStore';
 
 /** Journals as `runs/<id>/journal.jsonl`, appended through one descriptor with fdatasync. */
 export class FilesJournalStore implements JournalStore {

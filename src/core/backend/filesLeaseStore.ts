@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { leasePath } from '../journal/journalFiles';
-import { readLeaseSync, writeLeaseGroupsSync, writeLeaseSync } from '../journal/runLease';
+import { readLeaseSync, writeLeaseGroupsSync, writeLeaseSync } from '../lease/leaseFile';
 import type { ProcessGroupRecord } from '../process/processGroupRecord';
-import type { LeaseStore, LeaseView } from './leaseStore';
+import type { LeaseStore, LeaseView } from '../lease/leaseStore';
 
 /** Leases as `runs/<id>/lease.json` files, read and written under the state store's lock. */
 export class FilesLeaseStore implements LeaseStore {

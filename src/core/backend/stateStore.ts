@@ -1,5 +1,5 @@
 import type { ProjectState } from '../store/projectState';
-import type { LeaseView } from './leaseStore';
+import type { LeaseView } from '../lease/leaseStore';
 
 /**
  * The project's tasks, runs and settings. `update` is one transaction: it

@@ -1,6 +1,6 @@
 import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
-import { setTaskState } from './taskCommands';
+import { setTaskState } from './setTaskState';
 
 /**
  * READY ⇄ BLOCKED by dependencies. When a task FAILS or is CANCELED, every

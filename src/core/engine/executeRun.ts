@@ -1,24 +1,22 @@
 import { errorMessage, isSwitchyardError } from '../errors';
 import { resumeRunJournal, startRunJournal, type RunJournal } from '../journal/openRunJournal';
-import { RunLease } from '../journal/runLease';
+import { RunLease } from '../lease/runLease';
 import { RunGroups, withRunGroups } from '../process/runGroups';
 import { addResumeCounts } from '../journal/resumeCounts';
 import { Redactor } from '../secrets/redactor';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
-import { markSalvage, type CapturedChange } from '../workspace/worktrees';
 import { finishRun, type RunEnd } from './finishRun';
+import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 import { recoveredFigures } from './recoveredFigures';
-import { RunEventLog, eventsPath, readRunLog } from './runFiles';
+import { RunEventLog, eventsPath, readRunLog } from '../store/runFiles';
 import { runAttempt } from './runAttempt';
-import { setTaskState } from './taskCommands';
+import { setTaskState } from './setTaskState';
 
 export interface ResumeInfo {
   previousOwner?: string;
 }
-
-export type RecordFn = (type: string, body: Record<string, unknown>) => void;
 
 /**
  * Executes one claimed run end to end: worktree, journal, lease, lane, diff,
@@ -157,16 +155,4 @@ async function recordInternalError(ctx: RunContext, run: Run, error: unknown, re
       return stored;
     })
     .catch(() => ({ ...run, state: 'FAILED' as const, failureReason: reason }));
-}
-
-/** Names a failed run's partial work `switchyard/salvage/<run>`, so the next attempt starts from it and an operator can promote it. */
-export async function salvageChange(ctx: RunContext, runId: string, change: CapturedChange, record: RecordFn): Promise<Run['salvage']> {
-  try {
-    const branch = await markSalvage(ctx.root, runId, change.headCommit);
-    record('decision', { message: `salvaged ${change.stat.files} changed file(s) on ${branch}; the next attempt starts from it` });
-    return { branch, commit: change.headCommit, files: change.stat.files };
-  } catch (error) {
-    record('decision', { message: `could not salvage the partial work: ${errorMessage(error)}` });
-    return undefined;
-  }
 }

@@ -1,5 +1,4 @@
 import { SwitchyardError } from '../errors';
-import type { ErrorRule } from '../guards';
 import type { FailureCode } from '../model/failureCodes';
 import type { Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
@@ -9,8 +8,10 @@ import type { ProjectState } from '../store/projectState';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import { updateBreaker } from './breakerUpdate';
 import { staleBecause } from './inputHash';
-import { moveFailedTask, requeueInterrupted } from './moveFailedTask';
-import { findTask, setTaskState } from './taskCommands';
+import { moveFailedTask, requeueInterrupted, type FinishOptions } from './moveFailedTask';
+import { findTask, setTaskState } from './setTaskState';
+
+export type { FinishOptions } from './moveFailedTask';
 
 interface RunEndCommon {
   /** The lane's usage (its review's is `reviewUsage`; the run's `usage` is their sum). */
@@ -30,13 +31,6 @@ export type RunEnd =
   | (RunEndCommon & { ok: true; summary?: string })
   | (RunEndCommon & { ok: false; code: FailureCode; reason: string; feedback?: string; summary?: string });
 
-export interface FinishOptions {
-  /** Error classification rules (the project's, then the built-in ones). */
-  rules?: readonly ErrorRule[];
-  now?: number;
-  random?: () => number;
-}
-
 export function findRun(state: ProjectState, id: string): Run {
   const run = state.runs.find((r) => r.id === id);
   if (!run) throw new SwitchyardError('unknown-run', `unknown run "${id}"`);
@@ -51,10 +45,6 @@ export function setRunState(run: Run, to: RunState): void {
 export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   if (!a || !b) return a ?? b;
   return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
-}
-
-export function retryCap(state: ProjectState, registry: LaneRegistry, lane: string): number {
-  return state.settings.retryCaps[lane] ?? registry.get(lane)?.manifest.defaultRetryCap ?? 1;
 }
 
 /**

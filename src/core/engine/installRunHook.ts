@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors';
 import { defaultCliCommand, installPrePushHook } from '../guards';
-import type { RecordFn } from './executeRun';
+import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 
 /**

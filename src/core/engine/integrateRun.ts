@@ -5,7 +5,7 @@ import type { Task } from '../model/task';
 import { findRun } from './finishRun';
 import { staleBecause } from './inputHash';
 import type { RunContext } from './runContext';
-import { findTask } from './taskCommands';
+import { findTask } from './setTaskState';
 import { checkedOutIn, commitTree, isAncestor, mergeTrees, pushBranch, readBranch, treeOf, updateBranchSync } from './targetBranch';
 
 export type IntegrateOutcome =

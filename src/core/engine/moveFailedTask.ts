@@ -5,9 +5,16 @@ import type { Task } from '../model/task';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { ProjectState } from '../store/projectState';
 import { blockDependents } from './dependencyBlocks';
-import { retryCap, type FinishOptions } from './finishRun';
-import { retryVerdict } from './retryVerdict';
-import { setTaskState } from './taskCommands';
+import { retryCap, retryVerdict } from './retryVerdict';
+import { setTaskState } from './setTaskState';
+import type { ErrorRule } from '../retry/classifyError';
+
+export interface FinishOptions {
+  /** Error classification rules (the project's, then the built-in ones). */
+  rules?: readonly ErrorRule[];
+  now?: number;
+  random?: () => number;
+}
 
 /**
  * After a failed run: another attempt (READY, with the failure as feedback

@@ -4,7 +4,7 @@ import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
 import { branchName, worktreePath } from '../workspace/worktrees';
 import { inputHash } from './inputHash';
-import { setTaskState } from './taskCommands';
+import { setTaskState } from './setTaskState';
 
 /** Failures a next attempt fixes on top of the failed attempt's commit, rather than redoing from the base. */
 const FIX_ON_TOP: ReadonlySet<FailureCode> = new Set<FailureCode>(['verify-failed', 'changes-requested', 'guard-blocked']);

@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
-import { leaseIsFree } from '../journal/runLease';
+import { leaseIsFree } from '../lease/leaseFile';
 import { killRecordedGroups } from '../process/killRecordedGroups';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { captureChange } from '../workspace/worktrees';
-import { salvageChange, type RecordFn } from './executeRun';
+import type { RecordFn } from './recordFn';
+import { salvageChange } from './salvageChange';
 import { finishRun, findRun } from './finishRun';
 import { recordRecoveredFigures } from './recoveredFigures';
 import type { RunContext } from './runContext';
-import { RunEventLog, eventsPath, writeDiff } from './runFiles';
+import { RunEventLog, eventsPath, writeDiff } from '../store/runFiles';
 
 export interface Recovery {
   /** One line per interrupted run that was failed (and may be retried as a new attempt). */

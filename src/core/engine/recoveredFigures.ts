@@ -5,7 +5,7 @@ import { Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
 import { addUsage, findRun } from './finishRun';
 import type { RunContext } from './runContext';
-import { eventsPath, readRunLog, type RunLogLine } from './runFiles';
+import { eventsPath, readRunLog, type RunLogLine } from '../store/runFiles';
 
 export interface RecoveredFigures {
   /** The lane's paid calls: the journal's outcomes, or else the lane's usage events. */

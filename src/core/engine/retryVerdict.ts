@@ -1,7 +1,9 @@
-import { RetryPolicy, decideRetry, type ErrorRule } from '../guards';
-import { classify } from '../guards/classifyError';
+import type { ErrorRule } from '../retry/classifyError';
+import { RetryPolicy, decideRetry } from '../retry/retryPolicy';
+import { classify } from '../retry/classifyError';
 import { FAILURE_CODES, isRetryable, type FailureCode } from '../model/failureCodes';
-import type { ProjectSettings } from '../store/projectState';
+import type { ProjectSettings, ProjectState } from '../store/projectState';
+import type { LaneRegistry } from '../lanes/laneRegistry';
 
 /** Failures of the work itself that a new attempt can fix when it is told what went wrong (its input changes). */
 const FIX_CODES: ReadonlySet<FailureCode> = new Set(['verify-failed', 'changes-requested', 'guard-blocked', 'merge-conflict']);
@@ -57,4 +59,9 @@ export function retryVerdict(input: RetryVerdictInput): RetryVerdict {
   const exhausted = !decision.retry && !permanent && input.attempt >= input.cap;
   const delayMs = fix || input.backoff.initialMs === 0 ? 0 : decision.delayMs;
   return { retry: decision.retry, delayMs, why: decision.reason, exhausted, permanent };
+}
+
+/** How many attempts a task on `lane` gets: the project's cap for the lane, else the lane's default, else 1. */
+export function retryCap(state: ProjectState, registry: LaneRegistry, lane: string): number {
+  return state.settings.retryCaps[lane] ?? registry.get(lane)?.manifest.defaultRetryCap ?? 1;
 }

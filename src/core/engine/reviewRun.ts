@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors';
 import { withWorktreeLock } from '../workspace/worktreeLock';
-import { git } from '../guards/gitExec';
+import { git } from '../git/gitExec';
 import { buildLaneEnv } from '../lanes/laneEnv';
 import { runLane } from '../lanes/runLane';
 import { taskSpecEnv, writeTaskSpecFile } from '../lanes/taskSpecEnv';
@@ -12,7 +12,7 @@ import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
-import { runDir } from './runFiles';
+import { runDir } from '../store/runFiles';
 
 /** `usage`: what the review's paid calls cost (counted in the run's, task's, lane's and project's totals). */
 export type ReviewOutcome =

@@ -10,11 +10,12 @@ import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { endRunGroups } from '../process/runGroups';
 import { captureChange, createWorktree } from '../workspace/worktrees';
-import { salvageChange, type RecordFn } from './executeRun';
+import type { RecordFn } from './recordFn';
+import { salvageChange } from './salvageChange';
 import { findRun, type RunEnd } from './finishRun';
 import { installRunHook } from './installRunHook';
 import type { RunContext } from './runContext';
-import { runDir, writeDiff } from './runFiles';
+import { runDir, writeDiff } from '../store/runFiles';
 import { runStages } from './runStages';
 
 export interface AttemptInput {

@@ -1,10 +1,9 @@
-import { hostname } from 'node:os';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { StateStore } from '../backend/stateStore';
-import type { LeaseStore } from '../backend/leaseStore';
-import type { JournalStore } from '../backend/journalStore';
+import type { LeaseStore } from '../lease/leaseStore';
+import type { JournalStore } from '../journal/journalStore';
 import type { SecretSource } from '../secrets/secretSource';
-import type { ErrorRule } from '../guards';
+import type { ErrorRule } from '../retry/classifyError';
 import type { StageGate } from './stageGate';
 import type { TraceLog } from './traceLog';
 
@@ -38,22 +37,4 @@ export interface RunContext {
   /** Called after every change this process makes to tasks or runs. */
   onChange?(): void;
   onRunEvent?(runId: string, type: string, body: Record<string, unknown>): void;
-}
-
-/** `name/pid/nonce`; `name` defaults to the host name (a worker may name itself; then only its lease tells whether it is gone). */
-export function makeOwnerId(name = hostname()): string {
-  return `${name.replaceAll('/', '-')}/${process.pid}/${Math.random().toString(36).slice(2, 8)}`;
-}
-
-/** True when `owner` names a process on this host that is no longer alive. */
-export function ownerIsGone(owner: string | undefined): boolean {
-  if (!owner) return true;
-  const [host, pid] = owner.split('/');
-  if (host !== hostname()) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }

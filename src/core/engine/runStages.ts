@@ -4,7 +4,7 @@ import type { Stage, TaskState } from '../model/taskStates';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import type { CapturedChange } from '../workspace/worktrees';
-import type { RecordFn } from './executeRun';
+import type { RecordFn } from './recordFn';
 import { addUsage, findRun, type RunEnd } from './finishRun';
 import type { Usage } from '../model/laneEvent';
 import { integrateRun } from './integrateRun';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Stage, TaskState } from '../model/taskStates';
 import type { StateStore } from '../backend/stateStore';
-import { findTask, setTaskState } from './taskCommands';
+import { findTask, setTaskState } from './setTaskState';
 
 export type EnterResult = { entered: true; waitedMs: number } | { entered: false; why: 'stale' | 'aborted' };
 

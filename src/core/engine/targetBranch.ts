@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { SwitchyardError } from '../errors';
-import { git } from '../guards/gitExec';
+import { git } from '../git/gitExec';
 
 /**
  * Git plumbing for integration that never touches a working tree or an

@@ -2,24 +2,14 @@ import { SwitchyardError } from '../errors';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import { NewTaskSpec } from '../model/newTaskSpec';
 import type { Task, TaskSpecInput } from '../model/task';
-import { assertTaskTransition, type TaskState } from '../model/taskStates';
 import { describeZodError } from '../model/zodIssues';
 import { describeCycle, findCycle } from '../scheduler/findCycle';
 import { blockDependents, unblockDependents } from './dependencyBlocks';
 import type { ProjectState } from '../store/projectState';
 import type { StateStore } from '../backend/stateStore';
+import { findTask, setTaskState } from './setTaskState';
 
-export function findTask(state: ProjectState, id: string): Task {
-  const task = state.tasks.find((t) => t.id === id);
-  if (!task) throw new SwitchyardError('unknown-task', `unknown task "${id}"${state.tasks.length ? `; tasks: ${state.tasks.map((t) => t.id).join(', ')}` : ''}`);
-  return task;
-}
-
-export function setTaskState(task: Task, to: TaskState): void {
-  assertTaskTransition(task.state, to, task.id);
-  task.state = to;
-  task.updatedAt = new Date().toISOString();
-}
+export { findTask, setTaskState };
 
 /**
  * Parses task specs, checking lanes, urgent flags and dependencies, and

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
-import type { LaneRegistry } from '../lanes/laneRegistry';
-import { TaskSpec } from '../model/task';
+import type { QueueOptions, QueueSummary } from '../engine/queueRunner';
+import { TaskSpec, type Task } from '../model/task';
 import type { Stage } from '../model/taskStates';
 import { describeZodError } from '../model/zodIssues';
-import { Project } from '../project';
-import { git } from '../guards/gitExec';
+import type { ProjectSettings, ProjectState } from '../store/projectState';
+import { git } from '../git/gitExec';
 
 /** The default agent of an experiment: each task writes its own file, so tasks never conflict. */
 export const DEFAULT_EXPERIMENT_COMMAND = 'echo "$SWITCHYARD_TASK_TITLE" > "task-$SWITCHYARD_TASK_ID.txt"';
@@ -50,13 +50,26 @@ export async function readDagFile(path: string): Promise<DagFile> {
   return parsed.data;
 }
 
+/** What an experiment needs of a project (the façade's `Project` has it); the caller opens it, with the command lane registered and no pre-push hook. */
+export interface ExperimentProject {
+  updateSettings(change: (settings: ProjectSettings) => void): Promise<ProjectSettings>;
+  addTasks(specs: readonly unknown[], where?: string): Promise<Task[]>;
+  runQueue(options?: QueueOptions): Promise<QueueSummary>;
+  state(): Promise<ProjectState>;
+}
+
 /**
  * Runs the same DAG once per concurrency setting (the RUNNING limit), each
  * time in a fresh temporary git repository with the command lane, and
  * measures the drain: wall time, batches (claims that started runs), tasks,
  * attempts and retries, and the most runs each stage held at once.
  */
-export async function runExperiment(dag: DagFile, settings: readonly number[], registry: () => LaneRegistry, onRow?: (row: ExperimentRow) => void): Promise<ExperimentRow[]> {
+export async function runExperiment(
+  dag: DagFile,
+  settings: readonly number[],
+  openProject: (dir: string) => Promise<ExperimentProject>,
+  onRow?: (row: ExperimentRow) => void,
+): Promise<ExperimentRow[]> {
   const file = Array.isArray(dag) ? { tasks: dag } : dag;
   const rows: ExperimentRow[] = [];
   for (const concurrency of settings) {
@@ -66,7 +79,7 @@ export async function runExperiment(dag: DagFile, settings: readonly number[], r
       await writeFile(join(dir, 'README.md'), '# experiment\n');
       await git(dir, ['add', '.']);
       await git(dir, ['-c', 'user.name=Switchyard', '-c', 'user.email=switchyard@localhost', 'commit', '-q', '-m', 'initial']);
-      const project = await Project.open(dir, { registry: registry(), hookCommand: null });
+      const project = await openProject(dir);
       await project.updateSettings((s) => {
         Object.assign(s, file.settings ?? {});
         s.laneSettings.command = { ...(s.laneSettings.command ?? {}), command: file.command ?? DEFAULT_EXPERIMENT_COMMAND };

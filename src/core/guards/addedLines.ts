@@ -1,5 +1,5 @@
 import { SwitchyardError } from '../errors';
-import { gitLines } from './gitExec';
+import { gitLines } from '../git/gitExec';
 
 export interface AddedLine {
   line: number;

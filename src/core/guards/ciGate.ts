@@ -1,9 +1,9 @@
 import type { Octokit } from '@octokit/rest';
 import { errorMessage } from '../errors';
 import { checkState, failureReason, observeChecks, type CheckState } from './ciChecks';
-import { classify, type Classification } from './classifyError';
+import { classify, type Classification } from '../retry/classifyError';
 import { PullRequest, RequiredStatusChecks, parseGitHub } from './githubSchemas';
-import { defaultSleep } from './retryPolicy';
+import { defaultSleep } from '../retry/retryPolicy';
 import type { GuardOutcome } from './runGuard';
 
 export interface CiGateOptions {

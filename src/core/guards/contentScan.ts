@@ -1,6 +1,6 @@
 import { diffAddedLines, type AddedLine } from './addedLines';
 import { findConflictMarkers, type ConflictMarkerFinding } from './conflictMarkers';
-import { git } from './gitExec';
+import { git } from '../git/gitExec';
 import { scanTreeForConflictMarkers } from './fullTreeScan';
 
 /** Added content kept for the secret scan; beyond this the secret scan warns instead of holding it all. */

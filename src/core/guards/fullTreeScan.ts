@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../errors';
 import { CONFLICT_MARKER_ERE, conflictMarkerKind, type ConflictMarkerFinding } from './conflictMarkers';
-import { gitLines } from './gitExec';
+import { gitLines } from '../git/gitExec';
 
 /**
  * Conflict markers anywhere in the tree of `commit` (what is committed, not

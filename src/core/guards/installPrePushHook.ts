@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
-import { git } from './gitExec';
+import { git } from '../git/gitExec';
 import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
 
 export interface InstallResult {

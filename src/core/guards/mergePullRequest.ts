@@ -1,8 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import { errorMessage } from '../errors';
-import type { Classification, ErrorClass } from './classifyError';
+import type { Classification, ErrorClass } from '../retry/classifyError';
 import { MergeResult, parseGitHub } from './githubSchemas';
-import { RetryGaveUpError, RetryPolicy, withRetry, type RetryDecision, type RetryPolicyInput } from './retryPolicy';
+import { RetryGaveUpError, RetryPolicy, withRetry, type RetryDecision, type RetryPolicyInput } from '../retry/retryPolicy';
 
 export interface MergeOptions {
   octokit: Octokit;

@@ -1,4 +1,4 @@
-import { git } from './gitExec';
+import { git } from '../git/gitExec';
 import type { GuardEvidence } from './guardLog';
 import { allowedPatterns, refPatternMatches, type MergePolicyRule } from './mergePolicy';
 import type { PushRange } from './pushRange';

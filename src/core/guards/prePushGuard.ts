@@ -1,7 +1,7 @@
 import type { AddedLine } from './addedLines';
 import { conflictMarkerEvidence } from './conflictMarkers';
 import { scanAddedContent } from './contentScan';
-import { mainWorktreeRoot } from './gitExec';
+import { mainWorktreeRoot } from '../git/gitExec';
 import type { GuardEvidence } from './guardLog';
 import { checkMergeSources } from './mergeSources';
 import { loadMergePolicy, ruleForRef } from './mergePolicy';

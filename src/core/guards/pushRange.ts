@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { describeZodError } from '../model/zodIssues';
-import { SHA_PATTERN, git, isZeroSha } from './gitExec';
+import { SHA_PATTERN, git, isZeroSha } from '../git/gitExec';
 
 const Sha = z.string().regex(SHA_PATTERN, 'not a full object id');
 

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '../errors';
-import type { JournalSink } from '../backend/journalStore';
+import type { JournalSink } from './journalStore';
 import { JOURNAL_VERSION, type JournalEntry, type JournalEvent } from './journalEvent';
 
 /** One event as written: its seq and its JSON line (redacted, no newline). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SwitchyardError } from '../errors';
 import type { Usage } from '../model/laneEvent';
 import type { CallKind, JournalEvent, ReplayRule } from './journalEvent';
-import type { JournalSink } from '../backend/journalStore';
+import type { JournalSink } from './journalStore';
 import type { Durability } from './journalWriter';
 
 export interface CallSpec<T> {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { runDir } from '../engine/runFiles';
+import { runDir } from '../store/runFiles';
 
 export function journalPath(root: string, runId: string): string {
   return join(runDir(root, runId), 'journal.jsonl');

@@ -1,4 +1,4 @@
-import type { JournalSink, JournalStore } from '../backend/journalStore';
+import type { JournalSink, JournalStore } from './journalStore';
 import { SwitchyardError, errorMessage, isSwitchyardError } from '../errors';
 import { DurableCalls, type ResumeCounts } from './durableCalls';
 import { resumeCountsOf } from './resumeCounts';

@@ -83,6 +83,4 @@ export interface LanePlugin {
   run(input: LaneRunInput): Promise<LaneResultInput>;
 }
 
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable } from '../model/disposable';

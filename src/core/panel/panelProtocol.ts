@@ -13,6 +13,9 @@ import * as z from 'zod/mini';
 import type { RunState as CoreRunState } from '../model/runStates';
 import type { TaskState as CoreTaskState } from '../model/taskStates';
 
+/** The scheduler's cost term, for the panel's own ordering of ready tasks (the webview imports nothing of the core but this file). */
+export { COST_CAP, COST_WEIGHT } from '../scheduler/priorityScore';
+
 // The state lists are repeated here (importing the core enums would bundle the full zod); the checks below keep them equal.
 export const PANEL_TASK_STATES = ['DRAFT', 'READY', 'RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'DONE', 'BLOCKED', 'CANCELED', 'CHANGES_REQUESTED', 'FAILED'] as const;
 export const PANEL_RUN_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_RESULT'] as const;

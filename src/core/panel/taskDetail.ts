@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { diffPath, eventsPath, readRunLog, type RunLogLine } from '../engine/runFiles';
+import { diffPath, eventsPath, readRunLog, type RunLogLine } from '../store/runFiles';
 import type { TraceLine } from '../engine/traceLog';
 import type { GuardEvent } from '../guards/guardLog';
 import type { Run } from '../model/run';

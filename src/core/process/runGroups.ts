@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ProcessGroupRecord } from './processGroupRecord';
-import type { ProcessGroup } from './startProcessGroup';
+import type { ProcessGroup } from './processGroup';
 
 /**
  * The process groups a run has alive: every group started inside

@@ -1,45 +1,17 @@
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import type { ProcessGroup, ProcessGroupExit, ProcessGroupSpec } from './processGroup';
 import type { ProcessGroupRecord } from './processGroupRecord';
 import { currentRunGroups } from './runGroups';
 import { SUPERVISOR_SCRIPT } from './supervisorScript';
+
+export type { ProcessGroup, ProcessGroupExit, ProcessGroupSpec } from './processGroup';
 
 /** How long a group gets between SIGTERM and SIGKILL when Switchyard ends it (abort, timeout, leftovers). */
 export const KILL_GRACE_MS = 2_000;
 /** The same when the owner died: short, so nothing of the run outlives it by more than about a second. */
 const OWNER_GONE_GRACE_MS = 500;
-
-export interface ProcessGroupSpec {
-  /** The program, or with `shell` the command line (run by /bin/sh -c). */
-  file: string;
-  args?: readonly string[];
-  shell?: boolean;
-  cwd: string;
-  /** Exactly the environment of the group: nothing of Switchyard's own is added. */
-  env: Record<string, string>;
-  /** Written to stdin, which is then closed; without it stdin is /dev/null. */
-  input?: string;
-  killGraceMs?: number;
-}
-
-export interface ProcessGroupExit {
-  exitCode?: number;
-  signal?: string;
-  /** Why the program could not even start (not found, permission denied). */
-  spawnError?: string;
-}
-
-export interface ProcessGroup {
-  readonly stdout: Readable;
-  readonly stderr: Readable;
-  /** Resolves once the leader has exited, nothing is left alive in its group and both streams are drained; never rejects. */
-  readonly done: Promise<ProcessGroupExit>;
-  /** The group as recorded with the run's lease, once it started. */
-  readonly record: ProcessGroupRecord | undefined;
-  /** Ends the whole group: SIGTERM, then SIGKILL after the grace period. */
-  stop(): void;
-}
 
 /**
  * Starts a program in its own process group (session) behind the

@@ -1,4 +1,4 @@
-import type { RunLogLine } from '../engine/runFiles';
+import type { RunLogLine } from '../store/runFiles';
 import type { TraceLine } from '../engine/traceLog';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';

@@ -1,6 +1,6 @@
 import type { ProjectState } from '../store/projectState';
 import { laneMetrics, type LaneMetrics } from './laneMetrics';
-import type { Canary } from './routingState';
+import type { Canary } from '../model/routingState';
 
 export type CanaryVerdict = 'hold' | 'continue' | 'expand-candidate' | 'not-enough-data';
 

@@ -1,6 +1,6 @@
 import type { CanaryReport } from './canaryReport';
 import type { LaneMetrics } from './laneMetrics';
-import type { RoutingChange } from './routingState';
+import type { RoutingChange } from '../model/routingState';
 import { formatMs } from '../lanes/runLane';
 
 /** A plain text table with left-aligned columns. */

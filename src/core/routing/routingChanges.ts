@@ -2,7 +2,7 @@ import { SwitchyardError } from '../errors';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { ProjectState } from '../store/projectState';
 import type { StateStore } from '../backend/stateStore';
-import type { Canary, RoutingChange, RoutingSnapshot } from './routingState';
+import type { Canary, RoutingChange, RoutingSnapshot } from '../model/routingState';
 
 export interface ChangeAuthor {
   who: string;

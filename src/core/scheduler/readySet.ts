@@ -2,7 +2,7 @@ import type { DagIndex } from './dagIndex';
 import { PriorityQueue } from './priorityQueue';
 import { orderKey, type PriorityInputs } from './priorityScore';
 import { ReadyQueues, type ReadyEntry } from './readyQueues';
-import type { SchedTask } from './scheduler';
+import type { SchedTask } from './schedTask';
 
 export interface ReadyNode {
   task: SchedTask;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RoutingState } from '../routing/routingState';
+import { RoutingState } from '../model/routingState';
 import { Run } from '../model/run';
 import { LaneId, Task } from '../model/task';
 import { BreakerState } from '../model/breakerState';

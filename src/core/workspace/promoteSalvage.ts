@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
-import { RunEventLog, diffPath, eventsPath } from '../engine/runFiles';
+import { RunEventLog, diffPath, eventsPath } from '../store/runFiles';
 import { SwitchyardError, errorMessage } from '../errors';
 import type { Run } from '../model/run';
 import type { StateStore } from '../backend/stateStore';

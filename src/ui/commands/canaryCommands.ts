@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { canaryReport } from '../../core/routing/canaryReport';
 import { formatCanaryReport, formatRoutingHistory } from '../../core/routing/formatRouting';
 import { DEFAULT_CANARY_THRESHOLDS, rollbackCanary, startCanary, type CanaryThresholds } from '../../core/routing/routingChanges';
-import type { RoutingChange } from '../../core/routing/routingState';
+import type { RoutingChange } from '../../core/model/routingState';
 import { whoAmI } from '../../core/routing/whoAmI';
 import { SwitchyardError } from '../../core/errors';
 import { pickLane } from '../prompts/pickLane';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilesLeaseStore, filesLeaseView } from '../../../src/core/backend/filesLeaseStore';
-import type { LeaseStore, LeaseView } from '../../../src/core/backend/leaseStore';
+import type { LeaseStore, LeaseView } from '../../../src/core/lease/leaseStore';
 import { PostgresBackend } from '../../../src/core/backend/postgres/postgresBackend';
 import type { ProcessGroupRecord } from '../../../src/core/process/processGroupRecord';
 import { startPostgres, type PostgresServer } from '../../helpers/postgresServer';

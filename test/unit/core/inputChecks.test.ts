@@ -7,7 +7,7 @@ import { parseSettingValue } from '../../../src/core/lanes/parseSettingValue';
 import { LaneManifest } from '../../../src/core/model/laneManifest';
 import { Project } from '../../../src/core/project';
 import { isSwitchyardError } from '../../../src/core/errors';
-import { classify } from '../../../src/core/guards/classifyError';
+import { classify } from '../../../src/core/retry/classifyError';
 import { builtinLanes, registryWithBuiltins } from '../../../src/lanes/builtinLanes';
 import { makeTempRepo } from '../../helpers/tempRepo';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ProjectStore } from '../../../src/core/store/projectStore';
+import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { makeTempDir } from '../../helpers/tempRepo';
 

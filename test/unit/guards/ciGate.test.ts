@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Octokit } from '@octokit/rest';
 import { ciGateVerdict, waitForRequiredChecks } from '../../../src/core/guards/ciGate';
 import { mergePullRequest } from '../../../src/core/guards/mergePullRequest';
-import { RetryPolicy, decideRetry } from '../../../src/core/guards/retryPolicy';
+import { RetryPolicy, decideRetry } from '../../../src/core/retry/retryPolicy';
 import { checkRun, startFakeGitHub, type FakeGitHub, type Route } from '../../fixtures/fakeGitHub';
 
 const MIN = 60_000;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { canaryReport } from '../../../src/core/routing/canaryReport';
 import { DEFAULT_CANARY_THRESHOLDS, changeCanaryThresholds, rollbackCanary, setDefaultLaneRecorded, startCanary } from '../../../src/core/routing/routingChanges';
-import { ProjectStore } from '../../../src/core/store/projectStore';
+import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { emptyProjectState, type ProjectState } from '../../../src/core/store/projectState';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import type { Canary } from '../../../src/core/routing/routingState';
+import type { Canary } from '../../../src/core/model/routingState';
 import { main } from '../../../src/cli/main';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { addTasks, approveTask } from '../../../src/core/engine/taskCommands';
-import { ProjectStore } from '../../../src/core/store/projectStore';
+import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { makeTempDir } from '../../helpers/tempRepo';
 import { registry } from './engineState';
 

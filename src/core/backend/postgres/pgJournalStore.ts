@@ -1,5 +1,5 @@
 import { parseJournalLines } from '../../journal/journalReader';
-import type { JournalSink, JournalStore } from '../journalStore';
+import type { JournalSink, JournalStore } from '../../journal/journalStore';
 import type { PgConnection } from './pgConnection';
 import { PgJournalSink } from './pgJournalSink';
 

@@ -1,5 +1,5 @@
 import type { ProcessGroupRecord } from '../../process/processGroupRecord';
-import type { LeaseStore } from '../leaseStore';
+import type { LeaseStore } from '../../lease/leaseStore';
 import type { PgConnection } from './pgConnection';
 import { writeLease } from './pgLeaseView';
 import { CHANGE_CHANNEL } from './pgStateStore';

@@ -1,6 +1,6 @@
-import type { Lease } from '../../journal/runLease';
+import type { Lease } from '../../lease/leaseFile';
 import { ProcessGroupRecord } from '../../process/processGroupRecord';
-import type { LeaseView } from '../leaseStore';
+import type { LeaseView } from '../../lease/leaseStore';
 import type { Queryable } from './pgConnection';
 
 /** A lease row as the state query returns it; `remainingMs` is measured on the server's clock. */

@@ -5,7 +5,7 @@ import { Task } from '../../model/task';
 import { describeZodError } from '../../model/zodIssues';
 import { ProjectState, emptyProjectState } from '../../store/projectState';
 import type { StateStore } from '../stateStore';
-import type { LeaseView } from '../leaseStore';
+import type { LeaseView } from '../../lease/leaseStore';
 import type { PgConnection, Queryable } from './pgConnection';
 import { PgLeaseView, type LeaseRow } from './pgLeaseView';
 

@@ -1,4 +1,4 @@
-import type { Disposable } from '../../lanes/lanePlugin';
+import type { Disposable } from '../../model/disposable';
 import type { Backend } from '../backend';
 import type { BackendSpec } from '../backendSpec';
 import { PgChangeFeed } from './pgChangeFeed';

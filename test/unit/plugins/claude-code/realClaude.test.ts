@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { classify } from '../../../../src/core/guards/classifyError';
+import { classify } from '../../../../src/core/retry/classifyError';
 import { anthropicServer } from '../../../fixtures/anthropicServer';
 import type { ScriptStep, ScriptedModelServer } from '../../../fixtures/scriptedModelServer';
 import { cliLaneProject, laneEvents } from '../../../helpers/cliLaneProject';

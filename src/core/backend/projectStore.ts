@@ -4,12 +4,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
 import { SwitchyardError } from '../errors';
-import { AtomicJsonFile } from './atomicJsonFile';
-import { ProjectState, STATE_VERSION, emptyProjectState } from './projectState';
-import { STATE_DIR, ensureStateDir } from './stateDir';
-import type { StateStore } from '../backend/stateStore';
-import type { LeaseView } from '../backend/leaseStore';
-import { filesLeaseView } from '../backend/filesLeaseStore';
+import { AtomicJsonFile } from '../store/atomicJsonFile';
+import { ProjectState, STATE_VERSION, emptyProjectState } from '../store/projectState';
+import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+import type { StateStore } from './stateStore';
+import type { LeaseView } from '../lease/leaseStore';
+import { filesLeaseView } from './filesLeaseStore';
 
 export { STATE_DIR };
 

@@ -1,4 +1,4 @@
-import type { Lease } from '../journal/runLease';
+import type { Lease } from './leaseFile';
 import type { ProcessGroupRecord } from '../process/processGroupRecord';
 
 /**

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_DIR } from '../store/stateDir';
+import { STATE_DIR } from './stateDir';
 
 export { RunEventLog, DEFAULT_RUN_OUTPUT, type RunOutputLimits } from './runEventLog';
 

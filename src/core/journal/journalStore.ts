@@ -1,5 +1,5 @@
-import type { JournalEntry, JournalEvent } from '../journal/journalEvent';
-import type { JournalRead } from '../journal/journalReader';
+import type { JournalEntry, JournalEvent } from './journalEvent';
+import type { JournalRead } from './journalReader';
 
 /** Where a run's journal events go, in order, each with the next `seq`. */
 export interface JournalSink {

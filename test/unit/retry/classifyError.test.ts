@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { classify, loadErrorRules } from '../../../src/core/guards/classifyError';
+import { classify, loadErrorRules } from '../../../src/core/retry/classifyError';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 type Expected = [cls: 'transient' | 'ci-pending' | 'permanent', rule: string];

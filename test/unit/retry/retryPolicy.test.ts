@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { RetryGaveUpError, RetryPolicy, backoffDelayMs, decideRetry, withRetry } from '../../../src/core/guards/retryPolicy';
+import { RetryGaveUpError, RetryPolicy, backoffDelayMs, decideRetry, withRetry } from '../../../src/core/retry/retryPolicy';
 
 const policy = (input: Parameters<typeof RetryPolicy.parse>[0] = {}) => RetryPolicy.parse(input);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { TokenLender, type Credential, type CredentialSource, type TokenLoan } from '../../../src/core/guards/tokenLender';
+import { TokenLender, type Credential, type CredentialSource, type TokenLoan } from '../../../src/core/credentials/tokenLender';
 
 const MIN = 60_000;
 

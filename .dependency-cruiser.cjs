@@ -1,0 +1,98 @@
+/**
+ * The import rules `npm run check:layers` enforces (dependency-cruiser, run
+ * from tools/depcruise: see scripts/check-layers.sh). Type-only imports count.
+ *
+ * The folders of src/core form layers, from the leaves up to the façade. A
+ * file may import its own folder and the folders of lower layers, never a
+ * folder of its own layer or of a higher one: the folders form a directed
+ * acyclic graph by construction. The README's Architecture section draws the
+ * same layers; test/unit/layers/layerRules.test.ts checks that every folder of
+ * src/core has a layer and that the rules bite.
+ */
+const LAYERS = [
+  ['errors.ts'],
+  ['model', 'text'],
+  ['process', 'secrets', 'git', 'credentials', 'store'],
+  ['retry', 'lease', 'journal', 'scheduler'],
+  ['lanes', 'guards', 'backend'],
+  ['routing', 'workspace', 'agent'],
+  ['engine'],
+  ['panel', 'report', 'experiment'],
+  ['project.ts'],
+];
+
+/** `^src/core/<name>/` for a folder, `^src/core/<name>$` for a root file. */
+function corePath(name) {
+  const escaped = name.replace(/\./g, '\\.');
+  return name.endsWith('.ts') ? `^src/core/${escaped}$` : `^src/core/${escaped}/`;
+}
+
+const layerRules = LAYERS.flatMap((layer, index) =>
+  layer.map((name) => {
+    const below = LAYERS.slice(0, index).flat();
+    return {
+      name: `layer-${name.replace(/\.ts$/, '')}`,
+      comment: `src/core/${name} (layer ${index}) may import only itself and the layers below: ${below.join(', ') || 'nothing of the core'}`,
+      severity: 'error',
+      from: { path: corePath(name) },
+      to: { path: '^src/core/', pathNot: [corePath(name), ...below.map(corePath)] },
+    };
+  }),
+);
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle between files (type-only imports included).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-unlayered',
+      comment: 'Every file of src/core lies in a folder (or is a root file) that has a layer in .dependency-cruiser.cjs.',
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: LAYERS.flat().map(corePath) },
+      to: {},
+    },
+    ...layerRules,
+    {
+      name: 'core-stays-core',
+      comment: 'src/core never imports vscode (not even its types), the UI, the CLI, the built-in lane wiring, the public API, plugins/ or webview/.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/(ui|cli|lanes)/', '^src/(api|extension)\\.ts$', '^plugins/', '^webview/', '^vscode$', '(^|/)node_modules/@types/vscode/'] },
+    },
+    {
+      name: 'webview-protocol-only',
+      comment: 'webview/ runs in the browser: it imports itself and the panel protocol (src/core/panel/panelProtocol.ts), nothing else.',
+      severity: 'error',
+      from: { path: '^webview/' },
+      to: { pathNot: ['^webview/', '^src/core/panel/panelProtocol\\.ts$', '(^|/)node_modules/zod/'] },
+    },
+    {
+      name: 'plugins-public-api-only',
+      comment: 'A built-in lane imports the public API (src/api.ts), plugins/shared and its own folder: nothing else of Switchyard.',
+      severity: 'error',
+      from: { path: '^plugins/' },
+      to: { path: ['^src/', '^webview/', '^test/', '^bench/', '^scripts/'], pathNot: '^src/api\\.ts$' },
+    },
+    {
+      name: 'plugins-not-each-other',
+      comment: 'A built-in lane does not import another lane: shared code lives in plugins/shared.',
+      severity: 'error',
+      from: { path: '^plugins/([^/]+)/' },
+      to: { path: '^plugins/', pathNot: ['^plugins/$1/', '^plugins/shared/'] },
+    },
+  ],
+  options: {
+    // Type-only imports are dependencies too: a cycle of types is a cycle.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: `${__dirname}/tsconfig.json` },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|out)/' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

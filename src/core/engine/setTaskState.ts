@@ -1,0 +1,18 @@
+import { SwitchyardError } from '../errors';
+import type { Task } from '../model/task';
+import { assertTaskTransition, type TaskState } from '../model/taskStates';
+import type { ProjectState } from '../store/projectState';
+
+/** The task `id` of `state`; an unknown id is an error naming the tasks there are. */
+export function findTask(state: ProjectState, id: string): Task {
+  const task = state.tasks.find((t) => t.id === id);
+  if (!task) throw new SwitchyardError('unknown-task', `unknown task "${id}"${state.tasks.length ? `; tasks: ${state.tasks.map((t) => t.id).join(', ')}` : ''}`);
+  return task;
+}
+
+/** Moves `task` to `to` (a transition the task state machine allows) and stamps `updatedAt`. */
+export function setTaskState(task: Task, to: TaskState): void {
+  assertTaskTransition(task.state, to, task.id);
+  task.state = to;
+  task.updatedAt = new Date().toISOString();
+}

@@ -1,0 +1,4 @@
+/** What a registration or a subscription returns: `dispose()` undoes it. */
+export interface Disposable {
+  dispose(): void;
+}
