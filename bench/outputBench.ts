@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LaneRegistry } from '../src/core/lanes/laneRegistry';
-import { eventsPath } from '../src/core/engine/runFiles';
+import { eventsPath } from '../src/core/store/runFiles';
 import { Project } from '../src/core/project';
 import { runMeasured } from '../test/helpers/peakRss';
 

@@ -5,7 +5,7 @@ export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
  * Splits a byte stream into lines, holding at most `maxLineBytes` of one
  * line: the rest of a longer line is dropped up to its newline and the line
  * ends with the marker ` … [line cut: N more bytes not kept]` (the host's
- * cut, src/core/engine/lineCut.ts, writes and adds up the same marker). A
+ * cut, src/core/store/lineCut.ts, writes and adds up the same marker). A
  * chunk may end mid-line or mid-character; the rest waits for the next
  * chunk. `end()` returns what was left without a newline: the last line of a
  * stream that was cut mid-way. Each chunk is scanned once.

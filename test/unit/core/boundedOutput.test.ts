@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { eventsPath, readRunLog } from '../../../src/core/engine/runFiles';
+import { eventsPath, readRunLog } from '../../../src/core/store/runFiles';
 import { buildCliBundle } from '../../helpers/cliBundle';
 import { runMeasured } from '../../helpers/peakRss';
 import { makeTempRepo } from '../../helpers/tempRepo';

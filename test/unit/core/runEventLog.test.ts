@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunEventLog, readRunLog } from '../../../src/core/engine/runFiles';
-import { cutLine } from '../../../src/core/engine/lineCut';
+import { RunEventLog, readRunLog } from '../../../src/core/store/runFiles';
+import { cutLine } from '../../../src/core/store/lineCut';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 const MiB = 1024 * 1024;
