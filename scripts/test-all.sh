@@ -53,6 +53,8 @@ offline() {
 }
 
 built=0 installed=0 suite=0
+# The layer check runs from its own small package (dependency-cruiser needs TypeScript's JavaScript API, which TypeScript 7 lacks).
+[[ -x tools/depcruise/node_modules/.bin/depcruise ]] || npm ci --prefix tools/depcruise --no-audit --no-fund
 section "Layers" npm run --silent check:layers
 section "Type check" npx tsc --noEmit -p .
 section "Build" npm run build && built=1
