@@ -1,5 +1,7 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { readJsonlFile, zodLine } from '../store/jsonlFile';
 import { STATE_DIR } from '../store/stateDir';
 
 /** Where a run's files live: `<repo>/.switchyard/runs/<runId>/`. */
@@ -15,11 +17,9 @@ export function eventsPath(root: string, runId: string): string {
   return join(runDir(root, runId), 'events.jsonl');
 }
 
-export interface RunLogLine {
-  ts: string;
-  type: string;
-  [key: string]: unknown;
-}
+/** One line of `events.jsonl`: a lane event or a host decision, stamped by `RunEventLog`. */
+export const RunLogLine = z.looseObject({ ts: z.string(), type: z.string() });
+export type RunLogLine = z.infer<typeof RunLogLine>;
 
 /** Appends lane events and host decisions of one run, one JSON object a line. */
 export class RunEventLog {
@@ -40,18 +40,14 @@ export class RunEventLog {
   }
 }
 
+/**
+ * The events of a run, oldest first. A diagnostic log: a torn or damaged line
+ * (the writer appends after a crash without repairing) is skipped; a missing
+ * or unreadable file reads as empty.
+ */
 export async function readRunLog(file: string): Promise<RunLogLine[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as RunLogLine];
-      } catch {
-        return [];
-      }
-    });
+  const read = await readJsonlFile(file, zodLine(RunLogLine, 'a run event'), { damaged: 'skip' }).catch(() => undefined);
+  return read?.values ?? [];
 }
 
 export async function writeDiff(root: string, runId: string, diff: string): Promise<string> {
