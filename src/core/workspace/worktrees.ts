@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { SwitchyardError, errorMessage } from '../errors';
+import { RetryPolicy, backoffDelayMs, defaultSleep } from '../guards/retryPolicy';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { withWorktreeLock } from './worktreeLock';
 
@@ -18,6 +19,8 @@ export function branchName(taskId: string, attempt: number): string {
 
 const LOCK_CONTENTION = /\.lock\b|could not lock|unable to create .*lock|cannot lock ref/i;
 const LOCK_RETRIES = 6;
+/** Between tries: 50 ms doubling (±20 % jitter), the retry policy's backoff. */
+const LOCK_BACKOFF = RetryPolicy.parse({ initialIntervalMs: 50 });
 
 /**
  * Creates a fresh worktree on a new branch at `base`; the user's working tree
@@ -36,7 +39,7 @@ export async function createWorktree(root: string, path: string, branch: string,
         const message = errorMessage(error);
         if (attempt < LOCK_RETRIES && LOCK_CONTENTION.test(message)) {
           await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
-          await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+          await defaultSleep(backoffDelayMs(LOCK_BACKOFF, attempt));
           continue;
         }
         throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${message}`, { cause: error });
