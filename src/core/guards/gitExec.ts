@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { basename, dirname } from 'node:path';
 import { SwitchyardError } from '../errors';
 
@@ -15,10 +15,10 @@ export interface GitResult {
   code: number;
 }
 
-/** `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. */
-export function git(cwd: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<GitResult> {
+/** `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. `env` adds variables (e.g. an identity). */
+export function git(cwd: string, args: readonly string[], okCodes: readonly number[] = [0], env: Readonly<Record<string, string>> = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('git', args, { cwd, env: { ...process.env, ...env, ...GIT_ENV }, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       if (okCodes.includes(code)) resolve({ stdout, code });
       else reject(gitError(args, error, stderr));
@@ -62,6 +62,12 @@ export function gitLines(cwd: string, args: readonly string[], onLine: (line: st
       else reject(gitError(args, { message: `exit code ${code}` }, stderr));
     });
   });
+}
+
+/** `git <args>` in `cwd`, synchronously (for a step inside a store transaction), output ignored: the exit code (-1 when git could not start). */
+export function gitSync(cwd: string, args: readonly string[]): number {
+  const result = spawnSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  return result.status ?? -1;
 }
 
 function gitError(args: readonly string[], error: unknown, stderr: string): SwitchyardError {
