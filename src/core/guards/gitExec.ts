@@ -3,9 +3,10 @@ import { basename, dirname } from 'node:path';
 import { SwitchyardError } from '../errors';
 
 /**
- * Runs git for the guards: no shell, no pager, no prompts, and errors that
- * name the command and git's own words. Guards treat any of these errors as
- * an internal error (fail-safe), never as a verdict.
+ * Runs git, the one way Switchyard does (guards, engine, worktrees, salvage):
+ * no shell, no pager, no prompts, the C locale, and errors that name the
+ * command and git's own words. Guards treat any of these errors as an
+ * internal error (fail-safe), never as a verdict.
  */
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
 const MAX_BUFFER = 512 * 1024 * 1024;
@@ -24,6 +25,11 @@ export function git(cwd: string, args: readonly string[], okCodes: readonly numb
       else reject(gitError(args, error, stderr));
     });
   });
+}
+
+/** The output of `git <args>` in `cwd`; any exit code but 0 rejects. */
+export async function gitOutput(cwd: string, args: readonly string[]): Promise<string> {
+  return (await git(cwd, args)).stdout;
 }
 
 /** Streams `git <args>` line by line (without the newline) so large outputs are never held whole. */
@@ -70,10 +76,17 @@ export function gitSync(cwd: string, args: readonly string[]): number {
   return result.status ?? -1;
 }
 
-function gitError(args: readonly string[], error: unknown, stderr: string): SwitchyardError {
+/** A git command that failed (`git-failed`): the message names the command and git's last words; `stderr` holds all it said. */
+export class GitFailure extends SwitchyardError {
+  constructor(message: string, readonly stderr: string, options: { cause?: unknown }) {
+    super('git-failed', message, options);
+  }
+}
+
+function gitError(args: readonly string[], error: unknown, stderr: string): GitFailure {
   const e = error as NodeJS.ErrnoException | null;
   const why = e?.code === 'ENOENT' ? 'git was not found on PATH' : (stderr.trim().split('\n').slice(-3).join(' / ') || e?.message || 'failed');
-  return new SwitchyardError('git-failed', `git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, { cause: error });
+  return new GitFailure(`git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, stderr, { cause: error });
 }
 
 /**
