@@ -36,15 +36,14 @@ export async function createWorktree(root: string, path: string, branch: string,
         await gitOutput(root, ['worktree', 'add', '--force', '-B', branch, path, base]);
         return;
       } catch (error) {
-        const message = errorMessage(error);
-        // git's whole stderr: the line naming the lock may come before several lines of hints.
-        const said = error instanceof GitFailure ? error.stderr : message;
+        // All git said: the line naming the lock comes before several lines of hints.
+        const said = (error instanceof GitFailure && error.stderr.trim()) || errorMessage(error);
         if (attempt < LOCK_RETRIES && LOCK_CONTENTION.test(said)) {
           await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
           await defaultSleep(backoffDelayMs(LOCK_BACKOFF, attempt));
           continue;
         }
-        throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${message}`, { cause: error });
+        throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${said}`, { cause: error });
       }
     }
   });
