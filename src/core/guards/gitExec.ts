@@ -1,6 +1,6 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { basename, dirname } from 'node:path';
-import { SwitchyardError } from '../errors';
+import { SwitchyardError, errorMessage } from '../errors';
 
 /**
  * Runs git, the one way Switchyard does (guards, engine, worktrees, salvage):
@@ -81,6 +81,11 @@ export class GitFailure extends SwitchyardError {
   constructor(message: string, readonly stderr: string, options: { cause?: unknown }) {
     super('git-failed', message, options);
   }
+}
+
+/** All git said when `error` is a failed git command (its stderr), else the error's message. */
+export function gitSaid(error: unknown): string {
+  return (error instanceof GitFailure && error.stderr.trim()) || errorMessage(error);
 }
 
 function gitError(args: readonly string[], error: unknown, stderr: string): GitFailure {

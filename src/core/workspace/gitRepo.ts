@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { gitOutput } from '../guards/gitExec';
-import { SwitchyardError, errorMessage } from '../errors';
+import { gitOutput, gitSaid } from '../guards/gitExec';
+import { SwitchyardError } from '../errors';
 
 /** The top-level folder of the git repository that contains `dir`. */
 export async function resolveRepoRoot(dir: string): Promise<string> {
@@ -13,7 +13,7 @@ export async function resolveRepoRoot(dir: string): Promise<string> {
   } catch (error) {
     throw new SwitchyardError(
       'not-a-git-repo',
-      `${dir} is not inside a git repository (git said: ${firstLine(errorMessage(error))}). Run \`git init\` and make a first commit, or open a repository.`,
+      `${dir} is not inside a git repository (git said: ${firstLine(gitSaid(error))}). Run \`git init\` and make a first commit, or open a repository.`,
       { cause: error },
     );
   }

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunEventLog, diffPath, eventsPath } from '../engine/runFiles';
-import { SwitchyardError, errorMessage } from '../errors';
-import { gitOutput } from '../guards/gitExec';
+import { SwitchyardError } from '../errors';
+import { gitOutput, gitSaid } from '../guards/gitExec';
 import type { Run } from '../model/run';
 import type { StateStore } from '../backend/stateStore';
 import { firstLine } from './gitRepo';
@@ -123,7 +123,7 @@ async function pointBranch(root: string, runId: string, branch: string, commit: 
     // `git branch -f` refuses a branch checked out in any worktree, so a working tree is never moved under the user.
     await gitOutput(root, ['branch', ...(current ? ['-f'] : []), branch, commit]);
   } catch (error) {
-    throw new SwitchyardError('git-failed', `could not point ${branch} at the salvage of run ${runId}: ${firstLine(errorMessage(error))}`, { cause: error });
+    throw new SwitchyardError('git-failed', `could not point ${branch} at the salvage of run ${runId}: ${firstLine(gitSaid(error))}`, { cause: error });
   }
   return { runId, branch, commit, action: current ? 'fast-forwarded' : 'created', files };
 }
@@ -147,7 +147,7 @@ async function applyOnto(root: string, run: Run, branch: string, onto: string, t
       const conflicted = (await gitOutput(tree, ['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim().split('\n').filter(Boolean);
       throw new SwitchyardError(
         'git-failed',
-        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)})${conflicted.length ? `: conflicts in ${conflicted.join(', ')}` : `: ${firstLine(errorMessage(error))}`}; promote it without --onto and merge or rebase it yourself`,
+        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)})${conflicted.length ? `: conflicts in ${conflicted.join(', ')}` : `: ${firstLine(gitSaid(error))}`}; promote it without --onto and merge or rebase it yourself`,
         { cause: error },
       );
     }

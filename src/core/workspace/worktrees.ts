@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { SwitchyardError, errorMessage } from '../errors';
-import { GitFailure, gitOutput } from '../guards/gitExec';
+import { SwitchyardError } from '../errors';
+import { gitOutput, gitSaid } from '../guards/gitExec';
 import { RetryPolicy, backoffDelayMs, defaultSleep } from '../guards/retryPolicy';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { withWorktreeLock } from './worktreeLock';
@@ -37,7 +37,7 @@ export async function createWorktree(root: string, path: string, branch: string,
         return;
       } catch (error) {
         // All git said: the line naming the lock comes before several lines of hints.
-        const said = (error instanceof GitFailure && error.stderr.trim()) || errorMessage(error);
+        const said = gitSaid(error);
         if (attempt < LOCK_RETRIES && LOCK_CONTENTION.test(said)) {
           await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
           await defaultSleep(backoffDelayMs(LOCK_BACKOFF, attempt));
