@@ -104,7 +104,7 @@ async function postgresIds(): Promise<{ uid: number; gid: number }> {
 // ---------------------------------------------------------------------------
 // Small utilities
 
-/** A currently free TCP port on 127.0.0.1 (bound on port 0, then released). */
+/** The last `lines` lines of the server's log, for error messages. */
 async function logTail(logFile: string, lines = LOG_TAIL_LINES): Promise<string> {
   try {
     const text = await readFile(logFile, 'utf8');

@@ -1,7 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
+import { gitOutput } from '../../core/git/gitExec';
 import { Project } from '../../core/project';
 import { registryWithBuiltins } from '../../lanes/builtinLanes';
 import type { CliContext } from '../cliContext';
@@ -29,10 +29,9 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     await writeFile(join(dir, 'README.md'), '# Demo project\n');
     await writeFile(join(dir, 'src', 'greeting.txt'), 'Hello\n');
     await writeFile(join(dir, 'agent.js'), DEMO_AGENT);
-    const git = simpleGit(dir);
-    await git.init();
-    await git.addConfig('user.name', 'Switchyard Demo').addConfig('user.email', 'demo@localhost');
-    await git.add('.').commit('initial commit');
+    for (const args of [['init'], ['config', 'user.name', 'Switchyard Demo'], ['config', 'user.email', 'demo@localhost'], ['add', '.'], ['commit', '-m', 'initial commit']]) {
+      await gitOutput(dir, args);
+    }
 
     const project = await Project.open(dir, { registry: registryWithBuiltins() });
     await project.updateSettings((s) => {
@@ -51,7 +50,7 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     ctx.out(`\n${formatStatus(state)}`);
     for (const run of state.runs) ctx.out(`\n--- diff of ${run.id} (${run.branch}) ---\n${(await project.diff(run.id)).trimEnd()}`);
     const target = state.settings.integration.targetBranch;
-    const merged = await git.raw(['log', '--oneline', '--first-parent', target]).catch(() => '');
+    const merged = await gitOutput(dir, ['log', '--oneline', '--first-parent', target]).catch(() => '');
     if (merged) ctx.out(`\n--- ${target}: each task merged in dependency order (your branch is untouched) ---\n${merged.trimEnd()}`);
     const allDone = state.tasks.every((t) => t.state === 'DONE');
     ctx.out(`\n${allDone ? 'All tasks DONE.' : 'Some tasks did not finish.'} Your own repositories work the same way: cd into one and run \`switchyard task add\`, then \`switchyard run\`.`);

@@ -1,6 +1,5 @@
-import { execFile, execFileSync } from 'node:child_process';
 import { SwitchyardError } from '../errors';
-import { git } from '../git/gitExec';
+import { git, gitSync } from '../git/gitExec';
 
 /**
  * Git plumbing for integration that never touches a working tree or an
@@ -49,12 +48,7 @@ export async function mergeTrees(root: string, ours: string, theirs: string): Pr
 export async function commitTree(root: string, tree: string, parents: readonly string[], message: string): Promise<string> {
   const hasIdentity = (await git(root, ['config', 'user.email'], [0, 1])).stdout.trim() !== '';
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
-  if (hasIdentity) return (await git(root, args)).stdout.trim();
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd: root, env: { ...process.env, ...IDENTITY } }, (error, stdout) =>
-      error ? reject(new SwitchyardError('git-failed', `git commit-tree: ${error.message}`, { cause: error })) : resolve(stdout.trim()),
-    );
-  });
+  return (await git(root, args, [0], hasIdentity ? {} : IDENTITY)).stdout.trim();
 }
 
 /**
@@ -63,12 +57,7 @@ export async function commitTree(root: string, tree: string, parents: readonly s
  * inside a store transaction; false when the branch moved meanwhile.
  */
 export function updateBranchSync(root: string, branch: string, to: string, from: string | undefined): boolean {
-  try {
-    execFileSync('git', ['update-ref', '-m', 'switchyard: integrate', `refs/heads/${branch}`, to, from ?? ZERO], { cwd: root, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return gitSync(root, ['update-ref', '-m', 'switchyard: integrate', `refs/heads/${branch}`, to, from ?? ZERO]) === 0;
 }
 
 export async function pushBranch(root: string, remote: string, branch: string): Promise<void> {

@@ -1,9 +1,13 @@
-import { appendFile, readFile, rename, stat } from 'node:fs/promises';
+import { appendFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { readJsonlFile, zodLine } from '../store/jsonlFile';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 
 /** `<repo>/.switchyard/trace.jsonl`: the scheduler's decisions and per-tick signals. */
 export const TRACE_FILE = 'trace.jsonl';
+/** The previous trace, after one rotation. */
+export const TRACE_ROTATED_FILE = 'trace.1.jsonl';
 /** When the trace passes this size it is renamed to `trace.1.jsonl` (replacing the older one) and a new one starts. */
 export const TRACE_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -11,16 +15,16 @@ export function tracePath(root: string): string {
   return join(root, STATE_DIR, TRACE_FILE);
 }
 
-export interface TraceLine {
-  ts: string;
-  /** `decision` (why this task, lane, now; why waiting, retried, blocked), `signals` (per tick), `drain` (start/end). */
-  type: 'decision' | 'signals' | 'drain';
-  kind?: string;
-  task?: string;
-  run?: string;
-  message?: string;
-  [key: string]: unknown;
-}
+/** One trace line: `decision` (why this task, lane, now; why waiting, retried, blocked), `signals` (per tick), `drain` (start/end). */
+export const TraceLine = z.looseObject({
+  ts: z.string(),
+  type: z.enum(['decision', 'signals', 'drain']),
+  kind: z.string().optional(),
+  task: z.string().optional(),
+  run: z.string().optional(),
+  message: z.string().optional(),
+});
+export type TraceLine = z.infer<typeof TraceLine>;
 
 /**
  * Appends trace lines in order, without blocking the caller; bounded in size
@@ -48,7 +52,7 @@ export class TraceLog {
       this.written = (await stat(file).catch(() => undefined))?.size ?? 0;
     }
     if (this.written + text.length > this.maxBytes) {
-      await rename(file, join(this.root, STATE_DIR, 'trace.1.jsonl')).catch(() => undefined);
+      await rename(file, join(this.root, STATE_DIR, TRACE_ROTATED_FILE)).catch(() => undefined);
       this.written = 0;
     }
     await appendFile(file, text);
@@ -56,15 +60,14 @@ export class TraceLog {
   }
 }
 
-/** The trace lines (the rotated file first), oldest first; unreadable lines are skipped. */
+/**
+ * The trace lines (the rotated file first), oldest first. A diagnostic log:
+ * torn and damaged lines are skipped; a missing or unreadable file reads as empty.
+ */
 export async function readTrace(root: string): Promise<TraceLine[]> {
-  const texts = await Promise.all(['trace.1.jsonl', TRACE_FILE].map((f) => readFile(join(root, STATE_DIR, f), 'utf8').catch(() => '')));
-  return texts.join('').split('\n').flatMap((line) => {
-    if (!line.trim()) return [];
-    try {
-      return [JSON.parse(line) as TraceLine];
-    } catch {
-      return [];
-    }
-  });
+  const check = zodLine(TraceLine, 'a trace line');
+  const reads = await Promise.all(
+    [TRACE_ROTATED_FILE, TRACE_FILE].map((f) => readJsonlFile(join(root, STATE_DIR, f), check, { damaged: 'skip' }).catch(() => undefined)),
+  );
+  return reads.flatMap((read) => read?.values ?? []);
 }

@@ -1,11 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { basename, dirname } from 'node:path';
-import { SwitchyardError } from '../errors';
+import { SwitchyardError, errorMessage } from '../errors';
 
 /**
- * Runs git for the guards: no shell, no pager, no prompts, and errors that
- * name the command and git's own words. Guards treat any of these errors as
- * an internal error (fail-safe), never as a verdict.
+ * Runs git, the one way Switchyard does (guards, engine, worktrees, salvage):
+ * no shell, no pager, no prompts, the C locale, and errors that name the
+ * command and git's own words. Guards treat any of these errors as an
+ * internal error (fail-safe), never as a verdict.
  */
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
 const MAX_BUFFER = 512 * 1024 * 1024;
@@ -15,15 +16,20 @@ export interface GitResult {
   code: number;
 }
 
-/** `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. */
-export function git(cwd: string, args: readonly string[], okCodes: readonly number[] = [0]): Promise<GitResult> {
+/** `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. `env` adds variables (e.g. an identity). */
+export function git(cwd: string, args: readonly string[], okCodes: readonly number[] = [0], env: Readonly<Record<string, string>> = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('git', args, { cwd, env: { ...process.env, ...env, ...GIT_ENV }, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       if (okCodes.includes(code)) resolve({ stdout, code });
       else reject(gitError(args, error, stderr));
     });
   });
+}
+
+/** The output of `git <args>` in `cwd`; any exit code but 0 rejects. */
+export async function gitOutput(cwd: string, args: readonly string[]): Promise<string> {
+  return (await git(cwd, args)).stdout;
 }
 
 /** Streams `git <args>` line by line (without the newline) so large outputs are never held whole. */
@@ -64,10 +70,28 @@ export function gitLines(cwd: string, args: readonly string[], onLine: (line: st
   });
 }
 
-function gitError(args: readonly string[], error: unknown, stderr: string): SwitchyardError {
+/** `git <args>` in `cwd`, synchronously (for a step inside a store transaction), output ignored: the exit code (-1 when git could not start). */
+export function gitSync(cwd: string, args: readonly string[]): number {
+  const result = spawnSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  return result.status ?? -1;
+}
+
+/** A git command that failed (`git-failed`): the message names the command and git's last words; `stderr` holds all it said. */
+export class GitFailure extends SwitchyardError {
+  constructor(message: string, readonly stderr: string, options: { cause?: unknown }) {
+    super('git-failed', message, options);
+  }
+}
+
+/** All git said when `error` is a failed git command (its stderr), else the error's message. */
+export function gitSaid(error: unknown): string {
+  return (error instanceof GitFailure && error.stderr.trim()) || errorMessage(error);
+}
+
+function gitError(args: readonly string[], error: unknown, stderr: string): GitFailure {
   const e = error as NodeJS.ErrnoException | null;
   const why = e?.code === 'ENOENT' ? 'git was not found on PATH' : (stderr.trim().split('\n').slice(-3).join(' / ') || e?.message || 'failed');
-  return new SwitchyardError('git-failed', `git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, { cause: error });
+  return new GitFailure(`git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, stderr, { cause: error });
 }
 
 /**

@@ -1,8 +1,8 @@
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
-import { describeZodError } from '../model/zodIssues';
+import { readJsonlFile, zodLine } from '../store/jsonlFile';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 
 /** Where every guard verdict of a repository is appended: `<repo>/.switchyard/guards.jsonl`. */
@@ -67,30 +67,10 @@ export async function appendGuardEvent(root: string, event: GuardEvent): Promise
  */
 export async function readGuardEvents(root: string, options: { limit?: number } = {}): Promise<GuardEvent[]> {
   const file = guardLogPath(root);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+  const damaged = (where: string, problem: string) => new SwitchyardError('store-corrupt', `${where}: ${problem}`);
+  const read = await readJsonlFile(file, zodLine(GuardEvent, 'a guard event'), { damaged }).catch((error: unknown) => {
+    if (error instanceof SwitchyardError) throw error;
     throw new SwitchyardError('store-corrupt', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  const lines = text.split('\n');
-  const torn = !text.endsWith('\n');
-  const events: GuardEvent[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (!raw.trim()) continue;
-    const last = i === lines.length - 1;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (error) {
-      if (last && torn) break;
-      throw new SwitchyardError('store-corrupt', `${file}:${i + 1}: not valid JSON (${(error as Error).message})`);
-    }
-    const parsed = GuardEvent.safeParse(json);
-    if (!parsed.success) throw new SwitchyardError('store-corrupt', `${file}:${i + 1}: not a guard event: ${describeZodError(parsed.error)}`);
-    events.push(parsed.data);
-  }
-  return options.limit !== undefined ? events.slice(-options.limit) : events;
+  });
+  return options.limit !== undefined ? read.values.slice(-options.limit) : read.values;
 }

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { parseJsonLine } from '../store/jsonlFile';
 
 export interface TailRead {
   /** Complete new lines since the last read, parsed (lines that are not JSON are counted in `bad`). */
@@ -14,7 +15,9 @@ export interface TailRead {
  * Follows a growing JSONL file: each `read()` returns only the lines
  * appended since the previous one (a torn last line waits for its newline),
  * so a panel that refreshes often never re-reads a large log. A file that
- * shrank (rotated or truncated) is read again from its start.
+ * shrank (rotated or truncated) is read again from its start. Lines are
+ * parsed as `readJsonlFile` parses them (the torn-tail rule is the same); the
+ * caller checks each value against its schema.
  */
 export class JsonlTail {
   private offset = 0;
@@ -60,11 +63,9 @@ export class JsonlTail {
       let bad = 0;
       for (const [i, raw] of parts.entries()) {
         if (!raw.trim() || (skipFirst && i === 0)) continue;
-        try {
-          lines.push(JSON.parse(raw));
-        } catch {
-          bad += 1;
-        }
+        const line = parseJsonLine(raw);
+        if ('json' in line) lines.push(line.json);
+        else bad += 1;
       }
       return { lines, bad, reset, missing: false };
     } finally {

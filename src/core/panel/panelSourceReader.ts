@@ -1,5 +1,4 @@
-import type { TraceLine } from '../engine/traceLog';
-import { TRACE_FILE } from '../engine/traceLog';
+import { TRACE_FILE, TraceLine } from '../engine/traceLog';
 import { GuardEvent, guardLogPath } from '../guards/guardLog';
 import { describeZodError } from '../model/zodIssues';
 import { STATE_DIR } from '../store/stateDir';
@@ -59,7 +58,10 @@ export class PanelSourceReader {
     // The trace rotates (trace.jsonl → trace.1.jsonl): what was read stays; new lines follow.
     if (!t.missing) this.traceSeen = true;
     if (t.lines.length) {
-      for (const raw of t.lines) if (raw && typeof raw === 'object') this.trace.push(raw as TraceLine);
+      for (const raw of t.lines) {
+        const parsed = TraceLine.safeParse(raw);
+        if (parsed.success) this.trace.push(parsed.data);
+      }
       if (this.trace.length > KEEP_TRACE) this.trace = this.trace.slice(-KEEP_TRACE);
       changed = true;
     }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { z } from 'zod';
 import type { ProcessGroup, ProcessGroupExit, ProcessGroupSpec } from './processGroup';
 import type { ProcessGroupRecord } from './processGroupRecord';
 import { currentRunGroups } from './runGroups';
@@ -78,17 +79,24 @@ export function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup {
   return group;
 }
 
-interface SupervisorMessage {
-  started?: { pgid: number; startTicks?: number; bootId?: string };
-  spawnError?: string;
-}
+/** What the supervisor writes (ours, see supervisorScript.ts); `startTicks` is null when /proc could not be read. */
+const SupervisorMessage = z.object({
+  started: z
+    .object({
+      pgid: z.number().int().positive(),
+      startTicks: z.number().nullish().transform((v) => v ?? undefined),
+      bootId: z.string().optional(),
+    })
+    .optional(),
+  spawnError: z.string().optional(),
+});
+type SupervisorMessage = z.infer<typeof SupervisorMessage>;
 
-/** A line the supervisor wrote (ours, see supervisorScript.ts); anything else is ignored. */
+/** A line the supervisor wrote; anything else is ignored. */
 function parseMessage(line: string): SupervisorMessage | undefined {
   try {
-    const value = JSON.parse(line) as SupervisorMessage;
-    if (value.started && !(Number.isInteger(value.started.pgid) && value.started.pgid > 0)) return undefined;
-    return value;
+    const parsed = SupervisorMessage.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }

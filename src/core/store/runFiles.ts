@@ -1,5 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { readJsonlFile, zodLine } from './jsonlFile';
 import { STATE_DIR } from './stateDir';
 
 export { RunEventLog, DEFAULT_RUN_OUTPUT, type RunOutputLimits } from './runEventLog';
@@ -17,11 +19,9 @@ export function eventsPath(root: string, runId: string): string {
   return join(runDir(root, runId), 'events.jsonl');
 }
 
-export interface RunLogLine {
-  ts: string;
-  type: string;
-  [key: string]: unknown;
-}
+/** One line of `events.jsonl`: a lane event or a host decision, stamped by `RunEventLog`. */
+export const RunLogLine = z.looseObject({ ts: z.string(), type: z.string() });
+export type RunLogLine = z.infer<typeof RunLogLine>;
 
 /**
  * The run's log in time order (`ts`, then `seq`: a capped run's tail is written
@@ -29,17 +29,10 @@ export interface RunLogLine {
  * RunEventLog) comes back as one log event a line.
  */
 export async function readRunLog(file: string): Promise<RunLogLine[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const lines = text
-    .split('\n')
-    .filter(Boolean)
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as RunLogLine];
-      } catch {
-        return [];
-      }
-    });
+  // A diagnostic log: a torn or damaged line (the writer appends after a crash without repairing) is skipped;
+  // a missing or unreadable file reads as empty.
+  const read = await readJsonlFile(file, zodLine(RunLogLine, 'a run event'), { damaged: 'skip' }).catch(() => undefined);
+  const lines = read?.values ?? [];
   const inOrder = lines.every((line, i) => i === 0 || before(lines[i - 1]!, line) <= 0);
   return (inOrder ? lines : [...lines].sort(before)).flatMap(unbatch);
 }

@@ -1,19 +1,19 @@
 import { stat } from 'node:fs/promises';
-import { simpleGit } from 'simple-git';
-import { SwitchyardError, errorMessage } from '../errors';
+import { gitOutput, gitSaid } from '../git/gitExec';
+import { SwitchyardError } from '../errors';
 
 /** The top-level folder of the git repository that contains `dir`. */
 export async function resolveRepoRoot(dir: string): Promise<string> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) throw new SwitchyardError('not-a-git-repo', `${dir} is not a folder`);
   try {
-    const root = (await simpleGit(dir).revparse(['--show-toplevel'])).trim();
+    const root = (await gitOutput(dir, ['rev-parse', '--show-toplevel'])).trim();
     if (!root) throw new Error('empty answer');
     return root;
   } catch (error) {
     throw new SwitchyardError(
       'not-a-git-repo',
-      `${dir} is not inside a git repository (git said: ${firstLine(errorMessage(error))}). Run \`git init\` and make a first commit, or open a repository.`,
+      `${dir} is not inside a git repository (git said: ${firstLine(gitSaid(error))}). Run \`git init\` and make a first commit, or open a repository.`,
       { cause: error },
     );
   }
@@ -22,7 +22,7 @@ export async function resolveRepoRoot(dir: string): Promise<string> {
 /** The commit HEAD points at; a repository without commits is an error saying so. */
 export async function headCommit(root: string): Promise<string> {
   try {
-    return (await simpleGit(root).revparse(['--verify', 'HEAD^{commit}'])).trim();
+    return (await gitOutput(root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
   } catch (error) {
     throw new SwitchyardError('git-failed', `${root} has no commits yet: make a first commit so tasks have a base to start from`, { cause: error });
   }

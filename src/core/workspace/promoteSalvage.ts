@@ -1,9 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { RunEventLog, diffPath, eventsPath } from '../store/runFiles';
-import { SwitchyardError, errorMessage } from '../errors';
+import { SwitchyardError } from '../errors';
+import { gitOutput, gitSaid } from '../git/gitExec';
 import type { Run } from '../model/run';
 import type { StateStore } from '../backend/stateStore';
 import { firstLine } from './gitRepo';
@@ -34,11 +34,11 @@ export interface SalvageEntry {
 /** Runs whose partial work was salvaged, newest first. */
 export async function listSalvage(project: SalvageProject): Promise<SalvageEntry[]> {
   const state = await project.store.read();
-  const git = simpleGit(project.root);
+  const root = project.root;
   const entries: SalvageEntry[] = [];
   for (const run of [...state.runs].reverse()) {
     if (!run.salvage) continue;
-    const at = await git.raw(['rev-parse', '--verify', '--quiet', `refs/heads/${run.salvage.branch}`]).then((s) => s.trim(), () => '');
+    const at = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${run.salvage.branch}`]).then((s) => s.trim(), () => '');
     entries.push({
       runId: run.id,
       taskId: run.taskId,
@@ -87,11 +87,11 @@ export async function promoteSalvage(project: SalvageProject, runId: string, opt
     const salvaged = state.runs.filter((r) => r.salvage).map((r) => r.id);
     throw new SwitchyardError('invalid-input', `run ${runId} has no salvaged work (only failed or interrupted runs that left changes do)${salvaged.length ? `; runs with salvage: ${salvaged.join(', ')}` : ''}`);
   }
-  const git = simpleGit(project.root);
+  const root = project.root;
   const branch = options.to ?? `salvage/${runId}`;
   await checkBranchName(project.root, branch);
   const commit = run.salvage.commit;
-  const exists = await git.raw(['cat-file', '-e', `${commit}^{commit}`]).then(() => true, () => false);
+  const exists = await gitOutput(root, ['cat-file', '-e', `${commit}^{commit}`]).then(() => true, () => false);
   if (!exists) {
     throw new SwitchyardError('git-failed', `the salvage commit ${commit.slice(0, 12)} of run ${runId} is gone from the repository; its diff is still in ${diffPath(project.root, runId)} (git apply it by hand)`);
   }
@@ -110,30 +110,28 @@ export async function promoteSalvage(project: SalvageProject, runId: string, opt
 }
 
 async function pointBranch(root: string, runId: string, branch: string, commit: string, files: number): Promise<Promotion> {
-  const git = simpleGit(root);
-  const current = await git.raw(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((s) => s.trim(), () => '');
+  const current = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((s) => s.trim(), () => '');
   if (current === commit) return { runId, branch, commit, action: 'unchanged', files };
   if (current) {
-    // (Not `merge-base --is-ancestor`: its silent exit 1 is no error to simple-git.)
-    const behind = (await git.raw(['merge-base', current, commit]).catch(() => '')).trim() === current;
+    // (`merge-base` prints the common ancestor; none, or an error, reads as not behind.)
+    const behind = (await gitOutput(root, ['merge-base', current, commit]).catch(() => '')).trim() === current;
     if (!behind) {
       throw new SwitchyardError('invalid-input', `branch ${branch} exists and has commits the salvage of run ${runId} does not (${current.slice(0, 12)}); choose another branch with --to`);
     }
   }
   try {
     // `git branch -f` refuses a branch checked out in any worktree, so a working tree is never moved under the user.
-    await git.raw(['branch', ...(current ? ['-f'] : []), branch, commit]);
+    await gitOutput(root, ['branch', ...(current ? ['-f'] : []), branch, commit]);
   } catch (error) {
-    throw new SwitchyardError('git-failed', `could not point ${branch} at the salvage of run ${runId}: ${firstLine(errorMessage(error))}`, { cause: error });
+    throw new SwitchyardError('git-failed', `could not point ${branch} at the salvage of run ${runId}: ${firstLine(gitSaid(error))}`, { cause: error });
   }
   return { runId, branch, commit, action: current ? 'fast-forwarded' : 'created', files };
 }
 
 async function applyOnto(root: string, run: Run, branch: string, onto: string, title: string | undefined): Promise<Promotion> {
-  const git = simpleGit(root);
-  const taken = await git.raw(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((s) => s.trim(), () => '');
+  const taken = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((s) => s.trim(), () => '');
   if (taken) throw new SwitchyardError('invalid-input', `branch ${branch} already exists; --onto makes a new branch, so choose another name with --to`);
-  const base = await git.raw(['rev-parse', '--verify', `${onto}^{commit}`]).then((s) => s.trim(), () => {
+  const base = await gitOutput(root, ['rev-parse', '--verify', `${onto}^{commit}`]).then((s) => s.trim(), () => {
     throw new SwitchyardError('invalid-input', `--onto ${onto} does not name a commit in this repository`);
   });
   const commit = run.salvage!.commit;
@@ -141,32 +139,31 @@ async function applyOnto(root: string, run: Run, branch: string, onto: string, t
   const tree = join(scratch, 'tree');
   const patchFile = join(scratch, 'salvage.patch');
   try {
-    await writeFile(patchFile, await git.raw(['diff', '--binary', run.baseCommit, commit]));
-    await git.raw(['worktree', 'add', '--detach', tree, base]);
-    const wt = simpleGit(tree);
+    await writeFile(patchFile, await gitOutput(root, ['diff', '--binary', run.baseCommit, commit]));
+    await gitOutput(root, ['worktree', 'add', '--detach', tree, base]);
     try {
-      await wt.raw(['apply', '--3way', '--index', '--whitespace=nowarn', patchFile]);
+      await gitOutput(tree, ['apply', '--3way', '--index', '--whitespace=nowarn', patchFile]);
     } catch (error) {
-      const conflicted = (await wt.raw(['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim().split('\n').filter(Boolean);
+      const conflicted = (await gitOutput(tree, ['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim().split('\n').filter(Boolean);
       throw new SwitchyardError(
         'git-failed',
-        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)})${conflicted.length ? `: conflicts in ${conflicted.join(', ')}` : `: ${firstLine(errorMessage(error))}`}; promote it without --onto and merge or rebase it yourself`,
+        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)})${conflicted.length ? `: conflicts in ${conflicted.join(', ')}` : `: ${firstLine(gitSaid(error))}`}; promote it without --onto and merge or rebase it yourself`,
         { cause: error },
       );
     }
-    const staged = await wt.raw(['diff', '--cached', '--numstat']);
+    const staged = await gitOutput(tree, ['diff', '--cached', '--numstat']);
     const files = staged.split('\n').filter(Boolean).length;
     if (files === 0) throw new SwitchyardError('invalid-input', `nothing to promote: ${onto} already contains the salvaged changes of run ${run.id}`);
-    const identity = (await wt.raw(['config', 'user.email']).then((v) => v.trim() !== '', () => false)) ? [] : FALLBACK_IDENTITY;
+    const identity = (await gitOutput(tree, ['config', 'user.email']).then((v) => v.trim() !== '', () => false)) ? [] : FALLBACK_IDENTITY;
     const message = `Salvaged work of run ${run.id}${title ? `: ${title}` : ''}\n\nFrom ${run.salvage!.branch} (${commit.slice(0, 12)}), promoted onto ${onto}.`;
-    await wt.raw([...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
-    const head = (await wt.revparse(['HEAD'])).trim();
-    await git.raw(['branch', branch, head]);
+    await gitOutput(tree, [...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
+    const head = (await gitOutput(tree, ['rev-parse', 'HEAD'])).trim();
+    await gitOutput(root, ['branch', branch, head]);
     return { runId: run.id, branch, commit: head, action: 'applied', files };
   } finally {
-    await git.raw(['worktree', 'remove', '--force', tree]).catch(() => undefined);
+    await gitOutput(root, ['worktree', 'remove', '--force', tree]).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true });
-    await git.raw(['worktree', 'prune']).catch(() => undefined);
+    await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
   }
 }
 
@@ -174,6 +171,6 @@ async function checkBranchName(root: string, branch: string): Promise<void> {
   if (branch === 'switchyard' || branch.startsWith('switchyard/')) {
     throw new SwitchyardError('invalid-input', `branch ${branch} is in Switchyard's own namespace (switchyard/…); promote to a branch of yours, e.g. --to salvage/<run>`);
   }
-  const ok = await simpleGit(root).raw(['check-ref-format', '--branch', branch]).then(() => true, () => false);
+  const ok = await gitOutput(root, ['check-ref-format', '--branch', branch]).then(() => true, () => false);
   if (!ok) throw new SwitchyardError('invalid-input', `"${branch}" is not a valid branch name`);
 }

@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { simpleGit } from 'simple-git';
-import { SwitchyardError, errorMessage } from '../errors';
+import { SwitchyardError } from '../errors';
+import { gitOutput, gitSaid } from '../git/gitExec';
+import { RetryPolicy, backoffDelayMs, defaultSleep } from '../retry/retryPolicy';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { withWorktreeLock } from './worktreeLock';
 
@@ -18,6 +19,8 @@ export function branchName(taskId: string, attempt: number): string {
 
 const LOCK_CONTENTION = /\.lock\b|could not lock|unable to create .*lock|cannot lock ref/i;
 const LOCK_RETRIES = 6;
+/** Between tries: 50 ms doubling (±20 % jitter), the retry policy's backoff. */
+const LOCK_BACKOFF = RetryPolicy.parse({ initialIntervalMs: 50 });
 
 /**
  * Creates a fresh worktree on a new branch at `base`; the user's working tree
@@ -30,16 +33,17 @@ export async function createWorktree(root: string, path: string, branch: string,
     for (let attempt = 1; ; attempt++) {
       await rm(path, { recursive: true, force: true });
       try {
-        await simpleGit(root).raw(['worktree', 'add', '--force', '-B', branch, path, base]);
+        await gitOutput(root, ['worktree', 'add', '--force', '-B', branch, path, base]);
         return;
       } catch (error) {
-        const message = errorMessage(error);
-        if (attempt < LOCK_RETRIES && LOCK_CONTENTION.test(message)) {
-          await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
-          await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+        // All git said: the line naming the lock comes before several lines of hints.
+        const said = gitSaid(error);
+        if (attempt < LOCK_RETRIES && LOCK_CONTENTION.test(said)) {
+          await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
+          await defaultSleep(backoffDelayMs(LOCK_BACKOFF, attempt));
           continue;
         }
-        throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${message}`, { cause: error });
+        throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${said}`, { cause: error });
       }
     }
   });
@@ -57,17 +61,16 @@ export interface CapturedChange {
  * made itself.
  */
 export async function captureChange(path: string, base: string, message: string): Promise<CapturedChange> {
-  const git = simpleGit(path);
-  await git.raw(['add', '-A']);
-  const staged = (await git.raw(['diff', '--cached', '--name-only'])).trim();
+  await gitOutput(path, ['add', '-A']);
+  const staged = (await gitOutput(path, ['diff', '--cached', '--name-only'])).trim();
   if (staged) {
     const identity = (await hasIdentity(path)) ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);
-    await git.raw([...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
+    await gitOutput(path, [...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
   }
-  const headCommit = (await git.revparse(['HEAD'])).trim();
+  const headCommit = (await gitOutput(path, ['rev-parse', 'HEAD'])).trim();
   const [diff, numstat] = await Promise.all([
-    git.raw(['diff', '--binary', base, headCommit]),
-    git.raw(['diff', '--numstat', base, headCommit]),
+    gitOutput(path, ['diff', '--binary', base, headCommit]),
+    gitOutput(path, ['diff', '--numstat', base, headCommit]),
   ]);
   const stat = { files: 0, insertions: 0, deletions: 0 };
   for (const line of numstat.split('\n').filter(Boolean)) {
@@ -86,7 +89,7 @@ function hasIdentity(path: string): Promise<boolean> {
   const key = resolve(path, '..', '..', '..');
   let known = identityKnown.get(key);
   if (!known) {
-    known = simpleGit(path).raw(['config', 'user.email']).then((v) => v.trim() !== '', () => false);
+    known = gitOutput(path, ['config', 'user.email']).then((v) => v.trim() !== '', () => false);
     identityKnown.set(key, known);
   }
   return known;
@@ -94,7 +97,7 @@ function hasIdentity(path: string): Promise<boolean> {
 
 /** Forgets worktrees whose folders are gone (run once before a queue drain). */
 export async function pruneWorktrees(root: string): Promise<void> {
-  await withWorktreeLock(root, () => simpleGit(root).raw(['worktree', 'prune'])).catch(() => undefined);
+  await withWorktreeLock(root, () => gitOutput(root, ['worktree', 'prune'])).catch(() => undefined);
 }
 
 export interface WorktreeInfo {
@@ -105,7 +108,7 @@ export interface WorktreeInfo {
 
 /** Worktrees Switchyard made in this repository. */
 export async function listWorktrees(root: string): Promise<WorktreeInfo[]> {
-  const out = await simpleGit(root).raw(['worktree', 'list', '--porcelain']);
+  const out = await gitOutput(root, ['worktree', 'list', '--porcelain']);
   const ours = resolve(root, WORKTREES_DIR) + sep;
   const result: WorktreeInfo[] = [];
   for (const block of out.split('\n\n')) {
@@ -127,16 +130,16 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
     throw new SwitchyardError('invalid-input', `refusing to remove ${path}: it is not a Switchyard worktree`);
   }
   await withWorktreeLock(root, async () => {
-    await simpleGit(root).raw(['worktree', 'remove', '--force', path]).catch(async () => {
+    await gitOutput(root, ['worktree', 'remove', '--force', path]).catch(async () => {
       await rm(path, { recursive: true, force: true });
     });
-    await simpleGit(root).raw(['worktree', 'prune']).catch(() => undefined);
+    await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
   });
 }
 
 /** Points `switchyard/salvage/<runId>` at `commit`, so a failed run's partial work has a name an operator can find. */
 export async function markSalvage(root: string, runId: string, commit: string): Promise<string> {
   const branch = `switchyard/salvage/${runId}`;
-  await simpleGit(root).raw(['branch', '-f', branch, commit]);
+  await gitOutput(root, ['branch', '-f', branch, commit]);
   return branch;
 }

@@ -7,6 +7,7 @@ import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { createCommandLane } from '../../../plugins/command';
 import { makeTempRepo } from '../../helpers/tempRepo';
+import { until } from '../../helpers/until';
 
 /**
  * The stand-in agent (and reviewer) for the end-to-end test. Each task writes
@@ -72,7 +73,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
     ], 'dag.json');
 
     const draining = project.runQueue();
-    await waitFor(() => existsSync(started));
+    await until('the lane to start', () => existsSync(started), 30_000);
     await project.cancelTask('t4');
     const summary = await draining;
 
@@ -119,11 +120,3 @@ describe('orchestrator end to end (real git repository, command lane)', function
     assert.equal(summary.stats.peak.INTEGRATING, 1);
   });
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -9,6 +9,7 @@ import { isSwitchyardError } from '../../../src/core/errors';
 import { createCommandLane } from '../../../plugins/command';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
+import { until } from '../../helpers/until';
 
 async function openProject(dir: string, extra: Parameters<LaneRegistry['register']>[0][] = []) {
   const registry = new LaneRegistry();
@@ -91,7 +92,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.equal(task.state, 'FAILED');
     assert.match(task.failureReason!, /did not finish within 400 ms and was aborted/);
     const pid = Number(await readFile(pidFile, 'utf8'));
-    await waitFor(async () => !isAlive(pid), 3_000).catch(() => undefined);
+    await until('the process to be gone', async () => !isAlive(pid), 3_000).catch(() => undefined);
     assert.equal(isAlive(pid), false, 'the hung process is gone');
   });
 
@@ -166,7 +167,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     const project = await openProject(repo.dir, [slow]);
     const task = await project.addTask({ title: 'cancel me', lane: 'slow' });
     const draining = project.runQueue();
-    await waitFor(async () => (await project.state()).tasks[0]!.state === 'RUNNING');
+    await until('the task to be RUNNING', async () => (await project.state()).tasks[0]!.state === 'RUNNING', 5_000);
     await project.cancelTask(task.id);
     setTimeout(release, 100);
     await draining;
@@ -244,14 +245,6 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     }
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Alive and not a zombie waiting to be reaped. */
 function isAlive(pid: number): boolean {

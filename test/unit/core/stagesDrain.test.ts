@@ -3,6 +3,7 @@ import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
+import { until } from '../../helpers/until';
 
 describe('stage WIP limits in a drain', function () {
   this.timeout(30_000);
@@ -40,7 +41,7 @@ describe('stage WIP limits in a drain', function () {
     const p = await project();
     await p.addTask({ title: 'slow verify', acceptance: 'sleep 1' });
     const draining = p.runQueue();
-    await waitFor(async () => (await p.state()).tasks[0]!.state === 'VERIFYING');
+    await until('the task to be VERIFYING', async () => (await p.state()).tasks[0]!.state === 'VERIFYING', 10_000);
     await p.addTask({ title: 'arrives while VERIFYING is full' });
     await draining;
     const state = await p.state();
@@ -50,11 +51,3 @@ describe('stage WIP limits in a drain', function () {
     assert.ok(trace.includes('backpressure: backpressure: VERIFYING is full (1/1), so no new run starts'), trace.join('\n'));
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

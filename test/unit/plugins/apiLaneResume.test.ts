@@ -2,18 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { API_LANES, apiLaneProject, killGroup, runCli, sharedCliBundle, toolResultsIn } from './apiLaneHarness';
+import { until } from '../../helpers/until';
 
 const [anthropic] = API_LANES;
-
-async function waitFor(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /**
  * The anthropic lane in the real CLI, SIGKILLed twice mid-turn — once while a
@@ -40,7 +32,7 @@ describe('anthropic lane killed mid-turn (real SIGKILL) and resumed', function (
 
       // 1. Killed while the `never` command runs (after it started).
       const first = runCli(cli, t.repo.dir, ['run'], env);
-      await waitFor('the command to start', () => existsSync(join(worktree, 'started.txt')));
+      await until('the command to start', () => existsSync(join(worktree, 'started.txt')), 15_000);
       killGroup(first);
       assert.equal((await first).signal, 'SIGKILL');
 

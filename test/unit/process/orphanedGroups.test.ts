@@ -37,7 +37,8 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
   const leftoverGroups: { pgid: number; startTicks: number }[] = [];
   afterEach(async () => {
     // Whatever a failed assertion left running is ended here, so no test leaves a process behind.
-    for (const pid of leftovers.splice(0)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    // Never pid 0 or less (a pid file read before the shell wrote it): that would signal this process's own group.
+    for (const pid of leftovers.splice(0)) if (pid > 0) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
     // Groups through the same check as a takeover, so a reused group id is never signalled.
     killRecordedGroups(leftoverGroups.splice(0).map(({ pgid, startTicks }) => ({ host: hostname(), pgid, startTicks })));
     for (const fn of cleanups.splice(0)) await fn();
@@ -72,7 +73,7 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
       void run.then((r) => { ended = `switchyard run ended early (${r.exitCode ?? r.signal}): ${r.stdout}\n${r.stderr}`; });
       await until('the lane and its background process to start', () => {
         if (ended) assert.fail(ended);
-        return existsSync(join(d, 'lane.pid')) && existsSync(join(d, 'bg.pid'));
+        return [join(d, 'lane.pid'), join(d, 'bg.pid')].every((f) => existsSync(f) && pidIn(f) > 0);
       }, 30_000);
       const lane = pidIn(join(d, 'lane.pid'));
       const bg = pidIn(join(d, 'bg.pid'));

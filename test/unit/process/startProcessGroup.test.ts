@@ -28,7 +28,8 @@ describe('startProcessGroup (the supervisor between Switchyard and a run\'s proc
   const started: number[] = [];
   beforeEach(async () => { tmp = await makeTempDir(); });
   afterEach(async () => {
-    for (const pid of started.splice(0)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    // Never pid 0 or less: that would signal this process's own group.
+    for (const pid of started.splice(0)) if (pid > 0) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
     await tmp.cleanup();
   });
 
@@ -88,9 +89,11 @@ describe('startProcessGroup (the supervisor between Switchyard and a run\'s proc
       const owner = execa('node', ['--import', 'tsx', resolve('test/fixtures/process/groupOwner.ts'), kind, command, tmp.dir], { reject: false });
       let printed = '';
       owner.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-      await until('the command and its background process to start', () => existsSync(join(tmp.dir, 'lane.pid')) && existsSync(join(tmp.dir, 'bg.pid')), 30_000);
-      const lane = Number(readFileSync(join(tmp.dir, 'lane.pid'), 'utf8'));
-      const bg = Number(readFileSync(join(tmp.dir, 'bg.pid'), 'utf8'));
+      // A pid file exists before the shell has written it: wait for the number.
+      const pidIn = (name: string): number => (existsSync(join(tmp.dir, name)) ? Number(readFileSync(join(tmp.dir, name), 'utf8').trim()) : 0);
+      await until('the command and its background process to start', () => pidIn('lane.pid') > 0 && pidIn('bg.pid') > 0, 30_000);
+      const lane = pidIn('lane.pid');
+      const bg = pidIn('bg.pid');
       started.push(lane, bg);
       await until('the group to be recorded for the run\'s lease', () => printed.includes(`"pgid":${lane}`), 10_000);
       const at = Date.now();

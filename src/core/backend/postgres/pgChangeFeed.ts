@@ -1,11 +1,20 @@
 import type pg from 'pg';
 import type { PgConnection } from './pgConnection';
+import { z } from 'zod';
+import { RetryPolicy, backoffDelayMs } from '../../retry/retryPolicy';
 import { CHANGE_CHANNEL } from './pgStateStore';
+
+/** Between reconnects: 100 ms doubling to 5 s, ±20 % jitter. */
+const RECONNECT_BACKOFF = RetryPolicy.parse({ initialIntervalMs: 100, maximumIntervalMs: 5_000 });
+
+/** A change notification's payload (see pgStateStore): the project and its new revision. */
+const ChangePayload = z.looseObject({ project: z.string() });
 
 /**
  * LISTENs on the change channel on a connection of its own and calls the
  * listeners for this project's notifications. When the connection drops
- * (server restart), it reconnects with backoff (100 ms doubling to 5 s) and
+ * (server restart), it reconnects with the retry policy's backoff (100 ms doubling to 5 s, ±20 %
+ * jitter) and
  * calls the listeners once more, since notifications sent meanwhile are lost.
  */
 export class PgChangeFeed {
@@ -13,7 +22,8 @@ export class PgChangeFeed {
   private client: pg.Client | undefined;
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
-  private delay = 100;
+  /** Reconnects since the connection was last up (0 while it is up). */
+  private retries = 0;
 
   constructor(
     private readonly db: PgConnection,
@@ -42,18 +52,13 @@ export class PgChangeFeed {
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {
       if (message.channel !== CHANGE_CHANNEL) return;
-      try {
-        if ((JSON.parse(message.payload ?? '{}') as { project?: string }).project !== this.project) return;
-      } catch {
-        return;
-      }
-      this.emit();
+      if (parseChange(message.payload)?.project === this.project) this.emit();
     });
     this.client = client;
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
-      this.delay = 100;
+      this.retries = 0;
       if (reconnected) this.emit();
     } catch {
       this.lost(client);
@@ -66,9 +71,9 @@ export class PgChangeFeed {
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
     if (this.stopped || !this.listeners.size || this.retry) return;
-    this.retry = setTimeout(() => void this.connect(true), this.delay);
+    this.retries += 1;
+    this.retry = setTimeout(() => void this.connect(true), backoffDelayMs(RECONNECT_BACKOFF, this.retries));
     this.retry.unref();
-    this.delay = Math.min(5_000, this.delay * 2);
   }
 
   private async disconnect(): Promise<void> {
@@ -81,5 +86,15 @@ export class PgChangeFeed {
 
   private emit(): void {
     for (const listener of [...this.listeners]) listener();
+  }
+}
+
+/** The payload, or undefined for one that is not JSON of the expected shape (ignored). */
+function parseChange(payload: string | undefined): z.infer<typeof ChangePayload> | undefined {
+  try {
+    const parsed = ChangePayload.safeParse(JSON.parse(payload ?? '{}'));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
   }
 }

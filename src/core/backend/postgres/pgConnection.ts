@@ -1,8 +1,12 @@
 import pg from 'pg';
 import { SwitchyardError, errorMessage } from '../../errors';
+import { RetryPolicy, backoffDelayMs, defaultSleep } from '../../retry/retryPolicy';
 import { isTransientPgError } from './pgErrors';
 import { describePgUrl, parsePgUrl, type PgTarget } from './pgUrl';
 
+
+/** Between attempts while the server is unreachable: 50 ms doubling to 2 s, ±20 % jitter (the run retry policy's backoff). */
+const RECONNECT_BACKOFF = RetryPolicy.parse({ initialIntervalMs: 50, maximumIntervalMs: 2_000 });
 /** SQLSTATEs of a server that answered and refused: bad password or role (28P01, 28000), no such database (3D000). */
 const CONFIG_STATES = new Set(['28P01', '28000', '3D000']);
 
@@ -22,7 +26,7 @@ export interface Queryable {
 
 /**
  * A pool of connections to the shared database. Every operation retries
- * with exponential backoff (50 ms doubling to 2 s, with jitter) while the
+ * with the retry policy's backoff (50 ms doubling to 2 s, ±20 % jitter) while the
  * server is unreachable, up to the reconnect budget; errors never carry the
  * password.
  */
@@ -127,17 +131,16 @@ export class PgConnection {
 
   private async retrying<T>(op: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.budgetMs;
-    let delay = 50;
-    for (;;) {
+    for (let retry = 1; ; retry++) {
       try {
         return await op();
       } catch (error) {
         if (this.closed || !isTransientPgError(error)) throw error instanceof SwitchyardError ? error : this.wrap(error);
+        const delay = backoffDelayMs(RECONNECT_BACKOFF, retry);
         if (Date.now() + delay > deadline) {
           throw new SwitchyardError('backend-unreachable', `PostgreSQL at ${this.description} unreachable for ${Math.round(this.budgetMs / 1000)} s: ${this.clean(error)}`, { cause: error });
         }
-        await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random() / 2)));
-        delay = Math.min(2_000, delay * 2);
+        await defaultSleep(delay);
       }
     }
   }

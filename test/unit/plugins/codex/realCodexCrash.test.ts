@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Project } from '../../../../src/core/project';
 import { registryWithBuiltins } from '../../../../src/lanes/builtinLanes';
 import { responsesServer } from '../../../fixtures/responsesServer';
@@ -9,6 +8,7 @@ import type { ScriptStep, ScriptedModelServer } from '../../../fixtures/scripted
 import { execa } from 'execa';
 import { CODEX_BIN, applyPatch, codexHome, killPids, processesIn } from '../../../helpers/realCodex';
 import { makeTempDir, makeTempRepo } from '../../../helpers/tempRepo';
+import { until } from '../../../helpers/until';
 import { killGroup, runCli, sharedCliBundle } from '../apiLaneHarness';
 
 const KEY = 'sk-test-openai-crash-0123456789abcdef';
@@ -75,7 +75,7 @@ describe('codex lane (real codex): SIGKILL of the Switchyard host, then a new ru
     const t = await killedMidTurn();
     // What a supervisor does when its owner dies: the orphaned codex ends (found by its working directory).
     killPids(await processesIn(t.worktree));
-    await untilAsync('the killed host\'s codex to be gone', async () => (await processesIn(t.worktree)).length === 0);
+    await until('the killed host\'s codex to be gone', async () => (await processesIn(t.worktree)).length === 0, 20_000, 25);
     const second = await runCli(t.cli, t.repoDir, ['run'], t.codex.env(KEY));
     assert.equal(second.exitCode, 0, `${second.stdout}\n${second.stderr}`);
     const s = await state(t.repoDir);
@@ -108,12 +108,12 @@ describe('codex lane (real codex): SIGKILL of the Switchyard host, then a new ru
     // The killed host's codex may still hold the thread (it outlives the host unless something ends it); either way a
     // codex of this test resumes the thread and holds it, waiting for the model, while the next run starts.
     killPids(await processesIn(t.worktree));
-    await untilAsync('the killed host\'s codex to be gone', async () => (await processesIn(t.worktree)).length === 0);
+    await until('the killed host\'s codex to be gone', async () => (await processesIn(t.worktree)).length === 0, 20_000, 25);
     const holderDir = join(tmp.dir, 'holder');
     await mkdir(holderDir);
     const holder = execa(CODEX_BIN, ['exec', '--json', '--sandbox', 'read-only', '--skip-git-repo-check', 'resume', t.thread, '-'], { cwd: holderDir, env: t.codex.env(KEY), extendEnv: false, input: 'hold the thread', reject: false, detached: true });
     try {
-      await untilAsync('the holder to call the model', async () => t.server.requests.length === 3 || holder.exitCode !== null);
+      await until('the holder to call the model', async () => t.server.requests.length === 3 || holder.exitCode !== null, 20_000, 25);
       if (t.server.requests.length !== 3) assert.fail(`the holder exited: ${(await holder).stderr}`);
       assert.equal(t.server.requests[2]!.headers['thread-id'], t.thread);
       const second = await runCli(t.cli, t.repoDir, ['run'], t.codex.env(KEY));
@@ -151,11 +151,3 @@ describe('codex lane (real codex): SIGKILL of the Switchyard host, then a new ru
     }
   });
 });
-
-async function untilAsync(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
