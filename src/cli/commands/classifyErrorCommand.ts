@@ -1,15 +1,14 @@
-import { resolve } from 'node:path';
 import { classify, loadErrorRules } from '../../core/guards/classifyError';
 import { BUILTIN_ERROR_RULES } from '../../core/guards/errorRules';
 import { mainWorktreeRoot } from '../../core/guards/gitExec';
-import { type CliContext, UsageError, flagString } from '../cliContext';
+import { type CliContext, UsageError, repoFlag } from '../cliContext';
 
 /** `switchyard classify-error [--json] <message…>` or `classify-error -` (message on stdin). */
 export async function classifyErrorCommand(ctx: CliContext): Promise<number> {
   const words = ctx.positionals;
   if (!words.length) throw new UsageError('missing the error message: switchyard classify-error [--json] <message> (or - to read it from stdin)');
   const message = words.length === 1 && words[0] === '-' ? await readStdin() : words.join(' ');
-  const rules = await projectRules(resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.'));
+  const rules = await projectRules(repoFlag(ctx));
   const c = classify(message, rules);
   if (ctx.flags.json) ctx.out(JSON.stringify(c, null, 2));
   else ctx.out(`${c.class} (rule ${c.rule}): ${c.description}${c.retryAfterMs !== undefined ? `; retry after ${c.retryAfterMs} ms` : ''}`);

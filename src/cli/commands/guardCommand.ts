@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { errorMessage } from '../../core/errors';
 import { conflictMarkerEvidence } from '../../core/guards/conflictMarkers';
 import { scanTreeForConflictMarkers } from '../../core/guards/fullTreeScan';
@@ -7,7 +6,7 @@ import { defaultCliCommand, installPrePushHook } from '../../core/guards/install
 import { runPrePushGuard } from '../../core/guards/prePushGuard';
 import type { PushUpdate } from '../../core/guards/pushRange';
 import { formatEvidence, runGuard } from '../../core/guards/runGuard';
-import { type CliContext, UsageError, flagString, requirePositional } from '../cliContext';
+import { type CliContext, UsageError, flagString, repoFlag, requirePositional } from '../cliContext';
 
 /** `switchyard guard install | pre-push <remote> <url> | scan [--full]` */
 export async function guardCommand(ctx: CliContext): Promise<number> {
@@ -19,7 +18,7 @@ export async function guardCommand(ctx: CliContext): Promise<number> {
 }
 
 function repoDir(ctx: CliContext): string {
-  return resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.');
+  return repoFlag(ctx);
 }
 
 async function install(ctx: CliContext): Promise<number> {
