@@ -21,7 +21,10 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Co
   } catch (error) {
     const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message);
     if (unknown) throw unknownOption(spec, unknown[1]!, all);
-    throw new UsageError(`${(error as Error).message.split('. ')[0]}; see \`switchyard help ${spec.name}\``, false);
+    const valueless = /^Option '(-[^' ]+)/.exec((error as Error).message);
+    const dash = valueless && /ambiguous/.test((error as Error).message) ? ` (a value that starts with a dash: ${valueless[1]}=-…)` : '';
+    const problem = valueless ? `${valueless[1]} needs a value${dash}` : (error as Error).message.split(/\.\s/)[0];
+    throw new UsageError(`${problem}; see \`switchyard help ${spec.name}\``, false);
   }
   const positionals = parsed.positionals;
   const sub = positionals[0];
