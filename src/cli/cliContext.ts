@@ -9,6 +9,17 @@ import type { FlagValue } from './optionSpec';
 
 export { UsageError };
 
+/** The CLI's standard input: a stream of chunks, and whether it is a terminal. */
+export type CliStdin = AsyncIterable<Buffer | string> & { readonly isTTY?: boolean };
+
+/** All of the standard input as text (empty when there is none; with `skipTerminal`, also when it is a terminal). */
+export async function readStdin(ctx: CliContext, skipTerminal = false): Promise<string> {
+  if (!ctx.stdin || (skipTerminal && ctx.stdin.isTTY)) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.stdin) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** What every CLI command gets: parsed flags, positionals and output streams. */
 export interface CliContext {
   readonly positionals: string[];
@@ -17,6 +28,7 @@ export interface CliContext {
   readonly cwd: string;
   /** The environment: the backend, its connection string and the lanes' environment come from it. */
   readonly env: NodeJS.ProcessEnv;
+  readonly stdin?: CliStdin;
   /** Called when the command ends (closes the backend's connections). */
   readonly onExit?: (fn: () => Promise<void>) => void;
   out(text: string): void;

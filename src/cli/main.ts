@@ -1,4 +1,5 @@
 import { errorMessage, isSwitchyardError } from '../core/errors';
+import type { CliStdin } from './cliContext';
 import { UsageError } from './usageError';
 import { BACKEND_OPTIONS, GLOBAL_OPTIONS } from './commandSpec';
 import { COMMANDS, findCommand } from './commandTable';
@@ -10,6 +11,8 @@ import { commandUsage, usageText } from './usageText';
 export interface CliIo {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** What `classify-error -` and `guard pre-push` read (bin.ts: the process's stdin); absent: nothing. */
+  readonly stdin?: CliStdin;
   out(text: string): void;
   err(text: string): void;
 }
@@ -41,7 +44,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return 0;
     }
     json = Boolean(flags.json);
-    return await spec.run({ positionals, flags, cwd: io.cwd, env: io.env, onExit: (fn) => closers.push(fn), out, err });
+    return await spec.run({ positionals, flags, cwd: io.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}), onExit: (fn) => closers.push(fn), out, err });
   } catch (error) {
     if (error instanceof UsageError) {
       err(`switchyard ${name}: ${error.message}${error.showUsage ? `\n\n${commandUsage(spec)}` : ''}`);

@@ -34,7 +34,7 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     await git.addConfig('user.name', 'Switchyard Demo').addConfig('user.email', 'demo@localhost');
     await git.add('.').commit('initial commit');
 
-    const project = await Project.open(dir, { registry: registryWithBuiltins() });
+    const project = await Project.open(dir, { registry: registryWithBuiltins(), parentEnv: ctx.env });
     await project.updateSettings((s) => {
       s.laneSettings.command = { command: `node "${join(dir, 'agent.js')}"` };
     });
