@@ -1,28 +1,38 @@
+import { resolve } from 'node:path';
 import { Project } from '../core/project';
 import { resolveBackendSpec, type BackendSpec } from '../core/backend/backendSpec';
 import { registryWithBuiltins } from '../lanes/builtinLanes';
 import { loadLaneModules } from '../lanes/loadLaneModules';
 import { isTrusted } from './trustedWorkspaces';
+import { UsageError } from './usageError';
+import type { FlagValue } from './optionSpec';
+
+export { UsageError };
+
+/** The CLI's standard input: a stream of chunks, and whether it is a terminal. */
+export type CliStdin = AsyncIterable<Buffer | string> & { readonly isTTY?: boolean };
+
+/** All of the standard input as text (empty when there is none; with `skipTerminal`, also when it is a terminal). */
+export async function readStdin(ctx: CliContext, skipTerminal = false): Promise<string> {
+  if (!ctx.stdin || (skipTerminal && ctx.stdin.isTTY)) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.stdin) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** What every CLI command gets: parsed flags, positionals and output streams. */
 export interface CliContext {
   readonly positionals: string[];
-  readonly flags: Record<string, string | boolean | string[] | undefined>;
+  /** Checked and converted by the command's table entry: numbers, durations (ms) and lists arrive as such. */
+  readonly flags: Record<string, FlagValue>;
   readonly cwd: string;
-  /** The environment (default process.env): the backend and its connection string come from it. */
-  readonly env?: NodeJS.ProcessEnv;
+  /** The environment: the backend, its connection string and the lanes' environment come from it. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin?: CliStdin;
   /** Called when the command ends (closes the backend's connections). */
   readonly onExit?: (fn: () => Promise<void>) => void;
   out(text: string): void;
   err(text: string): void;
-}
-
-/** Wrong use of the CLI: exit 2, the message without a stack trace (and the usage text unless `showUsage` is false). */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  constructor(message: string, readonly showUsage = true) {
-    super(message);
-  }
 }
 
 /** Where the CLI is told to put the connection string when the postgres backend has none. */
@@ -30,27 +40,27 @@ export const CLI_URL_HINT = 'set the environment variable SWITCHYARD_DATABASE_UR
 
 /** The backend from `--backend` / SWITCHYARD_BACKEND, the URL from SWITCHYARD_DATABASE_URL, the name from `--project-name` / SWITCHYARD_PROJECT. */
 export function cliBackendSpec(ctx: CliContext, root: string): BackendSpec {
-  const env = ctx.env ?? process.env;
   return resolveBackendSpec(root, {
-    kind: flagString(ctx, 'backend') ?? env.SWITCHYARD_BACKEND,
-    url: env.SWITCHYARD_DATABASE_URL,
-    project: flagString(ctx, 'project-name') ?? env.SWITCHYARD_PROJECT,
+    kind: flagString(ctx, 'backend') ?? ctx.env.SWITCHYARD_BACKEND,
+    url: ctx.env.SWITCHYARD_DATABASE_URL,
+    project: flagString(ctx, 'project-name') ?? ctx.env.SWITCHYARD_PROJECT,
     urlHint: CLI_URL_HINT,
   });
 }
 
+/** `--repo` (relative to the working folder), else the working folder. */
 export function repoFlag(ctx: CliContext): string {
-  return typeof ctx.flags.repo === 'string' ? ctx.flags.repo : typeof ctx.flags.project === 'string' ? ctx.flags.project : ctx.cwd;
+  return resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.');
 }
 
 /** Opens the project of `--repo` (or the current folder) on its backend, with the built-in lanes and the project's lane modules. */
 export async function openProject(ctx: CliContext, options: { ownerName?: string } = {}): Promise<Project> {
   const registry = registryWithBuiltins();
-  const project = await Project.open(repoFlag(ctx), { registry, backend: (root) => cliBackendSpec(ctx, root), ...options });
+  const project = await Project.open(repoFlag(ctx), { registry, parentEnv: ctx.env, backend: (root) => cliBackendSpec(ctx, root), ...options });
   ctx.onExit?.(() => project.close());
   const { laneModules } = (await project.state()).settings;
   if (laneModules.length) {
-    if (await isTrusted(project.root)) await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
+    if (await isTrusted(project.root, ctx.env)) await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
     else ctx.err(`warning: not loading lane modules ${laneModules.join(', ')}: ${project.root} is not a trusted workspace (its settings would run code). Run \`switchyard trust\` in it to allow.`);
   }
   return project;
@@ -58,14 +68,26 @@ export async function openProject(ctx: CliContext, options: { ownerName?: string
 
 export function flagString(ctx: CliContext, name: string): string | undefined {
   const value = ctx.flags[name];
-  if (Array.isArray(value)) return value[value.length - 1];
+  if (Array.isArray(value)) return value.length ? String(value[value.length - 1]) : undefined;
   return typeof value === 'string' ? value : undefined;
 }
 
 export function flagList(ctx: CliContext, name: string): string[] {
   const value = ctx.flags[name];
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value.map(String);
   return typeof value === 'string' ? [value] : [];
+}
+
+/** A number option (its table entry checked it); `undefined` when not given. */
+export function flagNumber(ctx: CliContext, name: string): number | undefined {
+  const value = ctx.flags[name];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** A list-of-numbers option (`--concurrency 1,2,4`). */
+export function flagNumbers(ctx: CliContext, name: string): number[] | undefined {
+  const value = ctx.flags[name];
+  return Array.isArray(value) && value.every((v) => typeof v === 'number') ? (value as number[]) : undefined;
 }
 
 export function requirePositional(ctx: CliContext, index: number, what: string): string {

@@ -1,11 +1,10 @@
 import type { Run } from '../core/model/run';
 import type { Task } from '../core/model/task';
 import type { ProjectState } from '../core/store/projectState';
-import { formatMs } from '../core/lanes/runLane';
+import { formatMs } from '../core/text/formatMs';
 import { pipelineStatus } from '../core/report/pipelineStatus';
 import { formatUsd, totalCostUsd } from '../core/agent/pricing';
-
-import { table } from '../core/routing/formatRouting';
+import { table } from '../core/text/textTable';
 
 export { table };
 

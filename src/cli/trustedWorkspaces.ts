@@ -6,8 +6,8 @@ import { z } from 'zod';
 const TrustFile = z.object({ workspaces: z.array(z.string()) }).strict();
 
 /** `$XDG_CONFIG_HOME/switchyard/trusted-workspaces.json` (default `~/.config/…`): repositories whose settings may load code. */
-export function trustFilePath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'switchyard', 'trusted-workspaces.json');
+export function trustFilePath(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'switchyard', 'trusted-workspaces.json');
 }
 
 async function readTrust(file: string): Promise<string[]> {
@@ -18,13 +18,13 @@ async function readTrust(file: string): Promise<string[]> {
   return parsed.data.workspaces;
 }
 
-export async function isTrusted(root: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function isTrusted(root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const real = await realpath(root);
   return (await readTrust(trustFilePath(env))).includes(real);
 }
 
 /** Adds (or with `revoke`, removes) `root` from the trusted workspaces; returns the new list. */
-export async function setTrust(root: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+export async function setTrust(root: string, trusted: boolean, env: NodeJS.ProcessEnv): Promise<string[]> {
   const file = trustFilePath(env);
   const real = await realpath(root);
   const current = (await readTrust(file)).filter((w) => w !== real);

@@ -9,7 +9,11 @@ import type { BackendSpec } from './backend/backendSpec';
 import type { StateStore } from './backend/stateStore';
 import { openBackend } from './backend/openBackend';
 import type { JournalRead } from './journal/journalReader';
-import { setDefaultLaneRecorded } from './routing/routingChanges';
+import { canaryReport, type CanaryReport } from './routing/canaryReport';
+import {
+  type CanaryThresholds, type ChangeAuthor, DEFAULT_CANARY_THRESHOLDS,
+  changeCanaryThresholds, endCanary, rollbackCanary, setDefaultLaneRecorded, startCanary,
+} from './routing/routingChanges';
 import type { RoutingChange } from './model/routingState';
 import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
@@ -17,6 +21,7 @@ import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
+import { listSalvage, promoteSalvage, type PromoteOptions, type Promotion, type SalvageEntry } from './workspace/promoteSalvage';
 import type { RunContext } from './engine/runContext';
 import { makeOwnerId } from './lease/ownerId';
 import { runQueue, type QueueOptions, type QueueSummary } from './engine/queueRunner';
@@ -53,12 +58,12 @@ export class Project {
   private readonly events = new EventEmitter();
   private readonly ctx: RunContext;
   private rules: readonly ErrorRule[] = BUILTIN_ERROR_RULES;
-  /** Tasks, runs and settings in the backend. */
-  readonly store: StateStore;
+  /** Tasks, runs and settings in the backend; the UI and the CLI go through the methods below. */
+  private readonly store: StateStore;
 
   private constructor(
     readonly root: string,
-    readonly backend: Backend,
+    private readonly backend: Backend,
     readonly registry: LaneRegistry,
     options: ProjectOptions,
   ) {
@@ -112,6 +117,11 @@ export class Project {
     return this.backend.watch(listener);
   }
 
+  /** Which backend holds the project (`files`, `postgres`) and where, without secrets. */
+  get backendInfo(): { kind: string; description: string } {
+    return { kind: this.backend.kind, description: this.backend.description };
+  }
+
   /** This process as the owner of the runs it starts. */
   get owner(): string {
     return this.ctx.owner;
@@ -163,10 +173,43 @@ export class Project {
   }
 
   /** Sets the project's default lane as one recorded routing change (who: git's user.email, and `why`). */
-  async setDefaultLane(lane: string, why: string): Promise<RoutingChange> {
-    const change = await setDefaultLaneRecorded(this.store, this.registry, lane, { who: await whoAmI(this.root), why });
-    this.changed();
-    return change;
+  setDefaultLane(lane: string, why: string): Promise<RoutingChange> {
+    return this.recorded(why, (author) => setDefaultLaneRecorded(this.store, this.registry, lane, author));
+  }
+
+  /** Makes `lane` the default as a canary judged against the current default; unset thresholds take the defaults. */
+  startCanary(lane: string, thresholds: Partial<CanaryThresholds>, why: string): Promise<RoutingChange> {
+    return this.recorded(why, (author) => startCanary(this.store, this.registry, lane, { ...DEFAULT_CANARY_THRESHOLDS, ...thresholds }, author));
+  }
+
+  /** Restores the default lane from before the canary. */
+  rollbackCanary(why: string): Promise<RoutingChange> {
+    return this.recorded(why, (author) => rollbackCanary(this.store, author));
+  }
+
+  /** Keeps the canary lane as the default and stops judging it. */
+  endCanary(why: string): Promise<RoutingChange> {
+    return this.recorded(why, (author) => endCanary(this.store, author));
+  }
+
+  changeCanaryThresholds(thresholds: Partial<CanaryThresholds>, why: string): Promise<RoutingChange> {
+    return this.recorded(why, (author) => changeCanaryThresholds(this.store, thresholds, author));
+  }
+
+  /** The running canary against its baseline, with the verdict; `undefined` when no canary runs. */
+  async canaryReport(): Promise<CanaryReport | undefined> {
+    const state = await this.store.read();
+    return state.routing.canary ? canaryReport(state, state.routing.canary) : undefined;
+  }
+
+  /** Runs whose partial work was salvaged, newest first. */
+  salvaged(): Promise<SalvageEntry[]> {
+    return listSalvage({ root: this.root, store: this.store });
+  }
+
+  /** Puts a run's salvaged work on a branch of the user's; the working tree is never touched. */
+  promoteSalvage(runId: string, options: PromoteOptions = {}): Promise<Promotion> {
+    return promoteSalvage({ root: this.root, store: this.store }, runId, options);
   }
 
   async updateSettings(change: (settings: ProjectSettings) => void): Promise<ProjectSettings> {
@@ -240,6 +283,13 @@ export class Project {
   onRunEvent(listener: (runId: string, type: string, body: Record<string, unknown>) => void): Disposable {
     this.events.on('run-event', listener);
     return { dispose: () => this.events.off('run-event', listener) };
+  }
+
+  /** A routing change, recorded with who (git's user.email) and why. */
+  private async recorded(why: string, change: (author: ChangeAuthor) => Promise<RoutingChange>): Promise<RoutingChange> {
+    const result = await change({ who: await whoAmI(this.root), why });
+    this.changed();
+    return result;
   }
 
   private changed(): void {

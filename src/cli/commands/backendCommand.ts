@@ -18,7 +18,8 @@ export async function backendCommand(ctx: CliContext): Promise<number> {
   const state = await project.state();
   const counts = new Map<string, number>();
   for (const t of state.tasks) counts.set(t.state, (counts.get(t.state) ?? 0) + 1);
-  ctx.out(`backend: ${project.backend.kind} (${project.backend.description})`);
+  const { kind, description } = project.backendInfo;
+  ctx.out(`backend: ${kind} (${description})`);
   ctx.out(`tasks: ${state.tasks.length}${counts.size ? ` (${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')})` : ''}; runs: ${state.runs.length}; revision ${state.revision}`);
   return 0;
 }

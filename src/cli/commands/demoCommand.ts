@@ -33,7 +33,7 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
       await gitOutput(dir, args);
     }
 
-    const project = await Project.open(dir, { registry: registryWithBuiltins() });
+    const project = await Project.open(dir, { registry: registryWithBuiltins(), parentEnv: ctx.env });
     await project.updateSettings((s) => {
       s.laneSettings.command = { command: `node "${join(dir, 'agent.js')}"` };
     });

@@ -2,17 +2,15 @@ import { resolve } from 'node:path';
 import { readDagFile, runExperiment, type ExperimentRow } from '../../core/experiment/runExperiment';
 import { Project } from '../../core/project';
 import { registryWithBuiltins } from '../../lanes/builtinLanes';
-import { type CliContext, UsageError, flagString, requirePositional } from '../cliContext';
+import { type CliContext, flagNumbers, requirePositional } from '../cliContext';
 import { table } from '../format';
 
 /** `switchyard experiment --concurrency 1,2,4 <dag.json> [--json]` */
 export async function experimentCommand(ctx: CliContext): Promise<number> {
   const path = resolve(ctx.cwd, requirePositional(ctx, 0, 'DAG file (task specs; see README → Orchestrator)'));
-  const raw = flagString(ctx, 'concurrency') ?? '1,2,4';
-  const settings = raw.split(',').map((v) => Number(v.trim()));
-  if (!settings.length || settings.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) throw new UsageError(`--concurrency takes whole numbers from 1 to 64, comma-separated (got "${raw}")`);
+  const settings = flagNumbers(ctx, 'concurrency') ?? [1, 2, 4];
   const dag = await readDagFile(path);
-  const rows = await runExperiment(dag, settings, (dir) => Project.open(dir, { registry: registryWithBuiltins(), hookCommand: null }), (row) => {
+  const rows = await runExperiment(dag, settings, (dir) => Project.open(dir, { registry: registryWithBuiltins(), hookCommand: null, parentEnv: ctx.env }), (row) => {
     if (!ctx.flags.json) ctx.err(`concurrency ${row.concurrency}: ${row.done}/${row.tasks} DONE in ${(row.wallMs / 1000).toFixed(1)} s`);
   });
   ctx.out(ctx.flags.json ? JSON.stringify(rows, null, 2) : formatExperiment(rows));

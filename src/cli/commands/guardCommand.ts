@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { errorMessage } from '../../core/errors';
 import { conflictMarkerEvidence } from '../../core/guards/conflictMarkers';
 import { scanTreeForConflictMarkers } from '../../core/guards/fullTreeScan';
@@ -7,7 +6,7 @@ import { defaultCliCommand, installPrePushHook } from '../../core/guards/install
 import { runPrePushGuard } from '../../core/guards/prePushGuard';
 import type { PushUpdate } from '../../core/guards/pushRange';
 import { formatEvidence, runGuard } from '../../core/guards/runGuard';
-import { type CliContext, UsageError, flagString, requirePositional } from '../cliContext';
+import { type CliContext, UsageError, flagString, readStdin, repoFlag, requirePositional } from '../cliContext';
 
 /** `switchyard guard install | pre-push <remote> <url> | scan [--full]` */
 export async function guardCommand(ctx: CliContext): Promise<number> {
@@ -19,7 +18,7 @@ export async function guardCommand(ctx: CliContext): Promise<number> {
 }
 
 function repoDir(ctx: CliContext): string {
-  return resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.');
+  return repoFlag(ctx);
 }
 
 async function install(ctx: CliContext): Promise<number> {
@@ -35,7 +34,7 @@ async function install(ctx: CliContext): Promise<number> {
 async function prePush(ctx: CliContext): Promise<number> {
   const remote = ctx.positionals[1] ?? 'origin';
   try {
-    const stdin = await readStdin();
+    const stdin = await readStdin(ctx, true);
     const report = await runPrePushGuard({ cwd: repoDir(ctx), remote, stdin });
     for (const line of report.lines) ctx.err(line);
     return report.blocked ? 1 : 0;
@@ -44,13 +43,6 @@ async function prePush(ctx: CliContext): Promise<number> {
     ctx.err(`switchyard pre-push guard: internal error (${errorMessage(error)}); push allowed`);
     return 0;
   }
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Checks the current branch against its upstream as a push would, or (`--full`) the whole committed tree for conflict markers. */

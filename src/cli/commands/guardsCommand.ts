@@ -1,16 +1,13 @@
-import { resolve } from 'node:path';
 import { mainWorktreeRoot } from '../../core/git/gitExec';
 import { readGuardEvents } from '../../core/guards/guardLog';
 import { formatEvidence } from '../../core/guards/runGuard';
-import { type CliContext, UsageError, flagString } from '../cliContext';
+import { type CliContext, flagNumber, repoFlag } from '../cliContext';
 import { table } from '../format';
 
 /** `switchyard guards [--json] [--limit N]`: the recorded guard verdicts, newest last. */
 export async function guardsCommand(ctx: CliContext): Promise<number> {
-  const limitFlag = flagString(ctx, 'limit');
-  const limit = limitFlag === undefined ? undefined : Number(limitFlag);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number of at least 1, not "${limitFlag}"`);
-  const root = await mainWorktreeRoot(resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.'));
+  const limit = flagNumber(ctx, 'limit');
+  const root = await mainWorktreeRoot(repoFlag(ctx));
   const events = await readGuardEvents(root, { limit: limit ?? (ctx.flags.json ? undefined : 50) });
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(events, null, 2));

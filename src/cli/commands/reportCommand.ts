@@ -1,10 +1,10 @@
 import { SUMMARY_KINDS, type ProjectReport, type ReportEvent } from '../../core/report/buildReport';
-import { type CliContext, openProject } from '../cliContext';
+import { type CliContext, flagList, openProject } from '../cliContext';
 
 /** `switchyard report [--trace] [--json] [--task ID]…`: a readable account of every decision. */
 export async function reportCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
-  const only = new Set(Array.isArray(ctx.flags.task) ? ctx.flags.task : typeof ctx.flags.task === 'string' ? [ctx.flags.task] : []);
+  const only = new Set(flagList(ctx, 'task'));
   const report = await project.report();
   if (only.size) report.tasks = report.tasks.filter((t) => only.has(t.id));
   if (ctx.flags.json) {

@@ -1,11 +1,10 @@
-import { type CliContext, UsageError, flagList, flagString, openProject } from '../cliContext';
+import { type CliContext, flagList, flagNumber, openProject } from '../cliContext';
 import { runLine } from '../format';
 import { resumedAndFailed } from './resumeCommand';
 
 /** `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. Exits 1 when a task it ran, or a run it resumed, failed. */
 export async function runCommand(ctx: CliContext): Promise<number> {
-  const concurrency = flagString(ctx, 'concurrency');
-  if (concurrency !== undefined && !(Number.isInteger(Number(concurrency)) && Number(concurrency) >= 1)) throw new UsageError(`--concurrency takes a whole number, at least 1, not "${concurrency}"`, false);
+  const concurrency = flagNumber(ctx, 'concurrency');
   const project = await openProject(ctx);
   const only = flagList(ctx, 'task');
   const stop = new AbortController();
@@ -18,7 +17,7 @@ export async function runCommand(ctx: CliContext): Promise<number> {
   try {
     const summary = await project.runQueue({
       taskIds: only.length ? only : undefined,
-      concurrency: concurrency ? Number(concurrency) : undefined,
+      concurrency,
       signal: stop.signal,
       onRunStarted: (run, task) => ctx.out(`▶ ${run.id} ${task.spec.title} on ${run.lane} (attempt ${run.attempt})`),
       onRunFinished: (run) => ctx.out(`${run.state === 'SUCCEEDED' ? '✔' : '✖'} ${runLine(run)}`),

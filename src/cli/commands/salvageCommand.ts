@@ -1,4 +1,3 @@
-import { listSalvage, promoteSalvage } from '../../core/workspace/promoteSalvage';
 import { type CliContext, UsageError, flagString, openProject, requirePositional } from '../cliContext';
 import { table } from '../format';
 
@@ -15,7 +14,7 @@ export async function salvageCommand(ctx: CliContext): Promise<number> {
 
 async function list(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
-  const entries = await listSalvage(project);
+  const entries = await project.salvaged();
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(entries, null, 2));
     return 0;
@@ -35,7 +34,7 @@ async function list(ctx: CliContext): Promise<number> {
 async function promote(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const runId = requirePositional(ctx, 1, 'run id (see `switchyard salvage list`)');
-  const promotion = await promoteSalvage(project, runId, { to: flagString(ctx, 'to'), onto: flagString(ctx, 'onto') });
+  const promotion = await project.promoteSalvage(runId, { to: flagString(ctx, 'to'), onto: flagString(ctx, 'onto') });
   const what = {
     created: `created branch ${promotion.branch} at the salvage commit`,
     'fast-forwarded': `fast-forwarded branch ${promotion.branch} to the salvage commit`,

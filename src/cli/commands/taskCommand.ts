@@ -4,7 +4,7 @@ import { SwitchyardError } from '../../core/errors';
 import { decodeUtf8 } from '../../core/model/decodeUtf8';
 import { TaskFile } from '../../core/model/task';
 import { describeZodError } from '../../core/model/zodIssues';
-import { type CliContext, UsageError, flagList, flagString, openProject, requirePositional } from '../cliContext';
+import { type CliContext, UsageError, flagList, flagNumber, flagString, openProject, requirePositional } from '../cliContext';
 
 /** `switchyard task add …` and `switchyard task lane <task> <lane>` */
 export async function taskCommand(ctx: CliContext): Promise<number> {
@@ -32,8 +32,7 @@ async function addTasks(ctx: CliContext): Promise<number> {
     if (!title) throw new UsageError('task add needs --title (or --from <tasks.json>)');
     const specFile = flagString(ctx, 'spec-file');
     const spec = specFile ? await readTextFile(resolve(ctx.cwd, specFile)) : (flagString(ctx, 'spec') ?? '');
-    const priority = flagString(ctx, 'priority');
-    if (priority !== undefined && !/^\s*\d+\s*$/.test(priority)) throw new UsageError(`--priority takes a whole number from 0 to 100, not "${priority}"`, false);
+    const priority = flagNumber(ctx, 'priority');
     specs.push({
       title,
       spec,
@@ -41,7 +40,7 @@ async function addTasks(ctx: CliContext): Promise<number> {
       dependsOn: flagList(ctx, 'depends-on'),
       ...(flagString(ctx, 'lane') ? { lane: flagString(ctx, 'lane') } : {}),
       ...(flagString(ctx, 'accept') ? { acceptance: flagString(ctx, 'accept') } : {}),
-      ...(priority !== undefined ? { priority: Number(priority) } : {}),
+      ...(priority !== undefined ? { priority } : {}),
       ...urgentFlag(ctx),
       ...(ctx.flags.draft ? { draft: true } : {}),
     });

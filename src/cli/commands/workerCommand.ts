@@ -1,4 +1,4 @@
-import { type CliContext, flagString, openProject, UsageError } from '../cliContext';
+import { type CliContext, flagNumber, flagString, openProject } from '../cliContext';
 import { runLine } from '../format';
 
 /**
@@ -12,12 +12,9 @@ import { runLine } from '../format';
  * worker resumes it from the journal). A second signal hands back at once.
  */
 export async function workerCommand(ctx: CliContext): Promise<number> {
-  const graceS = Number(flagString(ctx, 'grace') ?? '30');
-  const pollMs = Number(flagString(ctx, 'poll-ms') ?? '2000');
-  const concurrency = flagString(ctx, 'concurrency');
-  if (!Number.isFinite(graceS) || graceS < 0) throw new UsageError('--grace takes a number of seconds (0 or more)');
-  if (!Number.isInteger(pollMs) || pollMs < 50) throw new UsageError('--poll-ms takes a whole number of milliseconds, at least 50');
-  if (concurrency !== undefined && !(Number.isInteger(Number(concurrency)) && Number(concurrency) >= 1)) throw new UsageError('--concurrency takes a whole number, at least 1');
+  const graceS = flagNumber(ctx, 'grace') ?? 30;
+  const pollMs = flagNumber(ctx, 'poll-ms') ?? 2000;
+  const concurrency = flagNumber(ctx, 'concurrency');
   const name = flagString(ctx, 'name');
   const project = await openProject(ctx, name ? { ownerName: name } : {});
 
@@ -40,13 +37,13 @@ export async function workerCommand(ctx: CliContext): Promise<number> {
   const feed = project.onExternalChange(() => wake?.());
   const leaseMs = (await project.state()).settings.leaseMs;
   const totals = { finished: 0, resumed: 0, handedBack: 0 };
-  ctx.out(`worker ${project.owner} on ${project.backend.description}`);
+  ctx.out(`worker ${project.owner} on ${project.backendInfo.description}`);
   try {
     while (!drain.signal.aborted) {
       const summary = await project.runQueue({
         stopClaiming: drain.signal,
         handBack: handBack.signal,
-        maxActive: concurrency ? Number(concurrency) : undefined,
+        maxActive: concurrency,
         recoverEveryMs: Math.max(100, Math.floor(leaseMs / 2)),
         onRunStarted: (run, task) => ctx.out(`▶ ${run.id} ${task.spec.title} on ${run.lane} (attempt ${run.attempt})`),
         onRunFinished: (run) => {

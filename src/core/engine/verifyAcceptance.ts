@@ -1,5 +1,5 @@
 import { startProcessGroup } from '../process/startProcessGroup';
-import { formatMs } from '../lanes/runLane';
+import { formatMs } from '../text/formatMs';
 
 export type VerifyOutcome = { ok: true; output: string } | { ok: false; reason: string; output: string };
 

@@ -4,6 +4,7 @@ import { LaneEvent } from '../model/laneEvent';
 import { LaneResult } from '../model/laneResult';
 import type { Usage } from '../model/laneEvent';
 import { describeZodError } from '../model/zodIssues';
+import { formatMs } from '../text/formatMs';
 import type { RegisteredLane } from './laneRegistry';
 import type { LaneRunInput } from './lanePlugin';
 
@@ -100,10 +101,4 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
 function addUsage(a: Usage | undefined, b: Usage): Usage {
   if (!a) return { ...b };
   return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
-}
-
-export function formatMs(ms: number): string {
-  if (ms < 1_000) return `${ms} ms`;
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(ms % 1_000 ? 1 : 0)} s`;
-  return `${Math.round(ms / 60_000)} min`;
 }

@@ -1,14 +1,8 @@
 import type { CanaryReport } from './canaryReport';
 import type { LaneMetrics } from './laneMetrics';
 import type { RoutingChange } from '../model/routingState';
-import { formatMs } from '../lanes/runLane';
-
-/** A plain text table with left-aligned columns. */
-export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
-}
+import { formatMs } from '../text/formatMs';
+import { table } from '../text/textTable';
 
 const pct = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
 const usd = (x: number | null): string => (x === null ? '—' : `$${x.toFixed(4)}`);

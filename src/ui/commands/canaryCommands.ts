@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
-import { canaryReport } from '../../core/routing/canaryReport';
 import { formatCanaryReport, formatRoutingHistory } from '../../core/routing/formatRouting';
-import { DEFAULT_CANARY_THRESHOLDS, rollbackCanary, startCanary, type CanaryThresholds } from '../../core/routing/routingChanges';
+import type { CanaryThresholds } from '../../core/routing/routingChanges';
 import type { RoutingChange } from '../../core/model/routingState';
-import { whoAmI } from '../../core/routing/whoAmI';
 import { SwitchyardError } from '../../core/errors';
 import { pickLane } from '../prompts/pickLane';
 import { laneIdFrom } from './commandArgs';
@@ -23,7 +21,7 @@ export async function startCanaryCommand(deps: CommandDeps, laneArg?: unknown, o
   const why = options.why ?? (await askWhy(`Why try lane ${lane} as a canary?`));
   if (why === undefined) return undefined;
   const { why: _, ...thresholds } = options;
-  const change = await startCanary(project.store, project.registry, lane, { ...DEFAULT_CANARY_THRESHOLDS, ...thresholds }, { who: await whoAmI(project.root), why });
+  const change = await project.startCanary(lane, thresholds, why);
   const c = change.next.canary!;
   void showMessage('info', `Switchyard: canary started — default lane ${change.previous.defaultLane} → ${lane}. Hold below ${c.holdBelow * 100}% of baseline completion; expand at cost ≤ ${c.expandAtCost * 100}%.`,
   );
@@ -35,16 +33,17 @@ export async function rollbackCanaryCommand(deps: CommandDeps, options: { why?: 
   const project = await deps.host.get();
   const why = options.why ?? (await askWhy('Why roll the canary back?'));
   if (why === undefined) return undefined;
-  const change = await rollbackCanary(project.store, { who: await whoAmI(project.root), why });
+  const change = await project.rollbackCanary(why);
   void showMessage('info', `Switchyard: canary rolled back — default lane ${change.previous.defaultLane} → ${change.next.defaultLane}.`);
   return change;
 }
 
 /** `switchyard.showCanaryReport()` → the report text, opened read-only. */
 export async function showCanaryReportCommand(deps: CommandDeps): Promise<string> {
-  const state = await (await deps.host.get()).state();
-  if (!state.routing.canary) throw new SwitchyardError('invalid-input', 'No canary is running: start one with "Switchyard: Start Canary".');
-  const text = `${formatCanaryReport(canaryReport(state, state.routing.canary))}\n\nRouting changes:\n${formatRoutingHistory(state.routing.history)}\n`;
+  const project = await deps.host.get();
+  const report = await project.canaryReport();
+  if (!report) throw new SwitchyardError('invalid-input', 'No canary is running: start one with "Switchyard: Start Canary".');
+  const text = `${formatCanaryReport(report)}\n\nRouting changes:\n${formatRoutingHistory((await project.state()).routing.history)}\n`;
   await showReport('canary-report', text);
   return text;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { promoteSalvage as promote, type PromoteOptions, type Promotion } from '../../core/workspace/promoteSalvage';
+import type { PromoteOptions, Promotion } from '../../core/workspace/promoteSalvage';
 import type { ProjectState } from '../../core/store/projectState';
 import { required } from '../prompts/promptCanceled';
 import { isTaskTreeNode } from '../views/taskTreeNodes';
@@ -30,7 +30,7 @@ export async function promoteSalvage(deps: CommandDeps, arg?: unknown, options?:
     });
     chosen = { ...chosen, to: required(to).trim() || `salvage/${runId}` };
   }
-  const result = await promote(project, runId, chosen);
+  const result = await project.promoteSalvage(runId, chosen);
   void showMessage('info', result.action === 'unchanged'
       ? `Switchyard: ${result.branch} already holds the salvaged work of ${runId}.`
       : `Switchyard: the salvaged work of ${runId} (${result.files} file(s)) is on branch ${result.branch}.`,

@@ -78,7 +78,7 @@ export class ProjectSnapshot implements vscode.Disposable {
       this.again = false;
       try {
         const project = await this.host.get();
-        this.backendInfo = { kind: project.backend.kind, description: project.backend.description };
+        this.backendInfo = project.backendInfo;
         this.latest = await project.state();
         const guards = await loadGuardEvents(project.root, 500);
         this.guardEvents = guards.events;

@@ -269,7 +269,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     assert.deepEqual(after.runs, before.runs);
     assert.deepEqual(after.settings, before.settings);
     for (const run of before.runs) {
-      assert.deepEqual((await pg.readJournal(run.id)).events, (await files.backend.journals.read(run.id)).events, `journal of ${run.id}`);
+      assert.deepEqual((await pg.readJournal(run.id)).events, (await files.readJournal(run.id)).events, `journal of ${run.id}`);
     }
 
     const worker = await execa('node', [cli, 'worker', '--once', '--repo', repo.dir], { env: { ...config, ...pgEnv }, extendEnv: true, reject: false, all: true });

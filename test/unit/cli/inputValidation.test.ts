@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../helpers/runCli';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 /** What a stack trace looks like in the CLI's output: "    at fn (file:line:col)". */
@@ -167,25 +164,16 @@ describe('CLI input validation', () => {
 
   it('an unexpected error prints its message without a stack trace (SWITCHYARD_DEBUG=1 shows it)', async () => {
     // A trusted-workspaces file that is not a list makes `trust` fail with a plain Error.
+    // The CLI gets its environment from main(): this process's own is not touched.
     const home = join(repo.dir, 'home');
-    const saved = { HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME, DEBUG: process.env.SWITCHYARD_DEBUG };
-    try {
-      process.env.HOME = home;
-      process.env.XDG_CONFIG_HOME = join(home, '.config');
-      await mkdir(join(home, '.config', 'switchyard'), { recursive: true });
-      await writeFile(join(home, '.config', 'switchyard', 'trusted-workspaces.json'), '{"not": "a list"}');
-      const r = await cli('trust', '--repo', repo.dir);
-      assert.equal(r.code, 1);
-      assert.match(r.err, /is not a list of trusted workspaces; fix or remove it \(set SWITCHYARD_DEBUG=1 for the stack trace\)/);
-      assert.doesNotMatch(r.err, STACK_LINE);
-      process.env.SWITCHYARD_DEBUG = '1';
-      assert.match((await cli('trust', '--repo', repo.dir)).err, STACK_LINE);
-    } finally {
-      for (const [name, value] of [['HOME', saved.HOME], ['XDG_CONFIG_HOME', saved.XDG], ['SWITCHYARD_DEBUG', saved.DEBUG]] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), SWITCHYARD_DEBUG: '' };
+    await mkdir(join(home, '.config', 'switchyard'), { recursive: true });
+    await writeFile(join(home, '.config', 'switchyard', 'trusted-workspaces.json'), '{"not": "a list"}');
+    const r = await runCli(['trust', '--repo', repo.dir], { env });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /is not a list of trusted workspaces; fix or remove it \(set SWITCHYARD_DEBUG=1 for the stack trace\)/);
+    assert.doesNotMatch(r.err, STACK_LINE);
+    assert.match((await runCli(['trust', '--repo', repo.dir], { env: { ...env, SWITCHYARD_DEBUG: '1' } })).err, STACK_LINE);
   });
 
   it('lists each setting with its type', async () => {

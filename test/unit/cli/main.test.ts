@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../helpers/runCli';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 describe('switchyard CLI', () => {

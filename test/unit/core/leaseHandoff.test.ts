@@ -6,6 +6,7 @@ import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { LaneRunInput } from '../../../src/api';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
+import { editState } from '../../helpers/editState';
 
 describe('leases: a lost worker\'s run is handed off', () => {
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
@@ -22,7 +23,7 @@ describe('leases: a lost worker\'s run is handed off', () => {
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
     await repo.git.raw(['worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit]);
     await writeFile(join(worktree, 'checkpoint.txt'), 'half of the work\n');
-    await project.store.update((s) => {
+    await editState(project.root, (s) => {
       Object.assign(s.tasks[0]!, { state: taskState, attempts: 1, lastRunId: 't1.1' });
       s.runs.push({ id: 't1.1', taskId: 't1', lane: 'agent', attempt: 1, generation: 0, state: 'RUNNING', branch: 'switchyard/t1/1', worktree, baseCommit: task.baseCommit, startedAt: new Date(Date.now() - 120_000).toISOString(), owner: 'another-host/4242/abc', sessionId: 'sess-1' });
     });

@@ -10,6 +10,7 @@ import { createCommandLane } from '../../../plugins/command';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
 import { until } from '../../helpers/until';
+import { editState } from '../../helpers/editState';
 
 async function openProject(dir: string, extra: Parameters<LaneRegistry['register']>[0][] = []) {
   const registry = new LaneRegistry();
@@ -210,7 +211,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     const lane = scriptedLane('ok', async () => ({ status: 'succeeded' }), { defaultRetryCap: 2 });
     const project = await openProject(repo.dir, [lane]);
     await project.addTask({ title: 'interrupted', lane: 'ok' });
-    await project.store.update((s) => {
+    await editState(project.root, (s) => {
       const task = s.tasks[0]!;
       task.state = 'RUNNING';
       task.attempts = 1;

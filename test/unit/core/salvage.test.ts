@@ -8,6 +8,7 @@ import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { LaneRunInput } from '../../../src/api';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
+import { editState } from '../../helpers/editState';
 
 describe('salvage and run-level resume', () => {
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
@@ -50,7 +51,7 @@ describe('salvage and run-level resume', () => {
     await repo.git.raw(['worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit]);
     await mkdir(join(worktree, 'src'), { recursive: true });
     await writeFile(join(worktree, 'src', 'half-done.ts'), 'export const x = 1;\n');
-    await project.store.update((s) => {
+    await editState(project.root, (s) => {
       const t = s.tasks[0]!;
       Object.assign(t, { state: 'RUNNING', attempts: 1, lastRunId: 't1.1' });
       s.runs.push({ id: 't1.1', taskId: 't1', lane: 'plain', attempt: 1, generation: 0, state: 'RUNNING', branch: 'switchyard/t1/1', worktree, baseCommit: t.baseCommit, startedAt: new Date().toISOString(), owner: `${hostname()}/999999/dead` });

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../helpers/runCli';
 import { defaultCliCommand } from '../../../src/core/guards/installPrePushHook';
 import { makeTempDir } from '../../helpers/tempRepo';
 import { makePushSetup, type PushSetup } from './gitFixture';
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 const L = '<'.repeat(7);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../helpers/runCli';
 import { readGuardEvents } from '../../../src/core/guards/guardLog';
 import { CHAINED_HOOK } from '../../../src/core/guards/prePushHookScript';
 import { makePushSetup, run, type PushSetup } from './gitFixture';
@@ -11,11 +11,8 @@ const L = '<'.repeat(7);
 const R = '>'.repeat(7);
 const SEP = '='.repeat(7);
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 /**

@@ -92,7 +92,7 @@ describe('routing as data and canaries', () => {
     try {
       const out: string[] = [];
       const err: string[] = [];
-      const cli = (...args: string[]) => main([...args, '--repo', repo.dir], { out: (t) => out.push(t), err: (t) => err.push(t) });
+      const cli = (...args: string[]) => main([...args, '--repo', repo.dir], { cwd: repo.dir, env: { ...process.env }, out: (t) => out.push(t), err: (t) => err.push(t) });
       assert.equal(await cli('canary', 'start', '--lane', 'nope'), 1);
       assert.match(err.join('\n'), /unknown lane "nope"; registered lanes: command/);
       assert.equal(await cli('canary', 'start', '--lane', 'command'), 1);

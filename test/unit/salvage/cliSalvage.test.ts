@@ -2,18 +2,15 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../helpers/runCli';
 import { cliLaneProject, laneEvents } from '../../helpers/cliLaneProject';
 import { standIn } from '../../helpers/cliStandIns';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 const SESSION = '5f0c9d4e-2b7a-4c61-9e38-1d7a6b2f4c90';
 
-async function cli(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
+function cli(...args: string[]) {
+  return runCli(args);
 }
 
 describe('salvage of a CLI lane\'s partial work', () => {

@@ -117,7 +117,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     assert.ok(events.some((e) => e.type === 'progress' && e.message === `claude's API call failed: API error (overloaded): ${api}`), JSON.stringify(events));
 
     const out: string[] = [];
-    await main(['status', '--repo', repo.dir], { out: (t) => out.push(t), err: (t) => out.push(t) });
+    await main(['status', '--repo', repo.dir], { cwd: repo.dir, env: { ...process.env }, out: (t) => out.push(t), err: (t) => out.push(t) });
     const status = out.join('\n');
     assert.ok(status.includes(`failure: exceeded max attempts (2): last attempt failed with: ${reason}`), status);
     assert.ok(status.includes(`t1.1 · FAILED · lane claude-code · attempt 1`) && status.split(`reason: ${reason}`).length === 3, status);
