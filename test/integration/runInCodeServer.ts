@@ -107,13 +107,15 @@ const limit = setTimeout(() => {
   console.error(`[runInCodeServer] FAILED: no result within the time limit of ${TIME_LIMIT_MS / 1000} s (SWITCHYARD_ITEST_TIME_LIMIT_MS)`);
   void runAllCleanups().finally(() => process.exit(1));
 }, TIME_LIMIT_MS);
-main()
+// The chain is not awaited: main()'s failure is caught below, and a cleanup that throws is an
+// unhandled rejection, which ends the process with exit code 1.
+void main()
   .then((code) => (exitCode = code))
   .catch((error: unknown) => {
     console.error(`[runInCodeServer] FAILED: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     exitCode = 1;
   })
-  .finally(async () => {
+  .then(async () => {
     clearTimeout(limit);
     await runAllCleanups();
     process.exit(exitCode);
