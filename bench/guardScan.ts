@@ -112,7 +112,7 @@ async function makeRepo(dir: string): Promise<{ work: string; base: string; head
     lines.push(`blob\nmark :${i + 1}\ndata ${Buffer.byteLength(body)}\n${body}`);
   }
   lines.push(`commit refs/heads/main\ncommitter Bench <bench@localhost> 1700000000 +0000\ndata 8\ninitial\n`);
-  files.forEach((path, i) => lines.push(`M 100644 :${i + 1} ${path}`));
+  for (const [i, path] of files.entries()) lines.push(`M 100644 :${i + 1} ${path}`);
   await run('git', ['fast-import', '--quiet'], remote, `${lines.join('\n')}\n`);
   await run('git', ['clone', '-q', '--no-checkout', remote, work], dir);
   const base = (await run('git', ['rev-parse', 'HEAD'], work)).trim();

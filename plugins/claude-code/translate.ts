@@ -102,7 +102,7 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
       const said = event.result?.trim() ? `${status}${event.result}` : undefined;
       // Claude Code's `[ede_diagnostic]` notes name no cause: the real errors go first.
       const errors = [...(event.errors ?? [])].sort((a, b) => Number(a.startsWith('[ede_diagnostic]')) - Number(b.startsWith('[ede_diagnostic]')));
-      outcome.error = [errors.join('; '), apiError, said, outcome.error].find((t) => t && t.trim()) ?? `result ${event.subtype}`;
+      outcome.error = [errors.join('; '), apiError, said, outcome.error].find((t) => t?.trim()) ?? `result ${event.subtype}`;
     }
     const events = [...session(event.session_id), ...usage(tally.result({ usage: event.usage, modelUsage: event.modelUsage, totalCostUsd: event.total_cost_usd }))];
     const denials = judgeDenials('claude', requested, event.permission_denials ?? []);

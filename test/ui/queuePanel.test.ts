@@ -55,7 +55,11 @@ describe('Queue panel in VS Code (code-server + chromium)', function () {
     mkdirSync(OUT, { recursive: true });
     workspace = createTestWorkspace();
     control = mkdtempSync(join(tmpdir(), 'switchyard-panel-control-'));
-    registerCleanup({ name: 'panel test folders', run: async () => (workspace.remove(), rmSync(control, { recursive: true, force: true })), runSync: () => (workspace.remove(), rmSync(control, { recursive: true, force: true })) });
+    const removeFolders = (): void => {
+      workspace.remove();
+      rmSync(control, { recursive: true, force: true });
+    };
+    registerCleanup({ name: 'panel test folders', run: async () => removeFolders(), runSync: removeFolders });
     const lanes = { command: { command: `${process.execPath} ${HOLD_AGENT} ${control}` } };
     writeFileSync(join(workspace.dir, '.vscode', 'settings.json'), `${JSON.stringify({ 'switchyard.lanes': lanes, 'switchyard.runOnSend': false }, null, 2)}\n`);
     writeFileSync(join(control, 'fail'), '');

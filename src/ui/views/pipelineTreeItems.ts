@@ -32,7 +32,7 @@ export function isPipelineTreeNode(value: unknown): value is PipelineTreeNode {
 
 /** The Pipeline row, when the project has tasks. */
 export function pipelineNodes(state: ProjectState | undefined): PipelineNode[] {
-  return state && state.tasks.length ? [new PipelineNode(pipelineStatus(state))] : [];
+  return state?.tasks.length ? [new PipelineNode(pipelineStatus(state))] : [];
 }
 
 export function pipelineChildren(node: PipelineNode, guards: { events: readonly GuardEvent[]; error?: string } = { events: [] }): PipelineDetailNode[] {

@@ -85,7 +85,8 @@ describe('secrets', () => {
     // A lane that cuts the token the ways lanes do (a stderr tail cut to 60 characters, the end of a stream) and writes it to a file.
     const cutting = scriptedLane('cutting', async (input) => {
       const token = process.env.TEAM_DEPLOY_TOKEN ?? '';
-      input.emit({ type: 'log', stream: 'stderr', line: `auth header: Bearer ${token}`.slice(0, 60) + '…' });
+      const header = `auth header: Bearer ${token}`;
+      input.emit({ type: 'log', stream: 'stderr', line: `${header.slice(0, 60)}…` });
       input.emit({ type: 'text', text: `[… 900 earlier characters not shown]\n${token.slice(-40)} was accepted` });
       await writeFile(join(input.workspaceDir, 'notes.txt'), `deploy with ${token}\n`);
       return { status: 'succeeded', summary: `deployed with ${token.slice(0, 30)}…` };

@@ -41,8 +41,8 @@ describe('secret scan', function () {
     assert.deepEqual(findings.map((f) => `${f.file}:${f.line}:${f.rule}:${f.length}`), [
       'src/config.ts:41:github:40',
       'src/config.ts:42:npm:40',
-      'deploy/key:1:privatekey:' + PRIVATE_KEY.length,
-      'src/db.ts:7:database-connection-string:' + (DB_URL.length + 2), // this rule's match includes the quotes
+      `deploy/key:1:privatekey:${PRIVATE_KEY.length}`,
+      `src/db.ts:7:database-connection-string:${DB_URL.length + 2}`, // this rule's match includes the quotes
     ]);
     assertNoSecret(JSON.stringify(findings), 'the findings');
   });

@@ -112,7 +112,7 @@ describe('journal', () => {
       await appendFile(file, '{"v":1,"seq":6,"ts":"2026-01-01T00:00:00Z","runId":"r1","type":"inte');
       const read = await readJournal(file);
       assert.equal(read.events.length, 5);
-      assert.deepEqual(read.tornTail && read.tornTail.line, 6);
+      assert.deepEqual(read.tornTail?.line, 6);
       const j = await resumeRunJournal(journals, 'r1', 'strict', 'me2');
       await j.writer.close();
       assert.deepEqual(j.warnings.length, 1);

@@ -66,7 +66,7 @@ describe('API lane secrets', function () {
         // The commands the model runs never see the key: their environment is the allowlist.
         const envOutput = files.find((f) => f.path.endsWith('t1.1/journal.jsonl'))!.text;
         assert.match(envOutput, /PATH=/);
-        assert.ok(!envOutput.includes(c.keyName + '='), `${c.keyName} is not in the command's environment`);
+        assert.ok(!envOutput.includes(`${c.keyName}=`), `${c.keyName} is not in the command's environment`);
       } finally {
         await t.cleanup();
       }
@@ -110,7 +110,7 @@ describe('API lane secrets', function () {
 
       // No piece of it anywhere under .switchyard/ but the file the command itself wrote in its worktree (the change that was refused).
       const everything = await everyFileUnder(join(t.repo.dir, '.switchyard'));
-      assert.deepEqual(leaks(everything, LONG_KEY), [join('worktrees', 't1.1', 'leaked.cfg') + ' (157 windows)']);
+      assert.deepEqual(leaks(everything, LONG_KEY), [`${join('worktrees', 't1.1', 'leaked.cfg')} (157 windows)`]);
       const files = await everyFileUnder(join(t.repo.dir, '.switchyard'), ['worktrees']);
       for (const expected of ['state.json', 'runs/t1.1/journal.jsonl', 'runs/t1.1/events.jsonl', 'runs/t1.1/diff.patch']) assert.ok(files.some((f) => f.path === expected), `${expected} was searched`);
       assert.deepEqual(leaks(files, LONG_KEY), [], 'files under .switchyard/ holding a piece of the key');

@@ -35,7 +35,7 @@ for (const c of API_LANES) {
         assert.equal(run.summary, 'create_user now sets active; added a test');
         assert.equal(await t.file('src/user.py'), 'def create_user(name):\n    return {"name": name, "active": True}\n');
         assert.match(await t.file('tests/test_active.py'), /def test_active/);
-        assert.match(await t.project.diff('t1.1'), /\+    return \{"name": name, "active": True\}/);
+        assert.match(await t.project.diff('t1.1'), /\+ {4}return \{"name": name, "active": True\}/);
 
         // The server saw four requests, each answering the previous turn's tools.
         const bodies = t.server.requests.map((r) => r.body);

@@ -64,7 +64,7 @@ describe('command lane secrets (env setting)', function () {
 
       // No piece of it anywhere under .switchyard/ but the file the command itself wrote in its worktree (the change that was refused).
       const everything = await everyFileUnder(join(repo.dir, '.switchyard'));
-      assert.deepEqual(leaks(everything, TOKEN), [join('worktrees', 't1.1', 'deploy.cfg') + ' (157 windows)']);
+      assert.deepEqual(leaks(everything, TOKEN), [`${join('worktrees', 't1.1', 'deploy.cfg')} (157 windows)`]);
       const files = await everyFileUnder(join(repo.dir, '.switchyard'), ['worktrees']);
       for (const expected of ['state.json', 'runs/t1.1/events.jsonl', 'runs/t1.1/diff.patch', 'runs/t2.1/events.jsonl', 'guards.jsonl']) assert.ok(files.some((f) => f.path === expected), `${expected} was searched`);
       assert.deepEqual(leaks(files, TOKEN), [], 'files under .switchyard/ holding a piece of the token');

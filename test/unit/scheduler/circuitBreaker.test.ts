@@ -44,7 +44,7 @@ describe('circuit breaker: open, probe, gradual close', () => {
   });
 
   it('half-open: successes widen the allowance 1, 2, 4 and close it after closeAfter; a failed probe opens it again', () => {
-    let b = { state: 'half-open' as const, since: new Date(0).toISOString(), recent: [], successes: 0, opened: 1 };
+    const b = { state: 'half-open' as const, since: new Date(0).toISOString(), recent: [], successes: 0, opened: 1 };
     assert.equal(breakerAllows(b, 1, 0, settings).allow, false);
     let next = breakerAfterSuccess(b, 1, settings)!;
     assert.equal(next.state, 'half-open');
