@@ -14,7 +14,10 @@ import type { Probes, TxTiming, WorkerConfig, WorkerResult } from './claimsWorke
 /** Tasks per measurement (SWITCHYARD_BENCH_CLAIMS_TASKS overrides). */
 const TASKS = Number(process.env.SWITCHYARD_BENCH_CLAIMS_TASKS ?? 150);
 const WORKERS = [1, 2, 4] as const;
-/** Interleaved rounds of all six measurements (SWITCHYARD_BENCH_CLAIMS_ROUNDS overrides); the table shows each one's best round. */
+/**
+ * Interleaved rounds of all six measurements (SWITCHYARD_BENCH_CLAIMS_ROUNDS overrides); the table shows each one's
+ * best round.
+ */
 const ROUNDS = Number(process.env.SWITCHYARD_BENCH_CLAIMS_ROUNDS ?? 2);
 /** The project's RUNNING limit: far above the workers' in-flight runs, so WIP never throttles a claim. */
 const WIP_RUNNING = 16;
@@ -64,7 +67,11 @@ export async function benchClaims(): Promise<void> {
     const server = await startPostgres();
     cleanup.add(() => server.stop());
     console.log(
-      `${TASKS} independent tasks per measurement, ${ROUNDS} interleaved round(s), one task per claim, finished at once; nproc ${availableParallelism()}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ` +
+      `${TASKS} independent tasks per measurement, ${ROUNDS} interleaved round(s), ` +
+        'one task per claim, finished at once; ' +
+        `nproc ${availableParallelism()}, load ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}; ` +
         `PostgreSQL ${await serverVersion(server.url)} on loopback (fsync on), files backend in ${tmpdir()}`,
     );
     const results: Measured[] = [];
@@ -105,7 +112,10 @@ async function measure(kind: Kind, workers: number, server: PostgresServer, clea
     await Promise.all(children.map((c) => c.exited.catch(() => undefined)));
   });
   try {
-    const spec: BackendSpec = kind === 'files' ? { kind: 'files' } : { kind: 'postgres', url: await server.createDatabase(`claims_${++databases}_w${workers}`), project: 'bench' };
+    const spec: BackendSpec =
+      kind === 'files'
+        ? { kind: 'files' }
+        : { kind: 'postgres', url: await server.createDatabase(`claims_${++databases}_w${workers}`), project: 'bench' };
     const project = await Project.open(repo.dir, { registry: registryWithBuiltins(), backend: spec });
     try {
       await project.updateSettings((s) => {
@@ -118,11 +128,16 @@ async function measure(kind: Kind, workers: number, server: PostgresServer, clea
     }
 
     const fault = process.env.SWITCHYARD_BENCH_CLAIMS_FAULT as WorkerConfig['fault'] | undefined;
-    for (let i = 0; i < workers; i++) children.push(new Worker({ root: repo.dir, backend: spec, ...(fault && i === 0 ? { fault } : {}) }));
+    for (let i = 0; i < workers; i++)
+      children.push(new Worker({ root: repo.dir, backend: spec, ...(fault && i === 0 ? { fault } : {}) }));
     await withTimeout(Promise.all(children.map((c) => c.ready)), 60_000, `${kind}: ${workers} worker(s) starting`);
     const loadBefore = loadavg()[0]!;
     for (const child of children) child.go();
-    const results = await withTimeout(Promise.all(children.map((c) => c.result)), 180_000, `${kind}: ${workers} worker(s) claiming ${TASKS} tasks`);
+    const results = await withTimeout(
+      Promise.all(children.map((c) => c.result)),
+      180_000,
+      `${kind}: ${workers} worker(s) claiming ${TASKS} tasks`,
+    );
     await withTimeout(Promise.all(children.map((c) => c.exited)), 30_000, `${kind}: ${workers} worker(s) exiting`);
 
     await verify(kind, workers, repo.dir, spec, results);
@@ -146,8 +161,16 @@ async function measure(kind: Kind, workers: number, server: PostgresServer, clea
   }
 }
 
-/** Every task claimed exactly once: the workers' reports add up to TASKS distinct tasks, and the stored state agrees. */
-async function verify(kind: Kind, workers: number, root: string, spec: BackendSpec, results: readonly WorkerResult[]): Promise<void> {
+/**
+ * Every task claimed exactly once: the workers' reports add up to TASKS distinct tasks, and the stored state agrees.
+ */
+async function verify(
+  kind: Kind,
+  workers: number,
+  root: string,
+  spec: BackendSpec,
+  results: readonly WorkerResult[],
+): Promise<void> {
   const backend = await openBackend(root, spec);
   const state = await backend.state.read().finally(() => backend.close());
   const problems: string[] = [];
@@ -170,7 +193,10 @@ async function verify(kind: Kind, workers: number, root: string, spec: BackendSp
     if (!byTask.has(task.id)) problems.push(`task ${task.id} was claimed by no worker`);
   }
   if (problems.length) {
-    throw new Error(`claims benchmark, ${kind} backend, ${workers} worker(s): ${problems.length} problem(s): ${problems.slice(0, 6).join('; ')}${problems.length > 6 ? '; …' : ''}`);
+    throw new Error(
+      `claims benchmark, ${kind} backend, ${workers} worker(s): ${problems.length} problem(s): ` +
+        `${problems.slice(0, 6).join('; ')}${problems.length > 6 ? '; …' : ''}`,
+    );
   }
 }
 
@@ -184,14 +210,31 @@ class Worker {
 
   constructor(config: WorkerConfig) {
     // The connection string holds a password: passed in the environment, not on the command line.
-    this.child = spawn(process.execPath, ['--import', 'tsx', WORKER], { cwd: ROOT, env: { ...process.env, SWITCHYARD_CLAIMS_WORKER: JSON.stringify(config) }, stdio: 'pipe' });
+    this.child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+      cwd: ROOT,
+      env: { ...process.env, SWITCHYARD_CLAIMS_WORKER: JSON.stringify(config) },
+      stdio: 'pipe',
+    });
     this.child.stderr.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-4000);
     });
-    const failed = (): Error => new Error(`claims worker ${this.child.pid} exited (code ${this.child.exitCode}, signal ${this.child.signalCode}) before it reported: ${this.stderr.trim() || '(no stderr)'}`);
+    const failed = (): Error =>
+      new Error(
+        `claims worker ${this.child.pid} exited (code ${this.child.exitCode}, signal ` +
+          `${this.child.signalCode}) before it reported: ${this.stderr.trim() || '(no stderr)'}`,
+      );
     this.exited = new Promise((resolve, reject) => {
       this.child.on('error', reject);
-      this.child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`claims worker ${this.child.pid} exited with code ${code}, signal ${signal}: ${this.stderr.trim() || '(no stderr)'}`))));
+      this.child.on('close', (code, signal) =>
+        code === 0
+          ? resolve()
+          : reject(
+              new Error(
+                `claims worker ${this.child.pid} exited with code ${code}, signal ${signal}: ` +
+                  `${this.stderr.trim() || '(no stderr)'}`,
+              ),
+            ),
+      );
     });
     // The rejections are seen through `ready`/`result`; never an unhandled rejection.
     this.exited.catch(() => undefined);
@@ -199,11 +242,17 @@ class Worker {
     let onResult: (r: WorkerResult) => void;
     this.ready = new Promise((resolve, reject) => {
       onReady = resolve;
-      this.exited.then(() => reject(failed()), () => reject(failed()));
+      this.exited.then(
+        () => reject(failed()),
+        () => reject(failed()),
+      );
     });
     this.result = new Promise((resolve, reject) => {
       onResult = resolve;
-      this.exited.then(() => reject(failed()), () => reject(failed()));
+      this.exited.then(
+        () => reject(failed()),
+        () => reject(failed()),
+      );
     });
     this.ready.catch(() => undefined);
     this.result.catch(() => undefined);
@@ -228,7 +277,10 @@ class Worker {
   }
 }
 
-/** Cleanup steps run once each, newest first, on success, failure or a signal; `run` resolves only when every step has ended. */
+/**
+ * Cleanup steps run once each, newest first, on success, failure or a signal; `run` resolves only when every step has
+ * ended.
+ */
 class Cleanup {
   private readonly steps: (() => Promise<void>)[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -287,7 +339,9 @@ function quantile(values: readonly number[], q: number): number {
 
 const ms = (v: number): string => `${v.toFixed(1)} ms`;
 
-function sumStatements(list: readonly Record<string, { n: number; ms: number; rows: number }>[]): Record<string, { n: number; ms: number; rows: number }> {
+function sumStatements(
+  list: readonly Record<string, { n: number; ms: number; rows: number }>[],
+): Record<string, { n: number; ms: number; rows: number }> {
   const sum: Record<string, { n: number; ms: number; rows: number }> = {};
   for (const one of list) {
     for (const [key, { n, ms, rows }] of Object.entries(one)) {
@@ -302,38 +356,90 @@ function sumStatements(list: readonly Record<string, { n: number; ms: number; ro
 
 function medianProbes(list: readonly Probes[]): Probes {
   const keys = Object.keys(list[0]!) as (keyof Probes)[];
-  return Object.fromEntries(keys.map((k) => [k, quantile(list.map((p) => p[k] ?? NaN), 0.5)])) as unknown as Probes;
+  return Object.fromEntries(
+    keys.map((k) => [
+      k,
+      quantile(
+        list.map((p) => p[k] ?? NaN),
+        0.5,
+      ),
+    ]),
+  ) as unknown as Probes;
 }
 
 function detail(m: Measured): string {
   const line = (name: string, list: readonly TxTiming[]): string => {
     const q = (f: (t: TxTiming) => number, p: number): string => ms(quantile(list.map(f), p));
-    const pg = m.kind === 'postgres' ? `; ${quantile(list.map((t) => t.queries), 0.5)} statements, ${q((t) => t.queryMs, 0.5)} waiting for their answers` : '';
-    return `           ${name} p50 ${q((t) => t.totalMs, 0.5)} = to lock ${q((t) => t.toLockMs, 0.5)} + apply ${q((t) => t.appliedMs - t.toLockMs, 0.5)} + write ${q((t) => t.totalMs - t.appliedMs, 0.5)}${pg}; p99 ${q((t) => t.totalMs, 0.99)} (to lock ${q((t) => t.toLockMs, 0.99)})`;
+    const pg =
+      m.kind === 'postgres'
+        ? `; ${quantile(
+            list.map((t) => t.queries),
+            0.5,
+          )} statements, ${q((t) => t.queryMs, 0.5)} waiting for their answers`
+        : '';
+    return (
+      `           ${name} p50 ${q((t) => t.totalMs, 0.5)} = to lock ${q((t) => t.toLockMs, 0.5)} + apply ` +
+      `${q((t) => t.appliedMs - t.toLockMs, 0.5)} + write ${q((t) => t.totalMs - t.appliedMs, 0.5)}${pg}; ` +
+      `p99 ${q((t) => t.totalMs, 0.99)} (to lock ${q((t) => t.toLockMs, 0.99)})`
+    );
   };
-  // From the change function's start to the update's end, every transaction holds the lock: a lower bound (the read under the lock is before it).
+  // From the change function's start to the update's end, every transaction holds the lock: a lower bound (the read
+  // under the lock is before it).
   const held = [...m.claim, ...m.finish].reduce((s, t) => s + t.totalMs - t.toLockMs, 0);
   const p = m.probes;
-  const probes = [`read ${ms(p.readMs)}`, `validate ${ms(p.validateMs)}`, ...(p.writeMs !== undefined ? [`atomic write ${ms(p.writeMs)}`] : []), ...(p.roundTripMs !== undefined ? [`SELECT 1 ${ms(p.roundTripMs)}`] : [])];
+  const probes = [
+    `read ${ms(p.readMs)}`,
+    `validate ${ms(p.validateMs)}`,
+    ...(p.writeMs !== undefined ? [`atomic write ${ms(p.writeMs)}`] : []),
+    ...(p.roundTripMs !== undefined ? [`SELECT 1 ${ms(p.roundTripMs)}`] : []),
+  ];
   return [
-    `${m.kind.padEnd(8)} W=${m.workers}: ${TASKS} claims in ${(m.wallMs / 1000).toFixed(2)} s = ${m.perSecond.toFixed(1)} claims/s; per worker ${m.perWorker.join('/')}; empty claims ${m.emptyClaims}; load ${m.load.map((l) => l.toFixed(1)).join('→')}`,
+    `${m.kind.padEnd(8)} W=${m.workers}: ${TASKS} claims in ${(m.wallMs / 1000).toFixed(2)} s = ` +
+      `${m.perSecond.toFixed(1)} claims/s; per worker ${m.perWorker.join('/')}; empty claims ` +
+      `${m.emptyClaims}; load ${m.load.map((l) => l.toFixed(1)).join('→')}`,
     line('claim ', m.claim),
     line('finish', m.finish),
-    `           lock held ≥ ${(held / m.wallMs).toFixed(2)} of the wall time; probes before the start (all READY, no runs): ${probes.join(', ')}`,
+    `           lock held ≥ ${(held / m.wallMs).toFixed(2)} of the wall time; probes before the start (all ` +
+      `READY, no runs): ${probes.join(', ')}`,
     ...(Object.keys(m.statements).length
-      ? [`           statements per claim (claim + finish), ms waiting for the answer: ${Object.entries(m.statements).sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `${k} ×${(v.n / TASKS).toFixed(1)}${/^(INSERT|UPDATE|DELETE)/.test(k) ? ` (${(v.rows / TASKS).toFixed(1)} rows)` : ''} ${(v.ms / TASKS).toFixed(1)}`).join(', ')}`]
+      ? [
+          `           statements per claim (claim + finish), ms waiting for the answer: ${Object.entries(m.statements)
+            .sort((a, b) => b[1].ms - a[1].ms)
+            .map(
+              ([k, v]) =>
+                `${k} ×${(v.n / TASKS).toFixed(1)}` +
+                `${/^(INSERT|UPDATE|DELETE)/.test(k) ? ` (${(v.rows / TASKS).toFixed(1)} rows)` : ''}` +
+                ` ${(v.ms / TASKS).toFixed(1)}`,
+            )
+            .join(', ')}`,
+        ]
       : []),
   ].join('\n');
 }
 
 function report(results: readonly Measured[]): void {
-  const all = (kind: Kind, workers: number): number[] => results.filter((r) => r.kind === kind && r.workers === workers).map((r) => r.perSecond);
+  const all = (kind: Kind, workers: number): number[] =>
+    results.filter((r) => r.kind === kind && r.workers === workers).map((r) => r.perSecond);
   const best = (kind: Kind, workers: number): number => Math.max(...all(kind, workers));
-  const cell = (kind: Kind, workers: number): string => `${best(kind, workers).toFixed(1)}${ROUNDS > 1 ? ` (${all(kind, workers).map((v) => v.toFixed(1)).join(', ')})` : ''}`;
+  const cell = (kind: Kind, workers: number): string =>
+    `${best(kind, workers).toFixed(1)}${
+      ROUNDS > 1
+        ? ` (${all(kind, workers)
+            .map((v) => v.toFixed(1))
+            .join(', ')})`
+        : ''
+    }`;
   const x = (v: number): string => `${v.toFixed(2)}x`;
-  console.log('\nPer claimed task: claimTasks (an unlocked read, then one state transaction) and one finishing transaction (RUNNING → VERIFYING, finishRun).');
-  console.log(`Claims/s: best of ${ROUNDS} round(s) (every round in brackets). Baseline: the files backend at the same W.`);
-  const rows = [['W', 'files claims/s (baseline)', 'postgres claims/s', 'postgres/files', 'files vs W=1', 'postgres vs W=1']];
+  console.log(
+    '\nPer claimed task: claimTasks (an unlocked read, then one state transaction) and one finishing ' +
+      'transaction (RUNNING → VERIFYING, finishRun).',
+  );
+  console.log(
+    `Claims/s: best of ${ROUNDS} round(s) (every round in brackets). Baseline: the files backend at the same W.`,
+  );
+  const rows = [
+    ['W', 'files claims/s (baseline)', 'postgres claims/s', 'postgres/files', 'files vs W=1', 'postgres vs W=1'],
+  ];
   for (const workers of WORKERS) {
     rows.push([
       String(workers),
@@ -345,5 +451,6 @@ function report(results: readonly Measured[]): void {
     ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const row of rows) console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+  for (const row of rows)
+    console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
 }

@@ -22,7 +22,10 @@ export async function benchGuardScan(): Promise<void> {
   try {
     const started = performance.now();
     const { work, base, head } = await makeRepo(dir);
-    console.log(`${FILES} files generated and cloned in ${((performance.now() - started) / 1000).toFixed(1)} s; a push of ${CHANGED} changed files`);
+    console.log(
+      `${FILES} files generated and cloned in ${((performance.now() - started) / 1000).toFixed(1)} s; a ` +
+        `push of ${CHANGED} changed files`,
+    );
     const stdin = `refs/heads/main ${head} refs/heads/main ${base}\n`;
 
     const markersOnly = await median(() => runPrePushGuard({ cwd: work, remote: 'origin', stdin, secrets: false }));
@@ -30,11 +33,21 @@ export async function benchGuardScan(): Promise<void> {
     console.log(`10-file push, markers + policy (in process)          ${fmt(markersOnly)}  (target ≤ 150 ms)`);
     console.log(`10-file push, markers + policy + secrets (in process) ${fmt(allStages)}  (target ≤ 150 ms)`);
     const cli = 'dist/cli.js';
-    if (await stat(cli).then(() => true, () => false)) {
+    if (
+      await stat(cli).then(
+        () => true,
+        () => false,
+      )
+    ) {
       const node = await median(() => run(process.execPath, ['-e', '0'], work));
       const startup = await median(() => run(process.execPath, [join(process.cwd(), cli), '--help'], work));
-      const hook = await median(() => run(process.execPath, [join(process.cwd(), cli), 'guard', 'pre-push', 'origin', 'remote.git'], work, stdin));
-      console.log(`the hook's whole CLI process (node dist/cli.js)       ${fmt(hook)}  (of which CLI startup ${fmt(startup).trim()}, node -e 0 alone ${fmt(node).trim()})`);
+      const hook = await median(() =>
+        run(process.execPath, [join(process.cwd(), cli), 'guard', 'pre-push', 'origin', 'remote.git'], work, stdin),
+      );
+      console.log(
+        `the hook's whole CLI process (node dist/cli.js)       ${fmt(hook)}  (of which CLI startup ` +
+          `${fmt(startup).trim()}, node -e 0 alone ${fmt(node).trim()})`,
+      );
     } else {
       console.log('dist/cli.js missing: hook process not measured (run npm run build)');
     }
@@ -52,7 +65,10 @@ export async function benchGuardScan(): Promise<void> {
     const rawMs = mid(times.raw);
     const guardMs = mid(times.guard);
     console.log(`full tree: raw git grep (baseline)                    ${fmt(rawMs)}  1.00x`);
-    console.log(`full tree: guard (git grep -z + parse, ${found} found)      ${fmt(guardMs)}  ${(guardMs / rawMs).toFixed(2)}x  (target ≤ 1.30x)`);
+    console.log(
+      `full tree: guard (git grep -z + parse, ${found} found)      ${fmt(guardMs)}  ` +
+        `${(guardMs / rawMs).toFixed(2)}x  (target ≤ 1.30x)`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -92,11 +108,16 @@ function run(cmd: string, args: string[], cwd: string, input?: string, ok: numbe
     child.stdin.on('error', () => undefined);
     child.stdin.end(input ?? '');
     child.on('error', reject);
-    child.on('close', (code) => (ok.includes(code ?? -1) ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}: ${err}`))));
+    child.on('close', (code) =>
+      ok.includes(code ?? -1) ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}: ${err}`)),
+    );
   });
 }
 
-/** A bare remote with one 50k-file commit (a few files carry conflict markers), a clone, and a local commit changing 10 files. */
+/**
+ * A bare remote with one 50k-file commit (a few files carry conflict markers), a clone, and a local commit changing 10
+ * files.
+ */
 async function makeRepo(dir: string): Promise<{ work: string; base: string; head: string }> {
   const remote = join(dir, 'remote.git');
   const work = join(dir, 'work');
@@ -108,15 +129,18 @@ async function makeRepo(dir: string): Promise<{ work: string; base: string; head
     files.push(path);
     const body = path.endsWith('.md')
       ? `Page ${i}\n=======\n\nSome text for page ${i}.\n\n| a | b |\n|---|---|\n| ${i} | ${i * 2} |\n`
-      : `// file ${i}\nexport function f${i}(x: number): number {\n  const y = x * ${i % 7};\n  return y + ${i};\n}\n${i % 16_667 === 5 ? `<<<<<<< HEAD\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> other\n` : ''}`;
+      : `// file ${i}\nexport function f${i}(x: number): number {\n  const y = x * ${i % 7};\n  return y + ` +
+        `${i};\n}\n${i % 16_667 === 5 ? `<<<<<<< HEAD\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> other\n` : ''}`;
     lines.push(`blob\nmark :${i + 1}\ndata ${Buffer.byteLength(body)}\n${body}`);
   }
   lines.push(`commit refs/heads/main\ncommitter Bench <bench@localhost> 1700000000 +0000\ndata 8\ninitial\n`);
-  files.forEach((path, i) => lines.push(`M 100644 :${i + 1} ${path}`));
+  for (const [i, path] of files.entries()) lines.push(`M 100644 :${i + 1} ${path}`);
   await run('git', ['fast-import', '--quiet'], remote, `${lines.join('\n')}\n`);
   await run('git', ['clone', '-q', '--no-checkout', remote, work], dir);
   const base = (await run('git', ['rev-parse', 'HEAD'], work)).trim();
-  const change: string[] = [`commit refs/heads/main\ncommitter Bench <bench@localhost> 1700000100 +0000\ndata 7\nchange\nfrom ${base}`];
+  const change: string[] = [
+    `commit refs/heads/main\ncommitter Bench <bench@localhost> 1700000100 +0000\ndata 7\nchange\nfrom ${base}`,
+  ];
   for (let i = 0; i < CHANGED; i++) {
     const path = i < CHANGED - 2 ? files[i * 997 + 1]! : `src/new/added${i}.ts`;
     const body = `// changed ${i}\nexport const v${i} = ${i};\n`.repeat(20);

@@ -10,11 +10,24 @@ import type { JournalEntry } from '../src/core/journal/journalEvent';
 const SIZES = [1_000, 10_000, 100_000];
 const LOWDB_BUDGET_MS = 15_000;
 
-interface Result { events: number; ms: number; latencies: number[]; partial?: boolean }
+interface Result {
+  events: number;
+  ms: number;
+  latencies: number[];
+  partial?: boolean;
+}
 
 /** A realistic event: a tool call intent of a few hundred bytes. */
 function entry(i: number): JournalEntry {
-  return { type: 'intent', call: i + 1, kind: 'tool', name: 'edit_file', input: { path: `src/module-${i % 97}.ts`, search: 'const answer = 41;', replace: 'const answer = 42;' }, replay: 'safe', key: `sy-${i.toString(16).padStart(24, '0')}` };
+  return {
+    type: 'intent',
+    call: i + 1,
+    kind: 'tool',
+    name: 'edit_file',
+    input: { path: `src/module-${i % 97}.ts`, search: 'const answer = 41;', replace: 'const answer = 42;' },
+    replay: 'safe',
+    key: `sy-${i.toString(16).padStart(24, '0')}`,
+  };
 }
 
 function line(i: number): string {
@@ -70,7 +83,9 @@ function pct(values: number[], p: number): number {
 
 const rate = (r: Result): number => r.events / (r.ms / 1000);
 const fmt = (r: Result): string =>
-  `${rate(r).toFixed(0).padStart(9)} ev/s  p50 ${pct(r.latencies, 50).toFixed(3).padStart(7)} ms  p99 ${pct(r.latencies, 99).toFixed(3).padStart(7)} ms${r.partial ? `  (stopped after ${r.events} events, ${LOWDB_BUDGET_MS / 1000} s budget)` : ''}`;
+  `${rate(r).toFixed(0).padStart(9)} ev/s  p50 ${pct(r.latencies, 50).toFixed(3).padStart(7)} ms  p99 ` +
+  `${pct(r.latencies, 99).toFixed(3).padStart(7)} ` +
+  `ms${r.partial ? `  (stopped after ${r.events} events, ${LOWDB_BUDGET_MS / 1000} s budget)` : ''}`;
 
 /** Journal append throughput and latency vs raw fdatasync and lowdb; resume (read+validate) vs a raw parse. */
 export async function benchJournal(): Promise<void> {
@@ -115,7 +130,12 @@ export async function benchJournal(): Promise<void> {
     const parse = await best(() => rawParse(true));
     const parseDropped = await best(() => rawParse(false));
     const resume = await best(ours);
-    console.log(`\nresume read of a 100k-event journal: raw JSON.parse per line, keeping the events ${parse.toFixed(0)} ms (dropping them ${parseDropped.toFixed(0)} ms); readJournal (parse + zod + seq check) ${resume.toFixed(0)} ms = ${(resume / parse).toFixed(2)}x raw (${(resume / parseDropped).toFixed(2)}x the dropping parse)`);
+    console.log(
+      `\nresume read of a 100k-event journal: raw JSON.parse per line, keeping the events ` +
+        `${parse.toFixed(0)} ms (dropping them ${parseDropped.toFixed(0)} ms); readJournal (parse + zod + ` +
+        `seq check) ${resume.toFixed(0)} ms = ${(resume / parse).toFixed(2)}x raw ` +
+        `(${(resume / parseDropped).toFixed(2)}x the dropping parse)`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

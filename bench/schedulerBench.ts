@@ -23,7 +23,10 @@ const LANES = ['alpha', 'beta', 'gamma'];
 export async function benchScheduler(): Promise<void> {
   const dag = randomDag(TASKS, AVG_DEPS, 42);
   const edges = dag.reduce((n, t) => n + t.deps.length, 0);
-  console.log(`${TASKS} tasks, ${edges} dependencies (${(edges / TASKS).toFixed(2)} on average), WIP limits ${JSON.stringify(LIMITS)}, instant lanes`);
+  console.log(
+    `${TASKS} tasks, ${edges} dependencies (${(edges / TASKS).toFixed(2)} on average), WIP limits ` +
+      `${JSON.stringify(LIMITS)}, instant lanes`,
+  );
 
   // Both schedulers first drain a smaller DAG, so V8 has compiled their code; the first 10k drain is reported too.
   const small = randomDag(2_000, AVG_DEPS, 7);
@@ -36,7 +39,8 @@ export async function benchScheduler(): Promise<void> {
   const fastRun = best(5, () => drain(dag, incremental(dag)));
   const harness = best(5, () => drain(dag, replay(fastRun.perTick)));
   const naiveRun = drain(dag, rescan(dag));
-  if (fastRun.order.join() !== naiveRun.order.join() || cold.order.join() !== fastRun.order.join()) throw new Error('the incremental and the naive scheduler started tasks in different orders');
+  if (fastRun.order.join() !== naiveRun.order.join() || cold.order.join() !== fastRun.order.join())
+    throw new Error('the incremental and the naive scheduler started tasks in different orders');
   if (fastRun.order.length !== TASKS) throw new Error(`only ${fastRun.order.length} of ${TASKS} tasks were started`);
   const fast = { ...fastRun, ms: Math.max(0.1, fastRun.ms - harness.ms) };
   const first = Math.max(0.1, cold.ms - harness.ms);
@@ -44,13 +48,25 @@ export async function benchScheduler(): Promise<void> {
 
   const ratio = naive.ms / fast.ms;
   console.log(`ticks (batches)                         ${fast.ticks}`);
-  console.log(`incremental, first 10k drain            ${fmt(first)}  (${((first * 1000) / TASKS).toFixed(1)} µs/task)   target ≤ 1000 ms`);
-  console.log(`incremental, best of 5                  ${fmt(fast.ms)}  (${((fast.ms * 1000) / TASKS).toFixed(1)} µs/task, ${((fast.ms * 1000) / fast.ticks).toFixed(1)} µs/tick)   target ≤ 1000 ms`);
+  console.log(
+    `incremental, first 10k drain            ${fmt(first)}  (${((first * 1000) / TASKS).toFixed(1)} ` +
+      `µs/task)   target ≤ 1000 ms`,
+  );
+  console.log(
+    `incremental, best of 5                  ${fmt(fast.ms)}  (${((fast.ms * 1000) / TASKS).toFixed(1)} ` +
+      `µs/task, ${((fast.ms * 1000) / fast.ticks).toFixed(1)} µs/tick)   target ≤ 1000 ms`,
+  );
   console.log(`naive rescan per tick (baseline)        ${fmt(naive.ms)}`);
-  console.log(`speed-up                                ${ratio.toFixed(0)}× (first drain: ${(naive.ms / first).toFixed(0)}×)   target ≥ 20×`);
+  console.log(
+    `speed-up                                ${ratio.toFixed(0)}× (first drain: ` +
+      `${(naive.ms / first).toFixed(0)}×)   target ≥ 20×`,
+  );
   console.log(`same start order                        yes (${fast.order.length} starts)`);
   console.log(`harness alone (taken off all figures)   ${fmt(harness.ms)}`);
-  console.log(`heap growth during the first drain      ${mb(heapAfter - heapBefore)} (${global.gc ? 'after a GC' : 'without --expose-gc: garbage included'})`);
+  console.log(
+    `heap growth during the first drain      ${mb(heapAfter - heapBefore)} ` +
+      `(${global.gc ? 'after a GC' : 'without --expose-gc: garbage included'})`,
+  );
   console.log(`peak RSS of the process                 ${mb(process.resourceUsage().maxRSS * 1024)}`);
   if (first > 1_000 || ratio < 20) console.log('WARNING: a target was missed');
 }
@@ -71,7 +87,10 @@ interface BenchTask extends SchedTask {
  * start order, the picks of each tick and the wall time of the whole drain
  * (the harness's own share is measured by replaying the picks and taken off).
  */
-function drain(dag: readonly BenchTask[], policy: Policy): { order: string[]; perTick: string[][]; ms: number; ticks: number } {
+function drain(
+  dag: readonly BenchTask[],
+  policy: Policy,
+): { order: string[]; perTick: string[][]; ms: number; ticks: number } {
   const states = new Map<string, TaskState>(dag.map((t) => [t.id, 'READY']));
   const counts: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0 };
   const inFlight: Record<Stage, string[]> = { RUNNING: [], VERIFYING: [], REVIEWING: [], INTEGRATING: [] };
@@ -139,13 +158,21 @@ function best<T extends { ms: number }>(n: number, run: () => T): T {
   return result;
 }
 
-const STEPS = [['REVIEWING', 'INTEGRATING'], ['VERIFYING', 'REVIEWING'], ['RUNNING', 'VERIFYING']] as const;
+const STEPS = [
+  ['REVIEWING', 'INTEGRATING'],
+  ['VERIFYING', 'REVIEWING'],
+  ['RUNNING', 'VERIFYING'],
+] as const;
 
 /** The real scheduler, fed only with events. */
 function incremental(dag: readonly BenchTask[]): Policy {
   const s = new Scheduler({ limits: LIMITS, agingPerMinute: AGING });
   return {
-    add: (now) => s.addMany(dag.map((task) => ({ task, state: 'READY' as const, at: now })), now),
+    add: (now) =>
+      s.addMany(
+        dag.map((task) => ({ task, state: 'READY' as const, at: now })),
+        now,
+      ),
     pick: (now) => s.pick(now).picks.map((p) => p.id),
     moved: (id, to, now) => s.setState(id, to, now),
   };
@@ -166,7 +193,20 @@ function rescan(dag: readonly BenchTask[]): Policy {
       for (const t of dag) {
         if (states.get(t.id) !== 'READY' || !t.deps.every((d) => states.get(d) === 'DONE')) continue;
         const since = t.deps.reduce((m, d) => Math.max(m, readySince.get(d) ?? 0), 0);
-        ready.push({ t, key: orderKey({ priority: t.priority, urgentUntil: t.urgentUntil, unblocks: t.dependents, estCostUsd: 0, readySince: since }, now, AGING) });
+        ready.push({
+          t,
+          key: orderKey(
+            {
+              priority: t.priority,
+              urgentUntil: t.urgentUntil,
+              unblocks: t.dependents,
+              estCostUsd: 0,
+              readySince: since,
+            },
+            now,
+            AGING,
+          ),
+        });
       }
       ready.sort((a, b) => b.key - a.key || a.t.order - b.t.order);
       return ready.slice(0, verdict.free).map((r) => r.t.id);
@@ -174,7 +214,10 @@ function rescan(dag: readonly BenchTask[]): Policy {
   };
 }
 
-/** A random DAG: each task depends on up to 2 × avg earlier tasks (uniform), so edges point backwards and there is no cycle. */
+/**
+ * A random DAG: each task depends on up to 2 × avg earlier tasks (uniform), so edges point backwards and there is no
+ * cycle.
+ */
 function randomDag(n: number, avgDeps: number, seed: number): BenchTask[] {
   const random = mulberry32(seed);
   const tasks: BenchTask[] = [];
@@ -183,7 +226,16 @@ function randomDag(n: number, avgDeps: number, seed: number): BenchTask[] {
     const deps = new Set<string>();
     while (deps.size < k) deps.add(`t${Math.floor(random() * i)}`);
     const urgent = random() < 0.01 ? { urgentUntil: Math.floor(random() * n * TICK_MS) } : {};
-    tasks.push({ id: `t${i}`, deps: [...deps], priority: Math.floor(random() * 101), lane: LANES[i % LANES.length]!, files: [], order: i, dependents: 0, ...urgent });
+    tasks.push({
+      id: `t${i}`,
+      deps: [...deps],
+      priority: Math.floor(random() * 101),
+      lane: LANES[i % LANES.length]!,
+      files: [],
+      order: i,
+      dependents: 0,
+      ...urgent,
+    });
   }
   const byId = new Map(tasks.map((t) => [t.id, t]));
   for (const t of tasks) for (const d of t.deps) byId.get(d)!.dependents += 1;

@@ -32,10 +32,13 @@ fi
 # --- prerequisites: name every missing piece at once -------------------------
 missing=()
 [[ -x /usr/bin/rg ]] || missing+=("/usr/bin/rg (Debian package ripgrep)")
-[[ -x /usr/bin/chromium ]] || missing+=("/usr/bin/chromium (Debian package chromium; the UI and integration tests drive it)")
-command -v g++ >/dev/null && command -v make >/dev/null || missing+=("g++/make (Debian package build-essential; native modules are compiled)")
+[[ -x /usr/bin/chromium ]] ||
+  missing+=("/usr/bin/chromium (Debian package chromium; the UI and integration tests drive it)")
+command -v g++ >/dev/null && command -v make >/dev/null ||
+  missing+=("g++/make (Debian package build-essential; native modules are compiled)")
 command -v python3 >/dev/null || missing+=("python3 (node-gyp needs it)")
-[[ -e /usr/include/gssapi/gssapi.h || -e /usr/include/krb5.h ]] || missing+=("Kerberos headers (Debian package libkrb5-dev; the kerberos module is compiled)")
+[[ -e /usr/include/gssapi/gssapi.h || -e /usr/include/krb5.h ]] ||
+  missing+=("Kerberos headers (Debian package libkrb5-dev; the kerberos module is compiled)")
 command -v git >/dev/null || missing+=("git")
 command -v curl >/dev/null || missing+=("curl")
 command -v node >/dev/null || missing+=("node (>= 20)")
@@ -83,11 +86,13 @@ JSON
 # unsafe_perm: its postinstall refuses to run as root otherwise; yes: node-pty runs `npx node-gyp`.
 if ! npm_config_unsafe_perm=true npm_config_yes=true npm_config_fund=false npm_config_audit=false \
   npm install --prefix "$DEST"; then
-  die "npm install code-server@$VERSION failed (see above). If @vscode/ripgrep tried to download rg, its version no longer matches the seeded cache (vscode-ripgrep-cache-1.15.11 in $TMPDIR)."
+  die "npm install code-server@$VERSION failed (see above). If @vscode/ripgrep tried to download rg," \
+    "its version no longer matches the seeded cache (vscode-ripgrep-cache-1.15.11 in $TMPDIR)."
 fi
 
 got="$(installed_version || true)"
 [[ "$got" == "$VERSION" ]] || die "after install, $BIN reports version '${got:-nothing}', expected $VERSION"
-rg_bin="$(find "$DEST/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin" -name rg -type f 2>/dev/null | head -1)"
+rg_dir="$DEST/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin"
+rg_bin="$(find "$rg_dir" -name rg -type f 2>/dev/null | head -1)"
 [[ -n "$rg_bin" ]] || die "code-server installed but its ripgrep binary is missing (search in the workbench would fail)"
 say "code-server $VERSION installed in $(( $(date +%s) - started )) s at $BIN"

@@ -6,7 +6,13 @@
  * The UI state (tab, filter, selection, scroll) survives reloads through
  * getState/setState.
  */
-import { HostMessage, describeIssue, type SectionName, type TaskDetail, type WebviewMessage } from '../src/core/panel/panelProtocol';
+import {
+  HostMessage,
+  describeIssue,
+  type SectionName,
+  type TaskDetail,
+  type WebviewMessage,
+} from '../src/core/panel/panelProtocol';
 import { byId, setText } from './dom';
 import { duration, plural } from './format';
 import { buildLayout, TAB_LABELS } from './layout';
@@ -41,7 +47,13 @@ const store = new PanelStore();
 const list = new TaskList(byId('task-list'), store, { select: (id) => select(id) });
 let detail: TaskDetail | null | undefined;
 let detailProblem: string | undefined;
-const pending = { sections: new Set<SectionName>(), tasks: new Set<string>(), tabs: new Set<Tab>(), detail: false, all: false };
+const pending = {
+  sections: new Set<SectionName>(),
+  tasks: new Set<string>(),
+  tabs: new Set<Tab>(),
+  detail: false,
+  all: false,
+};
 let frame = 0;
 
 function restoreUi(raw: unknown): UiState {
@@ -143,7 +155,14 @@ function flush(): void {
   }
   if (!all && pending.tasks.size) list.updateRows([...pending.tasks]);
   if (all || pending.detail || (ui.selected && pending.tasks.has(ui.selected))) {
-    renderDetail(byId('detail'), ui.selected ? store.tasks.get(ui.selected) : undefined, detail, detailProblem, send, now);
+    renderDetail(
+      byId('detail'),
+      ui.selected ? store.tasks.get(ui.selected) : undefined,
+      detail,
+      detailProblem,
+      send,
+      now,
+    );
   }
   renderListEmpty();
   pending.all = false;
@@ -157,8 +176,14 @@ function flush(): void {
 
 function renderSummary(): void {
   const header = store.sections!.header;
-  const counts = Object.entries(header.counts).map(([state, n]) => `${n} ${state}`).join(', ');
-  setText(byId('summary'), `${header.repo} · ${plural(header.total, 'task')}${counts ? ` (${counts})` : ''} · default lane ${header.defaultLane}`);
+  const counts = Object.entries(header.counts)
+    .map(([state, n]) => `${n} ${state}`)
+    .join(', ');
+  setText(
+    byId('summary'),
+    `${header.repo} · ${plural(header.total, 'task')}${counts ? ` (${counts})` : ''} · default lane ` +
+      `${header.defaultLane}`,
+  );
 }
 
 function renderTabs(): void {
@@ -207,7 +232,16 @@ tabs.addEventListener('click', (e) => {
 });
 tabs.addEventListener('keydown', (e) => {
   const at = TABS.indexOf(list.tabName);
-  const next = e.key === 'ArrowRight' ? at + 1 : e.key === 'ArrowLeft' ? at - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : -2;
+  const next =
+    e.key === 'ArrowRight'
+      ? at + 1
+      : e.key === 'ArrowLeft'
+        ? at - 1
+        : e.key === 'Home'
+          ? 0
+          : e.key === 'End'
+            ? TABS.length - 1
+            : -2;
   if (next === -2) return;
   e.preventDefault();
   const tab = TABS[(next + TABS.length) % TABS.length]!;
@@ -228,7 +262,8 @@ list.viewport.addEventListener('scroll', () => saveUi());
 setInterval(() => {
   const now = Date.now();
   list.tick(now);
-  for (const el of byId('detail').querySelectorAll<HTMLElement>('[data-since]')) setText(el, duration(now - Date.parse(el.dataset.since!)));
+  for (const el of byId('detail').querySelectorAll<HTMLElement>('[data-since]'))
+    setText(el, duration(now - Date.parse(el.dataset.since!)));
 }, 1_000);
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => receive(event.data));

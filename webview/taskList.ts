@@ -107,7 +107,8 @@ export class TaskList {
   /** Time-derived text (elapsed, waited) of the rows in view. */
   tick(now: number): void {
     for (const row of this.rows.values()) {
-      for (const el of row.querySelectorAll<HTMLElement>('[data-since]')) setText(el, duration(now - Date.parse(el.dataset.since!)));
+      for (const el of row.querySelectorAll<HTMLElement>('[data-since]'))
+        setText(el, duration(now - Date.parse(el.dataset.since!)));
     }
   }
 
@@ -163,12 +164,25 @@ export class TaskList {
     row.dataset.state = task.state;
     const rank = this.tab === 'ready' && !task.wait ? `#${Number(row.dataset.index || 0) + 1} ` : '';
     const details = info(task, this.store, now);
-    row.setAttribute('aria-label', `${task.id} ${task.title}, ${task.state}, lane ${task.lane}${details.textContent ? `, ${details.textContent}` : ''}`);
+    row.setAttribute(
+      'aria-label',
+      `${task.id} ${task.title}, ${task.state}, lane ` +
+        `${task.lane}${details.textContent ? `, ${details.textContent}` : ''}`,
+    );
     row.replaceChildren(
-      h('span', { class: `cell state state-${task.state}` }, icon(stateIcon(task.state)), h('span', { text: task.state })),
+      h(
+        'span',
+        { class: `cell state state-${task.state}` },
+        icon(stateIcon(task.state)),
+        h('span', { text: task.state }),
+      ),
       h('span', { class: 'cell id', text: `${rank}${task.id}` }),
       h('span', { class: 'cell title', text: task.title, title: task.title }),
-      h('span', { class: `cell lane${task.laneOverride ? ' override' : ''}`, text: task.lane, title: task.laneOverride ? 'set on the task' : 'the project default lane' }),
+      h('span', {
+        class: `cell lane${task.laneOverride ? ' override' : ''}`,
+        text: task.lane,
+        title: task.laneOverride ? 'set on the task' : 'the project default lane',
+      }),
       details,
     );
   }
@@ -176,7 +190,14 @@ export class TaskList {
   private key(e: KeyboardEvent): void {
     if (!this.ids.length) return;
     const page = Math.max(1, Math.floor(this.viewport.clientHeight / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
+    const moves: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: page,
+      PageUp: -page,
+      Home: -Infinity,
+      End: Infinity,
+    };
     if (e.key in moves) {
       e.preventDefault();
       const to = Math.min(this.ids.length - 1, Math.max(0, this.active + moves[e.key]!));
@@ -220,11 +241,16 @@ function info(task: PanelTask, store: PanelStore, now: number): HTMLElement {
   const cell = h('span', { class: 'cell info' });
   if (task.state === 'READY') {
     if (task.wait?.kind === 'deps') cell.append(icon('debug-pause'), ` waits on ${task.wait.on.join(', ')} (not DONE)`);
-    else if (task.wait?.kind === 'backoff') cell.append(icon('watch'), ` retry backoff until ${clock(task.wait.until, now)}`);
-    else if (task.wait?.kind === 'file') cell.append(icon('lock'), ` waits for ${task.wait.file}, held by ${task.wait.heldBy}`);
+    else if (task.wait?.kind === 'backoff')
+      cell.append(icon('watch'), ` retry backoff until ${clock(task.wait.until, now)}`);
+    else if (task.wait?.kind === 'file')
+      cell.append(icon('lock'), ` waits for ${task.wait.file}, held by ${task.wait.heldBy}`);
     else {
       const score = store.score(task, now);
-      cell.append(`score ${score === undefined ? '?' : score.toFixed(1)} · priority ${task.priority}${task.urgent ? ' · urgent' : ''}${task.unblocks ? ` · unblocks ${task.unblocks}` : ''} · waited `);
+      cell.append(
+        `score ${score === undefined ? '?' : score.toFixed(1)} · priority ${task.priority}` +
+          `${task.urgent ? ' · urgent' : ''}${task.unblocks ? ` · unblocks ${task.unblocks}` : ''} · waited `,
+      );
       cell.append(h('span', { 'data-since': task.since, text: duration(now - Date.parse(task.since)) }));
     }
     return cell;
@@ -236,7 +262,10 @@ function info(task: PanelTask, store: PanelStore, now: number): HTMLElement {
   }
   const run = task.run;
   if (run && run.state === 'RUNNING') {
-    cell.append(`${run.id} · attempt ${run.attempt} · `, h('span', { 'data-since': run.startedAt, text: duration(now - Date.parse(run.startedAt)) }));
+    cell.append(
+      `${run.id} · attempt ${run.attempt} · `,
+      h('span', { 'data-since': run.startedAt, text: duration(now - Date.parse(run.startedAt)) }),
+    );
     return cell;
   }
   if (task.failureReason && task.state !== 'DONE') {
@@ -245,6 +274,8 @@ function info(task: PanelTask, store: PanelStore, now: number): HTMLElement {
     cell.title = task.failureReason;
     return cell;
   }
-  if (run) cell.textContent = `${run.id} · ${duration(run.durationMs)}${run.costUsd !== undefined ? ` · ${usd(run.costUsd)}` : ''}`;
+  if (run)
+    cell.textContent =
+      `${run.id} · ` + `${duration(run.durationMs)}${run.costUsd !== undefined ? ` · ${usd(run.costUsd)}` : ''}`;
   return cell;
 }

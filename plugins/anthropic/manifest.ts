@@ -3,7 +3,10 @@ import { API_LANE_SETTING_DOCS, LANE_API_VERSION, type LaneManifest } from '../.
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const ANTHROPIC_API_URL = 'https://api.anthropic.com/v1';
 
-/** USD per million tokens (Anthropic's list prices); an id prefix covers dated ids. A project overrides them with the `price` setting. */
+/**
+ * USD per million tokens (Anthropic's list prices); an id prefix covers dated ids. A project overrides them with the
+ * `price` setting.
+ */
 const MTOK = (input: number, output: number) => ({ inputPerMTokUsd: input, outputPerMTokUsd: output });
 
 export const anthropicLaneManifest: LaneManifest = {
@@ -12,7 +15,9 @@ export const anthropicLaneManifest: LaneManifest = {
   version: '1.0.0',
   apiVersion: LANE_API_VERSION,
   kind: 'api',
-  description: 'Switchyard\'s own agent loop over Anthropic\'s Messages API (tool use, streaming); resumes mid-turn from the journal.',
+  description:
+    "Switchyard's own agent loop over Anthropic's Messages API (tool use, streaming); resumes mid-turn " +
+    'from the journal.',
   defaultRetryCap: 2,
   defaultTimeoutMs: 30 * 60_000,
   price: MTOK(3, 15),
@@ -29,8 +34,15 @@ export const anthropicLaneManifest: LaneManifest = {
   capabilities: { resume: 'call', streaming: true, tools: true },
   settings: {
     model: { description: `Model id (default ${ANTHROPIC_DEFAULT_MODEL}).`, type: 'string' },
-    baseUrl: { description: `API base URL including /v1 (default ${ANTHROPIC_API_URL}); for a proxy or gateway.`, type: 'string' },
-    headers: { description: 'Extra HTTP headers, e.g. {"anthropic-beta": "…"}. Never put the API key here: set ANTHROPIC_API_KEY.', type: 'object' },
+    baseUrl: {
+      description: `API base URL including /v1 (default ${ANTHROPIC_API_URL}); for a proxy or gateway.`,
+      type: 'string',
+    },
+    headers: {
+      description:
+        'Extra HTTP headers, e.g. {"anthropic-beta": "…"}. Never put the API key here: set ANTHROPIC_API_KEY.',
+      type: 'object',
+    },
     ...API_LANE_SETTING_DOCS,
   },
   requiredSecrets: ['ANTHROPIC_API_KEY'],

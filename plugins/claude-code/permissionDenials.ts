@@ -1,7 +1,10 @@
 /** Claude Code's tools that change the worktree or run commands. */
 const EDIT_OR_COMMAND = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash']);
 
-export type DenialVerdict = { kind: 'none' } | { kind: 'all-denied'; message: string } | { kind: 'some-denied'; message: string };
+export type DenialVerdict =
+  | { kind: 'none' }
+  | { kind: 'all-denied'; message: string }
+  | { kind: 'some-denied'; message: string };
 
 /**
  * What the result's `permission_denials` mean for the run. Every edit or
@@ -11,7 +14,11 @@ export type DenialVerdict = { kind: 'none' } | { kind: 'all-denied'; message: st
  * `requested` holds the edit and command tool calls seen in the stream
  * (tool_use id → tool name).
  */
-export function judgeDenials(cli: string, requested: ReadonlyMap<string, string>, denials: readonly { tool_name: string; tool_use_id?: string }[]): DenialVerdict {
+export function judgeDenials(
+  cli: string,
+  requested: ReadonlyMap<string, string>,
+  denials: readonly { tool_name: string; tool_use_id?: string }[],
+): DenialVerdict {
   if (!denials.length) return { kind: 'none' };
   const denied = new Set(denials.map((d) => d.tool_use_id).filter(Boolean));
   const ran = [...requested.keys()].filter((id) => !denied.has(id));
@@ -20,7 +27,10 @@ export function judgeDenials(cli: string, requested: ReadonlyMap<string, string>
   if (askedForWork && ran.length === 0) {
     return {
       kind: 'all-denied',
-      message: `${cli} was denied every edit and command it asked for: ${tools}. Nothing it meant to change was changed; allow these tools for the lane, e.g. extraArgs ["--permission-mode","acceptEdits"] or ["--allowedTools","Bash(npm test:*)"]`,
+      message:
+        `${cli} was denied every edit and command it asked for: ${tools}. Nothing it meant to change was ` +
+        `changed; allow these tools for the lane, e.g. extraArgs ["--permission-mode","acceptEdits"] or ` +
+        `["--allowedTools","Bash(npm test:*)"]`,
     };
   }
   return { kind: 'some-denied', message: `${cli} was denied ${denials.length} tool call(s): ${tools}; the others ran` };

@@ -26,7 +26,12 @@ import { z } from 'zod';
  * with a `content` array), where Codex's `error` event has a string.
  */
 const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
-const ToolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() });
+const ToolUseBlock = z.looseObject({
+  type: z.literal('tool_use'),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+});
 const ThinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.string() });
 const ToolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
@@ -75,9 +80,17 @@ export const ClaudeStreamEvent = z.discriminatedUnion('type', [
   z.looseObject({
     type: z.literal('assistant'),
     /** `model: "<synthetic>"`: written by the CLI itself, not the model (an API error, an interruption). */
-    message: z.looseObject({ id: z.string().optional(), model: z.string().optional(), content: z.array(ContentBlock), usage: ClaudeUsage.nullish().catch(undefined) }),
+    message: z.looseObject({
+      id: z.string().optional(),
+      model: z.string().optional(),
+      content: z.array(ContentBlock),
+      usage: ClaudeUsage.nullish().catch(undefined),
+    }),
     parent_tool_use_id: z.string().nullish(),
-    /** Set when the API call failed (`authentication_failed`, `rate_limit`, `server_error`, …); the message then carries the error text. */
+    /**
+     * Set when the API call failed (`authentication_failed`, `rate_limit`, `server_error`, …); the message then carries
+     * the error text.
+     */
     error: z.string().optional(),
     /** 2.1.x, on an API error message: `is_api_error_message: true`, the HTTP status and the API's error type. */
     is_api_error_message: z.boolean().optional().catch(undefined),
@@ -95,19 +108,28 @@ export const ClaudeStreamEvent = z.discriminatedUnion('type', [
   }),
   z.looseObject({
     type: z.literal('result'),
-    /** `success`, or `error_during_execution`, `error_max_turns`, `error_max_budget_usd`, …; a failed API call is a `success` with `is_error: true`. */
+    /**
+     * `success`, or `error_during_execution`, `error_max_turns`, `error_max_budget_usd`, …; a failed API call is a
+     * `success` with `is_error: true`.
+     */
     subtype: z.string(),
     is_error: z.boolean().default(false),
     result: z.string().optional(),
     errors: z.array(z.string()).optional(),
     total_cost_usd: z.number().optional(),
     usage: ClaudeUsage.optional().catch(undefined),
-    /** Totals per model over every API call of the process; `usage` may be the last call's only (e.g. on `error_during_execution`). */
+    /**
+     * Totals per model over every API call of the process; `usage` may be the last call's only (e.g. on
+     * `error_during_execution`).
+     */
     modelUsage: z.record(z.string(), ModelUsage).optional().catch(undefined),
     /** The HTTP status of the API error that ended the run (2.1.x), else null. */
     api_error_status: z.number().nullish().catch(undefined),
     /** The tool calls the permission settings refused. */
-    permission_denials: z.array(z.looseObject({ tool_name: z.string(), tool_use_id: z.string().optional() })).optional().catch(undefined),
+    permission_denials: z
+      .array(z.looseObject({ tool_name: z.string(), tool_use_id: z.string().optional() }))
+      .optional()
+      .catch(undefined),
     num_turns: z.number().optional(),
     session_id: z.string().optional(),
   }),

@@ -42,14 +42,27 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
     const raw: LaneEvent = { type: 'log', stream: 'stdout', line: JSON.stringify(event) };
     if (event.subtype === 'api_retry') {
       const why = event.error_status ? `HTTP ${event.error_status}` : (event.error ?? 'connection error');
-      return [{ type: 'progress', message: `claude retries an API call (${why}): attempt ${event.attempt ?? '?'} of ${event.max_retries ?? '?'} in ${event.retry_delay_ms ?? '?'} ms` }, raw];
+      return [
+        {
+          type: 'progress',
+          message:
+            `claude retries an API call (${why}): attempt ${event.attempt ?? '?'} of ` +
+            `${event.max_retries ?? '?'} in ${event.retry_delay_ms ?? '?'} ms`,
+        },
+        raw,
+      ];
     }
     if (event.subtype === 'permission_denied') {
       const why = typeof event.message === 'string' ? `: ${event.message}` : '';
       return [{ type: 'progress', message: `claude was denied ${event.tool_name ?? 'a tool'}${why}` }, raw];
     }
     if (event.subtype !== 'init') return [raw];
-    const about = [event.claude_code_version && `Claude Code ${event.claude_code_version}`, event.model && `model ${event.model}`].filter(Boolean).join(', ');
+    const about = [
+      event.claude_code_version && `Claude Code ${event.claude_code_version}`,
+      event.model && `model ${event.model}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     return [...session(event.session_id), { type: 'progress', message: `claude started${about ? ` (${about})` : ''}` }];
   };
 
@@ -63,9 +76,17 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
       if (isEditOrCommand(b.name)) requested.set(b.id, b.name);
       return [{ type: 'tool-call', callId: b.id, name: b.name, input: 'input' in b ? b.input : undefined }];
     }
-    if (b.type === 'thinking' && 'thinking' in b && typeof b.thinking === 'string') return b.thinking ? [{ type: 'progress', message: b.thinking }] : [];
+    if (b.type === 'thinking' && 'thinking' in b && typeof b.thinking === 'string')
+      return b.thinking ? [{ type: 'progress', message: b.thinking }] : [];
     if (b.type === 'tool_result' && 'tool_use_id' in b && typeof b.tool_use_id === 'string') {
-      return [{ type: 'tool-result', callId: b.tool_use_id, output: 'content' in b ? b.content : undefined, isError: 'is_error' in b && b.is_error === true }];
+      return [
+        {
+          type: 'tool-result',
+          callId: b.tool_use_id,
+          output: 'content' in b ? b.content : undefined,
+          isError: 'is_error' in b && b.is_error === true,
+        },
+      ];
     }
     return [{ type: 'log', stream: 'stdout', line: JSON.stringify(b) }];
   };
@@ -74,23 +95,35 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
     const synthetic = event.message.model === '<synthetic>';
     if (synthetic || event.error || event.is_api_error_message) {
       // The CLI talking, not the model: its text is an error (or a notice), never the agent's answer.
-      const text = event.message.content.flatMap((b) => (b.type === 'text' && 'text' in b ? [String(b.text)] : [])).join(' ');
+      const text = event.message.content
+        .flatMap((b) => (b.type === 'text' && 'text' in b ? [String(b.text)] : []))
+        .join(' ');
       const raw: LaneEvent = { type: 'log', stream: 'stdout', line: JSON.stringify(event) };
       if (!event.error && !event.is_api_error_message) return [...session(event.session_id), raw];
       const status = event.api_error_status ? `HTTP ${event.api_error_status}` : undefined;
       const what = [status, event.api_error_type ?? event.api_error ?? event.error].filter(Boolean).join(' ');
       apiError = `API error (${what || 'unknown'})${text ? `: ${text}` : ''}`;
       outcome.error = apiError;
-      return [...session(event.session_id), { type: 'progress', message: `claude's API call failed: ${apiError}` }, raw];
+      return [
+        ...session(event.session_id),
+        { type: 'progress', message: `claude's API call failed: ${apiError}` },
+        raw,
+      ];
     }
-    return [...session(event.session_id), ...event.message.content.flatMap(block), ...usage(tally.message(event.message.id, event.message.usage))];
+    return [
+      ...session(event.session_id),
+      ...event.message.content.flatMap(block),
+      ...usage(tally.message(event.message.id, event.message.usage)),
+    ];
   };
 
   const user = (event: Of<'user'>): LaneEvent[] => {
     const content = event.message.content;
     if (typeof content === 'string') return [{ type: 'log', stream: 'stdout', line: JSON.stringify(event) }];
     // Text in a user message is the harness talking (a subagent's prompt), never the assistant: kept as a log line.
-    return content.flatMap((b): LaneEvent[] => (b.type === 'tool_result' ? block(b) : [{ type: 'log', stream: 'stdout', line: JSON.stringify(b) }]));
+    return content.flatMap((b): LaneEvent[] =>
+      b.type === 'tool_result' ? block(b) : [{ type: 'log', stream: 'stdout', line: JSON.stringify(b) }],
+    );
   };
 
   const result = (event: Of<'result'>): LaneEvent[] => {
@@ -101,13 +134,20 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
       const status = event.api_error_status ? `API error (HTTP ${event.api_error_status}): ` : '';
       const said = event.result?.trim() ? `${status}${event.result}` : undefined;
       // Claude Code's `[ede_diagnostic]` notes name no cause: the real errors go first.
-      const errors = [...(event.errors ?? [])].sort((a, b) => Number(a.startsWith('[ede_diagnostic]')) - Number(b.startsWith('[ede_diagnostic]')));
-      outcome.error = [errors.join('; '), apiError, said, outcome.error].find((t) => t && t.trim()) ?? `result ${event.subtype}`;
+      const errors = [...(event.errors ?? [])].sort(
+        (a, b) => Number(a.startsWith('[ede_diagnostic]')) - Number(b.startsWith('[ede_diagnostic]')),
+      );
+      outcome.error =
+        [errors.join('; '), apiError, said, outcome.error].find((t) => t?.trim()) ?? `result ${event.subtype}`;
     }
-    const events = [...session(event.session_id), ...usage(tally.result({ usage: event.usage, modelUsage: event.modelUsage, totalCostUsd: event.total_cost_usd }))];
+    const events = [
+      ...session(event.session_id),
+      ...usage(tally.result({ usage: event.usage, modelUsage: event.modelUsage, totalCostUsd: event.total_cost_usd })),
+    ];
     const denials = judgeDenials('claude', requested, event.permission_denials ?? []);
     if (denials.kind === 'all-denied' && outcome.succeeded) {
-      // The CLI calls it a success; the lane fails a work run with it (a review is read-only by design). A failed result keeps its own error.
+      // The CLI calls it a success; the lane fails a work run with it (a review is read-only by design). A failed
+      // result keeps its own error.
       outcome.failureCode = 'permission-denied';
       outcome.error = denials.message;
     } else if (denials.kind !== 'none') {
@@ -121,10 +161,14 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
     outcome,
     translate(event) {
       switch (event.type) {
-        case 'system': return system(event);
-        case 'assistant': return assistant(event);
-        case 'user': return user(event);
-        case 'result': return result(event);
+        case 'system':
+          return system(event);
+        case 'assistant':
+          return assistant(event);
+        case 'user':
+          return user(event);
+        case 'result':
+          return result(event);
       }
     },
   };

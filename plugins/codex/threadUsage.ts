@@ -3,14 +3,22 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { LaneUsage, UsageAccount } from '../shared/runCliLane';
 
-interface Tokens { input: number; output: number }
+interface Tokens {
+  input: number;
+  output: number;
+}
 const ZERO: Tokens = { input: 0, output: 0 };
 
 const Totals = z.looseObject({ input_tokens: z.number(), output_tokens: z.number() });
-/** The rollout lines that matter here: `event_msg` payloads `token_count` (with the thread's running total) and `task_complete` (a turn ended, completed or failed). */
+/**
+ * The rollout lines that matter here: `event_msg` payloads `token_count` (with the thread's running total) and
+ * `task_complete` (a turn ended, completed or failed).
+ */
 const RolloutLine = z.looseObject({
   type: z.string(),
-  payload: z.looseObject({ type: z.string().optional(), info: z.looseObject({ total_token_usage: Totals }).nullish() }).optional(),
+  payload: z
+    .looseObject({ type: z.string().optional(), info: z.looseObject({ total_token_usage: Totals }).nullish() })
+    .optional(),
 });
 
 /**
@@ -27,7 +35,10 @@ const RolloutLine = z.looseObject({
  * failed turn reports no usage in the stream; what it spent is read from
  * the record. Without a record (another layout) usage is taken as reported.
  */
-export async function codexUsageAccount(env: Readonly<Record<string, string>>, sessionId: string | undefined): Promise<UsageAccount> {
+export async function codexUsageAccount(
+  env: Readonly<Record<string, string>>,
+  sessionId: string | undefined,
+): Promise<UsageAccount> {
   const home = env.CODEX_HOME || (env.HOME ? join(env.HOME, '.codex') : undefined);
   const baseline = sessionId && home ? ((await readTotals(home, sessionId))?.ended ?? ZERO) : ZERO;
   const share = (thread: string | undefined, input: number, output: number): Tokens => {
@@ -73,11 +84,14 @@ async function readTotals(home: string, thread: string): Promise<{ ended: Tokens
 
 /** `sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl`, newest day first. */
 async function findRollout(sessions: string, thread: string): Promise<string | undefined> {
-  const list = async (dir: string): Promise<string[]> => (await readdir(dir).catch(() => [] as string[])).sort().reverse();
+  const list = async (dir: string): Promise<string[]> =>
+    (await readdir(dir).catch(() => [] as string[])).sort().reverse();
   for (const year of await list(sessions)) {
     for (const month of await list(join(sessions, year))) {
       for (const day of await list(join(sessions, year, month))) {
-        const name = (await list(join(sessions, year, month, day))).find((f) => f.startsWith('rollout-') && f.endsWith(`-${thread}.jsonl`));
+        const name = (await list(join(sessions, year, month, day))).find(
+          (f) => f.startsWith('rollout-') && f.endsWith(`-${thread}.jsonl`),
+        );
         if (name) return join(sessions, year, month, day, name);
       }
     }

@@ -5,7 +5,10 @@ import { spawnFailureReason } from '../shared/spawnFailure';
 import { commandLaneManifest } from './manifest';
 
 const Settings = z.object({
-  command: z.string({ error: 'the command lane needs a "command" setting (the command line to run)' }).trim().min(1, 'the command lane needs a non-empty "command" setting'),
+  command: z
+    .string({ error: 'the command lane needs a "command" setting (the command line to run)' })
+    .trim()
+    .min(1, 'the command lane needs a non-empty "command" setting'),
   /** What a review run executes (default: `command`, with SWITCHYARD_REVIEW=1). */
   reviewCommand: z.string().trim().min(1).optional(),
   env: z.array(z.string()).default([]),
@@ -27,7 +30,10 @@ export function createCommandLane(): LanePlugin {
 async function runCommand(input: LaneRunInput): Promise<LaneResult> {
   const parsed = Settings.safeParse(input.settings);
   if (!parsed.success) {
-    return { status: 'failed', failureReason: `lane "command" is misconfigured: ${parsed.error.issues.map((i) => i.message).join('; ')}` };
+    return {
+      status: 'failed',
+      failureReason: `lane "command" is misconfigured: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+    };
   }
   const review = input.mode === 'review';
   const { env: passThrough } = parsed.data;
@@ -64,17 +70,29 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
       }
     }
   };
-  const [, , result] = await Promise.all([pump(group.stdout, 'stdout'), pump(group.stderr, 'stderr'), group.done]).finally(() =>
-    input.signal.removeEventListener('abort', stop),
-  );
+  const [, , result] = await Promise.all([
+    pump(group.stdout, 'stdout'),
+    pump(group.stderr, 'stderr'),
+    group.done,
+  ]).finally(() => input.signal.removeEventListener('abort', stop));
   if (result.spawnError) {
-    return { status: 'failed', failureReason: spawnFailureReason(command, /\bE2BIG\b/.test(result.spawnError) ? 'E2BIG' : undefined, result.spawnError) };
+    return {
+      status: 'failed',
+      failureReason: spawnFailureReason(
+        command,
+        /\bE2BIG\b/.test(result.spawnError) ? 'E2BIG' : undefined,
+        result.spawnError,
+      ),
+    };
   }
   if (review) return reviewVerdict(command, result.exitCode, result.signal, outputTail, stderrTail);
   if (result.exitCode === 0) return { status: 'succeeded', summary: `\`${command}\` exited 0` };
   const how = result.exitCode !== undefined ? `exit code ${result.exitCode}` : `signal ${result.signal ?? 'unknown'}`;
   const tail = stderrTail.join(' | ').trim();
-  return { status: 'failed', failureReason: `\`${command}\` failed with ${how}${tail ? `; stderr: ${tail}` : ' (no stderr output)'}` };
+  return {
+    status: 'failed',
+    failureReason: `\`${command}\` failed with ${how}${tail ? `; stderr: ${tail}` : ' (no stderr output)'}`,
+  };
 }
 
 /**
@@ -82,11 +100,30 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
  * changes, with the command's last output lines as the reasons. A command
  * that could not run (126, 127) or was killed gives no verdict.
  */
-function reviewVerdict(command: string, exitCode: number | undefined, signal: string | undefined, output: string[], stderr: string[]): LaneResult {
-  if (exitCode === 0) return { status: 'succeeded', summary: `review \`${command}\` approved`, review: { verdict: 'approve', reasons: output.slice(-2) } };
+function reviewVerdict(
+  command: string,
+  exitCode: number | undefined,
+  signal: string | undefined,
+  output: string[],
+  stderr: string[],
+): LaneResult {
+  if (exitCode === 0)
+    return {
+      status: 'succeeded',
+      summary: `review \`${command}\` approved`,
+      review: { verdict: 'approve', reasons: output.slice(-2) },
+    };
   if (exitCode === undefined || exitCode === 126 || exitCode === 127) {
     const why = exitCode === undefined ? `signal ${signal ?? 'unknown'}` : `exit code ${exitCode}`;
-    return { status: 'failed', failureReason: `review \`${command}\` could not run (${why})${stderr.length ? `; stderr: ${stderr.join(' | ')}` : ''}` };
+    return {
+      status: 'failed',
+      failureReason:
+        `review \`${command}\` could not run ` + `(${why})${stderr.length ? `; stderr: ${stderr.join(' | ')}` : ''}`,
+    };
   }
-  return { status: 'succeeded', summary: `review \`${command}\` requested changes`, review: { verdict: 'changes-requested', reasons: output.length ? output : [`\`${command}\` exited ${exitCode}`] } };
+  return {
+    status: 'succeeded',
+    summary: `review \`${command}\` requested changes`,
+    review: { verdict: 'changes-requested', reasons: output.length ? output : [`\`${command}\` exited ${exitCode}`] },
+  };
 }

@@ -24,7 +24,9 @@ export const CliLaneSettings = z
      * lane (`AWS_PROFILE`, or a prefix such as `AWS_*`). Nothing else of the
      * parent environment beyond the allowlist reaches the CLI.
      */
-    passEnv: z.array(z.string().regex(ENV_NAME, 'passEnv entries are variable names, optionally ending in * (e.g. AWS_*)')).default([]),
+    passEnv: z
+      .array(z.string().regex(ENV_NAME, 'passEnv entries are variable names, optionally ending in * (e.g. AWS_*)'))
+      .default([]),
   })
   .strict();
 export type CliLaneSettings = z.infer<typeof CliLaneSettings>;
@@ -35,7 +37,16 @@ export function cliSettingsDocs(cli: string): Record<string, { description: stri
     binary: { description: `Path to the ${cli} executable (default: looked up on PATH).`, type: 'string' },
     model: { description: `Model passed to ${cli} with --model (default: the CLI's own default).`, type: 'string' },
     extraArgs: { description: `Extra arguments for ${cli}, as a JSON list, e.g. permission flags.`, type: 'string[]' },
-    timeoutMs: { description: 'Abort the run after this many milliseconds (default 60 minutes); the CLI\'s whole process group is killed.', type: 'integer' },
-    passEnv: { description: 'Names of parent environment variables to pass to the CLI (e.g. ["AWS_PROFILE"] or ["AWS_*"]); nothing else beyond the allowlist is inherited.', type: 'string[]' },
+    timeoutMs: {
+      description:
+        "Abort the run after this many milliseconds (default 60 minutes); the CLI's whole process group is killed.",
+      type: 'integer',
+    },
+    passEnv: {
+      description:
+        'Names of parent environment variables to pass to the CLI (e.g. ["AWS_PROFILE"] or ["AWS_*"]); ' +
+        'nothing else beyond the allowlist is inherited.',
+      type: 'string[]',
+    },
   };
 }

@@ -24,12 +24,18 @@ export function describeCliFailure(facts: FailureFacts): string {
   if (facts.cliError) parts.push(`${cli} reported: ${clip(facts.cliError, MAX_ERROR_SHOWN)}`);
   if (end.spawnError) parts.push(`${cli} could not be started: ${end.spawnError}`);
   else if (!facts.finished && end.cutLine !== undefined) {
-    parts.push(`${cli}'s stream stopped mid-line after ${end.cutLine.length} characters, before a result: ${JSON.stringify(clip(end.cutLine, MAX_CUT_SHOWN))}`);
+    parts.push(
+      `${cli}'s stream stopped mid-line after ${end.cutLine.length} characters, before a result: ` +
+        `${JSON.stringify(clip(end.cutLine, MAX_CUT_SHOWN))}`,
+    );
   } else if (!facts.finished && !facts.cliError) parts.push(`${cli}'s stream ended without a result`);
   if (end.aborted) parts.push(`${cli} was stopped (${how(end)}) because the run was aborted`);
   else if (end.signal) parts.push(`${cli} was killed by ${end.signal}`);
   else if (end.exitCode !== undefined) parts.push(`${cli} exited with code ${end.exitCode}`);
-  const tail = end.stderrTail.map((l) => l.trim()).filter(Boolean).join(' | ');
+  const tail = end.stderrTail
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' | ');
   if (!end.spawnError) parts.push(tail ? `stderr: ${clip(tail, MAX_ERROR_SHOWN)}` : 'no stderr output');
   return parts.join('; ');
 }

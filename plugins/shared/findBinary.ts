@@ -9,11 +9,24 @@ export type BinaryLookup = { ok: true; path: string } | { ok: false; reason: str
  * path, or a name looked up on PATH), else the first of `names` on the lane's
  * PATH. A miss is a sentence that says where it looked and how to fix it.
  */
-export async function findBinary(laneId: string, cli: string, names: readonly string[], setting: string | undefined, path: string | undefined): Promise<BinaryLookup> {
-  const fix = `set the lane's binary (switchyard lanes set ${laneId} binary=/path/to/${names[0]}) or put ${names[0]} on PATH`;
+export async function findBinary(
+  laneId: string,
+  cli: string,
+  names: readonly string[],
+  setting: string | undefined,
+  path: string | undefined,
+): Promise<BinaryLookup> {
+  const fix =
+    `set the lane's binary (switchyard lanes set ${laneId} binary=/path/to/${names[0]}) or put ${names[0]} ` +
+    `on PATH`;
   if (setting && (isAbsolute(setting) || setting.includes('/'))) {
     if (!isAbsolute(setting)) {
-      return { ok: false, reason: `lane "${laneId}": the binary setting "${setting}" is a relative path; give an absolute path or a name to look up on PATH` };
+      return {
+        ok: false,
+        reason:
+          `lane "${laneId}": the binary setting "${setting}" is a relative path; give an absolute path or a ` +
+          `name to look up on PATH`,
+      };
     }
     const problem = await notExecutable(setting);
     return problem
@@ -31,7 +44,9 @@ export async function findBinary(laneId: string, cli: string, names: readonly st
   const searched = dirs.length ? dirs.join(delimiter) : '(PATH is empty)';
   return {
     ok: false,
-    reason: `lane "${laneId}" cannot find the ${cli} CLI: ${wanted.map((n) => `\`${n}\``).join(' or ')} is not on PATH (${searched}); ${fix}`,
+    reason:
+      `lane "${laneId}" cannot find the ${cli} CLI: ${wanted.map((n) => `\`${n}\``).join(' or ')} is not on ` +
+      `PATH (${searched}); ${fix}`,
   };
 }
 
@@ -39,5 +54,8 @@ async function notExecutable(file: string): Promise<string | undefined> {
   const info = await stat(file).catch(() => undefined);
   if (!info) return 'does not exist';
   if (!info.isFile()) return 'is not a file';
-  return access(file, constants.X_OK).then(() => undefined, () => 'is not executable');
+  return access(file, constants.X_OK).then(
+    () => undefined,
+    () => 'is not executable',
+  );
 }

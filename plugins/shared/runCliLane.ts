@@ -12,8 +12,15 @@ import { readSalvagedWork } from './salvageContext';
 import type { StreamOutcome, StreamTranslator } from './streamTranslator';
 
 const MAX_SUMMARY_CHARS = 2_000;
-/** What CLIs say when a session id they are asked to resume is unknown to them (e.g. Claude Code scopes sessions by directory). */
-const SESSION_NOT_FOUND = /no (?:conversation|session|thread|chat|rollout)[^\n]*found|(?:conversation|session|thread|chat|rollout)[^\n]*not found/i;
+/**
+ * What CLIs say when a session id they are asked to resume is unknown to them (e.g. Claude Code scopes sessions by
+ * directory).
+ */
+const SESSION_NOT_FOUND = new RegExp(
+  String.raw`no (?:conversation|session|thread|chat|rollout)[^\n]*found|(?:conversation|session|thread|chat|rollout)` +
+    String.raw`[^\n]*not found`,
+  'i',
+);
 
 /** What makes one CLI lane: how to find it, call it and read it. */
 export interface CliLaneSpec<E> {
@@ -27,7 +34,10 @@ export interface CliLaneSpec<E> {
   /** The vendor secrets as the CLI reads them from its environment. */
   secretEnv(secrets: Readonly<Record<string, string>>): Record<string, string>;
   /** The CLI's arguments, and the prompt on stdin or not. A review runs read-only. */
-  invocation(call: { settings: CliLaneSettings; prompt: string; sessionId?: string; review: boolean }): { args: string[]; stdin?: string };
+  invocation(call: { settings: CliLaneSettings; prompt: string; sessionId?: string; review: boolean }): {
+    args: string[];
+    stdin?: string;
+  };
   schema: z.ZodType<E>;
   translator(): StreamTranslator<E>;
   /**
@@ -36,7 +46,10 @@ export interface CliLaneSpec<E> {
    * unknown session: a fresh session gets the salvaged work.
    */
   sessionRefused?: RegExp;
-  /** Made before each CLI process, for a CLI whose stream misstates or leaves out usage (see plugins/codex/threadUsage.ts). */
+  /**
+   * Made before each CLI process, for a CLI whose stream misstates or leaves out usage (see
+   * plugins/codex/threadUsage.ts).
+   */
   usageAccount?(env: Readonly<Record<string, string>>, sessionId: string | undefined): Promise<UsageAccount>;
 }
 
@@ -61,27 +74,60 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
   const parsed = CliLaneSettings.safeParse(input.settings);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('; ');
-    return { status: 'failed', failureCode: 'lane-misconfigured', failureReason: `lane "${spec.laneId}" is misconfigured: ${issues}` };
+    return {
+      status: 'failed',
+      failureCode: 'lane-misconfigured',
+      failureReason: `lane "${spec.laneId}" is misconfigured: ${issues}`,
+    };
   }
   const settings = parsed.data;
   const binary = await findBinary(spec.laneId, spec.product, spec.binaryNames, settings.binary, input.env.PATH);
   // A missing CLI does not appear by retrying: not retried.
   if (!binary.ok) return { status: 'failed', failureCode: 'lane-misconfigured', failureReason: binary.reason };
   const env = buildCliEnv(input.env, settings.passEnv, process.env, spec.secretEnv(input.secrets));
-  if (input.mode === 'review') return review(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, {}) });
+  if (input.mode === 'review')
+    return review(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, {}) });
   const salvage = await readSalvagedWork(input.workspaceDir, input.resume);
 
   const sessionId = input.resume?.sessionId;
-  let attempt = await runOnce(spec, input, { binary: binary.path, env, settings, sessionId, prompt: buildPrompt(input, { resumingSession: sessionId, salvage }) });
-  if (sessionId && !attempt.ok && !input.signal.aborted && attempt.outcome.workEvents === 0 && (SESSION_NOT_FOUND.test(attempt.reason) || spec.sessionRefused?.test(attempt.reason))) {
-    input.emit({ type: 'progress', message: `${spec.cli} could not resume session ${sessionId} (${attempt.reason}); starting a new session with the salvaged work as context` });
-    attempt = await runOnce(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, { salvage }) });
+  let attempt = await runOnce(spec, input, {
+    binary: binary.path,
+    env,
+    settings,
+    sessionId,
+    prompt: buildPrompt(input, { resumingSession: sessionId, salvage }),
+  });
+  if (
+    sessionId &&
+    !attempt.ok &&
+    !input.signal.aborted &&
+    attempt.outcome.workEvents === 0 &&
+    (SESSION_NOT_FOUND.test(attempt.reason) || spec.sessionRefused?.test(attempt.reason))
+  ) {
+    input.emit({
+      type: 'progress',
+      message:
+        `${spec.cli} could not resume session ${sessionId} (${attempt.reason}); starting a new session with ` +
+        `the salvaged work as context`,
+    });
+    attempt = await runOnce(spec, input, {
+      binary: binary.path,
+      env,
+      settings,
+      prompt: buildPrompt(input, { salvage }),
+    });
   }
   const sessionOut = attempt.outcome.sessionId ? { sessionId: attempt.outcome.sessionId } : {};
   const code = attempt.outcome.failureCode ? { failureCode: attempt.outcome.failureCode } : {};
   if (!attempt.ok) return { status: 'failed', failureReason: attempt.reason, ...code, ...sessionOut };
   // A clean end that did not do the work (every edit and command denied) fails with the CLI's own account.
-  if (attempt.outcome.failureCode) return { status: 'failed', failureReason: `${spec.cli} reported: ${attempt.outcome.error ?? attempt.outcome.failureCode}`, ...code, ...sessionOut };
+  if (attempt.outcome.failureCode)
+    return {
+      status: 'failed',
+      failureReason: `${spec.cli} reported: ${attempt.outcome.error ?? attempt.outcome.failureCode}`,
+      ...code,
+      ...sessionOut,
+    };
   const text = attempt.outcome.resultText?.trim().slice(0, MAX_SUMMARY_CHARS) || `${spec.cli} finished`;
   // Warnings (some tool calls denied) stay visible on the run: they end its summary.
   const warnings = (attempt.outcome.warnings ?? []).map((w) => ` (warning: ${w})`).join('');
@@ -93,7 +139,8 @@ async function review<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: Onc
   const attempt = await runOnce(spec, input, options, true);
   if (!attempt.ok) return { status: 'failed', failureReason: attempt.reason };
   const verdict = parseVerdict(attempt.outcome.resultText);
-  const summary = (attempt.outcome.resultText ?? '').trim().slice(0, MAX_SUMMARY_CHARS) || `${spec.cli} finished its review`;
+  const summary =
+    (attempt.outcome.resultText ?? '').trim().slice(0, MAX_SUMMARY_CHARS) || `${spec.cli} finished its review`;
   // Without a verdict the host says so; the answer stays as the summary.
   return verdict ? { status: 'succeeded', summary, review: verdict } : { status: 'succeeded', summary };
 }
@@ -108,20 +155,33 @@ interface OnceOptions {
 
 type OnceResult = { ok: true; outcome: StreamOutcome } | { ok: false; reason: string; outcome: StreamOutcome };
 
-async function runOnce<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: OnceOptions, review = false): Promise<OnceResult> {
+async function runOnce<E>(
+  spec: CliLaneSpec<E>,
+  input: LaneRunInput,
+  options: OnceOptions,
+  review = false,
+): Promise<OnceResult> {
   const translator = spec.translator();
   const account = await spec.usageAccount?.(options.env, options.sessionId);
   let usageSeen = false;
-  const emitAll = (events: LaneEvent[]): void => events.forEach((e) => {
-    if (e.type === 'usage') usageSeen = true;
-    input.emit(e.type === 'usage' && account ? { ...e, usage: account.reported(e.usage, translator.outcome.sessionId) } : e);
-  });
+  const emitAll = (events: LaneEvent[]): void =>
+    events.forEach((e) => {
+      if (e.type === 'usage') usageSeen = true;
+      input.emit(
+        e.type === 'usage' && account ? { ...e, usage: account.reported(e.usage, translator.outcome.sessionId) } : e,
+      );
+    });
   const onLine = (raw: string): void => {
     const line = parseStreamLine(raw, spec.schema);
     if (line.kind === 'event') emitAll(translator.translate(line.event));
     else if (line.kind !== 'blank') input.emit({ type: 'log', stream: 'stdout', line: raw });
   };
-  const { args, stdin } = spec.invocation({ settings: options.settings, prompt: options.prompt, sessionId: options.sessionId, review });
+  const { args, stdin } = spec.invocation({
+    settings: options.settings,
+    prompt: options.prompt,
+    sessionId: options.sessionId,
+    review,
+  });
   const end: CliProcessEnd = await runCliProcess({
     binary: options.binary,
     args,
@@ -150,5 +210,9 @@ async function runOnce<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: On
   // A half line after a successful result is noise (kept as a log line); before one, it is the cut that ended the run.
   const clean = !end.aborted && !end.spawnError && end.exitCode === 0;
   if (clean && outcome.finished && outcome.succeeded) return { ok: true, outcome };
-  return { ok: false, outcome, reason: describeCliFailure({ cli: spec.cli, end, cliError: outcome.error, finished: outcome.finished }) };
+  return {
+    ok: false,
+    outcome,
+    reason: describeCliFailure({ cli: spec.cli, end, cliError: outcome.error, finished: outcome.finished }),
+  };
 }

@@ -10,9 +10,14 @@ const COMMAND_SHOWN = 200;
  */
 export function spawnFailureReason(command: string, code: unknown, message: string | undefined): string {
   const what = message?.split('\n').pop()?.trim() || (typeof code === 'string' ? code : 'unknown error');
-  const why = code === 'E2BIG'
-    ? `${what}: the command line and environment are larger than the system allows (Linux: 128 KiB per argument or variable, ARG_MAX in all); shorten the setting or the input, a retry cannot help`
-    : what;
-  const shown = command.length > COMMAND_SHOWN ? `${command.slice(0, COMMAND_SHOWN)}…\` (${command.length} characters)` : `${command}\``;
+  const why =
+    code === 'E2BIG'
+      ? `${what}: the command line and environment are larger than the system allows (Linux: 128 KiB per ` +
+        `argument or variable, ARG_MAX in all); shorten the setting or the input, a retry cannot help`
+      : what;
+  const shown =
+    command.length > COMMAND_SHOWN
+      ? `${command.slice(0, COMMAND_SHOWN)}…\` (${command.length} characters)`
+      : `${command}\``;
   return `could not start the command (${why}): \`${shown}`;
 }

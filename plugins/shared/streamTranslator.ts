@@ -12,7 +12,10 @@ export interface StreamOutcome {
   resultText?: string;
   /** The CLI's own error (error result, failed turn, error event), with its full text. */
   error?: string;
-  /** Why a work run failed, when the stream says better than `lane-exit`; set even when the CLI calls its end a success (every edit and command denied), with the reason in `error`. */
+  /**
+   * Why a work run failed, when the stream says better than `lane-exit`; set even when the CLI calls its end a success
+   * (every edit and command denied), with the reason in `error`.
+   */
   failureCode?: 'permission-denied';
   /** What went wrong without failing the run (some tool calls denied), added to the run's summary. */
   warnings?: string[];

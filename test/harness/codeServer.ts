@@ -15,7 +15,9 @@ export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '
 export const CODE_SERVER_VERSION = '4.100.3';
 export const CODE_SERVER_BIN = join(REPO_ROOT, '.vscode-test', 'cs', 'node_modules', '.bin', 'code-server');
 
-/** User settings of every test instance: no welcome page, no updates, no telemetry, no trust prompt, nothing fetched. */
+/**
+ * User settings of every test instance: no welcome page, no updates, no telemetry, no trust prompt, nothing fetched.
+ */
 export const TEST_SETTINGS: Readonly<Record<string, unknown>> = {
   'workbench.startupEditor': 'none',
   'extensions.autoUpdate': false,
@@ -66,11 +68,22 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     tmp: join(runDir, 'tmp'),
     runtime: join(runDir, 'run'),
   };
-  for (const dir of [join(dirs.userDataDir, 'User'), dirs.extensionsDir, dirs.tmp, join(runDir, 'cfg'), join(runDir, 'data'), join(runDir, 'cache'), join(runDir, 'state')]) {
+  for (const dir of [
+    join(dirs.userDataDir, 'User'),
+    dirs.extensionsDir,
+    dirs.tmp,
+    join(runDir, 'cfg'),
+    join(runDir, 'data'),
+    join(runDir, 'cache'),
+    join(runDir, 'state'),
+  ]) {
     mkdirSync(dir, { recursive: true });
   }
   mkdirSync(dirs.runtime, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dirs.userDataDir, 'User', 'settings.json'), JSON.stringify({ ...TEST_SETTINGS, ...options.settings }, null, 2));
+  writeFileSync(
+    join(dirs.userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...TEST_SETTINGS, ...options.settings }, null, 2),
+  );
 
   const env = serverEnv(runDir, dirs.tmp, dirs.runtime);
   const dirArgs = ['--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
@@ -83,16 +96,31 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   const child = spawn(
     CODE_SERVER_BIN,
     [
-      '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-      '--disable-workspace-trust', '--disable-getting-started-override', '--disable-proxy', '--ignore-last-opened',
-      '--config', join(runDir, 'cfg', 'config.yaml'), ...dirArgs,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--disable-proxy',
+      '--ignore-last-opened',
+      '--config',
+      join(runDir, 'cfg', 'config.yaml'),
+      ...dirArgs,
     ],
     { cwd: runDir, env, detached: true, stdio: ['ignore', logFd, logFd] },
   );
   closeSync(logFd);
   const pgid = child.pid;
   let exited = false;
-  const exitedPromise = new Promise<void>((done) => child.once('exit', () => { exited = true; done(); }));
+  const exitedPromise = new Promise<void>((done) =>
+    child.once('exit', () => {
+      exited = true;
+      done();
+    }),
+  );
   child.on('error', () => undefined); // reported through the health check below
 
   let stopped = false;
@@ -133,18 +161,27 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
     logFile,
     remoteUri: (absPath) => `vscode-remote://127.0.0.1:${port}${absPath.startsWith('/') ? '' : '/'}${absPath}`,
     installExtension: async (vsixPath) => {
-      const { stdout } = await promisify(execFile)(CODE_SERVER_BIN, [...dirArgs, '--force', '--install-extension', resolve(vsixPath)], {
-        env,
-        cwd: runDir,
-        timeout: 120_000,
-      });
+      const { stdout } = await promisify(execFile)(
+        CODE_SERVER_BIN,
+        [...dirArgs, '--force', '--install-extension', resolve(vsixPath)],
+        {
+          env,
+          cwd: runDir,
+          timeout: 120_000,
+        },
+      );
       if (!/was successfully installed|is already installed/.test(stdout)) {
         throw new Error(`code-server --install-extension ${vsixPath} did not report success:\n${stdout}`);
       }
     },
     uninstallExtension: async (id) => {
-      const { stdout } = await promisify(execFile)(CODE_SERVER_BIN, [...dirArgs, '--uninstall-extension', id], { env, cwd: runDir, timeout: 60_000 });
-      if (!/successfully uninstalled/i.test(stdout)) throw new Error(`code-server --uninstall-extension ${id} did not report success:\n${stdout}`);
+      const { stdout } = await promisify(execFile)(CODE_SERVER_BIN, [...dirArgs, '--uninstall-extension', id], {
+        env,
+        cwd: runDir,
+        timeout: 60_000,
+      });
+      if (!/successfully uninstalled/i.test(stdout))
+        throw new Error(`code-server --uninstall-extension ${id} did not report success:\n${stdout}`);
     },
     stop,
   };
@@ -157,7 +194,10 @@ function assertInstalled(): void {
   const pkg = join(REPO_ROOT, '.vscode-test', 'cs', 'node_modules', 'code-server', 'package.json');
   const version = existsSync(pkg) ? (JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string }).version : undefined;
   if (version !== CODE_SERVER_VERSION) {
-    throw new Error(`code-server ${version ?? '(unknown)'} is installed, the tests need ${CODE_SERVER_VERSION}; run: bash scripts/install-code-server.sh`);
+    throw new Error(
+      `code-server ${version ?? '(unknown)'} is installed, the tests need ${CODE_SERVER_VERSION}; run: ` +
+        `bash scripts/install-code-server.sh`,
+    );
   }
 }
 
@@ -165,7 +205,14 @@ function assertInstalled(): void {
 function serverEnv(runDir: string, tmp: string, runtime: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(VSCODE_|ELECTRON_)/.test(key) || key === 'PORT' || key === 'PASSWORD' || key === 'HASHED_PASSWORD' || key === 'GITHUB_TOKEN') continue;
+    if (
+      /^(VSCODE_|ELECTRON_)/.test(key) ||
+      key === 'PORT' ||
+      key === 'PASSWORD' ||
+      key === 'HASHED_PASSWORD' ||
+      key === 'GITHUB_TOKEN'
+    )
+      continue;
     env[key] = value;
   }
   return {
@@ -182,7 +229,12 @@ function serverEnv(runDir: string, tmp: string, runtime: string): NodeJS.Process
   };
 }
 
-async function waitForHealthz(origin: string, timeoutMs: number, hasExited: () => boolean, logFile: string): Promise<void> {
+async function waitForHealthz(
+  origin: string,
+  timeoutMs: number,
+  hasExited: () => boolean,
+  logFile: string,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (hasExited()) throw new Error(`code-server exited before it was healthy; its log:\n${tail(logFile)}`);

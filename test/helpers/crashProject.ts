@@ -8,7 +8,10 @@ import { LaneRegistry } from '../../src/core/lanes/laneRegistry';
 import type { ProjectSettings } from '../../src/core/store/projectState';
 import { makeTempRepo } from './tempRepo';
 
-/** The crash lane (test/fixtures/lanes/crashLane.mjs): 6 steps of a model call ($0.01 each), a safe tool and a `never` tool. */
+/**
+ * The crash lane (test/fixtures/lanes/crashLane.mjs): 6 steps of a model call ($0.01 each), a safe tool and a `never`
+ * tool.
+ */
 export const CRASH_LANE = resolve('test/fixtures/lanes/crashLane.mjs');
 
 /**
@@ -23,16 +26,23 @@ export async function crashProject(cli: string, settings: (s: ProjectSettings) =
   const counts = join(side, 'counts');
   const config = { XDG_CONFIG_HOME: join(side, 'config') };
   await setTrust(repo.dir, true, config);
-  const sy = (args: string[], env: Record<string, string> = {}) => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...config, ...env }, extendEnv: true });
+  const sy = (args: string[], env: Record<string, string> = {}) =>
+    execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...config, ...env }, extendEnv: true });
   const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
   await project.updateSettings((s) => {
-    Object.assign(s, { laneModules: [CRASH_LANE], defaultLane: 'crash', leaseMs: 60_000, laneSettings: { crash: { countsDir: counts } } });
+    Object.assign(s, {
+      laneModules: [CRASH_LANE],
+      defaultLane: 'crash',
+      leaseMs: 60_000,
+      laneSettings: { crash: { countsDir: counts } },
+    });
     settings(s);
   });
   await project.addTask({ title: 'crash test' });
   const stateFile = join(repo.dir, '.switchyard', 'state.json');
   const readState = async () => JSON.parse(await readFile(stateFile, 'utf8'));
-  const count = (name: string) => (existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0);
+  const count = (name: string) =>
+    existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0;
   const runDir = (runId: string) => join(repo.dir, '.switchyard', 'runs', runId);
   const cleanup = async () => {
     await project.close();

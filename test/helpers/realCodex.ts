@@ -13,7 +13,12 @@ export const CODEX_VERSION = '0.171.0';
  * with strace); through the proxy variables it resolves and reaches nothing.
  */
 const DEAD_PROXY = 'http://127.0.0.1:9';
-export const NO_NETWORK_ENV = { HTTPS_PROXY: DEAD_PROXY, HTTP_PROXY: DEAD_PROXY, ALL_PROXY: DEAD_PROXY, NO_PROXY: '127.0.0.1,localhost' };
+export const NO_NETWORK_ENV = {
+  HTTPS_PROXY: DEAD_PROXY,
+  HTTP_PROXY: DEAD_PROXY,
+  ALL_PROXY: DEAD_PROXY,
+  NO_PROXY: '127.0.0.1,localhost',
+};
 
 export interface CodexHomeOptions {
   /** The provider's `request_max_retries` (codex's own retries of a failed HTTP request). */
@@ -63,7 +68,12 @@ export async function codexHome(dir: string, serverUrl: string, options: CodexHo
   return {
     home,
     /** The environment of the Switchyard process (the lane's key comes from OPENAI_API_KEY). */
-    env: (key: string): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: home, OPENAI_API_KEY: key, ...NO_NETWORK_ENV }),
+    env: (key: string): Record<string, string> => ({
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      OPENAI_API_KEY: key,
+      ...NO_NETWORK_ENV,
+    }),
     settings: { binary: CODEX_BIN, passEnv: Object.keys(NO_NETWORK_ENV) },
   };
 }
@@ -90,9 +100,15 @@ export function killPids(pids: number[]): void {
   }
 }
 
-/** An edit the way codex 0.171 makes one: its `exec_command` tool running `apply_patch`, which codex intercepts and applies itself (a `file_change` item). */
+/**
+ * An edit the way codex 0.171 makes one: its `exec_command` tool running `apply_patch`, which codex intercepts and
+ * applies itself (a `file_change` item).
+ */
 export function applyPatch(file: string, line: string) {
-  return { name: 'exec_command', input: { cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${file}\n+${line}\n*** End Patch\nEOF\n` } };
+  return {
+    name: 'exec_command',
+    input: { cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${file}\n+${line}\n*** End Patch\nEOF\n` },
+  };
 }
 
 /** What codex sent back for the previous call (the `function_call_output` items of a request). */

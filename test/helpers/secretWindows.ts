@@ -11,8 +11,14 @@ export function secretWindows(text: string, secret: string): string[] {
   return [...found];
 }
 
-/** Every file under `dir` (its path relative to `dir`, its text), skipping the directories `skip` names relative to `dir`. */
-export async function everyFileUnder(dir: string, skip: readonly string[] = []): Promise<{ path: string; text: string }[]> {
+/**
+ * Every file under `dir` (its path relative to `dir`, its text), skipping the directories `skip` names relative to
+ * `dir`.
+ */
+export async function everyFileUnder(
+  dir: string,
+  skip: readonly string[] = [],
+): Promise<{ path: string; text: string }[]> {
   const out: { path: string; text: string }[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;

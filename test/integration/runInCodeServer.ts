@@ -28,7 +28,9 @@ const TIME_LIMIT_MS = Number(process.env.SWITCHYARD_ITEST_TIME_LIMIT_MS ?? 5 * 6
 const log = (message: string): void => console.log(`[runInCodeServer] ${message}`);
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { extension: { type: 'string' }, suite: { type: 'string' }, workspace: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { extension: { type: 'string' }, suite: { type: 'string' }, workspace: { type: 'string' } },
+  });
   const extensionDir = resolve(values.extension ?? REPO_ROOT);
   const suiteIndex = resolve(values.suite ?? join(REPO_ROOT, 'out', 'test', 'integration', 'suite', 'index.js'));
   preflight(extensionDir, suiteIndex);
@@ -63,14 +65,17 @@ async function main(): Promise<number> {
     console.error('[runInCodeServer] the workbench page crashed');
     finish(1);
   });
-  if (process.env.SWITCHYARD_TEST_VERBOSE) page.on('console', (m) => console.error(`[browser ${m.type()}] ${m.text()}`));
+  if (process.env.SWITCHYARD_TEST_VERBOSE)
+    page.on('console', (m) => console.error(`[browser ${m.type()}] ${m.text()}`));
 
   const payload = [
     ['extensionDevelopmentPath', server.remoteUri(extensionDir)],
     ['extensionTestsPath', server.remoteUri(suiteIndex)],
     ['skipWelcome', 'true'],
   ];
-  const url = `${server.origin}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const url =
+    `${server.origin}/?folder=${encodeURIComponent(workspace)}` +
+    `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   log(`opening ${url}`);
   await page.goto(url, { waitUntil: 'domcontentloaded' });
 
@@ -86,11 +91,16 @@ function preflight(extensionDir: string, suiteIndex: string): void {
   if (main && !existsSync(join(extensionDir, main)) && !existsSync(join(extensionDir, `${main}.js`))) {
     throw new Error(`the extension's main ${main} does not exist in ${extensionDir}: run npm run build`);
   }
-  if (!existsSync(suiteIndex)) throw new Error(`the compiled suite ${suiteIndex} does not exist: run node scripts/build-tests.mjs`);
+  if (!existsSync(suiteIndex))
+    throw new Error(`the compiled suite ${suiteIndex} does not exist: run node scripts/build-tests.mjs`);
 }
 
 /** Workbench chatter that says nothing about the suite (shown with SWITCHYARD_TEST_VERBOSE=1). */
-const NOISE = /^(Resolving connection token|Resolved connection token|Creating a socket|Ignoring fetching additional builtin|Updating additional builtin|\[Service Worker\]|ChatSessionStore|Creation of workbench contribution|Started local extension host|Loading development extension)/;
+const NOISE = new RegExp(
+  '^(Resolving connection token|Resolved connection token|Creating a socket|Ignoring fetching additional ' +
+    String.raw`builtin|Updating additional builtin|\[Service Worker\]|ChatSessionStore|Creation of workbench ` +
+    'contribution|Started local extension host|Loading development extension)',
+);
 
 /** Prints what the extension host logged (mocha's reporter among it), formatted as console.log would. */
 function relay(type: string, args: unknown): void {
@@ -104,16 +114,23 @@ function relay(type: string, args: unknown): void {
 let exitCode = 1;
 // The time limit covers everything: start-up, the suite, and a hang anywhere.
 const limit = setTimeout(() => {
-  console.error(`[runInCodeServer] FAILED: no result within the time limit of ${TIME_LIMIT_MS / 1000} s (SWITCHYARD_ITEST_TIME_LIMIT_MS)`);
+  console.error(
+    `[runInCodeServer] FAILED: no result within the time limit of ${TIME_LIMIT_MS / 1000} s ` +
+      `(SWITCHYARD_ITEST_TIME_LIMIT_MS)`,
+  );
   void runAllCleanups().finally(() => process.exit(1));
 }, TIME_LIMIT_MS);
-main()
+// The chain is not awaited: main()'s failure is caught below, and a cleanup that throws is an
+// unhandled rejection, which ends the process with exit code 1.
+void main()
   .then((code) => (exitCode = code))
   .catch((error: unknown) => {
-    console.error(`[runInCodeServer] FAILED: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    console.error(
+      `[runInCodeServer] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     exitCode = 1;
   })
-  .finally(async () => {
+  .then(async () => {
     clearTimeout(limit);
     await runAllCleanups();
     process.exit(exitCode);

@@ -17,7 +17,12 @@ import { Workbench, poll } from './workbench';
 const OUT = join(REPO_ROOT, 'test-output', 'ui-third-party');
 const SAMPLE = join(REPO_ROOT, 'examples', 'sample-lane');
 
-interface StoredTask { id: string; state: string; failureReason?: string; spec: { title: string; lane?: string } }
+interface StoredTask {
+  id: string;
+  state: string;
+  failureReason?: string;
+  spec: { title: string; lane?: string };
+}
 
 describe('A third-party lane extension (code-server + chromium)', function () {
   this.timeout(120_000);
@@ -26,7 +31,9 @@ describe('A third-party lane extension (code-server + chromium)', function () {
   let browser: Browser;
   let page: Page;
   let workbench: Workbench;
-  const tasks = (): StoredTask[] => (JSON.parse(readFileSync(join(workspace.dir, '.switchyard', 'state.json'), 'utf8')) as { tasks: StoredTask[] }).tasks;
+  const tasks = (): StoredTask[] =>
+    (JSON.parse(readFileSync(join(workspace.dir, '.switchyard', 'state.json'), 'utf8')) as { tasks: StoredTask[] })
+      .tasks;
   const shot = (name: string): Promise<Buffer> => page.screenshot({ path: join(OUT, name) });
 
   const sendHelloTo = async (laneLabel: string, instruction: string): Promise<void> => {
@@ -60,7 +67,8 @@ describe('A third-party lane extension (code-server + chromium)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page && !page.isClosed()) await shot(`failure-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}.png`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed' && page && !page.isClosed())
+      await shot(`failure-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}.png`).catch(() => undefined);
   });
 
   it('shows the sample lane in Send to Lane… and runs a task on it to DONE', async function () {
@@ -74,37 +82,52 @@ describe('A third-party lane extension (code-server + chromium)', function () {
     await shot('01-picker-with-sample-lane.png');
     await sampleRow.click();
     await workbench.answer('Send src/hello.txt to Sample Echo', 'Echo from another extension');
-    const done = await poll('the task on the sample lane DONE', async () => tasks().find((t) => t.spec.title === 'Echo from another extension' && t.state === 'DONE'));
+    const done = await poll('the task on the sample lane DONE', async () =>
+      tasks().find((t) => t.spec.title === 'Echo from another extension' && t.state === 'DONE'),
+    );
     assert.equal(done.spec.lane, 'sample-echo');
     const diff = readFileSync(join(workspace.dir, '.switchyard', 'runs', `${done.id}.1`, 'diff.patch'), 'utf8');
     assert.match(diff, /\+Echo from another extension\n\+\(from the sample lane\)/);
   });
 
-  it('after the sample is uninstalled the lane is gone and a task routed to it fails with "not registered"', async function () {
-    this.timeout(180_000);
-    // Queue one more task for the sample lane without running it.
-    writeFileSync(join(workspace.dir, '.vscode', 'settings.json'), `${JSON.stringify({ 'switchyard.lanes': workspace.lanes, 'switchyard.runOnSend': false }, null, 2)}\n`);
-    await page.waitForTimeout(1_500); // the settings file watcher
-    await sendHelloTo('Sample Echo', 'Queued for the sample lane');
-    const queued = await poll('the queued task', async () => tasks().find((t) => t.spec.title === 'Queued for the sample lane'));
-    assert.equal(queued.state, 'READY');
+  it(
+    'after the sample is uninstalled the lane is gone and a task ' + 'routed to it fails with "not registered"',
+    async function () {
+      this.timeout(180_000);
+      // Queue one more task for the sample lane without running it.
+      writeFileSync(
+        join(workspace.dir, '.vscode', 'settings.json'),
+        `${JSON.stringify({ 'switchyard.lanes': workspace.lanes, 'switchyard.runOnSend': false }, null, 2)}\n`,
+      );
+      await page.waitForTimeout(1_500); // the settings file watcher
+      await sendHelloTo('Sample Echo', 'Queued for the sample lane');
+      const queued = await poll('the queued task', async () =>
+        tasks().find((t) => t.spec.title === 'Queued for the sample lane'),
+      );
+      assert.equal(queued.state, 'READY');
 
-    await server.uninstallExtension('switchyard.sample-lane');
-    await page.reload();
-    await workbench.waitReady();
-    await workbench.openActivity('Switchyard');
-    await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');
-    await workbench.waitForPrompt('to which lane?');
-    await workbench.quickPickRow('Command').waitFor({ state: 'visible', timeout: 30_000 });
-    await page.locator('.quick-input-widget .quick-input-box input').fill('Sample');
-    await page.locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-list').first().waitFor({ state: 'attached' });
-    await page.waitForTimeout(500);
-    assert.equal(await workbench.quickPickRow('Sample Echo').count(), 0, 'the sample lane is no longer offered');
-    await shot('02-picker-without-sample-lane.png');
-    await page.keyboard.press('Escape');
+      await server.uninstallExtension('switchyard.sample-lane');
+      await page.reload();
+      await workbench.waitReady();
+      await workbench.openActivity('Switchyard');
+      await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');
+      await workbench.waitForPrompt('to which lane?');
+      await workbench.quickPickRow('Command').waitFor({ state: 'visible', timeout: 30_000 });
+      await page.locator('.quick-input-widget .quick-input-box input').fill('Sample');
+      await page
+        .locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-list')
+        .first()
+        .waitFor({ state: 'attached' });
+      await page.waitForTimeout(500);
+      assert.equal(await workbench.quickPickRow('Sample Echo').count(), 0, 'the sample lane is no longer offered');
+      await shot('02-picker-without-sample-lane.png');
+      await page.keyboard.press('Escape');
 
-    await workbench.runCommand('Switchyard: Run Queue');
-    const failed = await poll('the queued task FAILED', async () => tasks().find((t) => t.id === queued.id && t.state === 'FAILED'));
-    assert.match(failed.failureReason ?? '', /lane "sample-echo" is not registered; registered lanes: .*command/);
-  });
+      await workbench.runCommand('Switchyard: Run Queue');
+      const failed = await poll('the queued task FAILED', async () =>
+        tasks().find((t) => t.id === queued.id && t.state === 'FAILED'),
+      );
+      assert.match(failed.failureReason ?? '', /lane "sample-echo" is not registered; registered lanes: .*command/);
+    },
+  );
 });

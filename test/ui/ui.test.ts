@@ -32,8 +32,11 @@ describe('Switchyard UI (code-server + chromium)', function () {
   let page: Page;
   let workbench: Workbench;
 
-  const tasks = (): StoredTask[] => (JSON.parse(readFileSync(join(workspace.dir, '.switchyard', 'state.json'), 'utf8')) as { tasks: StoredTask[] }).tasks;
-  const shot = (name: string, fullPage = false): Promise<Buffer> => page.screenshot({ path: join(OUT, name), fullPage });
+  const tasks = (): StoredTask[] =>
+    (JSON.parse(readFileSync(join(workspace.dir, '.switchyard', 'state.json'), 'utf8')) as { tasks: StoredTask[] })
+      .tasks;
+  const shot = (name: string, fullPage = false): Promise<Buffer> =>
+    page.screenshot({ path: join(OUT, name), fullPage });
 
   before(async function () {
     this.timeout(240_000);
@@ -59,14 +62,35 @@ describe('Switchyard UI (code-server + chromium)', function () {
   it('packages a .vsix with the bundles, media, manifest and README only', function () {
     this.timeout(180_000);
     vsix = packageExtension(OUT);
-    const files = zipEntries(vsix).filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
+    const files = zipEntries(vsix)
+      .filter((f) => f.startsWith('extension/'))
+      .map((f) => f.slice('extension/'.length));
     // vsce stores the README as readme.md.
-    for (const needed of ['package.json', 'readme.md', 'switchyard.d.ts', 'dist/extension.js', 'dist/package.json', 'dist/webview.js', 'media/switchyard.svg']) {
-      assert.ok(files.some((f) => f.toLowerCase() === needed.toLowerCase()), `the .vsix contains ${needed}; it has: ${files.join(', ')}`);
+    for (const needed of [
+      'package.json',
+      'readme.md',
+      'switchyard.d.ts',
+      'dist/extension.js',
+      'dist/package.json',
+      'dist/webview.js',
+      'media/switchyard.svg',
+    ]) {
+      assert.ok(
+        files.some((f) => f.toLowerCase() === needed.toLowerCase()),
+        `the .vsix contains ${needed}; it has: ${files.join(', ')}`,
+      );
     }
-    const unwanted = files.filter((f) => /^(src|test|out|node_modules|\.vscode-test|test-output|scripts|plugins|webview)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && f !== 'switchyard.d.ts'));
+    const unwanted = files.filter(
+      (f) =>
+        /^(src|test|out|node_modules|\.vscode-test|test-output|scripts|plugins|webview)\//.test(f) ||
+        f.endsWith('.map') ||
+        (f.endsWith('.ts') && f !== 'switchyard.d.ts'),
+    );
     assert.deepEqual(unwanted, [], 'sources, tests, node_modules and maps stay out of the .vsix');
-    console.log(`      switchyard.vsix: ${statSync(vsix).size} bytes, ${files.length} files; dist/extension.js: ${statSync(join(REPO_ROOT, 'dist', 'extension.js')).size} bytes`);
+    console.log(
+      `      switchyard.vsix: ${statSync(vsix).size} bytes, ${files.length} files; dist/extension.js: ` +
+        `${statSync(join(REPO_ROOT, 'dist', 'extension.js')).size} bytes`,
+    );
   });
 
   it('installs into code-server and opens the workspace in the browser', async function () {
@@ -129,14 +153,27 @@ describe('Switchyard UI (code-server + chromium)', function () {
     assert.match(row, new RegExp(`^${task.id} · ${instruction} command · DONE`));
 
     await workbench.expandRow(`${task.id} · ${instruction}`);
-    await poll('the run row of the DONE task', async () => ((await workbench.sideBarTreeRows()).some((r) => r.text.startsWith(`${task.id}.1`) && r.text.includes('SUCCEEDED')) ? true : undefined));
-    assert.equal(readFileSync(join(workspace.dir, 'src', 'hello.txt'), 'utf8'), 'hello\n', "the user's own copy of the file is untouched");
+    await poll('the run row of the DONE task', async () =>
+      (await workbench.sideBarTreeRows()).some((r) => r.text.startsWith(`${task.id}.1`) && r.text.includes('SUCCEEDED'))
+        ? true
+        : undefined,
+    );
+    assert.equal(
+      readFileSync(join(workspace.dir, 'src', 'hello.txt'), 'utf8'),
+      'hello\n',
+      "the user's own copy of the file is untouched",
+    );
   });
 
   it('runs the rest of the queue from the palette (Switchyard: Run Queue): both tasks DONE', async function () {
     await workbench.runCommand('Switchyard: Run Queue');
-    await poll('both tasks under DONE', async () => ((await workbench.tasksUnder('DONE')).length === 2 ? true : undefined));
-    assert.deepEqual(tasks().map((t) => t.state), ['DONE', 'DONE']);
+    await poll('both tasks under DONE', async () =>
+      (await workbench.tasksUnder('DONE')).length === 2 ? true : undefined,
+    );
+    assert.deepEqual(
+      tasks().map((t) => t.state),
+      ['DONE', 'DONE'],
+    );
     await page.mouse.move(900, 450); // no hover tooltip in the pictures
     await shot('03-done-tree.png');
   });
@@ -147,7 +184,10 @@ describe('Switchyard UI (code-server + chromium)', function () {
       // A webview is an iframe (the host page) holding another iframe (the extension's page).
       for (const frame of page.frames()) {
         if (!frame.url().includes('/webview/') || !frame.parentFrame()?.url().includes('/webview/')) continue;
-        const body = await frame.locator('body').innerText().catch(() => '');
+        const body = await frame
+          .locator('body')
+          .innerText()
+          .catch(() => '');
         if (tasks().every((t) => body.includes(t.id)) && (body.match(/DONE/g) ?? []).length >= 2) return body;
       }
       return undefined;

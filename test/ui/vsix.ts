@@ -3,7 +3,10 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../harness/codeServer';
 
-/** Packages the extension (Switchyard, or one under `cwd`) as a user gets it: `vsce package --no-dependencies`. Returns the .vsix path. */
+/**
+ * Packages the extension (Switchyard, or one under `cwd`) as a user gets it: `vsce package --no-dependencies`. Returns
+ * the .vsix path.
+ */
 export function packageExtension(outDir: string, cwd = REPO_ROOT, name = 'switchyard'): string {
   mkdirSync(outDir, { recursive: true });
   const vsix = join(outDir, `${name}.vsix`);

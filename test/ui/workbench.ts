@@ -21,13 +21,21 @@ export class Workbench {
     await this.page.locator('.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
   }
 
-  /** Shows an activity-bar view by the start of its label (e.g. "Switchyard", "Explorer"); clicking an open one would close the side bar, so it is left alone. */
+  /**
+   * Shows an activity-bar view by the start of its label (e.g. "Switchyard", "Explorer"); clicking an open one would
+   * close the side bar, so it is left alone.
+   */
   async openActivity(label: string): Promise<void> {
-    const item = this.page.locator(`.activitybar .action-item a[aria-label^="${label}"], .activitybar .action-label[aria-label^="${label}"]`).first();
+    const item = this.page
+      .locator(
+        `.activitybar .action-item a[aria-label^="${label}"], .activitybar .action-label[aria-label^="${label}"]`,
+      )
+      .first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     const title = this.page.locator('.part.sidebar .composite.title');
     const showing = async (): Promise<boolean> =>
-      (await this.page.locator('.part.sidebar').isVisible()) && (await title.innerText().catch(() => '')).toLowerCase().startsWith(label.toLowerCase());
+      (await this.page.locator('.part.sidebar').isVisible()) &&
+      (await title.innerText().catch(() => '')).toLowerCase().startsWith(label.toLowerCase());
     if (await showing()) return;
     await item.click();
     for (let i = 0; i < 40 && !(await showing()); i++) await this.page.waitForTimeout(100);
@@ -49,7 +57,10 @@ export class Workbench {
       .first();
   }
 
-  /** Waits for an input box or quick pick whose title (or, without a title, placeholder) contains `expect`, types, presses Enter. */
+  /**
+   * Waits for an input box or quick pick whose title (or, without a title, placeholder) contains `expect`, types,
+   * presses Enter.
+   */
   async answer(expect: string, text: string): Promise<void> {
     await this.waitForPrompt(expect);
     await this.quickInputBox().fill(text);
@@ -60,7 +71,9 @@ export class Workbench {
     const widget = this.quickInput();
     await widget.waitFor({ state: 'visible', timeout: timeoutMs });
     const title = widget.locator('.quick-input-title', { hasText: expect });
-    const placeholder = widget.locator('.quick-input-box input').and(this.page.locator(`[placeholder*=${JSON.stringify(expect)}]`));
+    const placeholder = widget
+      .locator('.quick-input-box input')
+      .and(this.page.locator(`[placeholder*=${JSON.stringify(expect)}]`));
     await title.or(placeholder).first().waitFor({ state: 'visible', timeout: timeoutMs });
   }
 
@@ -69,7 +82,9 @@ export class Workbench {
     await this.openActivity('Explorer');
     const parts = path.split('/');
     for (const [index, name] of parts.entries()) {
-      const row = this.page.locator(`.explorer-folders-view .monaco-list-row[aria-level="${index + 1}"][aria-label="${name}"]`);
+      const row = this.page.locator(
+        `.explorer-folders-view .monaco-list-row[aria-level="${index + 1}"][aria-label="${name}"]`,
+      );
       await row.waitFor({ state: 'visible', timeout: 30_000 });
       if (index < parts.length - 1) {
         if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
@@ -106,7 +121,9 @@ export class Workbench {
       rows.map((row) => {
         // (No named functions in here: the page runs this as source, without tsx's helpers.)
         const text = ['.label-name', '.label-description']
-          .map((selector) => ((row.querySelector(selector) as HTMLElement | null)?.innerText ?? '').replace(/\s+/g, ' ').trim())
+          .map((selector) =>
+            ((row.querySelector(selector) as HTMLElement | null)?.innerText ?? '').replace(/\s+/g, ' ').trim(),
+          )
           .filter(Boolean)
           .join(' ');
         return {
@@ -144,7 +161,10 @@ export class Workbench {
 
   /** The text of the active editor, as rendered. */
   async activeEditorText(): Promise<string> {
-    const text = await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText();
+    const text = await this.page
+      .locator('.editor-group-container.active .monaco-editor .view-lines')
+      .first()
+      .innerText();
     return text.replace(/\u00a0/g, ' '); // the editor renders spaces as no-break spaces
   }
 
@@ -156,7 +176,12 @@ export class Workbench {
   }
 }
 
-export async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+export async function poll<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  everyMs = 250,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -166,7 +191,8 @@ export async function poll<T>(what: string, probe: () => Promise<T | undefined>,
     } catch (error) {
       last = error;
     }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > until)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

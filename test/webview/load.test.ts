@@ -35,8 +35,26 @@ function patches(view: PanelView, count: number): PanelPatch[] {
   for (let i = 0; i < count; i++) {
     const base = view.tasks[(i * 7919) % view.tasks.length]!;
     const state = states[i % states.length]!;
-    const task: PanelTask = { ...base, state, priority: (base.priority + i) % 101, run: { id: `${base.id}.9`, state: state === 'FAILED' ? 'FAILED' : state === 'DONE' ? 'SUCCEEDED' : 'RUNNING', attempt: 9, startedAt: new Date(NOW - 1_000).toISOString() } };
-    const sections = i % 5 === 0 ? { pipeline: { ...view.pipeline, stages: view.pipeline.stages.map((s) => ({ ...s, count: (s.count + i) % (s.limit + 1) })) } } : {};
+    const task: PanelTask = {
+      ...base,
+      state,
+      priority: (base.priority + i) % 101,
+      run: {
+        id: `${base.id}.9`,
+        state: state === 'FAILED' ? 'FAILED' : state === 'DONE' ? 'SUCCEEDED' : 'RUNNING',
+        attempt: 9,
+        startedAt: new Date(NOW - 1_000).toISOString(),
+      },
+    };
+    const sections =
+      i % 5 === 0
+        ? {
+            pipeline: {
+              ...view.pipeline,
+              stages: view.pipeline.stages.map((s) => ({ ...s, count: (s.count + i) % (s.limit + 1) })),
+            },
+          }
+        : {};
     out.push({ type: 'patch', seq: i + 2, base: i + 1, upsert: [task], remove: [], sections });
   }
   return out;
@@ -80,63 +98,74 @@ describe('Queue panel webview under load (5,000 tasks, 50 events/s)', function (
     await openPanel(page, standIn, 'dark', { fixedClock: false });
     const loadMs = performance.now() - loadStarted;
     // Time to first render: from the message event to the frame after the rows are drawn.
-    const first = await page.evaluate(async (message) => {
-      performance.clearMeasures();
-      const t0 = performance.now();
-      (window as unknown as { __host: { post(m: unknown): void } }).__host.post(message);
-      const applied = performance.now();
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      return {
-        total: performance.now() - t0,
-        apply: applied - t0,
-        render: performance.getEntriesByName('sy:render').reduce((a, e) => a + e.duration, 0),
-        rows: document.querySelectorAll('#task-list [role="option"]').length,
-        tab: document.querySelector('#tab-all')?.textContent,
-      };
-    }, { type: 'snapshot', seq: 1, view });
+    const first = await page.evaluate(
+      async (message) => {
+        performance.clearMeasures();
+        const t0 = performance.now();
+        (window as unknown as { __host: { post(m: unknown): void } }).__host.post(message);
+        const applied = performance.now();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return {
+          total: performance.now() - t0,
+          apply: applied - t0,
+          render: performance.getEntriesByName('sy:render').reduce((a, e) => a + e.duration, 0),
+          rows: document.querySelectorAll('#task-list [role="option"]').length,
+          tab: document.querySelector('#tab-all')?.textContent,
+        };
+      },
+      { type: 'snapshot', seq: 1, view },
+    );
     assert.equal(first.tab, `All (${TASKS})`);
     assert.ok(first.rows > 0 && first.rows < 60, `virtualized: ${first.rows} rows in the DOM for ${TASKS} tasks`);
 
     // 50 events per second for 5 s, posted by a timer in the page; each one validated, applied and drawn.
     const events = patches(view, RATE * SECONDS);
-    const run = await page.evaluate(async ({ events, rate }) => {
-      performance.clearMeasures();
-      const host = (window as unknown as { __host: { post(m: unknown): void } }).__host;
-      // (No named functions in here: the page runs this as source, without tsx's helpers.)
-      const longFrames: number[] = [];
-      const loop = { last: performance.now(), frames: 0, stop: false, tick: undefined as unknown as FrameRequestCallback };
-      loop.tick = (t) => {
-        longFrames.push(t - loop.last);
-        loop.last = t;
-        loop.frames += 1;
-        if (!loop.stop) requestAnimationFrame(loop.tick);
-      };
-      requestAnimationFrame(loop.tick);
-      const started = performance.now();
-      await new Promise<void>((resolve) => {
-        let i = 0;
-        const timer = setInterval(() => {
-          host.post(events[i]);
-          i += 1;
-          if (i === events.length) {
-            clearInterval(timer);
-            resolve();
-          }
-        }, 1000 / rate);
-      });
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      loop.stop = true;
-      const elapsed = performance.now() - started;
-      return {
-        elapsed,
-        frames: loop.frames,
-        apply: performance.getEntriesByName('sy:apply').map((e) => e.duration),
-        render: performance.getEntriesByName('sy:render').map((e) => e.duration),
-        frameGaps: longFrames,
-        seq: document.body.dataset.seq,
-        rows: document.querySelectorAll('#task-list [role="option"]').length,
-      };
-    }, { events, rate: RATE });
+    const run = await page.evaluate(
+      async ({ events, rate }) => {
+        performance.clearMeasures();
+        const host = (window as unknown as { __host: { post(m: unknown): void } }).__host;
+        // (No named functions in here: the page runs this as source, without tsx's helpers.)
+        const longFrames: number[] = [];
+        const loop = {
+          last: performance.now(),
+          frames: 0,
+          stop: false,
+          tick: undefined as unknown as FrameRequestCallback,
+        };
+        loop.tick = (t) => {
+          longFrames.push(t - loop.last);
+          loop.last = t;
+          loop.frames += 1;
+          if (!loop.stop) requestAnimationFrame(loop.tick);
+        };
+        requestAnimationFrame(loop.tick);
+        const started = performance.now();
+        await new Promise<void>((resolve) => {
+          let i = 0;
+          const timer = setInterval(() => {
+            host.post(events[i]);
+            i += 1;
+            if (i === events.length) {
+              clearInterval(timer);
+              resolve();
+            }
+          }, 1000 / rate);
+        });
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        loop.stop = true;
+        const elapsed = performance.now() - started;
+        return {
+          elapsed,
+          frames: loop.frames,
+          apply: performance.getEntriesByName('sy:apply').map((e) => e.duration),
+          render: performance.getEntriesByName('sy:render').map((e) => e.duration),
+          frameGaps: longFrames,
+          seq: document.body.dataset.seq,
+          rows: document.querySelectorAll('#task-list [role="option"]').length,
+        };
+      },
+      { events, rate: RATE },
+    );
     assert.equal(run.seq, String(events.length + 1), 'every patch applied in order');
     assert.equal(run.apply.length, events.length);
 
@@ -146,7 +175,11 @@ describe('Queue panel webview under load (5,000 tasks, 50 events/s)', function (
       const t0 = performance.now();
       list.scrollTop = list.scrollHeight / 2;
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      return { ms: performance.now() - t0, rows: list.querySelectorAll('[role="option"]').length, first: (list.querySelector('[role="option"]') as HTMLElement).dataset.taskId };
+      return {
+        ms: performance.now() - t0,
+        rows: list.querySelectorAll('[role="option"]').length,
+        first: (list.querySelector('[role="option"]') as HTMLElement).dataset.taskId,
+      };
     });
     assert.ok(scroll.rows < 60, `${scroll.rows} rows in the DOM after scrolling`);
 
@@ -155,26 +188,60 @@ describe('Queue panel webview under load (5,000 tasks, 50 events/s)', function (
       tasks: TASKS,
       snapshotKiB: ms(snapshotBytes / 1024),
       pageLoadMs: ms(loadMs),
-      firstRender: { totalMs: ms(first.total), validateAndStoreMs: ms(first.apply), drawMs: ms(first.render), rowsInDom: first.rows },
+      firstRender: {
+        totalMs: ms(first.total),
+        validateAndStoreMs: ms(first.apply),
+        drawMs: ms(first.render),
+        rowsInDom: first.rows,
+      },
       updates: {
         events: events.length,
         ratePerSecond: RATE,
         applyMs: { p50: ms(pct(run.apply, 0.5)), p95: ms(pct(run.apply, 0.95)), max: ms(Math.max(...run.apply)) },
-        drawMs: { p50: ms(pct(run.render, 0.5)), p95: ms(pct(run.render, 0.95)), max: ms(Math.max(...run.render)), frames: run.render.length },
+        drawMs: {
+          p50: ms(pct(run.render, 0.5)),
+          p95: ms(pct(run.render, 0.95)),
+          max: ms(Math.max(...run.render)),
+          frames: run.render.length,
+        },
         perUpdateMs: { p50: ms(pct(perUpdate, 0.5)), p95: ms(pct(perUpdate, 0.95)) },
-        frameGapMs: { p50: ms(pct(run.frameGaps, 0.5)), p95: ms(pct(run.frameGaps, 0.95)), max: ms(Math.max(...run.frameGaps)) },
-        mainThreadBusyPct: ms(((run.apply.reduce((a, b) => a + b, 0) + run.render.reduce((a, b) => a + b, 0)) / run.elapsed) * 100),
+        frameGapMs: {
+          p50: ms(pct(run.frameGaps, 0.5)),
+          p95: ms(pct(run.frameGaps, 0.95)),
+          max: ms(Math.max(...run.frameGaps)),
+        },
+        mainThreadBusyPct: ms(
+          ((run.apply.reduce((a, b) => a + b, 0) + run.render.reduce((a, b) => a + b, 0)) / run.elapsed) * 100,
+        ),
       },
       scrollToMiddleMs: ms(scroll.ms),
       host: { buildAndDiffMs: { best: ms(Math.min(...host)), median: ms(pct(host, 0.5)) } },
     };
     writeFileSync(join(OUT, 'load.json'), `${JSON.stringify(result, null, 2)}\n`);
-    console.log(`      5,000 tasks: snapshot ${result.snapshotKiB} KiB; first render ${result.firstRender.totalMs} ms (validate+store ${result.firstRender.validateAndStoreMs} ms, draw ${result.firstRender.drawMs} ms, ${first.rows} rows in the DOM)`);
-    console.log(`      ${events.length} events at ${RATE}/s: apply p50 ${result.updates.applyMs.p50} ms / p95 ${result.updates.applyMs.p95} ms; draw p50 ${result.updates.drawMs.p50} ms / p95 ${result.updates.drawMs.p95} ms; frame gap p95 ${result.updates.frameGapMs.p95} ms; main thread busy ${result.updates.mainThreadBusyPct}%`);
-    console.log(`      scroll to the middle ${result.scrollToMiddleMs} ms; host build+diff ${result.host.buildAndDiffMs.median} ms (median)`);
+    console.log(
+      `      5,000 tasks: snapshot ${result.snapshotKiB} KiB; first render ${result.firstRender.totalMs} ` +
+        `ms (validate+store ${result.firstRender.validateAndStoreMs} ms, draw ${result.firstRender.drawMs} ` +
+        `ms, ${first.rows} rows in the DOM)`,
+    );
+    console.log(
+      `      ${events.length} events at ${RATE}/s: apply p50 ${result.updates.applyMs.p50} ms / p95 ` +
+        `${result.updates.applyMs.p95} ms; draw p50 ${result.updates.drawMs.p50} ms / p95 ` +
+        `${result.updates.drawMs.p95} ms; frame gap p95 ${result.updates.frameGapMs.p95} ms; main thread ` +
+        `busy ${result.updates.mainThreadBusyPct}%`,
+    );
+    console.log(
+      `      scroll to the middle ${result.scrollToMiddleMs} ms; host build+diff ` +
+        `${result.host.buildAndDiffMs.median} ms (median)`,
+    );
 
     assert.ok(result.firstRender.totalMs < 2_000, `first render ${result.firstRender.totalMs} ms (budget 2 s)`);
-    assert.ok(result.updates.perUpdateMs.p95 < 16, `an update (apply + draw) p95 ${result.updates.perUpdateMs.p95} ms (budget: one 60 Hz frame)`);
-    assert.ok(result.updates.mainThreadBusyPct < 50, `main thread ${result.updates.mainThreadBusyPct}% busy at ${RATE} events/s`);
+    assert.ok(
+      result.updates.perUpdateMs.p95 < 16,
+      `an update (apply + draw) p95 ${result.updates.perUpdateMs.p95} ms (budget: one 60 Hz frame)`,
+    );
+    assert.ok(
+      result.updates.mainThreadBusyPct < 50,
+      `main thread ${result.updates.mainThreadBusyPct}% busy at ${RATE} events/s`,
+    );
   });
 });

@@ -27,7 +27,8 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
   before(async function () {
     this.timeout(120_000);
     mkdirSync(OUT, { recursive: true });
-    for (const f of readdirSync(OUT)) if (f.startsWith('failure-')) rmSync(join(OUT, f)); // no stale pictures of an earlier run
+    // No stale pictures of an earlier run.
+    for (const f of readdirSync(OUT)) if (f.startsWith('failure-')) rmSync(join(OUT, f));
     standIn = await startStandIn();
     browser = await launchChromium({ width: 1280, height: 900 });
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -50,37 +51,56 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await page.screenshot({ path: join(OUT, `failure-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 50)}.png`), fullPage: true }).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await page
+        .screenshot({
+          path: join(OUT, `failure-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 50)}.png`),
+          fullPage: true,
+        })
+        .catch(() => undefined);
     else assert.deepEqual(problems, [], 'no script errors and no CSP violations');
   });
 
-  it('shows every section of a snapshot: stages with WIP and backpressure, breakers, guards, lane metrics with charts, the canary', async () => {
-    await openPanel(page, standIn, 'dark');
-    assert.deepEqual(await takePosted(page), [{ type: 'ready' }]);
-    await snapshot(page, richView().view);
-    const text = (id: string): Promise<string> => page.locator(`#${id}`).innerText();
-    assert.match(await text('summary'), /acme-api · 10 tasks .* default lane command/);
-    const pipeline = await text('pipeline');
-    assert.match(pipeline, /RUNNING\s+1 \/ 4/);
-    assert.match(pipeline, /VERIFYING\s+2 \/ 2/);
-    assert.match(pipeline, /Backpressure: VERIFYING is full \(2\/2\), so no new run starts/);
-    assert.match(pipeline, /Last backpressure: .*no new run/);
-    assert.match(pipeline, /failure streak 2× verify-failed/);
-    assert.equal(await page.locator('[data-stage="VERIFYING"] [role="meter"]').getAttribute('aria-valuenow'), '2');
-    const breakers = await text('breakers');
-    assert.match(breakers, /anthropic\s+open\s+.*provider-rejected\s+a probe may run in 1 min 40 s \(10:06:40\)/);
-    assert.match(breakers, /command\s+closed\s+.*1 recent failure\(s\): verify-failed/);
-    const guards = await text('guards');
-    assert.match(guards, /conflict-markers\s+block\s+conflict-marker\s+src\/users\.py:41 conflict marker <<<<<<< HEAD/);
-    assert.match(guards, /merge-policy\s+block\s+merge-source\s+merge 1a2b3c4d5e6f brings in 9f8e7d6c5b4a from refs\/heads\/experiment/);
-    const lanes = await text('lanes');
-    assert.match(lanes, /command\s*default\s+3\s+4\s+33\.3% \(1\/3\)\s+50\.0%/);
-    assert.match(lanes, /anthropic\s+2\s+3\s+0% \(0\/2\)\s+0%\s+1 min 40 s\s+1 min 40 s\s+no completed task\s+1\.50/);
-    assert.match(lanes, /Canary anthropic vs command: not-enough-data/);
-    assert.equal(await page.locator('#lanes svg[role="img"]').count(), 5);
-    assert.match((await page.locator('#lanes svg[role="img"]').first().getAttribute('aria-label'))!, /^Completion rate: anthropic 0%; command 33\.3%$/);
-    assert.equal(await page.locator('#task-list [role="option"]').count(), 10);
-  });
+  it(
+    'shows every section of a snapshot: stages with WIP and backpressure, breakers, guards, lane metrics ' +
+      'with charts, the canary',
+    async () => {
+      await openPanel(page, standIn, 'dark');
+      assert.deepEqual(await takePosted(page), [{ type: 'ready' }]);
+      await snapshot(page, richView().view);
+      const text = (id: string): Promise<string> => page.locator(`#${id}`).innerText();
+      assert.match(await text('summary'), /acme-api · 10 tasks .* default lane command/);
+      const pipeline = await text('pipeline');
+      assert.match(pipeline, /RUNNING\s+1 \/ 4/);
+      assert.match(pipeline, /VERIFYING\s+2 \/ 2/);
+      assert.match(pipeline, /Backpressure: VERIFYING is full \(2\/2\), so no new run starts/);
+      assert.match(pipeline, /Last backpressure: .*no new run/);
+      assert.match(pipeline, /failure streak 2× verify-failed/);
+      assert.equal(await page.locator('[data-stage="VERIFYING"] [role="meter"]').getAttribute('aria-valuenow'), '2');
+      const breakers = await text('breakers');
+      assert.match(breakers, /anthropic\s+open\s+.*provider-rejected\s+a probe may run in 1 min 40 s \(10:06:40\)/);
+      assert.match(breakers, /command\s+closed\s+.*1 recent failure\(s\): verify-failed/);
+      const guards = await text('guards');
+      assert.match(
+        guards,
+        /conflict-markers\s+block\s+conflict-marker\s+src\/users\.py:41 conflict marker <<<<<<< HEAD/,
+      );
+      assert.match(
+        guards,
+        /merge-policy\s+block\s+merge-source\s+merge 1a2b3c4d5e6f brings in 9f8e7d6c5b4a from refs\/heads\/experiment/,
+      );
+      const lanes = await text('lanes');
+      assert.match(lanes, /command\s*default\s+3\s+4\s+33\.3% \(1\/3\)\s+50\.0%/);
+      assert.match(lanes, /anthropic\s+2\s+3\s+0% \(0\/2\)\s+0%\s+1 min 40 s\s+1 min 40 s\s+no completed task\s+1\.50/);
+      assert.match(lanes, /Canary anthropic vs command: not-enough-data/);
+      assert.equal(await page.locator('#lanes svg[role="img"]').count(), 5);
+      assert.match(
+        (await page.locator('#lanes svg[role="img"]').first().getAttribute('aria-label'))!,
+        /^Completion rate: anthropic 0%; command 33\.3%$/,
+      );
+      assert.equal(await page.locator('#task-list [role="option"]').count(), 10);
+    },
+  );
 
   it('selecting a task asks for its history; every action posts the command the palette runs', async () => {
     const { view, detail } = richView();
@@ -94,8 +114,18 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     const runs = page.locator('#detail table.runs tbody');
     await runs.first().waitFor();
     assert.equal(await runs.count(), 2);
-    assert.match(await runs.nth(0).innerText(), /^2\s+t8\.2\s+anthropic\s+FAILED \(verify-failed\)[\s\S]*52\.0 s\s+\$0\.04 \(7820\+782 tok\)\s+—\s+Diff\s+Worktree\s+pytest exit 1 in tests\/test_user\.py::test_create\s+salvage: 2 file\(s\) on switchyard\/salvage\/t8\.2/);
-    assert.match(await page.locator('#detail').innerText(), /exceeded max attempts \(2\): last attempt failed with: pytest exit 1/);
+    assert.match(
+      await runs.nth(0).innerText(),
+      new RegExp(
+        String.raw`^2\s+t8\.2\s+anthropic\s+FAILED \(verify-failed\)[\s\S]*52\.0 s\s+\$0\.04 \(7820\+782 ` +
+          String.raw`tok\)\s+—\s+Diff\s+Worktree\s+pytest exit 1 in tests\/test_user\.py::test_create\s+salvage: 2 ` +
+          String.raw`file\(s\) on switchyard\/salvage\/t8\.2`,
+      ),
+    );
+    assert.match(
+      await page.locator('#detail').innerText(),
+      /exceeded max attempts \(2\): last attempt failed with: pytest exit 1/,
+    );
     assert.match(await page.locator('#detail table.guards').innerText(), /src\/users\.py:41/);
 
     const click = async (name: string | RegExp): Promise<unknown[]> => {
@@ -104,10 +134,20 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     };
     assert.deepEqual(await click('Retry t8'), [{ type: 'command', command: 'retryTask', taskId: 't8' }]);
     assert.deepEqual(await click('Cancel t8'), [{ type: 'command', command: 'cancelTask', taskId: 't8' }]);
-    assert.deepEqual(await click(/^Change the lane of t8/), [{ type: 'command', command: 'setTaskLane', taskId: 't8' }]);
-    assert.deepEqual(await click('Open the diff of t8.2'), [{ type: 'command', command: 'showRunDiff', runId: 't8.2' }]);
-    assert.deepEqual(await click(/^Open the worktree of t8\.2/), [{ type: 'command', command: 'openWorktree', runId: 't8.2' }]);
-    assert.equal(await page.getByRole('button', { name: /^Open the worktree of t8\.1/ }).count(), 0, 'a removed worktree has no link');
+    assert.deepEqual(await click(/^Change the lane of t8/), [
+      { type: 'command', command: 'setTaskLane', taskId: 't8' },
+    ]);
+    assert.deepEqual(await click('Open the diff of t8.2'), [
+      { type: 'command', command: 'showRunDiff', runId: 't8.2' },
+    ]);
+    assert.deepEqual(await click(/^Open the worktree of t8\.2/), [
+      { type: 'command', command: 'openWorktree', runId: 't8.2' },
+    ]);
+    assert.equal(
+      await page.getByRole('button', { name: /^Open the worktree of t8\.1/ }).count(),
+      0,
+      'a removed worktree has no link',
+    );
     assert.deepEqual(await click('Run the queue'), [{ type: 'command', command: 'runQueue' }]);
     assert.deepEqual(await click('Refresh from disk'), [{ type: 'command', command: 'refresh' }]);
     // A stage chip selects its task; a READY task offers Run.
@@ -119,53 +159,85 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     assert.equal(await page.getByRole('button', { name: 'Retry t5' }).count(), 0);
   });
 
-  it('works from the keyboard: tabs with arrow keys, the list with arrows, End and Enter, with aria state', async () => {
-    await openPanel(page, standIn, 'light');
-    await snapshot(page, richView().view);
-    await takePosted(page);
-    await page.locator('#tab-all').focus();
-    await page.keyboard.press('ArrowRight');
-    assert.equal(await page.locator('#tab-ready').getAttribute('aria-selected'), 'true');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-ready');
-    const ids = await page.locator('#task-list [role="option"]').evaluateAll((rows) => rows.sort((a, b) => Number((a as HTMLElement).dataset.index) - Number((b as HTMLElement).dataset.index)).map((r) => (r as HTMLElement).dataset.taskId));
-    assert.deepEqual(ids, ['t6', 't5', 't7'], 'the ready list in the scheduler order; t7 waits on t2');
-    assert.match(await page.locator('#task-list [data-task-id="t7"]').innerText(), /waits on t2 \(not DONE\)/);
-    assert.match(await page.locator('#task-list [data-task-id="t6"]').innerText(), /#1 t6[\s\S]*score 73\.3 · priority 70 · waited 3 min 20 s/);
-    await page.locator('#task-list').focus();
-    await page.keyboard.press('End');
-    await page.keyboard.press('ArrowUp');
-    assert.equal(await page.locator('#task-list').getAttribute('aria-activedescendant'), 'task-row-t5');
-    await page.keyboard.press('Enter');
-    assert.deepEqual(await takePosted(page), [{ type: 'select', taskId: 't5' }]);
-    assert.equal(await page.locator('#task-row-t5').getAttribute('aria-selected'), 'true');
-    await page.getByRole('button', { name: 'Run t5' }).waitFor();
-    await page.keyboard.press('Tab'); // on to the detail's first action
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Run t5');
-    await page.keyboard.press('Enter');
-    assert.deepEqual(await takePosted(page), [{ type: 'command', command: 'runTask', taskId: 't5' }]);
-  });
+  it(
+    'works from the keyboard: tabs with arrow keys, the list with ' + 'arrows, End and Enter, with aria state',
+    async () => {
+      await openPanel(page, standIn, 'light');
+      await snapshot(page, richView().view);
+      await takePosted(page);
+      await page.locator('#tab-all').focus();
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await page.locator('#tab-ready').getAttribute('aria-selected'), 'true');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-ready');
+      const ids = await page
+        .locator('#task-list [role="option"]')
+        .evaluateAll((rows) =>
+          rows
+            .sort((a, b) => Number((a as HTMLElement).dataset.index) - Number((b as HTMLElement).dataset.index))
+            .map((r) => (r as HTMLElement).dataset.taskId),
+        );
+      assert.deepEqual(ids, ['t6', 't5', 't7'], 'the ready list in the scheduler order; t7 waits on t2');
+      assert.match(await page.locator('#task-list [data-task-id="t7"]').innerText(), /waits on t2 \(not DONE\)/);
+      assert.match(
+        await page.locator('#task-list [data-task-id="t6"]').innerText(),
+        /#1 t6[\s\S]*score 73\.3 · priority 70 · waited 3 min 20 s/,
+      );
+      await page.locator('#task-list').focus();
+      await page.keyboard.press('End');
+      await page.keyboard.press('ArrowUp');
+      assert.equal(await page.locator('#task-list').getAttribute('aria-activedescendant'), 'task-row-t5');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await takePosted(page), [{ type: 'select', taskId: 't5' }]);
+      assert.equal(await page.locator('#task-row-t5').getAttribute('aria-selected'), 'true');
+      await page.getByRole('button', { name: 'Run t5' }).waitFor();
+      await page.keyboard.press('Tab'); // on to the detail's first action
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Run t5');
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await takePosted(page), [{ type: 'command', command: 'runTask', taskId: 't5' }]);
+    },
+  );
 
   it('applies patches in place: only the rows and sections a patch touches are redrawn', async () => {
     const { view } = richView();
     await openPanel(page, standIn, 'dark');
     await snapshot(page, view);
     await page.evaluate(() => {
-      for (const el of document.querySelectorAll<HTMLElement>('#task-list [data-task-id], #breakers-body table, #lanes-body table')) (el as unknown as { __mark: boolean }).__mark = true;
+      for (const el of document.querySelectorAll<HTMLElement>(
+        '#task-list [data-task-id], #breakers-body table, #lanes-body table',
+      ))
+        (el as unknown as { __mark: boolean }).__mark = true;
     });
-    const t5 = { ...view.tasks.find((t) => t.id === 't5')!, state: 'RUNNING' as const, key: undefined, run: { id: 't5.1', state: 'RUNNING' as const, attempt: 1, startedAt: new Date(NOW - 65_000).toISOString() } };
+    const t5 = {
+      ...view.tasks.find((t) => t.id === 't5')!,
+      state: 'RUNNING' as const,
+      key: undefined,
+      run: { id: 't5.1', state: 'RUNNING' as const, attempt: 1, startedAt: new Date(NOW - 65_000).toISOString() },
+    };
     delete t5.key;
-    const pipeline = { ...view.pipeline, stages: view.pipeline.stages.map((s) => (s.stage === 'RUNNING' ? { ...s, count: 2, tasks: ['t2', 't5'] } : s)) };
+    const pipeline = {
+      ...view.pipeline,
+      stages: view.pipeline.stages.map((s) => (s.stage === 'RUNNING' ? { ...s, count: 2, tasks: ['t2', 't5'] } : s)),
+    };
     await hostPost(page, { type: 'patch', seq: 2, base: 1, upsert: [t5], remove: ['t10'], sections: { pipeline } });
     await page.waitForFunction(() => document.body.dataset.seq === '2');
-    assert.match(await page.locator('#task-list [data-task-id="t5"]').innerText(), /RUNNING[\s\S]*t5\.1 · attempt 1 · 1 min 5 s/);
+    assert.match(
+      await page.locator('#task-list [data-task-id="t5"]').innerText(),
+      /RUNNING[\s\S]*t5\.1 · attempt 1 · 1 min 5 s/,
+    );
     assert.equal(await page.locator('#task-list [data-task-id="t10"]').count(), 0);
     assert.match(await page.locator('#pipeline').innerText(), /RUNNING\s+2 \/ 4/);
     const kept = await page.evaluate(() => ({
-      rows: [...document.querySelectorAll<HTMLElement>('#task-list [data-task-id]')].filter((el) => (el as unknown as { __mark?: boolean }).__mark).length,
+      rows: [...document.querySelectorAll<HTMLElement>('#task-list [data-task-id]')].filter(
+        (el) => (el as unknown as { __mark?: boolean }).__mark,
+      ).length,
       breakers: !!(document.querySelector('#breakers-body table') as unknown as { __mark?: boolean }).__mark,
       lanes: !!(document.querySelector('#lanes-body table') as unknown as { __mark?: boolean }).__mark,
     }));
-    assert.deepEqual(kept, { rows: 9, breakers: true, lanes: true }, 'the other rows and the untouched sections are the same elements');
+    assert.deepEqual(
+      kept,
+      { rows: 9, breakers: true, lanes: true },
+      'the other rows and the untouched sections are the same elements',
+    );
     assert.match(await page.locator('#tab-active').innerText(), /In progress \(4\)/);
   });
 
@@ -174,7 +246,14 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     await snapshot(page, richView().view);
     await takePosted(page);
     await hostPost(page, { type: 'snapshot', seq: 'two', view: {} });
-    await hostPost(page, { type: 'patch', seq: 3, base: 2, upsert: [{ id: 't1', state: 'EXPLODED' }], remove: [], sections: {} });
+    await hostPost(page, {
+      type: 'patch',
+      seq: 3,
+      base: 2,
+      upsert: [{ id: 't1', state: 'EXPLODED' }],
+      remove: [],
+      sections: {},
+    });
     await page.waitForTimeout(100);
     assert.equal(warnings.filter((w) => w.includes('dropped a malformed message')).length, 2, warnings.join('\n'));
     assert.match(warnings.join('\n'), /upsert\.0\.n: |upsert\.0\.state: /);
@@ -200,7 +279,12 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     await snapshot(page, richView().view);
     assert.equal(await page.locator('#tab-ready').getAttribute('aria-selected'), 'true');
     assert.equal(await page.locator('#filter').inputValue(), 'lint');
-    assert.deepEqual(await page.locator('#task-list [role="option"]').evaluateAll((r) => r.map((x) => (x as HTMLElement).dataset.taskId)), ['t6']);
+    assert.deepEqual(
+      await page
+        .locator('#task-list [role="option"]')
+        .evaluateAll((r) => r.map((x) => (x as HTMLElement).dataset.taskId)),
+      ['t6'],
+    );
     assert.equal(await page.locator('#task-row-t6').getAttribute('aria-selected'), 'true');
   });
 
@@ -217,7 +301,8 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
       'No canary is running',
       'Select a task',
       'No backpressure: 4 free RUNNING slot(s)',
-    ]) assert.ok(body.includes(expected), `shows "${expected}"`);
+    ])
+      assert.ok(body.includes(expected), `shows "${expected}"`);
     assert.doesNotMatch(body, /NaN|undefined|\$0\.00/);
     await page.screenshot({ path: join(OUT, 'panel-empty-dark.png'), fullPage: true });
   });
@@ -233,8 +318,15 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
       await page.evaluate(() => document.fonts.ready);
       // Codicons load under the CSP (font-src) and render as glyphs.
       assert.equal(await page.evaluate(() => document.fonts.check('16px codicon')), true);
-      const colours = await page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
-      const expected = { dark: ['rgb(31, 31, 31)', 'rgb(204, 204, 204)'], light: ['rgb(255, 255, 255)', 'rgb(59, 59, 59)'], 'high-contrast': ['rgb(0, 0, 0)', 'rgb(255, 255, 255)'] };
+      const colours = await page.evaluate(() => [
+        getComputedStyle(document.body).backgroundColor,
+        getComputedStyle(document.body).color,
+      ]);
+      const expected = {
+        dark: ['rgb(31, 31, 31)', 'rgb(204, 204, 204)'],
+        light: ['rgb(255, 255, 255)', 'rgb(59, 59, 59)'],
+        'high-contrast': ['rgb(0, 0, 0)', 'rgb(255, 255, 255)'],
+      };
       assert.deepEqual(colours, expected[theme], 'the body takes the theme variables');
       await page.mouse.move(0, 0);
       await page.screenshot({ path: join(OUT, `panel-${theme}.png`), fullPage: true });

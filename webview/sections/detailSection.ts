@@ -5,7 +5,17 @@ import { guardTable } from './guardsSection';
 
 type Send = (message: WebviewMessage) => void;
 
-const CANCELABLE = new Set(['DRAFT', 'READY', 'RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'CHANGES_REQUESTED', 'BLOCKED', 'FAILED']);
+const CANCELABLE = new Set([
+  'DRAFT',
+  'READY',
+  'RUNNING',
+  'VERIFYING',
+  'REVIEWING',
+  'INTEGRATING',
+  'CHANGES_REQUESTED',
+  'BLOCKED',
+  'FAILED',
+]);
 const RETRYABLE = new Set(['FAILED', 'CANCELED']);
 
 /**
@@ -14,29 +24,75 @@ const RETRYABLE = new Set(['FAILED', 'CANCELED']);
  * it. The actions come from the task's row, so they show at once; the history
  * arrives from the host (`detail`).
  */
-export function renderDetail(el: HTMLElement, task: PanelTask | undefined, detail: TaskDetail | null | undefined, problem: string | undefined, send: Send, now = Date.now()): void {
+export function renderDetail(
+  el: HTMLElement,
+  task: PanelTask | undefined,
+  detail: TaskDetail | null | undefined,
+  problem: string | undefined,
+  send: Send,
+  now = Date.now(),
+): void {
   if (!task) {
-    fill(el, h('p', { class: 'empty', text: 'Select a task (click it, or use the arrow keys and Enter in the list) to see its runs, guard results and decisions.' }));
+    fill(
+      el,
+      h('p', {
+        class: 'empty',
+        text:
+          'Select a task (click it, or use the arrow keys and Enter in the list) to see its runs, guard ' +
+          'results and decisions.',
+      }),
+    );
     return;
   }
   const actions = h('div', { class: 'actions', role: 'toolbar', 'aria-label': `Actions for ${task.id}` });
   const cmd = (command: WebviewMessage & { type: 'command' }): void => send(command);
-  if (task.state === 'READY') actions.append(action('Run', 'play', `Run ${task.id}`, () => cmd({ type: 'command', command: 'runTask', taskId: task.id })));
-  if (RETRYABLE.has(task.state)) actions.append(action('Retry', 'debug-restart', `Retry ${task.id}`, () => cmd({ type: 'command', command: 'retryTask', taskId: task.id })));
-  if (CANCELABLE.has(task.state)) actions.append(action('Cancel', 'circle-slash', `Cancel ${task.id}`, () => cmd({ type: 'command', command: 'cancelTask', taskId: task.id })));
-  if (task.state !== 'DONE') actions.append(action('Change lane…', 'arrow-swap', `Change the lane of ${task.id} (now ${task.lane})`, () => cmd({ type: 'command', command: 'setTaskLane', taskId: task.id })));
+  if (task.state === 'READY')
+    actions.append(
+      action('Run', 'play', `Run ${task.id}`, () => cmd({ type: 'command', command: 'runTask', taskId: task.id })),
+    );
+  if (RETRYABLE.has(task.state))
+    actions.append(
+      action('Retry', 'debug-restart', `Retry ${task.id}`, () =>
+        cmd({ type: 'command', command: 'retryTask', taskId: task.id }),
+      ),
+    );
+  if (CANCELABLE.has(task.state))
+    actions.append(
+      action('Cancel', 'circle-slash', `Cancel ${task.id}`, () =>
+        cmd({ type: 'command', command: 'cancelTask', taskId: task.id }),
+      ),
+    );
+  if (task.state !== 'DONE')
+    actions.append(
+      action('Change lane…', 'arrow-swap', `Change the lane of ${task.id} (now ${task.lane})`, () =>
+        cmd({ type: 'command', command: 'setTaskLane', taskId: task.id }),
+      ),
+    );
 
   const head = h(
     'div',
     { class: 'detail-head' },
     h('h3', { id: 'detail-title' }, icon(stateIcon(task.state)), ` ${task.id} · ${task.title}`),
-    h('p', { class: 'muted', text: `${task.state} · lane ${task.lane}${task.laneOverride ? ' (set on the task)' : ' (project default)'} · priority ${task.priority} · ${task.attempts} attempt(s) so far` }),
+    h('p', {
+      class: 'muted',
+      text:
+        `${task.state} · lane ${task.lane}${task.laneOverride ? ' (set on the task)' : ' (project default)'} ` +
+        `· priority ${task.priority} · ${task.attempts} attempt(s) so far`,
+    }),
     task.failureReason ? h('p', { class: 'failure', role: 'note' }, icon('error'), ` ${task.failureReason}`) : null,
-    task.blockedBy?.length ? h('p', { text: `Blocked by ${task.blockedBy.join(', ')} (FAILED or CANCELED): retry or cancel them to unblock.` }) : null,
+    task.blockedBy?.length
+      ? h('p', {
+          text: `Blocked by ${task.blockedBy.join(', ')} (FAILED or CANCELED): retry or cancel them to unblock.`,
+        })
+      : null,
     actions,
   );
   if (problem) {
-    fill(el, head, h('p', { class: 'failure', role: 'alert', text: `Could not read the history of ${task.id}: ${problem}` }));
+    fill(
+      el,
+      head,
+      h('p', { class: 'failure', role: 'alert', text: `Could not read the history of ${task.id}: ${problem}` }),
+    );
     return;
   }
   if (!detail || detail.id !== task.id) {
@@ -48,12 +104,27 @@ export function renderDetail(el: HTMLElement, task: PanelTask | undefined, detai
     head,
     specBlock(detail),
     h('h4', { text: 'Runs' }),
-    detail.runs.length ? runTable(detail.runs, send, now) : h('p', { class: 'empty', text: 'No runs yet: the task has not started.' }),
+    detail.runs.length
+      ? runTable(detail.runs, send, now)
+      : h('p', { class: 'empty', text: 'No runs yet: the task has not started.' }),
     h('h4', { text: 'Guard results on its runs' }),
-    detail.guards.length ? guardTable(detail.guards, `Guard verdicts on the runs of ${detail.id}`, now) : h('p', { class: 'empty', text: 'No guard verdict recorded for its runs.' }),
+    detail.guards.length
+      ? guardTable(detail.guards, `Guard verdicts on the runs of ${detail.id}`, now)
+      : h('p', { class: 'empty', text: 'No guard verdict recorded for its runs.' }),
     h('h4', { text: 'Decisions' }),
     detail.decisions.length
-      ? h('ol', { class: 'decisions' }, ...detail.decisions.map((d) => h('li', {}, h('span', { class: 'muted', text: `${clock(d.ts, now)}${d.run ? ` ${d.run}` : ''} ` }), d.message)))
+      ? h(
+          'ol',
+          { class: 'decisions' },
+          ...detail.decisions.map((d) =>
+            h(
+              'li',
+              {},
+              h('span', { class: 'muted', text: `${clock(d.ts, now)}${d.run ? ` ${d.run}` : ''} ` }),
+              d.message,
+            ),
+          ),
+        )
       : h('p', { class: 'empty', text: 'No decisions recorded yet.' }),
   );
 }
@@ -65,7 +136,11 @@ function action(text: string, codicon: string, label: string, onClick: () => voi
 }
 
 function specBlock(d: TaskDetail): HTMLElement {
-  const facts = [d.files.length ? `files: ${d.files.join(', ')}` : '', d.acceptance ? `acceptance: ${d.acceptance}` : '', d.dependsOn.length ? `depends on: ${d.dependsOn.join(', ')}` : ''].filter(Boolean);
+  const facts = [
+    d.files.length ? `files: ${d.files.join(', ')}` : '',
+    d.acceptance ? `acceptance: ${d.acceptance}` : '',
+    d.dependsOn.length ? `depends on: ${d.dependsOn.join(', ')}` : '',
+  ].filter(Boolean);
   return h(
     'details',
     { class: 'spec' },
@@ -80,7 +155,17 @@ function runTable(runs: readonly DetailRun[], send: Send, now: number): HTMLElem
   return h(
     'table',
     { class: 'grid runs', 'aria-label': 'Run history' },
-    h('thead', {}, h('tr', {}, ...['Attempt', 'Run', 'Lane', 'Status', 'Started', 'Duration', 'Cost', 'Resumed calls', 'Open'].map((t) => h('th', { scope: 'col', text: t })))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Attempt', 'Run', 'Lane', 'Status', 'Started', 'Duration', 'Cost', 'Resumed calls', 'Open'].map((t) =>
+          h('th', { scope: 'col', text: t }),
+        ),
+      ),
+    ),
     ...[...runs].reverse().map((r) => runRows(r, send, now)),
   );
 }
@@ -94,27 +179,42 @@ function runRows(r: DetailRun, send: Send, now: number): HTMLTableSectionElement
     links.append(b);
   }
   if (r.hasWorktree) {
-    const b = button('Worktree', { icon: 'folder-opened', label: `Open the worktree of ${r.id} (${r.worktree})`, cls: 'link', action: 'worktree' });
+    const b = button('Worktree', {
+      icon: 'folder-opened',
+      label: `Open the worktree of ${r.id} (${r.worktree})`,
+      cls: 'link',
+      action: 'worktree',
+    });
     b.addEventListener('click', () => send({ type: 'command', command: 'openWorktree', runId: r.id }));
     links.append(b);
   }
-  if (!r.hasDiff && !r.hasWorktree) links.append(h('span', { class: 'muted', text: r.state === 'RUNNING' ? 'running' : 'removed' }));
+  if (!r.hasDiff && !r.hasWorktree)
+    links.append(h('span', { class: 'muted', text: r.state === 'RUNNING' ? 'running' : 'removed' }));
   const status = `${r.state}${r.failureCode ? ` (${r.failureCode})` : ''}`;
   const extra = [
     r.retryReason ? `retried because: ${r.retryReason}` : '',
     r.salvage ? `salvage: ${r.salvage.files} file(s) on ${r.salvage.branch}` : '',
-    r.review ? `review by ${r.review.lane}: ${r.review.verdict}${r.review.reasons.length ? ` (${r.review.reasons.join('; ')})` : ''}` : '',
+    r.review
+      ? `review by ${r.review.lane}: ` +
+        `${r.review.verdict}${r.review.reasons.length ? ` (${r.review.reasons.join('; ')})` : ''}`
+      : '',
     r.integration ? `integrated into ${r.integration.branch} at ${r.integration.commit.slice(0, 12)}` : '',
     r.diffStat ? `${r.diffStat.files} file(s) +${r.diffStat.insertions} −${r.diffStat.deletions}` : '',
   ].filter(Boolean);
-  const notes = r.failureReason || extra.length
-    ? h(
-        'tr',
-        { class: 'run-notes' },
-        h('td', {}),
-        h('td', { colspan: 8 }, r.failureReason ? h('div', { class: 'failure reason', text: r.failureReason }) : null, extra.length ? h('div', { class: 'muted small', text: extra.join(' · ') }) : null),
-      )
-    : null;
+  const notes =
+    r.failureReason || extra.length
+      ? h(
+          'tr',
+          { class: 'run-notes' },
+          h('td', {}),
+          h(
+            'td',
+            { colspan: 8 },
+            r.failureReason ? h('div', { class: 'failure reason', text: r.failureReason }) : null,
+            extra.length ? h('div', { class: 'muted small', text: extra.join(' · ') }) : null,
+          ),
+        )
+      : null;
   const row = h(
     'tr',
     { 'data-run-id': r.id, 'data-state': r.state },
@@ -123,8 +223,15 @@ function runRows(r: DetailRun, send: Send, now: number): HTMLTableSectionElement
     h('td', { text: r.lane }),
     h('td', { class: `state state-${r.state}` }, icon(stateIcon(r.state)), ` ${status}`),
     h('td', { text: clock(r.startedAt, now), title: r.startedAt }),
-    r.durationMs === undefined && r.state === 'RUNNING' ? h('td', {}, h('span', { 'data-since': r.startedAt, text: duration(now - Date.parse(r.startedAt)) })) : h('td', { text: duration(r.durationMs) }),
-    h('td', { text: r.costUsd === undefined ? 'not reported' : `${usd(r.costUsd)}${r.tokens ? ` (${r.tokens.input}+${r.tokens.output} tok)` : ''}` }),
+    r.durationMs === undefined && r.state === 'RUNNING'
+      ? h('td', {}, h('span', { 'data-since': r.startedAt, text: duration(now - Date.parse(r.startedAt)) }))
+      : h('td', { text: duration(r.durationMs) }),
+    h('td', {
+      text:
+        r.costUsd === undefined
+          ? 'not reported'
+          : `${usd(r.costUsd)}${r.tokens ? ` (${r.tokens.input}+${r.tokens.output} tok)` : ''}`,
+    }),
     h('td', { text: resumed(r) }),
     links,
   );

@@ -3,36 +3,106 @@ import { barChart } from '../charts';
 import { fill, h, icon } from '../dom';
 import { clock, duration, pct, usd } from '../format';
 
-/** Per lane: completion rate, verify pass rate, wall time per task (p50/p90), cost per completed task, attempts per task; and the canary. */
+/**
+ * Per lane: completion rate, verify pass rate, wall time per task (p50/p90), cost per completed task, attempts per
+ * task; and the canary.
+ */
 export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): void {
   const withRuns = lanes.rows.filter((r) => r.runs > 0);
   const canary = lanes.canary
     ? h(
         'div',
         { class: `canary canary-${lanes.canary.verdict}`, role: 'status' },
-        h('strong', {}, icon('beaker'), ` Canary ${lanes.canary.lane} vs ${lanes.canary.baselineLane}: ${lanes.canary.verdict}`),
+        h(
+          'strong',
+          {},
+          icon('beaker'),
+          ` Canary ${lanes.canary.lane} vs ${lanes.canary.baselineLane}: ${lanes.canary.verdict}`,
+        ),
         h('p', { text: lanes.canary.why }),
-        h('p', { class: 'muted', text: `started ${clock(lanes.canary.startedAt, now)}, window ends ${clock(lanes.canary.windowEnds, now)}` }),
+        h('p', {
+          class: 'muted',
+          text: `started ${clock(lanes.canary.startedAt, now)}, window ends ${clock(lanes.canary.windowEnds, now)}`,
+        }),
       )
-    : h('p', { class: 'empty', text: 'No canary is running. "Switchyard: Start Canary…" routes the project to a new lane for a window and judges it here against the baseline.' });
+    : h('p', {
+        class: 'empty',
+        text:
+          'No canary is running. "Switchyard: Start Canary…" routes the project to a new lane for a window ' +
+          'and judges it here against the baseline.',
+      });
   if (!withRuns.length) {
-    fill(el, h('p', { class: 'empty', text: 'No runs recorded yet, so there are no lane metrics. They appear after the first run finishes.' }), canary);
+    fill(
+      el,
+      h('p', {
+        class: 'empty',
+        text: 'No runs recorded yet, so there are no lane metrics. They appear after the first run finishes.',
+      }),
+      canary,
+    );
     return;
   }
   const table = h(
     'table',
     { class: 'grid lanes', 'aria-label': 'Lane metrics over all recorded runs' },
-    h('thead', {}, h('tr', {}, ...['Lane', 'Tasks', 'Runs', 'Completion', 'Verify pass', 'Wall time p50', 'Wall time p90', 'Cost / completed task', 'Attempts / task'].map((t) => h('th', { scope: 'col', text: t })))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...[
+          'Lane',
+          'Tasks',
+          'Runs',
+          'Completion',
+          'Verify pass',
+          'Wall time p50',
+          'Wall time p90',
+          'Cost / completed task',
+          'Attempts / task',
+        ].map((t) => h('th', { scope: 'col', text: t })),
+      ),
+    ),
     h('tbody', {}, ...withRuns.map(row)),
   );
   const charts = h(
     'div',
     { class: 'charts' },
-    barChart('Completion rate', withRuns.map((r) => ({ label: r.lane, value: r.completionRate, text: pct(r.completionRate) })), { max: 1, colour: 'c-green' }),
-    barChart('Verify pass rate', withRuns.map((r) => ({ label: r.lane, value: r.verifyPassRate, text: pct(r.verifyPassRate) })), { max: 1, colour: 'c-blue' }),
-    barChart('Wall time per task (p50, p90 behind)', withRuns.map((r) => ({ label: r.lane, value: r.wallTimeP50Ms, back: r.wallTimeP90Ms, text: `${duration(r.wallTimeP50Ms)} / ${duration(r.wallTimeP90Ms)}` })), { colour: 'c-purple' }),
-    barChart('Cost per completed task', withRuns.map((r) => ({ label: r.lane, value: r.costReported ? r.costPerCompletedUsd : null, text: costText(r) })), { colour: 'c-orange' }),
-    barChart('Attempts per task', withRuns.map((r) => ({ label: r.lane, value: r.attemptsPerTask, text: r.attemptsPerTask === null ? 'no data' : r.attemptsPerTask.toFixed(2) })), { colour: 'c-yellow' }),
+    barChart(
+      'Completion rate',
+      withRuns.map((r) => ({ label: r.lane, value: r.completionRate, text: pct(r.completionRate) })),
+      { max: 1, colour: 'c-green' },
+    ),
+    barChart(
+      'Verify pass rate',
+      withRuns.map((r) => ({ label: r.lane, value: r.verifyPassRate, text: pct(r.verifyPassRate) })),
+      { max: 1, colour: 'c-blue' },
+    ),
+    barChart(
+      'Wall time per task (p50, p90 behind)',
+      withRuns.map((r) => ({
+        label: r.lane,
+        value: r.wallTimeP50Ms,
+        back: r.wallTimeP90Ms,
+        text: `${duration(r.wallTimeP50Ms)} / ${duration(r.wallTimeP90Ms)}`,
+      })),
+      { colour: 'c-purple' },
+    ),
+    barChart(
+      'Cost per completed task',
+      withRuns.map((r) => ({ label: r.lane, value: r.costReported ? r.costPerCompletedUsd : null, text: costText(r) })),
+      { colour: 'c-orange' },
+    ),
+    barChart(
+      'Attempts per task',
+      withRuns.map((r) => ({
+        label: r.lane,
+        value: r.attemptsPerTask,
+        text: r.attemptsPerTask === null ? 'no data' : r.attemptsPerTask.toFixed(2),
+      })),
+      { colour: 'c-yellow' },
+    ),
   );
   fill(el, table, charts, canary);
 }
@@ -54,7 +124,12 @@ function row(r: LaneRow): HTMLTableRowElement {
     h('td', { text: pct(r.verifyPassRate) }),
     h('td', { text: duration(r.wallTimeP50Ms) }),
     h('td', { text: duration(r.wallTimeP90Ms) }),
-    h('td', { text: costText(r), title: r.costReported ? `total ${usd(r.costUsd)} over ${r.costReported} run(s) that reported usage` : 'this lane reports no usage' }),
+    h('td', {
+      text: costText(r),
+      title: r.costReported
+        ? `total ${usd(r.costUsd)} over ${r.costReported} run(s) that reported usage`
+        : 'this lane reports no usage',
+    }),
     h('td', { text: r.attemptsPerTask === null ? 'no data' : r.attemptsPerTask.toFixed(2) }),
   );
 }

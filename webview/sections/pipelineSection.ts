@@ -10,19 +10,53 @@ import { clock, duration } from '../format';
 export function renderPipeline(el: HTMLElement, pipeline: Pipeline, select: (id: string) => void): void {
   const cards = pipeline.stages.map((s) => {
     const full = s.count >= s.limit;
-    const chips = s.tasks.map((id) => h('button', { type: 'button', class: 'chip', 'data-select': id, 'aria-label': `Show task ${id}`, text: id }));
+    const chips = s.tasks.map((id) =>
+      h('button', { type: 'button', class: 'chip', 'data-select': id, 'aria-label': `Show task ${id}`, text: id }),
+    );
     const card = h(
       'div',
-      { class: `stage${full ? ' full' : ''}`, role: 'group', 'aria-label': `${s.stage}: ${s.count} of ${s.limit}${full ? ', full' : ''}`, 'data-stage': s.stage },
-      h('div', { class: 'stage-head' }, h('span', { class: 'stage-name', text: s.stage }), h('span', { class: 'stage-count', text: `${s.count} / ${s.limit}` })),
-      h('div', { class: 'meter', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': s.limit, 'aria-valuenow': s.count, 'aria-label': `${s.stage} WIP` }, meterFill(s.count, s.limit)),
+      {
+        class: `stage${full ? ' full' : ''}`,
+        role: 'group',
+        'aria-label': `${s.stage}: ${s.count} of ${s.limit}${full ? ', full' : ''}`,
+        'data-stage': s.stage,
+      },
+      h(
+        'div',
+        { class: 'stage-head' },
+        h('span', { class: 'stage-name', text: s.stage }),
+        h('span', { class: 'stage-count', text: `${s.count} / ${s.limit}` }),
+      ),
+      h(
+        'div',
+        {
+          class: 'meter',
+          role: 'meter',
+          'aria-valuemin': 0,
+          'aria-valuemax': s.limit,
+          'aria-valuenow': s.count,
+          'aria-label': `${s.stage} WIP`,
+        },
+        meterFill(s.count, s.limit),
+      ),
       h('div', { class: 'chips' }, ...(chips.length ? chips : [h('span', { class: 'muted', text: 'empty' })])),
     );
     return card;
   });
   const status = pipeline.blocked
-    ? h('p', { class: `flow ${pipeline.blocked.backpressure ? 'backpressure' : 'full'}`, role: 'status' }, icon(pipeline.blocked.backpressure ? 'warning' : 'info'), ` ${pipeline.blocked.backpressure ? 'Backpressure' : 'No free run slot'}: ${pipeline.blocked.reason.replace(/^backpressure: /, '')}`)
-    : h('p', { class: 'flow ok', role: 'status' }, icon('check'), ` No backpressure: ${freeSlots(pipeline)} free RUNNING slot(s); new runs may start.`);
+    ? h(
+        'p',
+        { class: `flow ${pipeline.blocked.backpressure ? 'backpressure' : 'full'}`, role: 'status' },
+        icon(pipeline.blocked.backpressure ? 'warning' : 'info'),
+        ` ${pipeline.blocked.backpressure ? 'Backpressure' : 'No free run slot'}: ` +
+          `${pipeline.blocked.reason.replace(/^backpressure: /, '')}`,
+      )
+    : h(
+        'p',
+        { class: 'flow ok', role: 'status' },
+        icon('check'),
+        ` No backpressure: ${freeSlots(pipeline)} free RUNNING slot(s); new runs may start.`,
+      );
   fill(el, h('div', { class: 'stages' }, ...cards), status);
   el.onclick = (e) => {
     const id = (e.target as HTMLElement).closest<HTMLElement>('[data-select]')?.dataset.select;
@@ -41,28 +75,57 @@ function meterFill(count: number, limit: number): HTMLElement {
   return bar;
 }
 
-/** The scheduler's trace: the last backpressure decision, per-stage waits, failure streak, burn rate, latest decisions. */
+/**
+ * The scheduler's trace: the last backpressure decision, per-stage waits, failure streak, burn rate, latest decisions.
+ */
 export function renderScheduler(el: HTMLElement, scheduler: Scheduler, now = Date.now()): void {
   if (!scheduler.available) {
-    fill(el, h('p', { class: 'empty', text: 'No scheduler trace yet: .switchyard/trace.jsonl is written when a queue runs (Run Queue). Its decisions and signals will show here.' }));
+    fill(
+      el,
+      h('p', {
+        class: 'empty',
+        text:
+          'No scheduler trace yet: .switchyard/trace.jsonl is written when a queue runs (Run Queue). Its ' +
+          'decisions and signals will show here.',
+      }),
+    );
     return;
   }
   const parts: HTMLElement[] = [];
-  if (scheduler.drain) parts.push(h('p', { class: 'muted', text: `Last drain ${scheduler.drain.kind} at ${clock(scheduler.drain.ts, now)}: ${scheduler.drain.message}` }));
+  if (scheduler.drain)
+    parts.push(
+      h('p', {
+        class: 'muted',
+        text: `Last drain ${scheduler.drain.kind} at ${clock(scheduler.drain.ts, now)}: ${scheduler.drain.message}`,
+      }),
+    );
   parts.push(
     scheduler.lastBackpressure
-      ? h('p', {}, h('strong', { text: 'Last backpressure: ' }), `${clock(scheduler.lastBackpressure.ts, now)} · ${scheduler.lastBackpressure.message}`)
+      ? h(
+          'p',
+          {},
+          h('strong', { text: 'Last backpressure: ' }),
+          `${clock(scheduler.lastBackpressure.ts, now)} · ${scheduler.lastBackpressure.message}`,
+        )
       : h('p', { class: 'muted', text: 'The trace records no backpressure so far.' }),
   );
   const s = scheduler.signals;
   if (s) {
-    const waits = Object.entries(s.stageWait).map(([stage, w]) => `${stage} ${w.waiting} waiting${w.waiting ? ` (oldest ${duration(w.oldestMs)})` : ''}`);
+    const waits = Object.entries(s.stageWait).map(
+      ([stage, w]) => `${stage} ${w.waiting} waiting${w.waiting ? ` (oldest ${duration(w.oldestMs)})` : ''}`,
+    );
     parts.push(
       h(
         'p',
         {},
         h('strong', { text: `Signals at ${clock(s.ts, now)}: ` }),
-        [waits.join(' · '), s.failureStreak ? `failure streak ${s.failureStreak.count}× ${s.failureStreak.code}` : 'no failure streak', s.burnRateUsdPerHour !== undefined ? `burn $${s.burnRateUsdPerHour.toFixed(4)}/h` : ''].filter(Boolean).join(' · '),
+        [
+          waits.join(' · '),
+          s.failureStreak ? `failure streak ${s.failureStreak.count}× ${s.failureStreak.code}` : 'no failure streak',
+          s.burnRateUsdPerHour !== undefined ? `burn $${s.burnRateUsdPerHour.toFixed(4)}/h` : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
       ),
     );
   }
@@ -72,7 +135,13 @@ export function renderScheduler(el: HTMLElement, scheduler: Scheduler, now = Dat
         'details',
         {},
         h('summary', { text: `Latest scheduler decisions (${scheduler.decisions.length})` }),
-        h('ul', { class: 'decisions' }, ...scheduler.decisions.map((d) => h('li', {}, h('span', { class: 'muted', text: `${clock(d.ts, now)} ${d.kind} ` }), d.message))),
+        h(
+          'ul',
+          { class: 'decisions' },
+          ...scheduler.decisions.map((d) =>
+            h('li', {}, h('span', { class: 'muted', text: `${clock(d.ts, now)} ${d.kind} ` }), d.message),
+          ),
+        ),
       ),
     );
   }

@@ -53,7 +53,7 @@ export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, setti
           break;
         }
         const task = byId.get(p.id);
-        if (!task || task.state !== 'READY' || !task.spec.dependsOn.every(done)) {
+        if (task?.state !== 'READY' || !task.spec.dependsOn.every(done)) {
           stale = true;
           continue;
         }

@@ -32,7 +32,10 @@ export class AddedLinesParser {
       else if (raw.startsWith('@@')) this.hunk(raw);
       return;
     }
-    if (raw.startsWith('@@')) return this.hunk(raw);
+    if (raw.startsWith('@@')) {
+      this.hunk(raw);
+      return;
+    }
     const tag = raw[0];
     if (tag === '+') {
       if (this.file !== undefined) this.onAdded(this.file, this.next, raw.slice(1));

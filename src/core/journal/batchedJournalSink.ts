@@ -55,7 +55,7 @@ export abstract class BatchedJournalSink implements JournalSink {
 
   /** Waits until everything appended so far is durable. */
   async sync(): Promise<void> {
-    while (!this.failure && (this.pending.length || this.flushing)) await this.kick();
+    while (!this.failure && (this.pending.length || this.flushing !== undefined)) await this.kick();
     if (this.failure) throw this.failure;
   }
 

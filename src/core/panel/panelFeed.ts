@@ -87,7 +87,7 @@ export class PanelFeed {
 
   /** Flushes now (after a flush in flight, once more). */
   flushNow(): Promise<void> {
-    if (this.flushing) {
+    if (this.flushing !== undefined) {
       this.again = true;
       return this.flushing;
     }

@@ -65,7 +65,9 @@ function addHeaders(facts: ErrorFacts, headers: unknown): void {
   const forEach = (headers as { forEach?: unknown }).forEach;
   if (typeof forEach === 'function') {
     // A Map or a fetch Headers object: forEach(value, key).
-    (headers as Map<string, unknown>).forEach((value, key) => (facts.headers[String(key).toLowerCase()] = String(value)));
+    (headers as Map<string, unknown>).forEach((value, key) => {
+      facts.headers[String(key).toLowerCase()] = String(value);
+    });
     return;
   }
   for (const [key, value] of Object.entries(headers)) if (value !== undefined && value !== null) facts.headers[key.toLowerCase()] = String(value);

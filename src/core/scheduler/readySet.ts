@@ -35,7 +35,7 @@ export class ReadySet {
     this.queues = new ReadyQueues({
       live: (e) => {
         const node = this.nodes.get(e.id);
-        return node !== undefined && node.queued && node.version === e.version;
+        return node?.queued === true && node.version === e.version;
       },
       rekey: (e, now) => orderKey(this.inputs(this.nodes.get(e.id)!), now, this.agingPerMinute),
     });
@@ -106,7 +106,7 @@ export class ReadySet {
     while (this.ages.size) {
       const top = this.ages.peek()!;
       const node = this.nodes.get(top.id);
-      if (node && node.queued && node.version === top.version) return Math.max(0, now - top.since);
+      if (node?.queued && node.version === top.version) return Math.max(0, now - top.since);
       this.ages.pop();
     }
     return 0;

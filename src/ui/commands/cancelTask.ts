@@ -7,7 +7,9 @@ import type { CommandDeps } from './commandDeps';
 
 const CANCELABLE = TASK_STATES.filter((s) => canTransitionTask(s, 'CANCELED'));
 
-/** `switchyard.cancelTask(taskId | item)` → the canceled Task. A running run is aborted; a late result is kept as stale. */
+/**
+ * `switchyard.cancelTask(taskId | item)` → the canceled Task. A running run is aborted; a late result is kept as stale.
+ */
 export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task> {
   const project = await deps.host.get();
   const id = taskIdFrom(arg) ?? (await pickTask(await project.state(), 'Cancel which task?', CANCELABLE));

@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 
 /**
  * The file `uri` as a path relative to the repository root, with `/`

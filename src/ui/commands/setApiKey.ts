@@ -18,7 +18,12 @@ export interface SetApiKeyResult {
  * arguments: a QuickPick of the lanes' keys, then a password input; an empty
  * value removes the stored key.
  */
-export async function setApiKey(deps: CommandDeps, laneArg?: unknown, secretArg?: unknown, valueArg?: unknown): Promise<SetApiKeyResult> {
+export async function setApiKey(
+  deps: CommandDeps,
+  laneArg?: unknown,
+  secretArg?: unknown,
+  valueArg?: unknown,
+): Promise<SetApiKeyResult> {
   const laneId = laneIdFrom(laneArg);
   let target: { laneId: string; secret: string };
   if (laneId) {
@@ -26,7 +31,8 @@ export async function setApiKey(deps: CommandDeps, laneArg?: unknown, secretArg?
     const declared = [...manifest.requiredSecrets, ...manifest.optionalSecrets];
     if (!declared.length) throw new Error(`lane "${laneId}" declares no API key`);
     const secret = typeof secretArg === 'string' && secretArg ? secretArg : declared[0]!;
-    if (!declared.includes(secret)) throw new Error(`lane "${laneId}" has no secret ${secret}; it declares ${declared.join(', ')}`);
+    if (!declared.includes(secret))
+      throw new Error(`lane "${laneId}" has no secret ${secret}; it declares ${declared.join(', ')}`);
     target = { laneId, secret };
   } else {
     target = await pickSecret(deps.host.registry, deps.secrets);
@@ -34,12 +40,16 @@ export async function setApiKey(deps: CommandDeps, laneArg?: unknown, secretArg?
   const value =
     typeof valueArg === 'string'
       ? valueArg
-      : required(await vscode.window.showInputBox({
-          title: `Switchyard: ${target.secret} for lane ${target.laneId}`,
-          prompt: `Stored in VS Code's secret storage (the OS keychain), never in settings or logs. Leave empty to remove the stored ${target.secret}.`,
-          password: true,
-          ignoreFocusOut: true,
-        }));
+      : required(
+          await vscode.window.showInputBox({
+            title: `Switchyard: ${target.secret} for lane ${target.laneId}`,
+            prompt:
+              `Stored in VS Code's secret storage (the OS keychain), never in settings or logs. Leave empty ` +
+              `to remove the stored ${target.secret}.`,
+            password: true,
+            ignoreFocusOut: true,
+          }),
+        );
   if (!value.trim()) {
     await deps.secrets.delete(target.secret);
     void showMessage('info', `Switchyard: removed ${target.secret} from VS Code's secret storage.`);

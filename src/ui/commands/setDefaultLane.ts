@@ -3,11 +3,15 @@ import { pickLane } from '../prompts/pickLane';
 import { laneIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 
-/** `switchyard.setDefaultLane(laneId)` → the project settings after the change, recorded as a routing change. An unknown lane is an error listing the lanes. */
+/**
+ * `switchyard.setDefaultLane(laneId)` → the project settings after the change, recorded as a routing change. An unknown
+ * lane is an error listing the lanes.
+ */
 export async function setDefaultLane(deps: CommandDeps, arg?: unknown): Promise<ProjectSettings> {
   const project = await deps.host.get();
   const current = (await project.state()).settings.defaultLane;
-  const lane = laneIdFrom(arg) ?? (await pickLane(deps.host.registry, `Default lane for this project (now ${current})`, current));
+  const lane =
+    laneIdFrom(arg) ?? (await pickLane(deps.host.registry, `Default lane for this project (now ${current})`, current));
   await project.setDefaultLane(lane, 'set from VS Code (Set Project Default Lane)');
   return (await project.state()).settings;
 }

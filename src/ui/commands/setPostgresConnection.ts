@@ -23,7 +23,10 @@ const PLACEHOLDER = 'postgres://user:password@host:5432/database';
  * the stored string after a confirmation. A malformed string is an error that
  * never echoes it.
  */
-export async function setPostgresConnection(deps: CommandDeps, valueArg?: unknown): Promise<SetPostgresConnectionResult> {
+export async function setPostgresConnection(
+  deps: CommandDeps,
+  valueArg?: unknown,
+): Promise<SetPostgresConnectionResult> {
   const fromPrompt = typeof valueArg !== 'string';
   const value = (fromPrompt ? await askConnectionString() : valueArg).trim();
   if (!value) {
@@ -37,8 +40,12 @@ export async function setPostgresConnection(deps: CommandDeps, valueArg?: unknow
   await deps.secrets.postgres.store(value);
   deps.host.reset();
   const folder = vscode.workspace.workspaceFolders?.[0];
-  const next = backendSettings(folder).kind === 'postgres' ? 'reconnecting' : 'set switchyard.backend to "postgres" to use it';
-  void showMessage('info', `Switchyard: the PostgreSQL connection string for ${server} is stored in VS Code's secret storage; ${next}.`);
+  const next =
+    backendSettings(folder).kind === 'postgres' ? 'reconnecting' : 'set switchyard.backend to "postgres" to use it';
+  void showMessage(
+    'info',
+    `Switchyard: the PostgreSQL connection string for ${server} is stored in VS Code's secret storage; ${next}.`,
+  );
   return { action: 'stored', server };
 }
 
@@ -46,7 +53,9 @@ async function askConnectionString(): Promise<string> {
   return required(
     await vscode.window.showInputBox({
       title: 'Switchyard: PostgreSQL connection string',
-      prompt: "For the postgres backend (switchyard.backend). Stored in VS Code's secret storage (the OS keychain), never in settings or logs. Leave empty to remove the stored one.",
+      prompt:
+        "For the postgres backend (switchyard.backend). Stored in VS Code's secret storage (the OS " +
+        'keychain), never in settings or logs. Leave empty to remove the stored one.',
       placeHolder: PLACEHOLDER,
       password: true,
       ignoreFocusOut: true,

@@ -14,11 +14,17 @@ function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfigurati
  * stored ones. Read at run time, so a change applies to the next run. A value
  * that is not an object of objects is an error naming the setting.
  */
-export function laneSettingsFromConfig(laneId: string, scope?: vscode.ConfigurationScope): Record<string, unknown> | undefined {
+export function laneSettingsFromConfig(
+  laneId: string,
+  scope?: vscode.ConfigurationScope,
+): Record<string, unknown> | undefined {
   const raw = section(scope).get<unknown>(SETTINGS.lanes, {});
   const parsed = LaneSettingsMap.safeParse(raw ?? {});
   if (!parsed.success) {
-    throw new Error(`setting switchyard.lanes must be an object keyed by lane id, each value an object (e.g. {"command": {"command": "./agent.sh"}}); got ${JSON.stringify(raw)}`);
+    throw new Error(
+      `setting switchyard.lanes must be an object keyed by lane id, each value an object (e.g. {"command": ` +
+        `{"command": "./agent.sh"}}); got ${JSON.stringify(raw)}`,
+    );
   }
   return parsed.data[laneId];
 }
@@ -42,7 +48,10 @@ export interface BackendSettings {
   project: string;
 }
 
-/** `switchyard.backend` and `switchyard.project`. The connection string is never a setting (SecretStorage or SWITCHYARD_DATABASE_URL). */
+/**
+ * `switchyard.backend` and `switchyard.project`. The connection string is never a setting (SecretStorage or
+ * SWITCHYARD_DATABASE_URL).
+ */
 export function backendSettings(scope?: vscode.ConfigurationScope): BackendSettings {
   const config = section(scope);
   const text = (key: string, fallback: string): string => {

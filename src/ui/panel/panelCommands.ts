@@ -19,7 +19,8 @@ const RUN_COMMANDS = new Set(['showRunDiff', 'openWorktree']);
  */
 export async function runPanelCommand(message: CommandMessage, log: vscode.LogOutputChannel): Promise<void> {
   const { command, taskId, runId } = message;
-  if (TASK_COMMANDS.has(command) && !taskId) return void log.warn(`dropped panel command ${command}: it needs a taskId`);
+  if (TASK_COMMANDS.has(command) && !taskId)
+    return void log.warn(`dropped panel command ${command}: it needs a taskId`);
   if (RUN_COMMANDS.has(command) && !runId) return void log.warn(`dropped panel command ${command}: it needs a runId`);
   log.info(`panel: ${command}${taskId ? ` ${taskId}` : ''}${runId ? ` ${runId}` : ''}`);
   try {
@@ -48,12 +49,21 @@ export async function runPanelCommand(message: CommandMessage, log: vscode.LogOu
 }
 
 async function openWorktree(runId: string): Promise<void> {
-  const state = (await vscode.commands.executeCommand(COMMANDS.refresh)) as { runs: { id: string; worktree: string; branch: string }[] } | undefined;
+  const state = (await vscode.commands.executeCommand(COMMANDS.refresh)) as
+    | { runs: { id: string; worktree: string; branch: string }[] }
+    | undefined;
   const run = state?.runs.find((r) => r.id === runId);
   if (!run) throw new Error(`unknown run ${runId}`);
-  const exists = await access(run.worktree).then(() => true, () => false);
+  const exists = await access(run.worktree).then(
+    () => true,
+    () => false,
+  );
   if (!exists) {
-    void showMessage('warning', `Switchyard: the worktree of run ${runId} was removed (Clean Worktrees); its work is kept on branch ${run.branch}.`);
+    void showMessage(
+      'warning',
+      `Switchyard: the worktree of run ${runId} was removed (Clean Worktrees); its work is kept on branch ` +
+        `${run.branch}.`,
+    );
     return;
   }
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(run.worktree), { forceNewWindow: true });

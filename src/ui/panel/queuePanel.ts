@@ -49,7 +49,11 @@ export class QueuePanel implements vscode.Disposable {
     this.panel.reveal();
   }
 
-  private async read(): Promise<{ state?: Awaited<ReturnType<ProjectSnapshot['current']>>; root?: string; error?: string }> {
+  private async read(): Promise<{
+    state?: Awaited<ReturnType<ProjectSnapshot['current']>>;
+    root?: string;
+    error?: string;
+  }> {
     const state = await this.snapshot.current();
     if (!state) return this.snapshot.error === undefined ? {} : { error: errorMessage(this.snapshot.error) };
     const root = await repoRootOfWorkspace();
@@ -62,15 +66,25 @@ export class QueuePanel implements vscode.Disposable {
     if (this.watchedRoot === root || this.disposed) return;
     this.watcher?.dispose();
     this.watchedRoot = root;
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '.switchyard/{guards,trace}.jsonl'));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(root), '.switchyard/{guards,trace}.jsonl'),
+    );
     const changed = (): void => this.feed.changed();
-    this.watcher = vscode.Disposable.from(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    this.watcher = vscode.Disposable.from(
+      watcher,
+      watcher.onDidChange(changed),
+      watcher.onDidCreate(changed),
+      watcher.onDidDelete(changed),
+    );
   }
 
   private receive(raw: unknown): void {
     const parsed = WebviewMessage.safeParse(raw);
     if (!parsed.success) {
-      this.log.warn(`dropped a malformed message from the queue panel: ${describeIssue(parsed.error)} (${JSON.stringify(raw)?.slice(0, 200)})`);
+      this.log.warn(
+        `dropped a malformed message from the queue panel: ${describeIssue(parsed.error)} ` +
+          `(${JSON.stringify(raw)?.slice(0, 200)})`,
+      );
       return;
     }
     const message = parsed.data;

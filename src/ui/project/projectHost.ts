@@ -41,7 +41,10 @@ export class ProjectHost implements vscode.Disposable {
 
   constructor(
     readonly registry: LaneRegistry,
-    /** Asked first for lane secrets (VS Code's SecretStorage); then the environment and secret commands. Also holds the PostgreSQL connection string. */
+    /**
+     * Asked first for lane secrets (VS Code's SecretStorage); then the environment and secret commands. Also holds the
+     * PostgreSQL connection string.
+     */
     private readonly secrets?: SecretStorageSource,
   ) {
     this.subscriptions = [
@@ -54,7 +57,10 @@ export class ProjectHost implements vscode.Disposable {
     ];
   }
 
-  /** The project, opened on first call. Not a git repository (or no folder) or a backend that cannot be opened is the core's clear error. */
+  /**
+   * The project, opened on first call. Not a git repository (or no folder) or a backend that cannot be opened is the
+   * core's clear error.
+   */
   get(): Promise<Project> {
     if (this.disposed) return Promise.reject(new Error('Switchyard is shutting down'));
     if (!this.opening) {

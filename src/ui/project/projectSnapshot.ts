@@ -58,7 +58,7 @@ export class ProjectSnapshot implements vscode.Disposable {
 
   /** Reads the state now (waits for a read in flight, then reads again) and returns it. */
   async reload(): Promise<ProjectState | undefined> {
-    if (this.reading) {
+    if (this.reading !== undefined) {
       this.again = true;
       await this.reading;
       // The read in flight may have ended before it saw the request: read again.

@@ -5,7 +5,10 @@ import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { queueCounts } from '../project/queueCounts';
 import { plainText } from '../../core/text/plainText';
 
-/** `$(rocket) Switchyard: N running, M queued`; a click opens the queue panel; the tooltip names the backend (or why the project cannot be opened). */
+/**
+ * `$(rocket) Switchyard: N running, M queued`; a click opens the queue panel; the tooltip names the backend (or why the
+ * project cannot be opened).
+ */
 export class QueueStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('switchyard.queue', vscode.StatusBarAlignment.Left, 50);
   private readonly subscriptions: vscode.Disposable[];
@@ -25,7 +28,8 @@ export class QueueStatusBar implements vscode.Disposable {
     const error = this.snapshot.error;
     const backend = this.snapshot.backend;
     const where = backend ? `\nBackend: ${backend.description}` : '';
-    this.item.tooltip = error === undefined ? `Open the Switchyard queue panel${where}` : plainText(`Switchyard: ${errorMessage(error)}`);
+    this.item.tooltip =
+      error === undefined ? `Open the Switchyard queue panel${where}` : plainText(`Switchyard: ${errorMessage(error)}`);
   }
 
   dispose(): void {

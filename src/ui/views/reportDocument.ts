@@ -11,7 +11,9 @@ export const reportProvider: vscode.TextDocumentContentProvider = {
   provideTextDocumentContent: (uri) => reports.get(uri.path) ?? '',
 };
 
-/** Opens (or refreshes) a read-only report document; its text is made plain (titles and reasons in it are untrusted). */
+/**
+ * Opens (or refreshes) a read-only report document; its text is made plain (titles and reasons in it are untrusted).
+ */
 export async function showReport(name: string, text: string): Promise<void> {
   const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${name}.txt` });
   reports.set(uri.path, plainText(text));

@@ -7,13 +7,25 @@ import type { RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes
 import { plainLine, plainText } from '../../core/text/plainText';
 
 const TASK_ICONS: Record<TaskState, string> = {
-  DRAFT: 'edit', READY: 'circle-large-outline', RUNNING: 'sync~spin', VERIFYING: 'beaker', REVIEWING: 'eye',
-  INTEGRATING: 'git-merge', DONE: 'pass', BLOCKED: 'debug-pause', CANCELED: 'circle-slash',
-  CHANGES_REQUESTED: 'request-changes', FAILED: 'error',
+  DRAFT: 'edit',
+  READY: 'circle-large-outline',
+  RUNNING: 'sync~spin',
+  VERIFYING: 'beaker',
+  REVIEWING: 'eye',
+  INTEGRATING: 'git-merge',
+  DONE: 'pass',
+  BLOCKED: 'debug-pause',
+  CANCELED: 'circle-slash',
+  CHANGES_REQUESTED: 'request-changes',
+  FAILED: 'error',
 };
 
 const RUN_ICONS: Record<RunState, string> = {
-  RUNNING: 'loading~spin', SUCCEEDED: 'check', FAILED: 'close', CANCELED: 'circle-slash', STALE_RESULT: 'history',
+  RUNNING: 'loading~spin',
+  SUCCEEDED: 'check',
+  FAILED: 'close',
+  CANCELED: 'circle-slash',
+  STALE_RESULT: 'history',
 };
 
 /**
@@ -50,7 +62,10 @@ function taskItem(node: TaskNode): vscode.TreeItem {
   item.description = plainLine(`${node.lane} · ${task.state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}`);
   item.contextValue = `task.${task.state}`;
   item.iconPath = new vscode.ThemeIcon(TASK_ICONS[task.state]);
-  const lines = [`${task.id} · ${task.spec.title}`, `${task.state} on lane ${node.lane}, ${task.attempts} attempt(s)${cost > 0 ? `, ${formatUsd(cost)} so far` : ''}`];
+  const lines = [
+    `${task.id} · ${task.spec.title}`,
+    `${task.state} on lane ${node.lane}, ${task.attempts} attempt(s)${cost > 0 ? `, ${formatUsd(cost)} so far` : ''}`,
+  ];
   if (task.spec.spec) lines.push('', task.spec.spec, '');
   if (task.spec.files.length) lines.push(`files: ${task.spec.files.join(', ')}`);
   if (task.spec.acceptance) lines.push(`acceptance: ${task.spec.acceptance}`);
@@ -70,19 +85,30 @@ function runItem(node: RunNode): vscode.TreeItem {
   item.description = plainLine(parts.join(' · '));
   item.contextValue = run.salvage ? `run.${run.state}.salvage` : `run.${run.state}`;
   item.iconPath = new vscode.ThemeIcon(RUN_ICONS[run.state]);
-  const lines = [`Run ${run.id}: ${run.state}`, `lane ${run.lane}, attempt ${run.attempt}, ${runDuration(run)}`, `branch ${run.branch}`];
+  const lines = [
+    `Run ${run.id}: ${run.state}`,
+    `lane ${run.lane}, attempt ${run.attempt}, ${runDuration(run)}`,
+    `branch ${run.branch}`,
+  ];
   if (run.diffStat) lines.push(`${run.diffStat.files} file(s), +${run.diffStat.insertions} −${run.diffStat.deletions}`);
   if (run.retryReason) lines.push(`retry after: ${run.retryReason}`);
   if (run.failureReason) lines.push(`failure (${run.failureCode ?? 'unknown'}): ${run.failureReason}`);
-  if (run.salvage) lines.push(`salvaged: ${run.salvage.files} file(s) on ${run.salvage.branch} (Promote Salvage puts them on a branch of yours)`);
+  if (run.salvage)
+    lines.push(
+      `salvaged: ${run.salvage.files} file(s) on ${run.salvage.branch} (Promote Salvage puts them on a ` +
+        `branch of yours)`,
+    );
   if (run.summary) lines.push(`summary: ${run.summary}`);
-  if (run.usage && (run.usage.inputTokens || run.usage.costUsd)) lines.push(`usage: ${run.usage.inputTokens}+${run.usage.outputTokens} tokens, $${run.usage.costUsd.toFixed(4)}`);
+  if (run.usage && (run.usage.inputTokens || run.usage.costUsd))
+    lines.push(`usage: ${run.usage.inputTokens}+${run.usage.outputTokens} tokens, $${run.usage.costUsd.toFixed(4)}`);
   if (run.resumes) {
     const c = run.resumeCounts;
-    lines.push(`resumed ${run.resumes}× from the journal${c ? `: replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : ''}`);
+    lines.push(
+      `resumed ${run.resumes}× from the journal` +
+        `${c ? `: replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : ''}`,
+    );
   }
   if (node.guards.length) lines.push('guards:', ...node.guards.map((g) => `  ${g}`));
   item.tooltip = plainText(lines.join('\n'));
   return item;
 }
-

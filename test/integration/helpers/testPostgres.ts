@@ -1,7 +1,10 @@
 import { registerCleanup } from '../../harness/cleanup';
 import { findPostgresBinDir, startPostgres } from '../../helpers/postgresServer';
 
-/** The variable the postgres backend suite reads; deliberately not SWITCHYARD_DATABASE_URL, so every other test keeps the files backend. */
+/**
+ * The variable the postgres backend suite reads; deliberately not SWITCHYARD_DATABASE_URL, so every other test keeps
+ * the files backend.
+ */
 export const TEST_PG_URL_VAR = 'SWITCHYARD_TEST_PG_URL';
 
 /**
@@ -15,12 +18,19 @@ export async function startTestPostgres(log: (message: string) => void): Promise
   try {
     await findPostgresBinDir();
   } catch (error) {
-    log(`no PostgreSQL server binaries, the postgres backend test will skip: ${error instanceof Error ? error.message : String(error)}`);
+    log(
+      `no PostgreSQL server binaries, the postgres backend test will skip: ` +
+        `${error instanceof Error ? error.message : String(error)}`,
+    );
     return async () => undefined;
   }
   const started = Date.now();
   const server = await startPostgres({ fsync: false });
-  const unregister = registerCleanup({ name: `PostgreSQL on port ${server.port}`, run: () => server.stop(), runSync: () => undefined });
+  const unregister = registerCleanup({
+    name: `PostgreSQL on port ${server.port}`,
+    run: () => server.stop(),
+    runSync: () => undefined,
+  });
   process.env[TEST_PG_URL_VAR] = server.url;
   log(`PostgreSQL on 127.0.0.1:${server.port} ready after ${Date.now() - started} ms (${TEST_PG_URL_VAR})`);
   return async () => {

@@ -7,9 +7,19 @@ import { anthropicLaneManifest } from '../../../plugins/anthropic/manifest';
 
 describe('agent loop parts', () => {
   describe('prices', () => {
-    const manifest = { price: { inputPerMTokUsd: 3, outputPerMTokUsd: 15 }, modelPrices: { 'claude-haiku-4-5': { inputPerMTokUsd: 1, outputPerMTokUsd: 5 }, 'claude-opus-4': { inputPerMTokUsd: 15, outputPerMTokUsd: 75 }, 'claude-opus-4-5': { inputPerMTokUsd: 5, outputPerMTokUsd: 25 } } };
+    const manifest = {
+      price: { inputPerMTokUsd: 3, outputPerMTokUsd: 15 },
+      modelPrices: {
+        'claude-haiku-4-5': { inputPerMTokUsd: 1, outputPerMTokUsd: 5 },
+        'claude-opus-4': { inputPerMTokUsd: 15, outputPerMTokUsd: 75 },
+        'claude-opus-4-5': { inputPerMTokUsd: 5, outputPerMTokUsd: 25 },
+      },
+    };
     it('the project override, then the exact model, then the longest id prefix, then the lane default', () => {
-      assert.equal(choosePrice('claude-haiku-4-5', manifest, { inputPerMTokUsd: 9, outputPerMTokUsd: 9 }).price!.inputPerMTokUsd, 9);
+      assert.equal(
+        choosePrice('claude-haiku-4-5', manifest, { inputPerMTokUsd: 9, outputPerMTokUsd: 9 }).price!.inputPerMTokUsd,
+        9,
+      );
       assert.equal(choosePrice('claude-haiku-4-5', manifest).price!.inputPerMTokUsd, 1);
       assert.equal(choosePrice('claude-opus-4-5-20251101', manifest).price!.inputPerMTokUsd, 5);
       assert.equal(choosePrice('claude-opus-4-1-20250805', manifest).price!.inputPerMTokUsd, 15);
@@ -19,7 +29,11 @@ describe('agent loop parts', () => {
       assert.deepEqual(choosePrice('llama', {}), { source: 'no price for llama: cost counted as $0' });
     });
     it('cost is tokens × price per million; the shipped Anthropic table prices dated ids', () => {
-      assert.deepEqual(usageWithCost(2_000_000, 100_000, { inputPerMTokUsd: 3, outputPerMTokUsd: 15 }), { inputTokens: 2_000_000, outputTokens: 100_000, costUsd: 7.5 });
+      assert.deepEqual(usageWithCost(2_000_000, 100_000, { inputPerMTokUsd: 3, outputPerMTokUsd: 15 }), {
+        inputTokens: 2_000_000,
+        outputTokens: 100_000,
+        costUsd: 7.5,
+      });
       assert.equal(usageWithCost(5, 5, undefined).costUsd, 0);
       assert.equal(choosePrice('claude-sonnet-4-5-20250929', anthropicLaneManifest).price!.outputPerMTokUsd, 15);
     });
@@ -30,10 +44,17 @@ describe('agent loop parts', () => {
       const b = new BudgetTracker({ maxExecutions: 1, maxTokens: 100, maxTaskCostUsd: 1, priorTaskCostUsd: 0.75 });
       assert.equal(b.takeExecution(), undefined);
       b.noteError('`pytest` exit 1: FAILED tests/test_user.py::test_create\nmore lines');
-      assert.equal(b.takeExecution(), 'exceeded max executions (1): last error: `pytest` exit 1: FAILED tests/test_user.py::test_create');
+      assert.equal(
+        b.takeExecution(),
+        'exceeded max executions (1): last error: `pytest` exit 1: FAILED tests/test_user.py::test_create',
+      );
       assert.equal(b.beforeModelCall(), undefined);
       b.addUsage({ inputTokens: 10, outputTokens: 10, costUsd: 0.3 });
-      assert.equal(b.beforeModelCall(), 'exceeded the task cost cap ($1.00; spent $1.05, $0.7500 of it in earlier runs): last error: `pytest` exit 1: FAILED tests/test_user.py::test_create');
+      assert.equal(
+        b.beforeModelCall(),
+        'exceeded the task cost cap ($1.00; spent $1.05, $0.7500 of it in earlier runs): last error: ' +
+          '`pytest` exit 1: FAILED tests/test_user.py::test_create',
+      );
       b.addUsage({ inputTokens: 80, outputTokens: 0, costUsd: 0 });
       assert.match(b.beforeModelCall()!, /^exceeded token budget \(100 tokens; used 100\)/);
     });
@@ -41,23 +62,65 @@ describe('agent loop parts', () => {
 
   describe('provider errors', () => {
     const apiError = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      new APICallError({ message: 'x', url: 'http://127.0.0.1/v1/messages', requestBodyValues: {}, statusCode: status, responseHeaders: headers, responseBody: JSON.stringify(body) });
+      new APICallError({
+        message: 'x',
+        url: 'http://127.0.0.1/v1/messages',
+        requestBodyValues: {},
+        statusCode: status,
+        responseHeaders: headers,
+        responseBody: JSON.stringify(body),
+      });
 
-    it('carry the status, the provider\'s error type and words, and what the classifier needs', () => {
-      const rate = apiError(429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '7' });
+    it("carry the status, the provider's error type and words, and what the classifier needs", () => {
+      const rate = apiError(
+        429,
+        { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+        { 'retry-after': '7' },
+      );
       assert.equal((toProviderError(rate) as Error).message, 'HTTP 429 rate_limit_error: slow down');
-      assert.deepEqual(classifyProviderError(rate), { class: 'transient', rule: 'rate-limited', description: classifyProviderError(rate).description, retryAfterMs: 7_000 });
-      assert.equal(classifyProviderError(apiError(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })).rule, 'overloaded');
-      assert.equal(classifyProviderError(apiError(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } })).class, 'permanent');
-      assert.equal(classifyProviderError(apiError(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } })).rule, 'context-too-long');
+      assert.deepEqual(classifyProviderError(rate), {
+        class: 'transient',
+        rule: 'rate-limited',
+        description: classifyProviderError(rate).description,
+        retryAfterMs: 7_000,
+      });
+      assert.equal(
+        classifyProviderError(
+          apiError(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+        ).rule,
+        'overloaded',
+      );
+      assert.equal(
+        classifyProviderError(
+          apiError(401, {
+            error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+          }),
+        ).class,
+        'permanent',
+      );
+      assert.equal(
+        classifyProviderError(
+          apiError(400, {
+            type: 'error',
+            error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+          }),
+        ).rule,
+        'context-too-long',
+      );
     });
 
     it('a stream error event and a dropped socket are transient', () => {
-      assert.equal((toProviderError({ type: 'overloaded_error', message: 'Overloaded' }) as Error).message, 'stream error overloaded_error: Overloaded');
+      assert.equal(
+        (toProviderError({ type: 'overloaded_error', message: 'Overloaded' }) as Error).message,
+        'stream error overloaded_error: Overloaded',
+      );
       assert.equal(classifyProviderError({ type: 'overloaded_error', message: 'Overloaded' }).rule, 'overloaded');
       const socket = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
       const dropped = new TypeError('terminated', { cause: socket });
-      assert.equal((toProviderError(dropped) as Error).message, 'connection failed: terminated: other side closed (UND_ERR_SOCKET)');
+      assert.equal(
+        (toProviderError(dropped) as Error).message,
+        'connection failed: terminated: other side closed (UND_ERR_SOCKET)',
+      );
       assert.equal(classifyProviderError(dropped).rule, 'connection-failed');
     });
   });

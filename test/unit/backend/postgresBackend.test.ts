@@ -6,7 +6,6 @@ import { MIGRATIONS } from '../../../src/core/backend/postgres/pgMigrations';
 import { freePort } from '../../helpers/freePort';
 import { sqlRows as sql, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
 
-
 /** Resolves to the error `promise` rejects with (fails when it resolves). */
 async function failure(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -29,40 +28,90 @@ describe('PostgreSQL backend: migrations and start errors', function () {
     return b;
   }
 
-  before(async () => { server = await startPostgres({ fsync: false }); });
-  after(async () => { await server?.stop(); });
-  afterEach(async () => { await Promise.all(open.splice(0).map((b) => b.close())); });
+  before(async () => {
+    server = await startPostgres({ fsync: false });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((b) => b.close()));
+  });
 
   describe('migrations', () => {
     it('are applied on first open: sy_schema_migrations records every step and the tables exist', async () => {
       const url = await fresh();
       const b = await backend(url);
-      assert.equal(b.description, `PostgreSQL switchyard@127.0.0.1:${server.port}/sy_backend_${dbCount}, project p`, 'named without the password');
-      assert.deepEqual(await sql(url, 'SELECT version, name FROM sy_schema_migrations ORDER BY version'), MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
-      const tables = (await sql<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name")).map((r) => r.table_name);
-      assert.deepEqual(tables, ['sy_journal_events', 'sy_projects', 'sy_revisions', 'sy_run_leases', 'sy_runs', 'sy_schema_migrations', 'sy_tasks']);
-      assert.deepEqual(await sql(url, 'SELECT project, revision::int FROM sy_projects'), [{ project: 'p', revision: 0 }]);
+      assert.equal(
+        b.description,
+        `PostgreSQL switchyard@127.0.0.1:${server.port}/sy_backend_${dbCount}, project p`,
+        'named without the password',
+      );
+      assert.deepEqual(
+        await sql(url, 'SELECT version, name FROM sy_schema_migrations ORDER BY version'),
+        MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+      );
+      const tables = (
+        await sql<{ table_name: string }>(
+          url,
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+        )
+      ).map((r) => r.table_name);
+      assert.deepEqual(tables, [
+        'sy_journal_events',
+        'sy_projects',
+        'sy_revisions',
+        'sy_run_leases',
+        'sy_runs',
+        'sy_schema_migrations',
+        'sy_tasks',
+      ]);
+      assert.deepEqual(await sql(url, 'SELECT project, revision::int FROM sy_projects'), [
+        { project: 'p', revision: 0 },
+      ]);
     });
 
     it('are idempotent: a second open applies nothing and keeps the data', async () => {
       const url = await fresh();
       const first = await backend(url);
-      await first.state.update((s) => { s.nextTaskNumber = 7; });
-      const before = await sql<{ applied_at: Date }>(url, 'SELECT applied_at FROM sy_schema_migrations ORDER BY version');
+      await first.state.update((s) => {
+        s.nextTaskNumber = 7;
+      });
+      const before = await sql<{ applied_at: Date }>(
+        url,
+        'SELECT applied_at FROM sy_schema_migrations ORDER BY version',
+      );
       const second = await backend(url);
-      const after = await sql<{ applied_at: Date }>(url, 'SELECT applied_at FROM sy_schema_migrations ORDER BY version');
+      const after = await sql<{ applied_at: Date }>(
+        url,
+        'SELECT applied_at FROM sy_schema_migrations ORDER BY version',
+      );
       assert.equal(after.length, MIGRATIONS.length);
-      assert.deepEqual(after.map((r) => r.applied_at.getTime()), before.map((r) => r.applied_at.getTime()));
+      assert.deepEqual(
+        after.map((r) => r.applied_at.getTime()),
+        before.map((r) => r.applied_at.getTime()),
+      );
       assert.equal((await second.state.read()).nextTaskNumber, 7);
     });
 
-    it('two (and more) processes opening one fresh database at once all succeed and the step is recorded once', async () => {
-      const url = await fresh();
-      const opened = await Promise.all([backend(url, 'a'), backend(url, 'b'), backend(url, 'a'), backend(url, 'c')]);
-      assert.equal(opened.length, 4);
-      assert.deepEqual(await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'), MIGRATIONS.map((m) => ({ version: m.version })));
-      assert.deepEqual((await sql<{ project: string }>(url, 'SELECT project FROM sy_projects ORDER BY project')).map((r) => r.project), ['a', 'b', 'c']);
-    });
+    it(
+      'two (and more) processes opening one fresh database at once ' + 'all succeed and the step is recorded once',
+      async () => {
+        const url = await fresh();
+        const opened = await Promise.all([backend(url, 'a'), backend(url, 'b'), backend(url, 'a'), backend(url, 'c')]);
+        assert.equal(opened.length, 4);
+        assert.deepEqual(
+          await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'),
+          MIGRATIONS.map((m) => ({ version: m.version })),
+        );
+        assert.deepEqual(
+          (await sql<{ project: string }>(url, 'SELECT project FROM sy_projects ORDER BY project')).map(
+            (r) => r.project,
+          ),
+          ['a', 'b', 'c'],
+        );
+      },
+    );
 
     it('a database migrated by a newer Switchyard is refused with a message to update Switchyard', async () => {
       const url = await fresh();
@@ -72,7 +121,10 @@ describe('PostgreSQL backend: migrations and start errors', function () {
       const error = await failure(backend(url));
       assert.ok(isSwitchyardError(error, 'backend-migrated'), `a backend-migrated error, got ${inspect(error)}`);
       assert.match(error.message, /schema is version 99, newer than this build knows \(2\); update Switchyard/);
-      assert.deepEqual(await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'), [...MIGRATIONS.map((m) => ({ version: m.version })), { version: 99 }]);
+      assert.deepEqual(await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'), [
+        ...MIGRATIONS.map((m) => ({ version: m.version })),
+        { version: 99 },
+      ]);
     });
   });
 
@@ -86,7 +138,10 @@ describe('PostgreSQL backend: migrations and start errors', function () {
       ['http://me:Hunter2-zebra@x/y', /its scheme is "http"/],
       ['postgres://me:Hunter2-zebra@127.0.0.1:5432/', /it names no database/],
       // A stray "%" in a password is not a %-escape: a clear error, not "URI malformed".
-      ['postgres://me:Hunter2-zebra%@127.0.0.1:5432/db', /its password has a "%" that is not a %-escape: write "%" as "%25"/],
+      [
+        'postgres://me:Hunter2-zebra%@127.0.0.1:5432/db',
+        /its password has a "%" that is not a %-escape: write "%" as "%25"/,
+      ],
     ];
     for (const [url, why] of malformed) {
       it(`a malformed URL (${JSON.stringify(url)}) is a backend-config error that does not echo it`, async () => {
@@ -104,9 +159,14 @@ describe('PostgreSQL backend: migrations and start errors', function () {
     it('an unreachable port is a backend-unreachable error naming host:port', async () => {
       const port = await freePort();
       const started = Date.now();
-      const error = await failure(PostgresBackend.open({ kind: 'postgres', url: `postgres://u:pw@127.0.0.1:${port}/db`, project: 'p' }));
+      const error = await failure(
+        PostgresBackend.open({ kind: 'postgres', url: `postgres://u:pw@127.0.0.1:${port}/db`, project: 'p' }),
+      );
       assert.ok(isSwitchyardError(error, 'backend-unreachable'), inspect(error));
-      assert.match(error.message, new RegExp(`could not connect to PostgreSQL at u@127\\.0\\.0\\.1:${port}/db: .*ECONNREFUSED`));
+      assert.match(
+        error.message,
+        new RegExp(`could not connect to PostgreSQL at u@127\\.0\\.0\\.1:${port}/db: .*ECONNREFUSED`),
+      );
       assert.ok(Date.now() - started < 5_000, 'start does not retry a server that is not there');
     });
 

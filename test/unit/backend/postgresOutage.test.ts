@@ -9,7 +9,6 @@ import { until } from '../../helpers/until';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-
 describe('PostgreSQL backend: change feed and outages', function () {
   this.timeout(60_000);
   let server: PostgresServer;
@@ -27,7 +26,10 @@ describe('PostgreSQL backend: change feed and outages', function () {
     client.on('error', () => undefined);
     try {
       await client.connect();
-      const { rows } = await client.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'switchyard-listen' AND query LIKE 'LISTEN%' AND state = 'idle'");
+      const { rows } = await client.query(
+        'SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = ' +
+          "'switchyard-listen' AND query LIKE 'LISTEN%' AND state = 'idle'",
+      );
       return rows.length === count;
     } catch {
       return false;
@@ -35,12 +37,23 @@ describe('PostgreSQL backend: change feed and outages', function () {
       await client.end().catch(() => undefined);
     }
   }
-  const bump = (b: PostgresBackend) => b.state.update((s) => { s.nextTaskNumber++; });
+  const bump = (b: PostgresBackend) =>
+    b.state.update((s) => {
+      s.nextTaskNumber++;
+    });
 
-  before(async () => { server = await startPostgres({ fsync: false }); });
-  after(async () => { await server?.stop(); });
-  beforeEach(async () => { url = await server.createDatabase(`sy_outage_${++dbCount}`); });
-  afterEach(async () => { await Promise.all(open.splice(0).map((b) => b.close())); });
+  before(async () => {
+    server = await startPostgres({ fsync: false });
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  beforeEach(async () => {
+    url = await server.createDatabase(`sy_outage_${++dbCount}`);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((b) => b.close()));
+  });
 
   describe('change feed', () => {
     it("fires for another process's update and hand-back on the same project, not for another project's", async () => {
@@ -69,18 +82,22 @@ describe('PostgreSQL backend: change feed and outages', function () {
       assert.equal(calls, 2, 'a disposed listener is not called');
     });
 
-    it('reconnects after a server restart, calls the listener once for what it missed, and fires for a later update', async () => {
-      const [watcher, writer] = [await backend(), await backend()];
-      let calls = 0;
-      watcher.watch(() => calls++);
-      await until('the feed to LISTEN', () => listening());
-      await server.restart();
-      await until('the reconnected feed to call the listener', () => calls === 1);
-      assert.ok(await listening(), 'listening again');
-      await bump(writer);
-      await until('a call for an update after the restart', () => calls === 2);
-      assert.equal((await watcher.state.read()).nextTaskNumber, 2);
-    });
+    it(
+      'reconnects after a server restart, calls the listener once for what it missed, and fires for a later ' +
+        'update',
+      async () => {
+        const [watcher, writer] = [await backend(), await backend()];
+        let calls = 0;
+        watcher.watch(() => calls++);
+        await until('the feed to LISTEN', () => listening());
+        await server.restart();
+        await until('the reconnected feed to call the listener', () => calls === 1);
+        assert.ok(await listening(), 'listening again');
+        await bump(writer);
+        await until('a call for an update after the restart', () => calls === 2);
+        assert.equal((await watcher.state.read()).nextTaskNumber, 2);
+      },
+    );
   });
 
   describe('outage', () => {
@@ -90,7 +107,9 @@ describe('PostgreSQL backend: change feed and outages', function () {
       await server.stopServer();
       let settled = false;
       const started = Date.now();
-      const pending = bump(b).finally(() => { settled = true; });
+      const pending = bump(b).finally(() => {
+        settled = true;
+      });
       try {
         await sleep(1_500);
         assert.equal(settled, false, 'the update waits for the server');
@@ -103,21 +122,33 @@ describe('PostgreSQL backend: change feed and outages', function () {
       assert.deepEqual([state.nextTaskNumber, state.revision], [3, 2], 'applied exactly once');
     });
 
-    it('with a short reconnect budget the update fails with backend-unreachable, and the backend works again later', async () => {
-      const b = await backend('p', { reconnectBudgetMs: 500 });
-      await bump(b);
-      await server.stopServer();
-      const started = Date.now();
-      const error = await bump(b).then(() => undefined, (e: unknown) => e);
-      const elapsed = Date.now() - started;
-      await server.startServer();
-      assert.ok(isSwitchyardError(error, 'backend-unreachable'), inspect(error));
-      assert.match(error.message, new RegExp(`^PostgreSQL at switchyard@127\\.0\\.0\\.1:${server.port}/sy_outage_\\d+ unreachable for \\d+ s: .*ECONNREFUSED`));
-      assert.ok(!error.message.includes(server.password));
-      // Retries stop once the next backoff step would pass the budget: somewhat before 500 ms, never long after.
-      assert.ok(elapsed >= 50 && elapsed < 2_000, `retried, then gave up within the budget (${elapsed} ms)`);
-      await bump(b);
-      assert.equal((await b.state.read()).nextTaskNumber, 3);
-    });
+    it(
+      'with a short reconnect budget the update fails with backend-unreachable, and the backend works again ' + 'later',
+      async () => {
+        const b = await backend('p', { reconnectBudgetMs: 500 });
+        await bump(b);
+        await server.stopServer();
+        const started = Date.now();
+        const error = await bump(b).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        const elapsed = Date.now() - started;
+        await server.startServer();
+        assert.ok(isSwitchyardError(error, 'backend-unreachable'), inspect(error));
+        assert.match(
+          error.message,
+          new RegExp(
+            `^PostgreSQL at switchyard@127\\.0\\.0\\.1:${server.port}/sy_outage_\\d+ unreachable for \\d+ s: ` +
+              `.*ECONNREFUSED`,
+          ),
+        );
+        assert.ok(!error.message.includes(server.password));
+        // Retries stop once the next backoff step would pass the budget: somewhat before 500 ms, never long after.
+        assert.ok(elapsed >= 50 && elapsed < 2_000, `retried, then gave up within the budget (${elapsed} ms)`);
+        await bump(b);
+        assert.equal((await b.state.read()).nextTaskNumber, 3);
+      },
+    );
   });
 });

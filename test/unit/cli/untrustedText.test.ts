@@ -17,9 +17,14 @@ const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2
 const AGENT = resolve('test/fixtures/hostileAgent.mjs');
 const FAIL_TITLE = 'Docs [fail] [click me](command:workbench.action.terminal.new) photo\u202Egnp.exe';
 const OK_TITLE = 'Notes \u2066isolated\u2069 \u202Dtxt.exe';
-const SPEC = `Write notes. ${ESC}[31mred${ESC}[0m ${ESC}]8;;https://evil.example${ESC}\\docs${ESC}]8;;${ESC}\\ \u009b1mbold`;
+const SPEC =
+  `Write notes. ${ESC}[31mred${ESC}[0m ` + `${ESC}]8;;https://evil.example${ESC}\\docs${ESC}]8;;${ESC}\\ \u009b1mbold`;
 
-interface Output { code: number; stdout: string; stderr: string }
+interface Output {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 describe('CLI output of untrusted text (a real process)', function () {
   this.timeout(180_000);
@@ -29,7 +34,10 @@ describe('CLI output of untrusted text (a real process)', function () {
 
   const run = async (...args: string[]): Promise<Output> => {
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args, '--repo', repo.dir], { encoding: 'utf8', timeout: 60_000 });
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args, '--repo', repo.dir], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -38,9 +46,18 @@ describe('CLI output of untrusted text (a real process)', function () {
     }
   };
   const assertPlain = (what: string, output: Output): void => {
-    for (const [stream, text] of [['stdout', output.stdout], ['stderr', output.stderr]] as const) {
+    for (const [stream, text] of [
+      ['stdout', output.stdout],
+      ['stderr', output.stderr],
+    ] as const) {
       const bad = FORBIDDEN.exec(text);
-      assert.equal(bad, null, `${what}: ${stream} holds U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${bad?.index}: ${JSON.stringify(text.slice(Math.max(0, (bad?.index ?? 0) - 40), (bad?.index ?? 0) + 40))}`);
+      assert.equal(
+        bad,
+        null,
+        `${what}: ${stream} holds U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ` +
+          `${bad?.index}: ` +
+          `${JSON.stringify(text.slice(Math.max(0, (bad?.index ?? 0) - 40), (bad?.index ?? 0) + 40))}`,
+      );
     }
   };
 
@@ -70,10 +87,19 @@ describe('CLI output of untrusted text (a real process)', function () {
     const status = await run('status');
     assert.equal(status.code, 0, status.stderr);
     assertPlain('status', status);
-    assert.ok(status.stdout.includes('Docs [fail] [click me](command:workbench.action.terminal.new) photo<U+202E>gnp.exe'), status.stdout);
+    assert.ok(
+      status.stdout.includes('Docs [fail] [click me](command:workbench.action.terminal.new) photo<U+202E>gnp.exe'),
+      status.stdout,
+    );
     assert.ok(status.stdout.includes('Notes <U+2066>isolated<U+2069> <U+202D>txt.exe'), status.stdout);
     // The failure reason: the agent's stderr with its colours and OSC 8 link removed, the link's text kept.
-    assert.match(status.stdout, /stderr: error: \[fix\]\(command:workbench\.action\.terminal\.sendSequence\?[^ ]+ \[open a terminal\]\(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe/);
+    assert.match(
+      status.stdout,
+      new RegExp(
+        String.raw`stderr: error: \[fix\]\(command:workbench\.action\.terminal\.sendSequence\?[^ ]+ \[open a ` +
+          String.raw`terminal\]\(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe`,
+      ),
+    );
     assert.ok(!existsSync(marker()), 'nothing ran the command in the link');
   });
 
@@ -82,10 +108,19 @@ describe('CLI output of untrusted text (a real process)', function () {
     assert.equal(json.code, 0, json.stderr);
     assertPlain('status --json', json);
     assert.match(json.stdout, /\\u202e/);
-    const parsed = JSON.parse(json.stdout) as { tasks: { spec: { title: string; spec: string } }[]; runs: { failureReason?: string }[] };
-    assert.deepEqual(parsed.tasks.map((t) => t.spec.title), [FAIL_TITLE, OK_TITLE]);
+    const parsed = JSON.parse(json.stdout) as {
+      tasks: { spec: { title: string; spec: string } }[];
+      runs: { failureReason?: string }[];
+    };
+    assert.deepEqual(
+      parsed.tasks.map((t) => t.spec.title),
+      [FAIL_TITLE, OK_TITLE],
+    );
     assert.equal(parsed.tasks[0]!.spec.spec, SPEC);
-    assert.ok(parsed.runs.some((r) => r.failureReason?.includes(`${ESC}[31;1merror`)), 'the stored reason is the raw evidence');
+    assert.ok(
+      parsed.runs.some((r) => r.failureReason?.includes(`${ESC}[31;1merror`)),
+      'the stored reason is the raw evidence',
+    );
   });
 
   it('log, report and diff: lane output and the changed file shown without control bytes', async () => {
@@ -95,10 +130,24 @@ describe('CLI output of untrusted text (a real process)', function () {
       assertPlain(args.join(' '), output);
     }
     const diff = await run('diff', 't2.1');
-    assert.match(diff.stdout, /^\+error: \[fix\]\(command:[^ ]+ \[open a terminal\]\(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe$/m);
+    assert.match(
+      diff.stdout,
+      new RegExp(
+        String.raw`^\+error: \[fix\]\(command:[^ ]+ \[open a terminal\]\(command:workbench\.action\.terminal\.new\) ` +
+          String.raw`open docs green photo<U\+202E>gnp\.exe$`,
+        'm',
+      ),
+    );
     const log = await run('log', 't2.1');
     // The log prints each event as JSON: an escape is the six characters `\u001b`, never the byte.
-    assert.match(log.stdout, /"stream":"stdout","line":".*\[open a terminal\]\(command:workbench\.action\.terminal\.new\).* green photo<U\+202E>gnp\.exe"/, 'the lane output line is in the log');
+    assert.match(
+      log.stdout,
+      new RegExp(
+        String.raw`"stream":"stdout","line":".*\[open a terminal\]\(command:workbench\.action\.terminal\.new\).* ` +
+          String.raw`green photo<U\+202E>gnp\.exe"`,
+      ),
+      'the lane output line is in the log',
+    );
     const report = await run('report');
     assert.ok(report.stdout.includes('photo<U+202E>gnp.exe'), report.stdout);
   });

@@ -25,53 +25,87 @@ async function openProject(dir: string, command: string) {
 describe('integration into the target branch', function () {
   this.timeout(60_000);
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
-  beforeEach(async () => { repo = await makeTempRepo(); });
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+  });
   afterEach(async () => repo.cleanup());
 
   it('a merge conflict sends the task back to start again from the target head, naming the file', async () => {
     const project = await openProject(repo.dir, 'echo "$SWITCHYARD_TASK_TITLE" > src/a.txt');
-    await project.updateSettings((s) => { s.wip.INTEGRATING = 1; });
+    await project.updateSettings((s) => {
+      s.wip.INTEGRATING = 1;
+    });
     await project.addTasks([{ title: 'first' }, { title: 'second' }]);
     await project.runQueue({ concurrency: 2 });
     const state = await project.state();
-    assert.deepEqual(state.tasks.map((t) => t.state), ['DONE', 'DONE'], JSON.stringify(state.runs.map((r) => r.failureReason)));
+    assert.deepEqual(
+      state.tasks.map((t) => t.state),
+      ['DONE', 'DONE'],
+      JSON.stringify(state.runs.map((r) => r.failureReason)),
+    );
     const conflicted = state.runs.find((r) => r.failureCode === 'merge-conflict')!;
-    assert.match(conflicted.failureReason!, /merging switchyard\/t\d\/1 into switchyard\/integration conflicts in src\/a\.txt/);
+    assert.match(
+      conflicted.failureReason!,
+      /merging switchyard\/t\d\/1 into switchyard\/integration conflicts in src\/a\.txt/,
+    );
     const retry = state.runs.find((r) => r.parentRunId === conflicted.id)!;
     assert.match(retry.feedback!, /conflicted in: src\/a\.txt/);
     const winner = state.tasks.find((t) => t.id !== conflicted.taskId)!;
-    assert.equal(retry.baseCommit, winner.integration!.commit, 'the new attempt starts from the target head that has the other task\'s work');
-    assert.equal((await repo.git.raw(['show', 'switchyard/integration:src/a.txt'])).trim(), state.tasks.find((t) => t.id === conflicted.taskId)!.spec.title);
+    assert.equal(
+      retry.baseCommit,
+      winner.integration!.commit,
+      "the new attempt starts from the target head that has the other task's work",
+    );
+    assert.equal(
+      (await repo.git.raw(['show', 'switchyard/integration:src/a.txt'])).trim(),
+      state.tasks.find((t) => t.id === conflicted.taskId)!.spec.title,
+    );
   });
 
   it('refuses a target branch that is checked out, with a clear reason, and merges nothing', async () => {
     const project = await openProject(repo.dir, 'echo x > x.txt');
-    await project.updateSettings((s) => { s.integration.targetBranch = 'main'; });
+    await project.updateSettings((s) => {
+      s.integration.targetBranch = 'main';
+    });
     await project.addTask({ title: 'x' });
     await project.runQueue();
     const [task] = (await project.state()).tasks;
     assert.equal(task!.state, 'FAILED');
-    assert.match(task!.failureReason!, /^the target branch main is checked out in .*; Switchyard never moves a checked-out branch/);
+    assert.match(
+      task!.failureReason!,
+      /^the target branch main is checked out in .*; Switchyard never moves a checked-out branch/,
+    );
     assert.deepEqual((await repo.git.status()).files, []);
     assert.equal((await repo.git.raw(['log', '--oneline', 'main'])).trim().split('\n').length, 1);
   });
 
-  it('the guards block a change: conflict markers get a fix attempt, a secret fails the task without a retry', async () => {
-    const markers = ['<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> branch'].join('\\n');
-    const project = await openProject(repo.dir, `if [ "$SWITCHYARD_TASK_TITLE" = secret ]; then echo 'token = "${GITHUB_TOKEN}"' > cfg.txt; elif [ -n "$SWITCHYARD_FEEDBACK" ]; then echo clean > m.txt; else printf '${markers}\\n' > m.txt; fi`);
-    await project.addTasks([{ title: 'markers' }, { title: 'secret' }]);
-    await project.runQueue();
-    const state = await project.state();
-    const [markersTask, secretTask] = state.tasks;
-    assert.equal(markersTask!.state, 'DONE');
-    const blocked = state.runs.find((r) => r.taskId === markersTask!.id && r.failureCode === 'guard-blocked')!;
-    assert.match(blocked.failureReason!, /blocked by guards: conflict-markers: m\.txt:1/);
-    assert.equal(secretTask!.state, 'FAILED');
-    assert.equal(state.runs.filter((r) => r.taskId === secretTask!.id).length, 1, 'a policy violation is not retried');
-    assert.match(secretTask!.failureReason!, /blocked by guards: secret-scan: cfg\.txt:1/);
-    assert.equal(secretTask!.failureReason!.includes(GITHUB_TOKEN), false, 'the secret is not repeated');
-    await assert.rejects(repo.git.raw(['show', 'switchyard/integration:cfg.txt']));
-  });
+  it(
+    'the guards block a change: conflict markers get a fix attempt, ' + 'a secret fails the task without a retry',
+    async () => {
+      const markers = ['<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> branch'].join('\\n');
+      const project = await openProject(
+        repo.dir,
+        `if [ "$SWITCHYARD_TASK_TITLE" = secret ]; then echo 'token = "${GITHUB_TOKEN}"' > cfg.txt; elif [ ` +
+          `-n "$SWITCHYARD_FEEDBACK" ]; then echo clean > m.txt; else printf '${markers}\\n' > m.txt; fi`,
+      );
+      await project.addTasks([{ title: 'markers' }, { title: 'secret' }]);
+      await project.runQueue();
+      const state = await project.state();
+      const [markersTask, secretTask] = state.tasks;
+      assert.equal(markersTask!.state, 'DONE');
+      const blocked = state.runs.find((r) => r.taskId === markersTask!.id && r.failureCode === 'guard-blocked')!;
+      assert.match(blocked.failureReason!, /blocked by guards: conflict-markers: m\.txt:1/);
+      assert.equal(secretTask!.state, 'FAILED');
+      assert.equal(
+        state.runs.filter((r) => r.taskId === secretTask!.id).length,
+        1,
+        'a policy violation is not retried',
+      );
+      assert.match(secretTask!.failureReason!, /blocked by guards: secret-scan: cfg\.txt:1/);
+      assert.equal(secretTask!.failureReason!.includes(GITHUB_TOKEN), false, 'the secret is not repeated');
+      await assert.rejects(repo.git.raw(['show', 'switchyard/integration:cfg.txt']));
+    },
+  );
 
   it('push mode pushes the target branch to the remote after merging', async () => {
     const remote = await mkdtemp(join(tmpdir(), 'switchyard-remote-'));
@@ -79,7 +113,9 @@ describe('integration into the target branch', function () {
       await simpleGit(remote).init(true);
       await repo.git.addRemote('origin', remote);
       const project = await openProject(repo.dir, 'echo pushed > p.txt');
-      await project.updateSettings((s) => { s.integration.mode = 'push'; });
+      await project.updateSettings((s) => {
+        s.integration.mode = 'push';
+      });
       await project.addTask({ title: 'p' });
       await project.runQueue();
       const [run] = (await project.state()).runs;

@@ -33,31 +33,45 @@ describe('secret scan', function () {
 
   it('finds keys with file, line and rule, keeping only their length', async () => {
     const files = new Map([
-      ['src/config.ts', lines(`export const a = 1;\nconst token = "${GITHUB_TOKEN}";\nconst npm = "${NPM_TOKEN}";`, 40)],
+      [
+        'src/config.ts',
+        lines(`export const a = 1;\nconst token = "${GITHUB_TOKEN}";\nconst npm = "${NPM_TOKEN}";`, 40),
+      ],
       ['deploy/key', lines(PRIVATE_KEY, 1)],
       ['src/db.ts', lines(`const url = "${DB_URL}";`, 7)],
     ]);
     const { findings } = await scanSecrets(files);
-    assert.deepEqual(findings.map((f) => `${f.file}:${f.line}:${f.rule}:${f.length}`), [
-      'src/config.ts:41:github:40',
-      'src/config.ts:42:npm:40',
-      'deploy/key:1:privatekey:' + PRIVATE_KEY.length,
-      'src/db.ts:7:database-connection-string:' + (DB_URL.length + 2), // this rule's match includes the quotes
-    ]);
+    assert.deepEqual(
+      findings.map((f) => `${f.file}:${f.line}:${f.rule}:${f.length}`),
+      [
+        'src/config.ts:41:github:40',
+        'src/config.ts:42:npm:40',
+        `deploy/key:1:privatekey:${PRIVATE_KEY.length}`,
+        `src/db.ts:7:database-connection-string:${DB_URL.length + 2}`, // this rule's match includes the quotes
+      ],
+    );
     assertNoSecret(JSON.stringify(findings), 'the findings');
   });
 
   it('keeps separate hunks apart and maps lines back to the file', async () => {
-    const hunks = [{ line: 3, text: 'const a = 1;' }, { line: 90, text: `const t = "${GITHUB_TOKEN}";` }];
+    const hunks = [
+      { line: 3, text: 'const a = 1;' },
+      { line: 90, text: `const t = "${GITHUB_TOKEN}";` },
+    ];
     const { findings } = await scanSecrets(new Map([['a.ts', hunks]]));
-    assert.deepEqual(findings.map((f) => f.line), [90]);
+    assert.deepEqual(
+      findings.map((f) => f.line),
+      [90],
+    );
   });
 
   it('skips lockfiles and passes ordinary code', async () => {
-    const { findings } = await scanSecrets(new Map([
-      ['package-lock.json', lines(`"resolved": "https://registry.npmjs.org/x", "token": "${NPM_TOKEN}"`)],
-      ['src/ok.ts', lines('const password = process.env.DB_PASSWORD;\nconst apiKey = readKey();')],
-    ]));
+    const { findings } = await scanSecrets(
+      new Map([
+        ['package-lock.json', lines(`"resolved": "https://registry.npmjs.org/x", "token": "${NPM_TOKEN}"`)],
+        ['src/ok.ts', lines('const password = process.env.DB_PASSWORD;\nconst apiKey = readKey();')],
+      ]),
+    );
     assert.deepEqual(findings, []);
   });
 
@@ -68,10 +82,20 @@ describe('secret scan', function () {
 
     it('blocks a push that adds a key, redacted in every output and in the log', async () => {
       const base = await s.git('rev-parse', 'HEAD');
-      const head = await s.commit({ 'src/config.ts': `export const x = 1;\nexport const token = "${GITHUB_TOKEN}";\n` }, 'oops');
-      const report = await runPrePushGuard({ cwd: s.clone, remote: 'origin', stdin: `refs/heads/main ${head} refs/heads/main ${base}\n` });
+      const head = await s.commit(
+        { 'src/config.ts': `export const x = 1;\nexport const token = "${GITHUB_TOKEN}";\n` },
+        'oops',
+      );
+      const report = await runPrePushGuard({
+        cwd: s.clone,
+        remote: 'origin',
+        stdin: `refs/heads/main ${head} refs/heads/main ${base}\n`,
+      });
       assert.equal(report.blocked, true);
-      assert.match(report.lines.join('\n'), /secret-scan: src\/config\.ts:2: possible secret \(github: GITHUB_TOKEN\) \[REDACTED 40 chars\]/);
+      assert.match(
+        report.lines.join('\n'),
+        /secret-scan: src\/config\.ts:2: possible secret \(github: GITHUB_TOKEN\) \[REDACTED 40 chars\]/,
+      );
       assertNoSecret(report.lines.join('\n'), 'stderr');
       assertNoSecret(JSON.stringify(report.results), 'the verdicts');
       assertNoSecret(await readFile(guardLogPath(s.clone), 'utf8'), 'guards.jsonl');
@@ -82,18 +106,34 @@ describe('secret scan', function () {
       await s.git('push', '-q', '--no-verify', 'origin', 'main');
       const base = await s.git('rev-parse', 'HEAD');
       const head = await s.commit({ 'new.ts': 'export const y = 2;\n' }, 'clean');
-      const report = await runPrePushGuard({ cwd: s.clone, remote: 'origin', stdin: `refs/heads/main ${head} refs/heads/main ${base}\n` });
+      const report = await runPrePushGuard({
+        cwd: s.clone,
+        remote: 'origin',
+        stdin: `refs/heads/main ${head} refs/heads/main ${base}\n`,
+      });
       assert.equal(report.blocked, false, report.lines.join('\n'));
     });
 
-    it('gates a run\'s change (base..head) with a redacted failure reason', async () => {
+    it("gates a run's change (base..head) with a redacted failure reason", async () => {
       const base = await s.git('rev-parse', 'HEAD');
-      const head = await s.commit({ 'app/settings.py': `DB = "${DB_URL}"\n`, 'README.md': '# project\nmore\n' }, 'run output');
+      const head = await s.commit(
+        { 'app/settings.py': `DB = "${DB_URL}"\n`, 'README.md': '# project\nmore\n' },
+        'run output',
+      );
       const report = await guardRunDiff({ root: s.clone, cwd: s.clone, base, head, runId: 't1.1' });
       assert.equal(report.blocked, true);
-      assert.match(report.reason ?? '', /^blocked by guards: secret-scan: app\/settings\.py:1: possible secret \(database-connection-string: PostgreSQLConnection\) \[REDACTED \d+ chars\]$/);
+      assert.match(
+        report.reason ?? '',
+        new RegExp(
+          String.raw`^blocked by guards: secret-scan: app\/settings\.py:1: possible secret ` +
+            String.raw`\(database-connection-string: PostgreSQLConnection\) \[REDACTED \d+ chars\]$`,
+        ),
+      );
       assertNoSecret(report.reason ?? '', 'the failure reason');
-      assert.deepEqual(report.results.map((r) => `${r.guard}:${r.verdict}:${r.runId}`), ['conflict-markers:pass:t1.1', 'secret-scan:block:t1.1']);
+      assert.deepEqual(
+        report.results.map((r) => `${r.guard}:${r.verdict}:${r.runId}`),
+        ['conflict-markers:pass:t1.1', 'secret-scan:block:t1.1'],
+      );
       assertNoSecret(await readFile(join(s.clone, '.switchyard', 'guards.jsonl'), 'utf8'), 'guards.jsonl');
 
       const clean = await guardRunDiff({ root: s.clone, cwd: s.clone, base, head: base });

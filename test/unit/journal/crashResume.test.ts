@@ -22,7 +22,9 @@ const PHASES = ['before', 'inside', 'after'] as const;
 describe('crash and resume (real SIGKILL, real processes)', function () {
   this.timeout(240_000);
   let cli: string;
-  before(async () => { cli = await buildCliBundle(); });
+  before(async () => {
+    cli = await buildCliBundle();
+  });
   after(async () => rm(join(cli, '..'), { recursive: true, force: true }));
 
   async function setup() {
@@ -31,14 +33,23 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
     // The lane module is loaded from the project settings only in a trusted workspace.
     const config = { XDG_CONFIG_HOME: join(counts, '..', `${repo.dir.split('/').pop()}-config`) };
     await setTrust(repo.dir, true, config);
-    const sy = (args: string[], env: Record<string, string> = {}) => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...config, ...env }, extendEnv: true });
+    const sy = (args: string[], env: Record<string, string> = {}) =>
+      execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...config, ...env }, extendEnv: true });
     // Set up in-process (faster than two more CLI processes); the runs below are real processes.
     const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) => Object.assign(s, { laneModules: [LANE], defaultLane: 'crash', leaseMs: 60_000, laneSettings: { crash: { countsDir: counts } } }));
+    await project.updateSettings((s) =>
+      Object.assign(s, {
+        laneModules: [LANE],
+        defaultLane: 'crash',
+        leaseMs: 60_000,
+        laneSettings: { crash: { countsDir: counts } },
+      }),
+    );
     await project.addTask({ title: 'crash test' });
     const stateFile = join(repo.dir, '.switchyard', 'state.json');
     const readState = async () => JSON.parse(await readFile(stateFile, 'utf8'));
-    const count = (name: string) => (existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0);
+    const count = (name: string) =>
+      existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0;
     const cleanup = async () => {
       await repo.cleanup();
       await rm(counts, { recursive: true, force: true });
@@ -54,7 +65,8 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
     try {
       const run = await t.sy(['run']);
       assert.equal(run.exitCode, 0, run.stderr);
-      for (let i = 1; i <= STEPS; i++) for (const c of ['model', 'safe', 'never']) assert.equal(t.count(`${c}-${i}`), 1, `${c}-${i}`);
+      for (let i = 1; i <= STEPS; i++)
+        for (const c of ['model', 'safe', 'never']) assert.equal(t.count(`${c}-${i}`), 1, `${c}-${i}`);
       baselineDiff = await t.diff();
       assert.match(baselineDiff, /out\/deploy-6\.txt/);
     } finally {
@@ -63,46 +75,61 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
   });
 
   const points = Array.from({ length: CALLS }, (_, i) => PHASES.map((phase) => ({ call: i + 1, phase }))).flat();
-  it(`${points.length} kill points: completed calls run once, never-calls at most once and reported uncertain, same diff`, async () => {
-    assert.ok(baselineDiff, 'the baseline ran');
-    assert.ok(points.length >= 50);
-    for (const { call, phase } of points) {
-      const label = `kill at call ${call} ${phase}`;
-      const t = await setup();
-      try {
-        const killed = await t.sy(['run'], { CRASH_AT: `${call}:${phase}` });
-        assert.equal(killed.signal, 'SIGKILL', `${label}: the CLI was killed (${killed.stderr})`);
-        const resumed = await t.sy(['resume']);
-        assert.equal(resumed.exitCode, 0, `${label}: ${resumed.stderr}`);
-        assert.match(resumed.stdout, /resumed t1\.1/, label);
-        const state = await t.readState();
-        assert.equal(state.tasks[0].state, 'DONE', `${label}: ${state.tasks[0].failureReason}`);
-        const run = state.runs[0];
-        assert.equal(state.runs.length, 1, `${label}: resumed in place, no new attempt`);
-        assert.equal(run.resumes, 1);
+  it(
+    `${points.length} kill points: completed calls run once, never-calls at most once and reported ` +
+      `uncertain, same diff`,
+    async () => {
+      assert.ok(baselineDiff, 'the baseline ran');
+      assert.ok(points.length >= 50);
+      for (const { call, phase } of points) {
+        const label = `kill at call ${call} ${phase}`;
+        const t = await setup();
+        try {
+          const killed = await t.sy(['run'], { CRASH_AT: `${call}:${phase}` });
+          assert.equal(killed.signal, 'SIGKILL', `${label}: the CLI was killed (${killed.stderr})`);
+          const resumed = await t.sy(['resume']);
+          assert.equal(resumed.exitCode, 0, `${label}: ${resumed.stderr}`);
+          assert.match(resumed.stdout, /resumed t1\.1/, label);
+          const state = await t.readState();
+          assert.equal(state.tasks[0].state, 'DONE', `${label}: ${state.tasks[0].failureReason}`);
+          const run = state.runs[0];
+          assert.equal(state.runs.length, 1, `${label}: resumed in place, no new attempt`);
+          assert.equal(run.resumes, 1);
 
-        const step = Math.ceil(call / 3);
-        const kind = ['model', 'safe', 'never'][(call - 1) % 3]!;
-        for (let i = 1; i <= STEPS; i++) {
-          for (const c of ['model', 'safe', 'never']) {
-            const n = t.count(`${c}-${i}`);
-            const interrupted = phase === 'inside' && i === step && c === kind;
-            if (c === 'never') assert.equal(n, 1, `${label}: ${c}-${i} executed exactly once (at most once by the harness)`);
-            else assert.equal(n, interrupted ? 2 : 1, `${label}: ${c}-${i}`);
+          const step = Math.ceil(call / 3);
+          const kind = ['model', 'safe', 'never'][(call - 1) % 3]!;
+          for (let i = 1; i <= STEPS; i++) {
+            for (const c of ['model', 'safe', 'never']) {
+              const n = t.count(`${c}-${i}`);
+              const interrupted = phase === 'inside' && i === step && c === kind;
+              if (c === 'never')
+                assert.equal(n, 1, `${label}: ${c}-${i} executed exactly once (at most once by the harness)`);
+              else assert.equal(n, interrupted ? 2 : 1, `${label}: ${c}-${i}`);
+            }
           }
+          const expectUncertain = phase === 'inside' && kind === 'never' ? 1 : 0;
+          assert.equal(run.resumeCounts.uncertain, expectUncertain, `${label}: uncertain count`);
+          if (expectUncertain)
+            assert.equal(
+              readFileSync(
+                join(t.repo.dir, '..', `${t.repo.dir.split('/').pop()}-counts`, `uncertain-${step}`),
+                'utf8',
+              ).trim(),
+              'happened',
+            );
+          assert.equal(run.resumeCounts.resent, phase === 'inside' && kind === 'model' ? 1 : 0, `${label}: re-sent`);
+          assert.equal(run.resumeCounts.rerun, phase === 'inside' && kind === 'safe' ? 1 : 0, `${label}: re-run`);
+          assert.ok(
+            Math.abs(run.usage.costUsd - 0.06) < 1e-9,
+            `${label}: cost counted once per model call (${run.usage.costUsd})`,
+          );
+          assert.equal(await t.diff(), baselineDiff, `${label}: same diff as the uninterrupted run`);
+        } finally {
+          await t.cleanup();
         }
-        const expectUncertain = phase === 'inside' && kind === 'never' ? 1 : 0;
-        assert.equal(run.resumeCounts.uncertain, expectUncertain, `${label}: uncertain count`);
-        if (expectUncertain) assert.equal(readFileSync(join(t.repo.dir, '..', `${t.repo.dir.split('/').pop()}-counts`, `uncertain-${step}`), 'utf8').trim(), 'happened');
-        assert.equal(run.resumeCounts.resent, phase === 'inside' && kind === 'model' ? 1 : 0, `${label}: re-sent`);
-        assert.equal(run.resumeCounts.rerun, phase === 'inside' && kind === 'safe' ? 1 : 0, `${label}: re-run`);
-        assert.ok(Math.abs(run.usage.costUsd - 0.06) < 1e-9, `${label}: cost counted once per model call (${run.usage.costUsd})`);
-        assert.equal(await t.diff(), baselineDiff, `${label}: same diff as the uninterrupted run`);
-      } finally {
-        await t.cleanup();
       }
-    }
-  });
+    },
+  );
 
   it('two processes racing to resume the same run: exactly one wins, 20 times out of 20', async () => {
     for (let round = 0; round < 20; round++) {
@@ -114,7 +141,9 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
         const [a, b] = await Promise.all([t.sy(['resume']), t.sy(['resume'])]);
         const winners = [a, b].filter((r) => /resumed t1\.1/.test(r.stdout));
         assert.equal(winners.length, 1, `round ${round}: ${a.stdout} / ${b.stdout}`);
-        const journal = (await readFile(join(t.repo.dir, '.switchyard', 'runs', 't1.1', 'journal.jsonl'), 'utf8')).split('\n').filter((l) => l.includes('"type":"resumed"'));
+        const journal = (await readFile(join(t.repo.dir, '.switchyard', 'runs', 't1.1', 'journal.jsonl'), 'utf8'))
+          .split('\n')
+          .filter((l) => l.includes('"type":"resumed"'));
         assert.equal(journal.length, 1, `round ${round}: one resume in the journal`);
         const state = await t.readState();
         assert.equal(state.tasks[0].state, 'DONE');
@@ -128,17 +157,23 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
 
 describe('lane modules need a trusted workspace', function () {
   this.timeout(60_000);
-  it('an untrusted repository\'s lane modules are not loaded, with a warning saying how to trust it', async () => {
+  it("an untrusted repository's lane modules are not loaded, with a warning saying how to trust it", async () => {
     const cli = await buildCliBundle();
     const repo = await makeTempRepo();
     const config = { XDG_CONFIG_HOME: `${repo.dir}-config` };
     try {
       const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-      await project.updateSettings((s) => { s.laneModules = [LANE]; });
-      const sy = (...args: string[]) => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: config, extendEnv: true });
+      await project.updateSettings((s) => {
+        s.laneModules = [LANE];
+      });
+      const sy = (...args: string[]) =>
+        execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: config, extendEnv: true });
       const untrusted = await sy('lanes');
       assert.doesNotMatch(untrusted.stdout, /^crash/m);
-      assert.match(untrusted.stderr, /not loading lane modules .*crashLane\.mjs: .* is not a trusted workspace .*Run `switchyard trust`/);
+      assert.match(
+        untrusted.stderr,
+        /not loading lane modules .*crashLane\.mjs: .* is not a trusted workspace .*Run `switchyard trust`/,
+      );
       assert.match((await sy('trust')).stdout, /is trusted/);
       const trusted = await sy('lanes');
       assert.match(trusted.stdout, /^crash\s+api/m);

@@ -15,7 +15,10 @@ describe('panel patches (diffPanelView + the webview store)', () => {
   it('an unchanged view gives an empty patch', () => {
     const { state, guards, trace } = richProject();
     const view = buildPanelView(state, '/r', { guards, trace }, NOW);
-    const { empty, patch } = diffPanelView(indexView(view), buildPanelView(state, '/r', { guards, trace }, NOW + 5_000));
+    const { empty, patch } = diffPanelView(
+      indexView(view),
+      buildPanelView(state, '/r', { guards, trace }, NOW + 5_000),
+    );
     assert.equal(empty, true, JSON.stringify(patch).slice(0, 300));
   });
 
@@ -26,7 +29,10 @@ describe('panel patches (diffPanelView + the webview store)', () => {
     t2.state = 'VERIFYING';
     t2.updatedAt = iso(299_000);
     const { patch } = diffPanelView(indexView(before), buildPanelView(state, '/r', { guards, trace }, NOW));
-    assert.deepEqual(patch.upsert.map((t) => t.id), ['t2']);
+    assert.deepEqual(
+      patch.upsert.map((t) => t.id),
+      ['t2'],
+    );
     assert.deepEqual(patch.remove, []);
     assert.deepEqual(Object.keys(patch.sections).sort(), ['header', 'pipeline']);
   });
@@ -49,8 +55,16 @@ describe('panel patches (diffPanelView + the webview store)', () => {
     store.snapshot(1, view);
     let seq = 1;
     const steps: (() => void)[] = [
-      () => state.tasks.push(task({ id: 't11', state: 'READY', updatedAt: iso(299_000), spec: { title: 'new one', priority: 90 } })),
-      () => Object.assign(state.tasks.find((t) => t.id === 't5')!, { state: 'RUNNING', updatedAt: iso(299_500), lastRunId: 't5.1' }),
+      () =>
+        state.tasks.push(
+          task({ id: 't11', state: 'READY', updatedAt: iso(299_000), spec: { title: 'new one', priority: 90 } }),
+        ),
+      () =>
+        Object.assign(state.tasks.find((t) => t.id === 't5')!, {
+          state: 'RUNNING',
+          updatedAt: iso(299_500),
+          lastRunId: 't5.1',
+        }),
       () => state.runs.push(run({ id: 't5.1', taskId: 't5', state: 'RUNNING', startedAt: iso(299_500) })),
       () => (state.tasks = state.tasks.filter((t) => t.id !== 't1')),
       () => (state.breakers.anthropic!.state = 'half-open'),
@@ -66,9 +80,13 @@ describe('panel patches (diffPanelView + the webview store)', () => {
     }
     const fresh = new PanelStore();
     fresh.snapshot(1, view);
-    assert.deepEqual(storeView(store).tasks.sort((a, b) => a.n - b.n), view.tasks);
+    assert.deepEqual(
+      storeView(store).tasks.sort((a, b) => a.n - b.n),
+      view.tasks,
+    );
     assert.deepEqual({ ...storeView(store), tasks: [] }, { ...view, tasks: [] });
-    for (const tab of ['all', 'ready', 'active', 'blocked', 'failed'] as const) assert.deepEqual(store.list(tab), fresh.list(tab), tab);
+    for (const tab of ['all', 'ready', 'active', 'blocked', 'failed'] as const)
+      assert.deepEqual(store.list(tab), fresh.list(tab), tab);
   });
 
   it('a patch for another base is refused as stale (the webview asks for a snapshot)', () => {
@@ -91,8 +109,14 @@ describe('panel patches (diffPanelView + the webview store)', () => {
       diff = diffPanelView(index, buildPanelView(state, '/r', { guards: [] }, NOW));
       times.push(performance.now() - t0);
     }
-    assert.deepEqual(diff.patch.upsert.map((x) => x.id), [t.id]);
+    assert.deepEqual(
+      diff.patch.upsert.map((x) => x.id),
+      [t.id],
+    );
     assert.ok(JSON.stringify(diff.patch).length < 2_000, 'the patch is small');
-    console.log(`      5,000 tasks: rebuild + diff in ${Math.min(...times).toFixed(1)} ms (best of 5; first ${times[0]!.toFixed(1)} ms)`);
+    console.log(
+      `      5,000 tasks: rebuild + diff in ${Math.min(...times).toFixed(1)} ms (best of 5; first ` +
+        `${times[0]!.toFixed(1)} ms)`,
+    );
   });
 });

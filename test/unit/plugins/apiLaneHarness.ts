@@ -24,15 +24,24 @@ export interface ApiLaneCase {
 
 export const API_LANES: readonly [ApiLaneCase, ApiLaneCase] = [
   { lane: 'anthropic', server: anthropicServer, keyName: 'ANTHROPIC_API_KEY', key: FAKE_ANTHROPIC_KEY, settings: {} },
-  { lane: 'openai-compatible', server: openaiServer, keyName: 'OPENAI_COMPATIBLE_API_KEY', key: FAKE_OPENAI_KEY, settings: { model: 'test-model' } },
+  {
+    lane: 'openai-compatible',
+    server: openaiServer,
+    keyName: 'OPENAI_COMPATIBLE_API_KEY',
+    key: FAKE_OPENAI_KEY,
+    settings: { model: 'test-model' },
+  },
 ];
 
 export const REPO_FILES = {
   'README.md': '# demo\n',
   'src/user.py': 'def create_user(name):\n    return {"name": name}\n',
-  'tests/test_user.py': 'from src.user import create_user\n\ndef test_create():\n    assert create_user("a")["name"] == "a"\n',
+  'tests/test_user.py':
+    'from src.user import create_user\n\ndef test_create():\n    assert create_user("a")["name"] == "a"\n',
   // A stand-in test runner that fails the way pytest does.
-  'run_tests.sh': 'echo "collected 1 item"\necho "FAILED tests/test_user.py::test_create - assert 1 == 2"\necho "==== 1 failed in 0.01s ===="\nexit 1\n',
+  'run_tests.sh':
+    'echo "collected 1 item"\necho "FAILED tests/test_user.py::test_create - assert 1 == 2"\necho "==== 1 ' +
+    'failed in 0.01s ===="\nexit 1\n',
 };
 
 /**
@@ -42,10 +51,18 @@ export const REPO_FILES = {
 export async function apiLaneProject(c: ApiLaneCase, script: ScriptStep[], settings: Record<string, unknown> = {}) {
   const server = await c.server(script);
   const repo = await makeTempRepo(REPO_FILES);
-  const project = await Project.open(repo.dir, { registry: registryWithBuiltins(), parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, [c.keyName]: c.key } });
+  const project = await Project.open(repo.dir, {
+    registry: registryWithBuiltins(),
+    parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, [c.keyName]: c.key },
+  });
   await project.updateSettings((s) => {
     s.defaultLane = c.lane;
-    s.laneSettings[c.lane] = { baseUrl: `${server.url}/v1`, retry: { initialIntervalMs: 5, jitter: 0 }, ...c.settings, ...settings };
+    s.laneSettings[c.lane] = {
+      baseUrl: `${server.url}/v1`,
+      retry: { initialIntervalMs: 5, jitter: 0 },
+      ...c.settings,
+      ...settings,
+    };
   });
   const events: { type: string; body: Record<string, unknown> }[] = [];
   project.onRunEvent((_run, type, body) => events.push({ type, body }));
@@ -56,8 +73,13 @@ export async function apiLaneProject(c: ApiLaneCase, script: ScriptStep[], setti
     project,
     events,
     /** The lane's normalized events, in order. */
-    laneEvents: () => events.filter((e) => e.type === 'lane').map((e) => e.body.event as { type: string; [k: string]: unknown }),
-    journal: async (runId = 't1.1') => (await readFile(join(runDir(runId), 'journal.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l)),
+    laneEvents: () =>
+      events.filter((e) => e.type === 'lane').map((e) => e.body.event as { type: string; [k: string]: unknown }),
+    journal: async (runId = 't1.1') =>
+      (await readFile(join(runDir(runId), 'journal.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
     file: (path: string) => readFile(join(repo.dir, '.switchyard', 'worktrees', 't1.1', path), 'utf8'),
     cleanup: async () => {
       await server.stop();
@@ -66,7 +88,10 @@ export async function apiLaneProject(c: ApiLaneCase, script: ScriptStep[], setti
   };
 }
 
-/** The tool results a request sends back for the previous turn (the messages after the last assistant message), whatever the wire format. */
+/**
+ * The tool results a request sends back for the previous turn (the messages after the last assistant message), whatever
+ * the wire format.
+ */
 export function toolResultsIn(body: any): { text: string; isError: boolean }[] {
   const messages: any[] = body.messages ?? [];
   const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
@@ -75,7 +100,12 @@ export function toolResultsIn(body: any): { text: string; isError: boolean }[] {
     if (message.role === 'tool') out.push({ text: String(message.content), isError: false });
     if (Array.isArray(message.content)) {
       for (const block of message.content) {
-        if (block.type === 'tool_result') out.push({ text: typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text ?? '').join(''), isError: block.is_error === true });
+        if (block.type === 'tool_result')
+          out.push({
+            text:
+              typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text ?? '').join(''),
+            isError: block.is_error === true,
+          });
       }
     }
   }
@@ -89,7 +119,9 @@ export function lastToolResult(body: any): { text: string; isError: boolean } {
 }
 
 let cliBundle: Promise<string> | undefined;
-/** The CLI bundled once for every API lane test that runs it as a real process (removed when the test process exits). */
+/**
+ * The CLI bundled once for every API lane test that runs it as a real process (removed when the test process exits).
+ */
 export function sharedCliBundle(): Promise<string> {
   cliBundle ??= buildCliBundle().then((file) => {
     process.once('exit', () => rmSync(dirname(file), { recursive: true, force: true }));
@@ -100,7 +132,12 @@ export function sharedCliBundle(): Promise<string> {
 
 /** Runs the CLI as its own process group, so a test can SIGKILL it with everything it started. */
 export function runCli(cli: string, repo: string, args: string[], env: Record<string, string>) {
-  return execa('node', [cli, ...args, '--repo', repo], { reject: false, detached: true, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, extendEnv: false });
+  return execa('node', [cli, ...args, '--repo', repo], {
+    reject: false,
+    detached: true,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+    extendEnv: false,
+  });
 }
 
 export function killGroup(child: { pid?: number }): void {

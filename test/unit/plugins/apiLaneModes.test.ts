@@ -21,7 +21,12 @@ async function runLaneDirectly(script: ScriptStep[], extra: Partial<LaneRunInput
       settings: { baseUrl: `${server.url}/v1` },
       signal: new AbortController().signal,
       emit: (event) => void events.push(event),
-      call: async (_spec, fn) => ({ status: 'ok', value: await fn({ idempotencyKey: 'k' }), replayed: false, idempotencyKey: 'k' }),
+      call: async (_spec, fn) => ({
+        status: 'ok',
+        value: await fn({ idempotencyKey: 'k' }),
+        replayed: false,
+        idempotencyKey: 'k',
+      }),
       ...extra,
     });
     return { result, requests: server.requests, events };
@@ -34,11 +39,23 @@ async function runLaneDirectly(script: ScriptStep[], extra: Partial<LaneRunInput
 describe('API lane modes', function () {
   this.timeout(20_000);
 
-  it('review: read-only tools and a verdict, answered as the result\'s review', async () => {
-    const { result, requests } = await runLaneDirectly([
-      { turn: { tools: [{ name: 'read_file', input: { path: 'src/user.py' } }] } },
-      { turn: { tools: [{ name: 'verdict', input: { verdict: 'changes-requested', reasons: ['src/user.py:2 does not set active'] } }] } },
-    ], { mode: 'review' });
+  it("review: read-only tools and a verdict, answered as the result's review", async () => {
+    const { result, requests } = await runLaneDirectly(
+      [
+        { turn: { tools: [{ name: 'read_file', input: { path: 'src/user.py' } }] } },
+        {
+          turn: {
+            tools: [
+              {
+                name: 'verdict',
+                input: { verdict: 'changes-requested', reasons: ['src/user.py:2 does not set active'] },
+              },
+            ],
+          },
+        },
+      ],
+      { mode: 'review' },
+    );
     assert.deepEqual(result, {
       status: 'succeeded',
       summary: 'changes-requested: src/user.py:2 does not set active',
@@ -49,23 +66,41 @@ describe('API lane modes', function () {
     assert.match(JSON.stringify(requests[0]!.body.system), /You are reviewing a change/);
   });
 
-  it('a model response read back from the journal that is not a model turn fails the run, naming the turn', async () => {
-    const { result, requests } = await runLaneDirectly([], {
-      call: async (spec) => ({ status: 'ok', value: spec.kind === 'model' ? { content: 'garbage' } : undefined, replayed: true, idempotencyKey: 'k' }) as never,
-    });
-    assert.equal(result.status, 'failed');
-    assert.match(result.failureReason!, /^the journal's model response for turn 1 is not a model turn \(content: .*\); the run cannot resume from it$/);
-    assert.equal(requests.length, 0, 'nothing was sent');
-  });
+  it(
+    'a model response read back from the journal that is not a ' + 'model turn fails the run, naming the turn',
+    async () => {
+      const { result, requests } = await runLaneDirectly([], {
+        call: async (spec) =>
+          ({
+            status: 'ok',
+            value: spec.kind === 'model' ? { content: 'garbage' } : undefined,
+            replayed: true,
+            idempotencyKey: 'k',
+          }) as never,
+      });
+      assert.equal(result.status, 'failed');
+      assert.match(
+        result.failureReason!,
+        /^the journal's model response for turn 1 is not a model turn \(content: .*\); the run cannot resume from it$/,
+      );
+      assert.equal(requests.length, 0, 'nothing was sent');
+    },
+  );
 
-  it('a fix attempt gets the previous attempt\'s feedback in its task message', async () => {
-    const { result, requests } = await runLaneDirectly([{ turn: { tools: [{ name: 'finish', input: { summary: 'fixed' } }] } }], {
-      attempt: { runId: 't1.2', attempt: 2, retryReason: 'verify-failed' },
-      feedback: 'pytest -q: FAILED tests/test_user.py::test_active',
-    } as Partial<LaneRunInput>);
+  it("a fix attempt gets the previous attempt's feedback in its task message", async () => {
+    const { result, requests } = await runLaneDirectly(
+      [{ turn: { tools: [{ name: 'finish', input: { summary: 'fixed' } }] } }],
+      {
+        attempt: { runId: 't1.2', attempt: 2, retryReason: 'verify-failed' },
+        feedback: 'pytest -q: FAILED tests/test_user.py::test_active',
+      } as Partial<LaneRunInput>,
+    );
     assert.equal(result.status, 'succeeded');
     const task = JSON.stringify(requests[0]!.body.messages[0]);
     assert.match(task, /This is attempt 2; the previous attempt failed with: verify-failed/);
-    assert.match(task, /Feedback on the previous attempt \(address it\):\\npytest -q: FAILED tests\/test_user.py::test_active/);
+    assert.match(
+      task,
+      /Feedback on the previous attempt \(address it\):\\npytest -q: FAILED tests\/test_user.py::test_active/,
+    );
   });
 });

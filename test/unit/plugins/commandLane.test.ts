@@ -6,7 +6,9 @@ import { makeTempDir } from '../../helpers/tempRepo';
 
 describe('command lane', () => {
   let tmp: Awaited<ReturnType<typeof makeTempDir>>;
-  beforeEach(async () => { tmp = await makeTempDir(); });
+  beforeEach(async () => {
+    tmp = await makeTempDir();
+  });
   afterEach(async () => tmp.cleanup());
 
   const run = (settings: Record<string, unknown>, signal = new AbortController().signal) => {
@@ -34,14 +36,24 @@ describe('command lane', () => {
   it('streams stdout and stderr lines as log events', async () => {
     const { result, events } = run({ command: 'cat; echo oops >&2' });
     assert.deepEqual(await result, { status: 'succeeded', summary: '`cat; echo oops >&2` exited 0' });
-    assert.deepEqual(events.filter((e) => e.type === 'log').map((e) => e.type === 'log' && `${e.stream}:${e.line}`).sort(), ['stderr:oops', 'stdout:line one', 'stdout:line two']);
+    assert.deepEqual(
+      events
+        .filter((e) => e.type === 'log')
+        .map((e) => e.type === 'log' && `${e.stream}:${e.line}`)
+        .sort(),
+      ['stderr:oops', 'stdout:line one', 'stdout:line two'],
+    );
   });
 
   it('fails with the exit code and the last stderr lines', async () => {
     const { result } = run({ command: 'for i in 1 2 3 4 5 6 7; do echo "err $i" >&2; done; exit 4' });
     const r = await result;
     assert.equal(r.status, 'failed');
-    assert.equal(r.failureReason, '`for i in 1 2 3 4 5 6 7; do echo "err $i" >&2; done; exit 4` failed with exit code 4; stderr: err 3 | err 4 | err 5 | err 6 | err 7');
+    assert.equal(
+      r.failureReason,
+      '`for i in 1 2 3 4 5 6 7; do echo "err $i" >&2; done; exit 4` failed with exit code 4; stderr: err 3 ' +
+        '| err 4 | err 5 | err 6 | err 7',
+    );
   });
 
   it('explains a missing command setting', async () => {

@@ -5,7 +5,9 @@ import { finish, ids, sched, task } from './schedHelpers';
 const MIN = 60_000;
 
 describe('scheduler: priority, aging, urgency, unblocking, cost', () => {
-  /** Each minute a new priority-60 task arrives and one task runs to DONE; returns the minute the priority-0 task ran. */
+  /**
+   * Each minute a new priority-60 task arrives and one task runs to DONE; returns the minute the priority-0 task ran.
+   */
   function stream(agingPerMinute: number): number | undefined {
     const s = sched({ RUNNING: 1 }, { agingPerMinute });
     s.add(task('low', { priority: 0 }), 'READY', 0);
@@ -21,7 +23,10 @@ describe('scheduler: priority, aging, urgency, unblocking, cost', () => {
 
   it('aging: a low-priority task is not starved by a stream of new higher-priority tasks', () => {
     const started = stream(1);
-    assert.ok(started !== undefined && started > 55 && started <= 62, `it ran once its aging made up the 60 points (minute ${started})`);
+    assert.ok(
+      started !== undefined && started > 55 && started <= 62,
+      `it ran once its aging made up the 60 points (minute ${started})`,
+    );
     assert.equal(stream(0), undefined, 'without aging the same stream starves it');
   });
 
@@ -69,6 +74,9 @@ describe('scheduler: priority, aging, urgency, unblocking, cost', () => {
     s.add(task('b', { deps: ['a'] }), 'READY', 0);
     const [pick] = s.pick(30 * MIN).picks;
     assert.equal(pick!.waitedMs, 30 * MIN);
-    assert.match(s.explain(pick!), /^score 1102\.0 \(priority 70, urgent \+1000 until .*, waited 30\.0 min \+30\.0, unblocks 1 \+2\)$/);
+    assert.match(
+      s.explain(pick!),
+      /^score 1102\.0 \(priority 70, urgent \+1000 until .*, waited 30\.0 min \+30\.0, unblocks 1 \+2\)$/,
+    );
   });
 });

@@ -11,7 +11,9 @@ import { join, relative } from 'node:path';
 const UI = join(process.cwd(), 'src', 'ui');
 const WEBVIEW = join(process.cwd(), 'webview');
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('src/ui shows untrusted text only through the escapers', () => {
   it('calls vscode.window.show*Message only in showMessage.ts (and for one constant modal confirmation)', () => {
@@ -21,7 +23,9 @@ describe('src/ui shows untrusted text only through the escapers', () => {
       if (name === join('views', 'showMessage.ts')) continue;
       const source = readFileSync(file, 'utf8');
       for (const match of source.matchAll(/\bshow(Information|Warning|Error)Message\(([^)]*)/g)) {
-        const modalConstant = /^\s*'[^'`$]*',\s*\{\s*modal: true/.test(source.slice(match.index! + match[0].length - match[2]!.length, match.index! + match[0].length + 80));
+        const modalConstant = /^\s*'[^'`$]*',\s*\{\s*modal: true/.test(
+          source.slice(match.index! + match[0].length - match[2]!.length, match.index! + match[0].length + 80),
+        );
         if (!modalConstant) direct.push(`${name}: ${match[0].slice(0, 80)}`);
       }
     }
@@ -32,14 +36,30 @@ describe('src/ui shows untrusted text only through the escapers', () => {
     for (const file of files(UI)) {
       const source = readFileSync(file, 'utf8');
       if (!/MarkdownString/.test(source)) continue;
-      assert.match(source, /escapeMarkdown\(/, `${relative(UI, file)} builds a MarkdownString: escape untrusted parts with escapeMarkdown`);
-      assert.doesNotMatch(source, /isTrusted\s*[:=]\s*true|supportHtml\s*[:=]\s*true/, `${relative(UI, file)}: no trusted or HTML MarkdownString`);
+      assert.match(
+        source,
+        /escapeMarkdown\(/,
+        `${relative(UI, file)} builds a MarkdownString: escape untrusted parts with escapeMarkdown`,
+      );
+      assert.doesNotMatch(
+        source,
+        /isTrusted\s*[:=]\s*true|supportHtml\s*[:=]\s*true/,
+        `${relative(UI, file)}: no trusted or HTML MarkdownString`,
+      );
     }
   });
 
-  it('the queue panel page builds its DOM from text only: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {
-    for (const file of files(WEBVIEW)) {
-      assert.doesNotMatch(readFileSync(file, 'utf8'), /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write/, `${relative(WEBVIEW, file)} sets HTML from a string`);
-    }
-  });
+  it(
+    'the queue panel page builds its DOM from text only: no innerHTML, outerHTML, insertAdjacentHTML or ' +
+      'document.write',
+    () => {
+      for (const file of files(WEBVIEW)) {
+        assert.doesNotMatch(
+          readFileSync(file, 'utf8'),
+          /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write/,
+          `${relative(WEBVIEW, file)} sets HTML from a string`,
+        );
+      }
+    },
+  );
 });

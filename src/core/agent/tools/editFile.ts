@@ -49,7 +49,7 @@ function alreadyApplied(text: string, search: string, replace: string): boolean 
   if (!replace || replace === search) return false;
   const at = occurrences(text, replace);
   if (at.length !== 1) return false;
-  return occurrences(text.slice(0, at[0]) + '\0' + text.slice(at[0]! + replace.length), search).length === 0;
+  return occurrences(`${text.slice(0, at[0])}\0${text.slice(at[0]! + replace.length)}`, search).length === 0;
 }
 
 function occurrences(text: string, needle: string): number[] {

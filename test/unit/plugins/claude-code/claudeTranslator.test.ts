@@ -19,51 +19,95 @@ function translate(input: string[]) {
     if (line.kind === 'event') events.push(...t.translate(line.event));
   }
   const usage = events.flatMap((e) => (e.type === 'usage' ? [e.usage] : []));
-  const total = usage.reduce((a: { inputTokens: number; outputTokens: number; costUsd: number }, u) => ({ inputTokens: a.inputTokens + (u.inputTokens ?? 0), outputTokens: a.outputTokens + (u.outputTokens ?? 0), costUsd: a.costUsd + (u.costUsd ?? 0) }), { inputTokens: 0, outputTokens: 0, costUsd: 0 });
+  const total = usage.reduce(
+    (a: { inputTokens: number; outputTokens: number; costUsd: number }, u) => ({
+      inputTokens: a.inputTokens + (u.inputTokens ?? 0),
+      outputTokens: a.outputTokens + (u.outputTokens ?? 0),
+      costUsd: a.costUsd + (u.costUsd ?? 0),
+    }),
+    { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+  );
   return { events, outcome: t.outcome, total };
 }
 
 describe('claude-code translator on the real 2.1.332 stream', () => {
-  it('a normal run: every line parses, the total usage is the result\'s modelUsage and cost', () => {
+  it("a normal run: every line parses, the total usage is the result's modelUsage and cost", () => {
     const { outcome, total } = translate(lines('normal.jsonl'));
     assert.equal(outcome.succeeded, true);
     assert.deepEqual(total, { inputTokens: 200, outputTokens: 27, costUsd: 0.00134 });
   });
 
-  it('killed before its result: the API calls that finished are counted once each, although each message repeats its usage per content block', () => {
-    const all = lines('normal.jsonl');
-    const { outcome, total } = translate(all.slice(0, -1));
-    assert.equal(outcome.finished, false);
-    // msg_0 (text + tool_use: two lines, one usage) and msg_1: 100 input tokens each; output as of message_start.
-    assert.deepEqual(total, { inputTokens: 200, outputTokens: 2, costUsd: 0 });
-  });
+  it(
+    'killed before its result: the API calls that finished are counted once each, although each message ' +
+      'repeats its usage per content block',
+    () => {
+      const all = lines('normal.jsonl');
+      const { outcome, total } = translate(all.slice(0, -1));
+      assert.equal(outcome.finished, false);
+      // msg_0 (text + tool_use: two lines, one usage) and msg_1: 100 input tokens each; output as of message_start.
+      assert.deepEqual(total, { inputTokens: 200, outputTokens: 2, costUsd: 0 });
+    },
+  );
 
-  it('error_during_execution: modelUsage totals, not the last call\'s usage, and the [ede_diagnostic] note after the real error', () => {
-    const result = {
-      type: 'result', subtype: 'error_during_execution', is_error: true, session_id: 's1', total_cost_usd: 0.05,
-      usage: { input_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 5 },
-      modelUsage: {
-        'claude-opus-5-5': { inputTokens: 3000, outputTokens: 400, cacheReadInputTokens: 1000, cacheCreationInputTokens: 0, costUSD: 0.049 },
-        'claude-haiku-4-5': { inputTokens: 100, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0.001 },
-      },
-      errors: ['[ede_diagnostic] result_type=user last_content_type=tool_result stop_reason=tool_use', 'Error: stream interrupted'],
-      permission_denials: [],
-    };
-    const { outcome, total } = translate([lines('normal.jsonl')[1]!, JSON.stringify(result)]);
-    assert.deepEqual(total, { inputTokens: 4100, outputTokens: 410, costUsd: 0.05 });
-    assert.equal(outcome.succeeded, false);
-    assert.equal(outcome.error, 'Error: stream interrupted; [ede_diagnostic] result_type=user last_content_type=tool_result stop_reason=tool_use');
-  });
+  it(
+    "error_during_execution: modelUsage totals, not the last call's usage, and the [ede_diagnostic] note " +
+      'after the real error',
+    () => {
+      const result = {
+        type: 'result',
+        subtype: 'error_during_execution',
+        is_error: true,
+        session_id: 's1',
+        total_cost_usd: 0.05,
+        usage: { input_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 5 },
+        modelUsage: {
+          'claude-opus-5-5': {
+            inputTokens: 3000,
+            outputTokens: 400,
+            cacheReadInputTokens: 1000,
+            cacheCreationInputTokens: 0,
+            costUSD: 0.049,
+          },
+          'claude-haiku-4-5': {
+            inputTokens: 100,
+            outputTokens: 10,
+            cacheReadInputTokens: 0,
+            cacheCreationInputTokens: 0,
+            costUSD: 0.001,
+          },
+        },
+        errors: [
+          '[ede_diagnostic] result_type=user last_content_type=tool_result stop_reason=tool_use',
+          'Error: stream interrupted',
+        ],
+        permission_denials: [],
+      };
+      const { outcome, total } = translate([lines('normal.jsonl')[1]!, JSON.stringify(result)]);
+      assert.deepEqual(total, { inputTokens: 4100, outputTokens: 410, costUsd: 0.05 });
+      assert.equal(outcome.succeeded, false);
+      assert.equal(
+        outcome.error,
+        'Error: stream interrupted; [ede_diagnostic] result_type=user last_content_type=tool_result ' +
+          'stop_reason=tool_use',
+      );
+    },
+  );
 
-  it('a 429 after the CLI\'s retries: the synthetic message is the error with its HTTP status, not model text', () => {
+  it("a 429 after the CLI's retries: the synthetic message is the error with its HTTP status, not model text", () => {
     const { events, outcome } = translate(lines('api-error-429.jsonl'));
-    assert.deepEqual(events.filter((e) => e.type === 'text'), []);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'text'),
+      [],
+    );
     assert.equal(outcome.succeeded, false);
-    assert.equal(outcome.error, 'API error (HTTP 429 rate_limit_error): API Error: Request rejected (429) · rate_limit_error msg');
+    assert.equal(
+      outcome.error,
+      'API error (HTTP 429 rate_limit_error): API Error: Request rejected (429) · rate_limit_error msg',
+    );
     assert.equal(outcome.workEvents, 0, 'an API error is no work (a session that did none may be replaced)');
   });
 
-  it('connection refused: the CLI\'s kind of error is named', () => {
+  it("connection refused: the CLI's kind of error is named", () => {
     const { outcome } = translate(lines('connection-refused.jsonl'));
     assert.match(outcome.error!, /^API error \(connection_failed\): API Error: Connection refused .*\(ECONNREFUSED\)$/);
   });
@@ -73,7 +117,13 @@ describe('claude-code translator on the real 2.1.332 stream', () => {
     assert.equal(denied.outcome.succeeded, true, 'the CLI calls it a success');
     assert.equal(denied.outcome.failureCode, 'permission-denied', 'the lane fails a work run with it');
     assert.match(denied.outcome.error!, /^claude was denied every edit and command it asked for: Write\. /);
-    assert.ok(denied.events.some((e) => e.type === 'progress' && /^claude was denied Write: Claude requested permissions to write to /.test(e.message)));
+    assert.ok(
+      denied.events.some(
+        (e) =>
+          e.type === 'progress' &&
+          /^claude was denied Write: Claude requested permissions to write to /.test(e.message),
+      ),
+    );
 
     const partial = translate(lines('partial-denial.jsonl'));
     assert.equal(partial.outcome.succeeded, true);

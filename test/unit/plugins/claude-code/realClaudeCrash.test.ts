@@ -14,78 +14,116 @@ import { CLAUDE_VERSION, PASS_ENV, claudeEnv, processesIn, writeTurns } from './
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 
-describe(`claude-code lane with the real claude ${CLAUDE_VERSION}: SIGKILL of the Switchyard host, then resume`, function () {
-  this.timeout(90_000);
-  const binary = realpathSync(resolve('node_modules/.bin/claude'));
-  let cli: string;
-  before(async () => { cli = await buildCliBundle(); });
-  after(async () => rm(join(cli, '..'), { recursive: true, force: true }));
+describe(
+  `claude-code lane with the real claude ${CLAUDE_VERSION}: ` + `SIGKILL of the Switchyard host, then resume`,
+  function () {
+    this.timeout(90_000);
+    const binary = realpathSync(resolve('node_modules/.bin/claude'));
+    let cli: string;
+    before(async () => {
+      cli = await buildCliBundle();
+    });
+    after(async () => rm(join(cli, '..'), { recursive: true, force: true }));
 
-  it('the next attempt resumes the CLI\'s session (--resume, its history sent again) on the salvaged work, and the task ends DONE', async () => {
-    const home = await makeTempDir();
-    const repo = await makeTempRepo();
-    // The first call writes a file; the second hangs (the host is killed meanwhile); the resumed session writes another and ends.
-    const script: ScriptStep[] = [{ turn: {} }, { hang: true }, { turn: {} }, { turn: { text: 'Both files are written.' } }];
-    const server = await anthropicServer(script);
-    writeTurns(server, script, { 0: { file: 'first.txt', content: 'before the crash\n' }, 2: { file: 'second.txt', content: 'after the resume\n' } });
-    const env = { PATH: process.env.PATH ?? '', HOME: home.dir, ANTHROPIC_API_KEY: KEY, XDG_CONFIG_HOME: join(home.dir, 'config'), ...claudeEnv(home.dir, server.url, 0) };
-    const sy = (args: string[]) => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env, extendEnv: false });
-    const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
-    try {
-      const project = await Project.open(repo.dir, { registry: registryWithBuiltins(), parentEnv: env });
-      await project.updateSettings((s) => {
-        s.laneSettings['claude-code'] = { binary, passEnv: PASS_ENV };
-        s.retryCaps['claude-code'] = 2;
-        (s as { retryBackoff?: unknown }).retryBackoff = { initialMs: 0, coefficient: 2, maxMs: 0 };
-      });
-      await project.addTask({ title: 'Write two files', spec: 'Write first.txt, then second.txt', lane: 'claude-code' });
+    it(
+      "the next attempt resumes the CLI's session (--resume, its history sent again) on the salvaged work, and " +
+        'the task ends DONE',
+      async () => {
+        const home = await makeTempDir();
+        const repo = await makeTempRepo();
+        // The first call writes a file; the second hangs (the host is killed meanwhile); the resumed session writes
+        // another and ends.
+        const script: ScriptStep[] = [
+          { turn: {} },
+          { hang: true },
+          { turn: {} },
+          { turn: { text: 'Both files are written.' } },
+        ];
+        const server = await anthropicServer(script);
+        writeTurns(server, script, {
+          0: { file: 'first.txt', content: 'before the crash\n' },
+          2: { file: 'second.txt', content: 'after the resume\n' },
+        });
+        const env = {
+          PATH: process.env.PATH ?? '',
+          HOME: home.dir,
+          ANTHROPIC_API_KEY: KEY,
+          XDG_CONFIG_HOME: join(home.dir, 'config'),
+          ...claudeEnv(home.dir, server.url, 0),
+        };
+        const sy = (args: string[]) =>
+          execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env, extendEnv: false });
+        const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
+        try {
+          const project = await Project.open(repo.dir, { registry: registryWithBuiltins(), parentEnv: env });
+          await project.updateSettings((s) => {
+            s.laneSettings['claude-code'] = { binary, passEnv: PASS_ENV };
+            s.retryCaps['claude-code'] = 2;
+            (s as { retryBackoff?: unknown }).retryBackoff = { initialMs: 0, coefficient: 2, maxMs: 0 };
+          });
+          await project.addTask({
+            title: 'Write two files',
+            spec: 'Write first.txt, then second.txt',
+            lane: 'claude-code',
+          });
 
-      const host = sy(['run']);
-      await until('the second API call (which hangs)', () => server.requests.length >= 2, 30_000);
-      // …and the host has logged the first call's events (it writes them a moment after the CLI prints them).
-      const firstEvents = join(repo.dir, '.switchyard', 'runs', 't1.1', 'events.jsonl');
-      await until('the first call\'s tool result in the run\'s events', async () => (await readFile(firstEvents, 'utf8').catch(() => '')).includes('"type":"tool-result"'), 10_000);
-      host.kill('SIGKILL');
-      const killed = await host;
-      assert.equal(killed.signal, 'SIGKILL');
-      // Ending the dead host's CLI is the job of the process supervision (issue 19, item 1); the test makes sure it is gone.
-      const leftovers = processesIn(worktree);
-      for (const pid of leftovers) process.kill(pid, 'SIGKILL');
-      await until('the killed host\'s CLI to be gone', () => processesIn(worktree).length === 0, 10_000);
+          const host = sy(['run']);
+          await until('the second API call (which hangs)', () => server.requests.length >= 2, 30_000);
+          // …and the host has logged the first call's events (it writes them a moment after the CLI prints them).
+          const firstEvents = join(repo.dir, '.switchyard', 'runs', 't1.1', 'events.jsonl');
+          await until(
+            "the first call's tool result in the run's events",
+            async () => (await readFile(firstEvents, 'utf8').catch(() => '')).includes('"type":"tool-result"'),
+            10_000,
+          );
+          host.kill('SIGKILL');
+          const killed = await host;
+          assert.equal(killed.signal, 'SIGKILL');
+          // Ending the dead host's CLI is the job of the process supervision (issue 19, item 1); the test makes sure it
+          // is gone.
+          const leftovers = processesIn(worktree);
+          for (const pid of leftovers) process.kill(pid, 'SIGKILL');
+          await until("the killed host's CLI to be gone", () => processesIn(worktree).length === 0, 10_000);
 
-      const resumed = await sy(['run']);
-      assert.equal(resumed.exitCode, 0, `${resumed.stdout}\n${resumed.stderr}`);
-      const state = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
-      const [first, second] = state.runs;
-      assert.equal(state.tasks[0].state, 'DONE', second?.failureReason);
-      assert.equal(first.failureCode, 'interrupted');
-      assert.match(first.sessionId, /^[0-9a-f-]{36}$/);
-      assert.equal(second.resumeFrom.sessionId, first.sessionId, 'the next attempt continues the session');
-      assert.equal(second.sessionId, first.sessionId, 'claude --resume kept the session id');
+          const resumed = await sy(['run']);
+          assert.equal(resumed.exitCode, 0, `${resumed.stdout}\n${resumed.stderr}`);
+          const state = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
+          const [first, second] = state.runs;
+          assert.equal(state.tasks[0].state, 'DONE', second?.failureReason);
+          assert.equal(first.failureCode, 'interrupted');
+          assert.match(first.sessionId, /^[0-9a-f-]{36}$/);
+          assert.equal(second.resumeFrom.sessionId, first.sessionId, 'the next attempt continues the session');
+          assert.equal(second.sessionId, first.sessionId, 'claude --resume kept the session id');
 
-      // The call that finished before the kill is in the killed run's events (counted per message, no result needed).
-      const firstLog = (await readFile(join(repo.dir, '.switchyard', 'runs', first.id, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-      const paid = firstLog.filter((l) => l.type === 'lane' && l.event.type === 'usage').map((l) => l.event.usage);
-      assert.deepEqual(paid, [{ inputTokens: 100, outputTokens: 1, costUsd: 0 }]);
+          // The call that finished before the kill is in the killed run's events (counted per message, no result
+          // needed).
+          const firstLog = (await readFile(join(repo.dir, '.switchyard', 'runs', first.id, 'events.jsonl'), 'utf8'))
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l));
+          const paid = firstLog.filter((l) => l.type === 'lane' && l.event.type === 'usage').map((l) => l.event.usage);
+          assert.deepEqual(paid, [{ inputTokens: 100, outputTokens: 1, costUsd: 0 }]);
 
-      // The resumed CLI sent the first session's history: the Write call and its result.
-      assert.equal(server.requests.length, 4);
-      const history = JSON.stringify(server.requests[2]!.body.messages);
-      assert.match(history, /"id":"toolu_0_0","name":"Write"/);
-      assert.match(history, /"tool_use_id":"toolu_0_0"/);
-      const log = (await readFile(join(repo.dir, '.switchyard', 'runs', second.id, 'events.jsonl'), 'utf8'));
-      assert.doesNotMatch(log, /could not resume session/);
+          // The resumed CLI sent the first session's history: the Write call and its result.
+          assert.equal(server.requests.length, 4);
+          const history = JSON.stringify(server.requests[2]!.body.messages);
+          assert.match(history, /"id":"toolu_0_0","name":"Write"/);
+          assert.match(history, /"tool_use_id":"toolu_0_0"/);
+          const log = await readFile(join(repo.dir, '.switchyard', 'runs', second.id, 'events.jsonl'), 'utf8');
+          assert.doesNotMatch(log, /could not resume session/);
 
-      // The second attempt started on the salvaged file and added its own.
-      const diff = await readFile(join(repo.dir, '.switchyard', 'runs', second.id, 'diff.patch'), 'utf8');
-      assert.match(diff, /\+before the crash/);
-      assert.match(diff, /\+after the resume/);
-      assert.equal(second.usage.inputTokens, 200, 'the resumed attempt\'s own two calls');
-    } finally {
-      for (const pid of processesIn(repo.dir)) process.kill(pid, 'SIGKILL');
-      await server.stop();
-      await repo.cleanup();
-      await home.cleanup();
-    }
-  });
-});
+          // The second attempt started on the salvaged file and added its own.
+          const diff = await readFile(join(repo.dir, '.switchyard', 'runs', second.id, 'diff.patch'), 'utf8');
+          assert.match(diff, /\+before the crash/);
+          assert.match(diff, /\+after the resume/);
+          assert.equal(second.usage.inputTokens, 200, "the resumed attempt's own two calls");
+        } finally {
+          for (const pid of processesIn(repo.dir)) process.kill(pid, 'SIGKILL');
+          await server.stop();
+          await repo.cleanup();
+          await home.cleanup();
+        }
+      },
+    );
+  },
+);

@@ -18,9 +18,24 @@ const PARENT_CREDENTIALS = {
 };
 
 const LANES: { lane: string; cli: StandInCli; stream: string; keys: Record<string, string> }[] = [
-  { lane: 'claude-code', cli: 'claude', stream: 'claude/normal.jsonl', keys: { ANTHROPIC_API_KEY: FAKE_KEYS.ANTHROPIC_API_KEY } },
-  { lane: 'codex', cli: 'codex', stream: 'codex/normal.jsonl', keys: { OPENAI_API_KEY: FAKE_KEYS.OPENAI_API_KEY, CODEX_API_KEY: FAKE_KEYS.OPENAI_API_KEY } },
-  { lane: 'cursor-agent', cli: 'cursor-agent', stream: 'cursor/normal.jsonl', keys: { CURSOR_API_KEY: FAKE_KEYS.CURSOR_API_KEY } },
+  {
+    lane: 'claude-code',
+    cli: 'claude',
+    stream: 'claude/normal.jsonl',
+    keys: { ANTHROPIC_API_KEY: FAKE_KEYS.ANTHROPIC_API_KEY },
+  },
+  {
+    lane: 'codex',
+    cli: 'codex',
+    stream: 'codex/normal.jsonl',
+    keys: { OPENAI_API_KEY: FAKE_KEYS.OPENAI_API_KEY, CODEX_API_KEY: FAKE_KEYS.OPENAI_API_KEY },
+  },
+  {
+    lane: 'cursor-agent',
+    cli: 'cursor-agent',
+    stream: 'cursor/normal.jsonl',
+    keys: { CURSOR_API_KEY: FAKE_KEYS.CURSOR_API_KEY },
+  },
 ];
 
 describe('CLI lanes: credential isolation', () => {
@@ -41,11 +56,19 @@ describe('CLI lanes: credential isolation', () => {
     await tmp.cleanup();
   });
 
-  async function envSeenBy(lane: (typeof LANES)[number], settings: Record<string, unknown>, tag: string): Promise<Record<string, string>> {
+  async function envSeenBy(
+    lane: (typeof LANES)[number],
+    settings: Record<string, unknown>,
+    tag: string,
+  ): Promise<Record<string, string>> {
     const dump = join(tmp.dir, `${lane.lane}-${tag}.env.json`);
     const fake = await standIn(tmp.dir, lane.cli, [[{ dumpEnv: dump }, { replay: lane.stream }]], `${lane.cli}-${tag}`);
     // The project reads the real parent environment: process.env.
-    const { repo, project } = await cliLaneProject(lane.lane, { binary: fake.binary, ...settings }, { parentEnv: process.env });
+    const { repo, project } = await cliLaneProject(
+      lane.lane,
+      { binary: fake.binary, ...settings },
+      { parentEnv: process.env },
+    );
     cleanup = repo.cleanup;
     await project.addTask({ title: 'show me your env', lane: lane.lane });
     await project.runQueue();
@@ -56,29 +79,48 @@ describe('CLI lanes: credential isolation', () => {
   }
 
   for (const lane of LANES) {
-    it(`${lane.lane}: the CLI sees none of the parent's cloud or GitHub credentials, and its resolved vendor key`, async () => {
-      const env = await envSeenBy(lane, {}, 'plain');
-      assert.deepEqual(Object.keys(PARENT_CREDENTIALS).filter((name) => name in env), []);
-      for (const [name, value] of Object.entries(lane.keys)) assert.equal(env[name], value, `${name} is passed explicitly`);
-      const otherVendors = Object.keys(FAKE_KEYS).filter((name) => !(name in lane.keys));
-      assert.deepEqual(otherVendors.filter((name) => name in env), [], 'another vendor\'s key is not passed either');
-      assert.equal(env.PATH, process.env.PATH, 'the allowlisted PATH is');
-    });
+    it(
+      `${lane.lane}: the CLI sees none of the parent's cloud or GitHub credentials, ` + `and its resolved vendor key`,
+      async () => {
+        const env = await envSeenBy(lane, {}, 'plain');
+        assert.deepEqual(
+          Object.keys(PARENT_CREDENTIALS).filter((name) => name in env),
+          [],
+        );
+        for (const [name, value] of Object.entries(lane.keys))
+          assert.equal(env[name], value, `${name} is passed explicitly`);
+        const otherVendors = Object.keys(FAKE_KEYS).filter((name) => !(name in lane.keys));
+        assert.deepEqual(
+          otherVendors.filter((name) => name in env),
+          [],
+          "another vendor's key is not passed either",
+        );
+        assert.equal(env.PATH, process.env.PATH, 'the allowlisted PATH is');
+      },
+    );
   }
 
   it('passEnv: ["AWS_PROFILE"] passes exactly that variable', async () => {
     const env = await envSeenBy(LANES[0]!, { passEnv: ['AWS_PROFILE'] }, 'pass');
-    assert.deepEqual(Object.keys(PARENT_CREDENTIALS).filter((name) => name in env), ['AWS_PROFILE']);
+    assert.deepEqual(
+      Object.keys(PARENT_CREDENTIALS).filter((name) => name in env),
+      ['AWS_PROFILE'],
+    );
     assert.equal(env.AWS_PROFILE, 'customer-prod');
   });
 
-  it('a failing secret command fails the run before the CLI starts, with the command\'s stderr', async () => {
+  it("a failing secret command fails the run before the CLI starts, with the command's stderr", async () => {
     delete process.env.ANTHROPIC_API_KEY;
     const fake = await standIn(tmp.dir, 'claude', [[{ replay: 'claude/normal.jsonl' }]]);
-    const { repo, project } = await cliLaneProject('claude-code', { binary: fake.binary }, { parentEnv: process.env, attempts: 3 });
+    const { repo, project } = await cliLaneProject(
+      'claude-code',
+      { binary: fake.binary },
+      { parentEnv: process.env, attempts: 3 },
+    );
     cleanup = repo.cleanup;
     await project.updateSettings((s) => {
-      s.secretCommands.ANTHROPIC_API_KEY = 'echo "vault: permission denied for secret/anthropic (token expired)" >&2; exit 3';
+      s.secretCommands.ANTHROPIC_API_KEY =
+        'echo "vault: permission denied for secret/anthropic (token expired)" >&2; exit 3';
     });
     await project.addTask({ title: 'needs a key', lane: 'claude-code' });
     await project.runQueue();
@@ -87,7 +129,13 @@ describe('CLI lanes: credential isolation', () => {
     assert.equal(state.runs.length, 1, 'not retried');
     const run = state.runs[0]!;
     assert.equal(run.failureCode, 'secret-unavailable');
-    assert.match(run.failureReason!, /lane "claude-code" could not get ANTHROPIC_API_KEY: the secret command for ANTHROPIC_API_KEY \(`.*`\) exited with code 3: vault: permission denied for secret\/anthropic \(token expired\)/);
+    assert.match(
+      run.failureReason!,
+      new RegExp(
+        'lane "claude-code" could not get ANTHROPIC_API_KEY: the secret command for ANTHROPIC_API_KEY \\(`.*`\\) ' +
+          String.raw`exited with code 3: vault: permission denied for secret\/anthropic \(token expired\)`,
+      ),
+    );
     assert.equal(state.tasks[0]!.state, 'FAILED');
     assert.ok(!existsSync(run.worktree), 'no worktree was made for a lane that could not start');
   });
