@@ -9,7 +9,8 @@
  *
  * - an extension gets them on the API object:
  *
- *     const api = (await vscode.extensions.getExtension<SwitchyardExtension>('switchyard.switchyard')!.activate()).getAPI(1);
+ * const api = (await
+ * vscode.extensions.getExtension<SwitchyardExtension>('switchyard.switchyard')!.activate()).getAPI(1);
  *     context.subscriptions.push(api.registerLane(myLane(api)));
  *
  * - a CLI lane module (project setting `laneModules`) default-exports a
@@ -57,7 +58,14 @@ export interface LaneManifest {
    * accepts (`string` keeps the text as typed; `string[]` and `object` are JSON);
    * without it a value is JSON or else text.
    */
-  settings?: Record<string, { description: string; required?: boolean; type?: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object' }>;
+  settings?: Record<
+    string,
+    {
+      description: string;
+      required?: boolean;
+      type?: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
+    }
+  >;
   /** Secrets resolved by Switchyard before the lane starts; a missing one fails the run first. */
   requiredSecrets?: string[];
   /** Secrets passed when set, without failing when not. */
@@ -228,7 +236,9 @@ export declare function parseLaneSettings<S extends z.ZodType>(
 
 /** One attempt of an API lane: the provider's model and the lane's parsed settings. */
 export interface ApiLaneRun {
-  /** For the progress line and the price: `modelPrices` (exact id, then longest prefix), then `price`; none means $0. */
+  /**
+   * For the progress line and the price: `modelPrices` (exact id, then longest prefix), then `price`; none means $0.
+   */
   manifest: Pick<LaneManifest, 'id' | 'price' | 'modelPrices'>;
   /** The durable call's name for a model call, e.g. `gemini.generate`. */
   callName: string;
@@ -279,7 +289,10 @@ export interface ProcessGroupRecord {
 export interface ProcessGroup {
   readonly stdout: Readable;
   readonly stderr: Readable;
-  /** Resolves once the leader has exited, nothing is left alive in its group and both streams are drained; never rejects. */
+  /**
+   * Resolves once the leader has exited, nothing is left alive in its group and both streams are drained; never
+   * rejects.
+   */
   readonly done: Promise<ProcessGroupExit>;
   /** The group as recorded with the run's lease, once it started. */
   readonly record: ProcessGroupRecord | undefined;
@@ -307,7 +320,10 @@ export interface LaneToolkit {
 
 /** Version 1 of the API: the lane registry and the toolkit. */
 export interface SwitchyardAPI extends LaneToolkit {
-  /** Validates the manifest (strict) and registers the lane; disposing removes it. Throws on an invalid manifest or a duplicate id. */
+  /**
+   * Validates the manifest (strict) and registers the lane; disposing removes it. Throws on an invalid manifest or a
+   * duplicate id.
+   */
   registerLane(plugin: LanePlugin): Disposable;
   /** The registered lanes' manifests, validated, sorted by id. */
   lanes(): LaneManifest[];

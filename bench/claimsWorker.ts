@@ -75,7 +75,10 @@ export interface Probes {
   readMs: number;
   /** `ProjectState.safeParse` of the whole state, as every update does before writing (median of 9). */
   validateMs: number;
-  /** files: one atomic write of the whole state (serialize, write, fsync, rename, fsync dir) to a probe file (median of 5). */
+  /**
+   * files: one atomic write of the whole state (serialize, write, fsync, rename, fsync dir) to a probe file (median of
+   * 5).
+   */
   writeMs?: number;
   /** postgres: one `SELECT 1` round trip on a connection of its own (median of 21). */
   roundTripMs?: number;
@@ -102,14 +105,19 @@ export interface WorkerResult {
 const now = (): number => performance.timeOrigin + performance.now();
 
 /** Every statement any pg client in this process sends: how many, and how long until its answer. */
-const pgStats = { queries: 0, ms: 0, byStatement: new Map<string, { n: number; ms: number; rows: number }>(), counting: false };
+const pgStats = {
+  queries: 0,
+  ms: 0,
+  byStatement: new Map<string, { n: number; ms: number; rows: number }>(),
+  counting: false,
+};
 {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   proto.query = function (this: unknown, ...args: unknown[]): unknown {
     const started = now();
     const first = args[0];
-    const sql = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text ?? '?';
+    const sql = typeof first === 'string' ? first : ((first as { text?: string } | undefined)?.text ?? '?');
     const done = (answer?: unknown): void => {
       const took = now() - started;
       pgStats.queries += 1;
@@ -132,7 +140,8 @@ const pgStats = { queries: 0, ms: 0, byStatement: new Map<string, { n: number; m
       return original.apply(this, args);
     }
     const result = original.apply(this, args);
-    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, () => done());
+    if (result && typeof (result as Promise<unknown>).then === 'function')
+      (result as Promise<unknown>).then(done, () => done());
     return result;
   };
 }
@@ -167,7 +176,10 @@ async function timed(times: number, fn: () => unknown): Promise<number> {
 async function probe(config: WorkerConfig, read: () => Promise<ProjectState>): Promise<Probes> {
   const state = await read();
   for (let i = 0; i < 5; i++) ProjectState.safeParse(state);
-  const probes: Probes = { readMs: await timed(9, read), validateMs: await timed(9, () => ProjectState.safeParse(state)) };
+  const probes: Probes = {
+    readMs: await timed(9, read),
+    validateMs: await timed(9, () => ProjectState.safeParse(state)),
+  };
   if (config.backend.kind === 'files') {
     const file = join(config.root, STATE_DIR, `probe-${process.pid}.json`);
     const writer = new AtomicJsonFile(file, ProjectState);
@@ -185,7 +197,10 @@ async function probe(config: WorkerConfig, read: () => Promise<ProjectState>): P
   return probes;
 }
 
-/** A drain's mirror that notes when the claim's change function starts (under the lock) and when the scheduler has picked. */
+/**
+ * A drain's mirror that notes when the claim's change function starts (under the lock) and when the scheduler has
+ * picked.
+ */
 class TimedMirror extends SchedulerMirror {
   enteredAt = 0;
   appliedAt = 0;
@@ -234,15 +249,34 @@ async function main(): Promise<void> {
     lines.close();
 
     pgStats.counting = true;
-    const result: WorkerResult = { type: 'result', pid: process.pid, probes, statements: {}, claimed: [], runs: [], emptyClaims: 0, startedAt: now(), endedAt: 0, claims: [], finishes: [] };
+    const result: WorkerResult = {
+      type: 'result',
+      pid: process.pid,
+      probes,
+      statements: {},
+      claimed: [],
+      runs: [],
+      emptyClaims: 0,
+      startedAt: now(),
+      endedAt: 0,
+      claims: [],
+      finishes: [],
+    };
     for (;;) {
       const called = now();
       const before = { ...pgStats };
       // As a drain does: an unlocked look at the state (its settings go to the claim), then the claim.
       const claim = await claimTasks(ctx, mirror, (await ctx.store.read()).settings, Date.now(), 1);
-      const timing: TxTiming = { toLockMs: mirror.enteredAt - called, appliedMs: mirror.appliedAt - called, totalMs: now() - called, queries: pgStats.queries - before.queries, queryMs: pgStats.ms - before.ms };
+      const timing: TxTiming = {
+        toLockMs: mirror.enteredAt - called,
+        appliedMs: mirror.appliedAt - called,
+        totalMs: now() - called,
+        queries: pgStats.queries - before.queries,
+        queryMs: pgStats.ms - before.ms,
+      };
       if (claim.claimed.length === 0) {
-        // No READY task left in the stored state (looked at as a drain does, unlocked): this worker is done (nothing here fails or retries).
+        // No READY task left in the stored state (looked at as a drain does, unlocked): this worker is done (nothing
+        // here fails or retries).
         mirror.sync(await ctx.store.read(), Date.now());
         if (mirror.current.readyCount === 0) break;
         result.emptyClaims += 1;
@@ -260,13 +294,26 @@ async function main(): Promise<void> {
         let applied = 0;
         await ctx.store.update((state) => {
           entered = now();
-          // The engine moves the task to VERIFYING in its own transaction (the stage gate) before finishRun; here both happen in one.
+          // The engine moves the task to VERIFYING in its own transaction (the stage gate) before finishRun; here both
+          // happen in one.
           setTaskState(findTask(state, task.id), 'VERIFYING');
-          const line = finishRun(state, registry, run.id, { ok: true, summary: 'claims benchmark' }, { now: Date.now() });
+          const line = finishRun(
+            state,
+            registry,
+            run.id,
+            { ok: true, summary: 'claims benchmark' },
+            { now: Date.now() },
+          );
           applied = now();
           return line;
         });
-        result.finishes.push({ toLockMs: entered - started, appliedMs: applied - started, totalMs: now() - started, queries: pgStats.queries - before.queries, queryMs: pgStats.ms - before.ms });
+        result.finishes.push({
+          toLockMs: entered - started,
+          appliedMs: applied - started,
+          totalMs: now() - started,
+          queries: pgStats.queries - before.queries,
+          queryMs: pgStats.ms - before.ms,
+        });
       }
     }
     result.endedAt = now();

@@ -22,12 +22,20 @@ export async function benchOutput(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-output-'));
   try {
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
-    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@localhost', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: dir });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=b', '-c', 'user.email=b@localhost', 'commit', '-q', '--allow-empty', '-m', 'init'],
+      { cwd: dir },
+    );
     const project = await Project.open(dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) => { s.retryCaps.command = 1; });
+    await project.updateSettings((s) => {
+      s.retryCaps.command = 1;
+    });
     let n = 0;
     const run = async (command: string) => {
-      await project.updateSettings((s) => { s.laneSettings.command = { command }; });
+      await project.updateSettings((s) => {
+        s.laneSettings.command = { command };
+      });
       await project.addTask({ title: `output ${++n}` });
       const r = await runMeasured([cli, 'run', '--repo', dir]);
       if (r.exitCode !== 0) throw new Error(`run failed: ${r.stderr}`);
@@ -45,9 +53,17 @@ export async function benchOutput(): Promise<void> {
     for (const [name, command, mib] of cases) {
       const r = await run(command);
       times.push(r.ms);
-      console.log(`${name.padEnd(22)} ${(r.ms / 1000).toFixed(2).padStart(6)} s (${(r.ms / idle.ms).toFixed(1)}× idle, ${((r.ms - idle.ms) / mib).toFixed(0)} ms/MiB above idle)  peak RSS +${(r.peak - idle.peak).toFixed(1)} MiB over idle (target ≤ 50)  events.jsonl ${(r.size / MiB).toFixed(2)} MiB (cap 10 MiB)`);
+      console.log(
+        `${name.padEnd(22)} ${(r.ms / 1000).toFixed(2).padStart(6)} s (${(r.ms / idle.ms).toFixed(1)}× ` +
+          `idle, ${((r.ms - idle.ms) / mib).toFixed(0)} ms/MiB above idle)  peak RSS ` +
+          `+${(r.peak - idle.peak).toFixed(1)} MiB over idle (target ≤ 50)  events.jsonl ` +
+          `${(r.size / MiB).toFixed(2)} MiB (cap 10 MiB)`,
+      );
     }
-    console.log(`time, 50 MB ÷ 10 MB of lines: ${(times[1]! / times[0]!).toFixed(2)}× for ${(48.2 / 9.6).toFixed(1)}× the output (linear or better)`);
+    console.log(
+      `time, 50 MB ÷ 10 MB of lines: ${(times[1]! / times[0]!).toFixed(2)}× for ` +
+        `${(48.2 / 9.6).toFixed(1)}× the output (linear or better)`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,15 @@ import { benchScheduler } from './schedulerBench';
 import { benchClaims } from './claims';
 import { benchOutput } from './outputBench';
 
-const all = [benchBundleSize, benchQueueOverhead, benchJournal, benchGuardScan, benchScheduler, benchClaims, benchOutput];
+const all = [
+  benchBundleSize,
+  benchQueueOverhead,
+  benchJournal,
+  benchGuardScan,
+  benchScheduler,
+  benchClaims,
+  benchOutput,
+];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 const benches = filter ? all.filter((b) => `${b.name} ${b.title}`.toLowerCase().includes(filter)) : all;

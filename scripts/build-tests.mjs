@@ -7,7 +7,9 @@ import * as esbuild from 'esbuild';
 
 const suiteDir = 'test/integration/suite';
 const outdir = 'out/test/integration/suite';
-const entryPoints = readdirSync(suiteDir).filter((f) => f.endsWith('.ts')).map((f) => `${suiteDir}/${f}`);
+const entryPoints = readdirSync(suiteDir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => `${suiteDir}/${f}`);
 
 const started = Date.now();
 await rm(outdir, { recursive: true, force: true });

@@ -7,9 +7,32 @@ const watch = process.argv.includes('--watch');
 const common = { bundle: true, sourcemap: true, minify: true, logLevel: 'warning', legalComments: 'none' };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
-  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/bin.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 // The package is ESM ("type": "module") for its sources and tests; the bundles are CommonJS.
@@ -19,7 +42,11 @@ await writeFile('dist/package.json', '{ "type": "commonjs" }\n');
 // The queue panel's icons: the codicon font and its stylesheet from @vscode/codicons (font CC-BY-4.0, its
 // licence goes along), copied into media/ because the webview may only load from dist/ and media/.
 await mkdir('media/codicons', { recursive: true });
-for (const [from, to] of [['dist/codicon.css', 'codicon.css'], ['dist/codicon.ttf', 'codicon.ttf'], ['LICENSE', 'LICENSE']]) {
+for (const [from, to] of [
+  ['dist/codicon.css', 'codicon.css'],
+  ['dist/codicon.ttf', 'codicon.ttf'],
+  ['LICENSE', 'LICENSE'],
+]) {
   await copyFile(`node_modules/@vscode/codicons/${from}`, `media/codicons/${to}`);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (`npm test`): layer check, type check, lint and format, build, unit tests, the queue
-# panel's webview on its own in headless chromium, then the real VS Code tests: integration tests inside code-server's extension host
-# and UI tests in headless chromium. Exits non-zero if any suite fails and
+# panel's webview on its own in headless chromium, then the real VS Code tests: integration tests inside code-server's
+# extension host and UI tests in headless chromium. Exits non-zero if any suite fails and
 # ends with a line "N passed, N failed" (suites, not test cases).
 #
 # The code-server and browser suites run in a network namespace with only
@@ -53,7 +53,8 @@ offline() {
 }
 
 built=0 installed=0 suite=0
-# The layer check runs from its own small package (dependency-cruiser needs TypeScript's JavaScript API, which TypeScript 7 lacks).
+# The layer check runs from its own small package (dependency-cruiser needs TypeScript's JavaScript API, which
+# TypeScript 7 lacks).
 [[ -x tools/depcruise/node_modules/.bin/depcruise ]] || npm ci --prefix tools/depcruise --no-audit --no-fund
 section "Layers" npm run --silent check:layers
 section "Type check" npx tsc --noEmit -p .

@@ -34,7 +34,10 @@ export interface LaneToolkit {
 
 /** Version 1 of the API: the lane registry and the toolkit. */
 export interface SwitchyardAPI extends LaneToolkit {
-  /** Validates the manifest (strict) and registers the lane; disposing removes it. Throws on an invalid manifest or a duplicate id. */
+  /**
+   * Validates the manifest (strict) and registers the lane; disposing removes it. Throws on an invalid manifest or a
+   * duplicate id.
+   */
   registerLane(plugin: LanePlugin): Disposable;
   /** The registered lanes' manifests, validated, sorted by id. */
   lanes(): LaneManifestInput[];

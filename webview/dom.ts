@@ -3,7 +3,11 @@
 type Attrs = Record<string, string | number | boolean | undefined>;
 type Child = Node | string | null | undefined | false;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   setAttrs(el, attrs);
   append(el, children);
@@ -32,8 +36,17 @@ export function icon(name: string, extra = ''): HTMLSpanElement {
 }
 
 /** A button with an optional codicon; `label` is its accessible name when it shows only the icon. */
-export function button(text: string, options: { icon?: string; label?: string; action?: string; cls?: string; data?: Record<string, string> } = {}): HTMLButtonElement {
-  const b = h('button', { type: 'button', class: options.cls ?? 'btn', 'aria-label': options.label, title: options.label ?? undefined, 'data-action': options.action });
+export function button(
+  text: string,
+  options: { icon?: string; label?: string; action?: string; cls?: string; data?: Record<string, string> } = {},
+): HTMLButtonElement {
+  const b = h('button', {
+    type: 'button',
+    class: options.cls ?? 'btn',
+    'aria-label': options.label,
+    title: options.label ?? undefined,
+    'data-action': options.action,
+  });
   if (options.icon) b.append(icon(options.icon));
   if (text) b.append(h('span', { text }));
   for (const [k, v] of Object.entries(options.data ?? {})) b.dataset[k] = v;

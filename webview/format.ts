@@ -18,7 +18,9 @@ export function usd(value: number | null | undefined): string {
 }
 
 export function pct(value: number | null | undefined): string {
-  return value === null || value === undefined ? 'no data' : `${(value * 100).toFixed(value === 1 || value === 0 ? 0 : 1)}%`;
+  return value === null || value === undefined
+    ? 'no data'
+    : `${(value * 100).toFixed(value === 1 || value === 0 ? 0 : 1)}%`;
 }
 
 /** `14:03:05` today, else `2024-05-01 14:03`. */

@@ -1,12 +1,23 @@
 import { button, h, icon } from './dom';
 import { TABS, type Tab } from './panelStore';
 
-export const TAB_LABELS: Record<Tab, string> = { all: 'All', ready: 'Ready (priority order)', active: 'In progress', blocked: 'Blocked', failed: 'Failed' };
+export const TAB_LABELS: Record<Tab, string> = {
+  all: 'All',
+  ready: 'Ready (priority order)',
+  active: 'In progress',
+  blocked: 'Blocked',
+  failed: 'Failed',
+};
 
 /** The page's fixed parts; sections are filled in by their renderers. */
 export function buildLayout(app: HTMLElement): void {
   const section = (id: string, title: string, codicon: string, ...body: HTMLElement[]): HTMLElement =>
-    h('section', { id, 'aria-labelledby': `${id}-title` }, h('h2', { id: `${id}-title` }, icon(codicon), ` ${title}`), ...body);
+    h(
+      'section',
+      { id, 'aria-labelledby': `${id}-title` },
+      h('h2', { id: `${id}-title` }, icon(codicon), ` ${title}`),
+      ...body,
+    );
   app.replaceChildren(
     h(
       'header',
@@ -18,7 +29,13 @@ export function buildLayout(app: HTMLElement): void {
       button('Refresh', { icon: 'refresh', label: 'Refresh from disk', action: 'refresh' }),
     ),
     h('p', { id: 'banner', class: 'banner', role: 'alert', hidden: true }),
-    section('pipeline', 'Pipeline', 'pulse', h('div', { id: 'pipeline-body' }), h('div', { id: 'scheduler-body', class: 'scheduler' })),
+    section(
+      'pipeline',
+      'Pipeline',
+      'pulse',
+      h('div', { id: 'pipeline-body' }),
+      h('div', { id: 'scheduler-body', class: 'scheduler' }),
+    ),
     section(
       'queue',
       'Tasks',
@@ -26,8 +43,28 @@ export function buildLayout(app: HTMLElement): void {
       h(
         'div',
         { class: 'list-tools' },
-        h('div', { role: 'tablist', 'aria-label': 'Task lists', id: 'tabs' }, ...TABS.map((t) => h('button', { type: 'button', role: 'tab', id: `tab-${t}`, 'data-tab': t, 'aria-controls': 'task-list', 'aria-selected': 'false', tabindex: '-1', text: TAB_LABELS[t] }))),
-        h('input', { id: 'filter', type: 'search', placeholder: 'Filter by id, title, lane, state', 'aria-label': 'Filter the tasks' }),
+        h(
+          'div',
+          { role: 'tablist', 'aria-label': 'Task lists', id: 'tabs' },
+          ...TABS.map((t) =>
+            h('button', {
+              type: 'button',
+              role: 'tab',
+              id: `tab-${t}`,
+              'data-tab': t,
+              'aria-controls': 'task-list',
+              'aria-selected': 'false',
+              tabindex: '-1',
+              text: TAB_LABELS[t],
+            }),
+          ),
+        ),
+        h('input', {
+          id: 'filter',
+          type: 'search',
+          placeholder: 'Filter by id, title, lane, state',
+          'aria-label': 'Filter the tasks',
+        }),
       ),
       h(
         'div',
@@ -35,12 +72,33 @@ export function buildLayout(app: HTMLElement): void {
         h(
           'div',
           { class: 'list-wrap' },
-          h('div', { class: 'row head', 'aria-hidden': 'true' }, ...['State', 'Task', 'Title', 'Lane', 'Details'].map((t) => h('span', { class: 'cell', text: t }))),
-          h('div', { id: 'task-list', class: 'list', role: 'listbox', tabindex: '0', 'aria-label': 'Tasks', 'aria-describedby': 'list-help' }),
+          h(
+            'div',
+            { class: 'row head', 'aria-hidden': 'true' },
+            ...['State', 'Task', 'Title', 'Lane', 'Details'].map((t) => h('span', { class: 'cell', text: t })),
+          ),
+          h('div', {
+            id: 'task-list',
+            class: 'list',
+            role: 'listbox',
+            tabindex: '0',
+            'aria-label': 'Tasks',
+            'aria-describedby': 'list-help',
+          }),
           h('p', { id: 'list-empty', class: 'empty', hidden: true }),
-          h('p', { id: 'list-help', class: 'muted small', text: '↑/↓, Page Up/Down, Home/End move; Enter opens the task.' }),
+          h('p', {
+            id: 'list-help',
+            class: 'muted small',
+            text: '↑/↓, Page Up/Down, Home/End move; Enter opens the task.',
+          }),
         ),
-        h('div', { id: 'detail', class: 'detail', role: 'region', 'aria-label': 'Selected task', 'aria-live': 'polite' }),
+        h('div', {
+          id: 'detail',
+          class: 'detail',
+          role: 'region',
+          'aria-label': 'Selected task',
+          'aria-live': 'polite',
+        }),
       ),
     ),
     section('breakers', 'Circuit breakers', 'debug-disconnect', h('div', { id: 'breakers-body' })),

@@ -4,7 +4,16 @@
  * plain mocha). It also keeps each tab's ordered task list, re-sorted only
  * when a patch touched that list.
  */
-import { COST_CAP, COST_WEIGHT, SECTION_NAMES, type PanelPatch, type PanelSections, type PanelTask, type PanelView, type SectionName } from '../src/core/panel/panelProtocol';
+import {
+  COST_CAP,
+  COST_WEIGHT,
+  SECTION_NAMES,
+  type PanelPatch,
+  type PanelSections,
+  type PanelTask,
+  type PanelView,
+  type SectionName,
+} from '../src/core/panel/panelProtocol';
 
 export const TABS = ['all', 'ready', 'active', 'blocked', 'failed'] as const;
 export type Tab = (typeof TABS)[number];
@@ -68,7 +77,12 @@ export class PanelStore {
       this.tasks.set(task.id, task);
       ids.push(task.id);
       if (!old) for (const tab of tabsOf(task)) tabs.add(tab);
-      else if (old.state !== task.state || old.key !== task.key || old.lane !== task.lane || (task.state === 'READY' && waitKind(old) !== waitKind(task))) {
+      else if (
+        old.state !== task.state ||
+        old.key !== task.key ||
+        old.lane !== task.lane ||
+        (task.state === 'READY' && waitKind(old) !== waitKind(task))
+      ) {
         for (const tab of [...tabsOf(old), ...tabsOf(task)]) tabs.add(tab);
       }
     }

@@ -24,7 +24,10 @@ export default function geminiLane(api: LaneToolkit): LanePlugin {
     // Google's list prices, USD per million tokens (prompts up to 200k tokens).
     modelPrices: { 'gemini-2.5-flash': MTOK(0.3, 2.5), 'gemini-2.5-pro': MTOK(1.25, 10) },
     capabilities: { resume: 'call', streaming: true, tools: true },
-    settings: { model: { description: 'Model id (default gemini-2.5-flash).', type: 'string' }, ...api.API_LANE_SETTING_DOCS },
+    settings: {
+      model: { description: 'Model id (default gemini-2.5-flash).', type: 'string' },
+      ...api.API_LANE_SETTING_DOCS,
+    },
     requiredSecrets: ['GEMINI_API_KEY'],
   };
   const Settings = api.ApiLaneSettings.extend({ model: z.string().trim().min(1).default('gemini-2.5-flash') }).strict();
@@ -34,8 +37,19 @@ export default function geminiLane(api: LaneToolkit): LanePlugin {
       const parsed = api.parseLaneSettings(manifest.id, Settings, input.settings);
       if (!parsed.ok) return { status: 'failed', failureReason: parsed.reason, failureCode: 'lane-misconfigured' };
       const { settings } = parsed;
-      const gemini = createOpenAICompatible({ name: 'gemini', baseURL: settings.baseUrl ?? GEMINI_URL, apiKey: input.secrets.GEMINI_API_KEY, includeUsage: true });
-      return api.runApiLane(input, { manifest, callName: 'gemini.chat', modelId: settings.model, model: gemini.chatModel(settings.model), settings });
+      const gemini = createOpenAICompatible({
+        name: 'gemini',
+        baseURL: settings.baseUrl ?? GEMINI_URL,
+        apiKey: input.secrets.GEMINI_API_KEY,
+        includeUsage: true,
+      });
+      return api.runApiLane(input, {
+        manifest,
+        callName: 'gemini.chat',
+        modelId: settings.model,
+        model: gemini.chatModel(settings.model),
+        settings,
+      });
     },
   };
 }

@@ -1,6 +1,13 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { z } from 'zod';
-import { ApiLaneSettings, parseLaneSettings, runApiLane, type LanePlugin, type LaneResult, type LaneRunInput } from '../../src/api';
+import {
+  ApiLaneSettings,
+  parseLaneSettings,
+  runApiLane,
+  type LanePlugin,
+  type LaneResult,
+  type LaneRunInput,
+} from '../../src/api';
 import { ANTHROPIC_API_URL, ANTHROPIC_DEFAULT_MODEL, anthropicLaneManifest } from './manifest';
 
 const Settings = ApiLaneSettings.extend({
@@ -23,5 +30,11 @@ async function runAnthropic(input: LaneRunInput): Promise<LaneResult> {
     baseURL: settings.baseUrl ?? ANTHROPIC_API_URL,
     headers: settings.headers,
   });
-  return runApiLane(input, { manifest: anthropicLaneManifest, callName: 'anthropic.messages', modelId: settings.model, model: provider.messages(settings.model), settings });
+  return runApiLane(input, {
+    manifest: anthropicLaneManifest,
+    callName: 'anthropic.messages',
+    modelId: settings.model,
+    model: provider.messages(settings.model),
+    settings,
+  });
 }

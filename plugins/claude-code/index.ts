@@ -19,7 +19,10 @@ const spec: CliLaneSpec<ClaudeStreamEvent> = {
   secretEnv: (secrets) => pickSecrets(secrets, { ANTHROPIC_API_KEY: 'ANTHROPIC_API_KEY' }),
   invocation: ({ settings, prompt, sessionId, review }) => ({
     args: [
-      '-p', '--output-format', 'stream-json', '--verbose',
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
       // A review asks for nothing: print mode then denies edits and commands.
       ...(review ? [] : ['--permission-mode', 'acceptEdits']),
       ...(settings.model ? ['--model', settings.model] : []),

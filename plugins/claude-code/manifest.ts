@@ -7,7 +7,8 @@ export const claudeCodeManifest: LaneManifest = {
   version: '1.0.0',
   apiVersion: LANE_API_VERSION,
   kind: 'cli',
-  description: 'Runs Anthropic\'s Claude Code CLI headless (`claude -p --output-format stream-json`) in the run\'s worktree.',
+  description:
+    "Runs Anthropic's Claude Code CLI headless (`claude -p --output-format stream-json`) in the run's worktree.",
   defaultRetryCap: 2,
   defaultTimeoutMs: 60 * 60_000,
   // `claude --resume <session_id>` continues the session of an interrupted attempt.

@@ -38,10 +38,21 @@ export class UsageTally {
   result(totals: ResultTotals): Usage | undefined {
     const models = Object.values(totals.modelUsage ?? {});
     const all: Tokens = models.length
-      ? models.reduce((sum, m) => ({ input: sum.input + m.inputTokens + (m.cacheReadInputTokens ?? 0) + (m.cacheCreationInputTokens ?? 0), output: sum.output + m.outputTokens }), { input: 0, output: 0 })
-      : totals.usage ? { input: promptTokens(totals.usage), output: totals.usage.output_tokens } : { input: 0, output: 0 };
+      ? models.reduce(
+          (sum, m) => ({
+            input: sum.input + m.inputTokens + (m.cacheReadInputTokens ?? 0) + (m.cacheCreationInputTokens ?? 0),
+            output: sum.output + m.outputTokens,
+          }),
+          { input: 0, output: 0 },
+        )
+      : totals.usage
+        ? { input: promptTokens(totals.usage), output: totals.usage.output_tokens }
+        : { input: 0, output: 0 };
     const cost = totals.totalCostUsd ?? models.reduce((sum, m) => sum + (m.costUSD ?? 0), 0);
-    return this.add({ input: Math.max(0, all.input - this.counted.input), output: Math.max(0, all.output - this.counted.output) }, cost);
+    return this.add(
+      { input: Math.max(0, all.input - this.counted.input), output: Math.max(0, all.output - this.counted.output) },
+      cost,
+    );
   }
 
   private add(tokens: Tokens, costUsd: number): Usage | undefined {

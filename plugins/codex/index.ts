@@ -27,7 +27,10 @@ const spec: CliLaneSpec<CodexStreamEvent> = {
   secretEnv: (secrets) => pickSecrets(secrets, { OPENAI_API_KEY: 'OPENAI_API_KEY', CODEX_API_KEY: 'OPENAI_API_KEY' }),
   invocation: ({ settings, prompt, sessionId, review }) => ({
     args: [
-      'exec', '--json', '--sandbox', review ? 'read-only' : 'workspace-write',
+      'exec',
+      '--json',
+      '--sandbox',
+      review ? 'read-only' : 'workspace-write',
       ...(settings.model ? ['--model', settings.model] : []),
       ...settings.extraArgs,
       ...(sessionId ? ['resume', sessionId] : []),

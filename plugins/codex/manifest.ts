@@ -7,7 +7,7 @@ export const codexManifest: LaneManifest = {
   version: '1.0.0',
   apiVersion: LANE_API_VERSION,
   kind: 'cli',
-  description: 'Runs OpenAI\'s Codex CLI headless (`codex exec --json`) in the run\'s worktree.',
+  description: "Runs OpenAI's Codex CLI headless (`codex exec --json`) in the run's worktree.",
   defaultRetryCap: 2,
   defaultTimeoutMs: 60 * 60_000,
   // `codex exec resume <thread_id>` continues the thread of an interrupted attempt.

@@ -49,13 +49,40 @@ export function codexTranslator(): StreamTranslator<CodexStreamEvent> {
       case 'error':
         return [{ type: 'log', stream: 'stderr', line: item.message ?? JSON.stringify(item) }];
       case 'command_execution':
-        return [...toolCall(item), { type: 'tool-result', callId: item.id, output: { exit_code: item.exit_code ?? null, output: item.aggregated_output ?? '', status: item.status }, isError: item.status === 'failed' || item.status === 'declined' || (item.exit_code ?? 0) !== 0 }];
+        return [
+          ...toolCall(item),
+          {
+            type: 'tool-result',
+            callId: item.id,
+            output: { exit_code: item.exit_code ?? null, output: item.aggregated_output ?? '', status: item.status },
+            isError: item.status === 'failed' || item.status === 'declined' || (item.exit_code ?? 0) !== 0,
+          },
+        ];
       case 'file_change':
-        return [...toolCall(item), { type: 'tool-result', callId: item.id, output: { status: item.status, changes: item.changes ?? [] }, isError: item.status === 'failed' }];
+        return [
+          ...toolCall(item),
+          {
+            type: 'tool-result',
+            callId: item.id,
+            output: { status: item.status, changes: item.changes ?? [] },
+            isError: item.status === 'failed',
+          },
+        ];
       case 'mcp_tool_call':
-        return [...toolCall(item), { type: 'tool-result', callId: item.id, output: item.error ?? item.result ?? null, isError: Boolean(item.error) || item.status === 'failed' }];
+        return [
+          ...toolCall(item),
+          {
+            type: 'tool-result',
+            callId: item.id,
+            output: item.error ?? item.result ?? null,
+            isError: Boolean(item.error) || item.status === 'failed',
+          },
+        ];
       case 'web_search':
-        return [...toolCall(item), { type: 'tool-result', callId: item.id, output: item.result ?? { query: item.query }, isError: false }];
+        return [
+          ...toolCall(item),
+          { type: 'tool-result', callId: item.id, output: item.result ?? { query: item.query }, isError: false },
+        ];
       default:
         return [{ type: 'log', stream: 'stdout', line: JSON.stringify(item) }];
     }
@@ -74,7 +101,12 @@ export function codexTranslator(): StreamTranslator<CodexStreamEvent> {
         case 'turn.completed':
           outcome.finished = true;
           outcome.succeeded = !turnFailed;
-          return [{ type: 'usage', usage: { inputTokens: event.usage.input_tokens, outputTokens: event.usage.output_tokens, costUsd: 0 } }];
+          return [
+            {
+              type: 'usage',
+              usage: { inputTokens: event.usage.input_tokens, outputTokens: event.usage.output_tokens, costUsd: 0 },
+            },
+          ];
         case 'turn.failed':
           turnFailed = true;
           outcome.finished = true;
@@ -102,15 +134,24 @@ function toolName(item: CodexItem): string {
 
 function toolInput(item: CodexItem): unknown {
   switch (item.type) {
-    case 'command_execution': return { command: item.command };
-    case 'file_change': return { changes: item.changes ?? [] };
-    case 'mcp_tool_call': return item.arguments ?? {};
-    case 'web_search': return { query: item.query };
-    default: return {};
+    case 'command_execution':
+      return { command: item.command };
+    case 'file_change':
+      return { changes: item.changes ?? [] };
+    case 'mcp_tool_call':
+      return item.arguments ?? {};
+    case 'web_search':
+      return { query: item.query };
+    default:
+      return {};
   }
 }
 
 function todo(item: CodexItem): LaneEvent {
   const items = item.items ?? [];
-  return { type: 'progress', message: items.map((i) => `${i.completed ? '[x]' : '[ ]'} ${i.text}`).join('\n') || 'todo list', fraction: items.length ? items.filter((i) => i.completed).length / items.length : undefined };
+  return {
+    type: 'progress',
+    message: items.map((i) => `${i.completed ? '[x]' : '[ ]'} ${i.text}`).join('\n') || 'todo list',
+    fraction: items.length ? items.filter((i) => i.completed).length / items.length : undefined,
+  };
 }

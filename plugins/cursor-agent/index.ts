@@ -21,9 +21,12 @@ const spec: CliLaneSpec<CursorStreamEvent> = {
   secretEnv: (secrets) => pickSecrets(secrets, { CURSOR_API_KEY: 'CURSOR_API_KEY' }),
   invocation: ({ settings, prompt, sessionId, review }) => ({
     args: [
-      '-p', '--output-format', 'stream-json',
+      '-p',
+      '--output-format',
+      'stream-json',
       // Without --force print mode only proposes changes: what a review wants.
-      ...(review ? [] : ['--force']), '--trust',
+      ...(review ? [] : ['--force']),
+      '--trust',
       ...(settings.model ? ['--model', settings.model] : []),
       ...(sessionId ? ['--resume', sessionId] : []),
       ...settings.extraArgs,

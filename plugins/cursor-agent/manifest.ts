@@ -7,7 +7,8 @@ export const cursorAgentManifest: LaneManifest = {
   version: '1.0.0',
   apiVersion: LANE_API_VERSION,
   kind: 'cli',
-  description: 'Runs Cursor\'s headless agent CLI (`cursor-agent -p --output-format stream-json`) in the run\'s worktree.',
+  description:
+    "Runs Cursor's headless agent CLI (`cursor-agent -p --output-format stream-json`) in the run's worktree.",
   defaultRetryCap: 2,
   defaultTimeoutMs: 60 * 60_000,
   // `cursor-agent --resume <chatId>` continues the chat of an interrupted attempt.

@@ -21,7 +21,12 @@ import { z } from 'zod';
 const ToolCall = z.record(z.string(), z.looseObject({ args: z.unknown().optional(), result: z.unknown().optional() }));
 
 export const CursorStreamEvent = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('system'), subtype: z.string(), session_id: z.string().optional(), model: z.string().optional() }),
+  z.looseObject({
+    type: z.literal('system'),
+    subtype: z.string(),
+    session_id: z.string().optional(),
+    model: z.string().optional(),
+  }),
   z.looseObject({ type: z.literal('user'), message: z.unknown(), session_id: z.string().optional() }),
   z.looseObject({
     type: z.literal('assistant'),
@@ -29,7 +34,12 @@ export const CursorStreamEvent = z.discriminatedUnion('type', [
     model_call_id: z.string().optional(),
     session_id: z.string().optional(),
   }),
-  z.looseObject({ type: z.literal('thinking'), subtype: z.string(), text: z.string().optional(), session_id: z.string().optional() }),
+  z.looseObject({
+    type: z.literal('thinking'),
+    subtype: z.string(),
+    text: z.string().optional(),
+    session_id: z.string().optional(),
+  }),
   z.looseObject({
     type: z.literal('tool_call'),
     subtype: z.enum(['started', 'completed']),

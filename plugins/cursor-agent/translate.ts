@@ -51,7 +51,11 @@ export function cursorTranslator(): StreamTranslator<CursorStreamEvent> {
     outcome.resultText = event.result;
     if (!outcome.succeeded) outcome.error = event.result?.trim() || `result ${event.subtype}`;
     const events = session(event.session_id);
-    if (event.usage) events.push({ type: 'usage', usage: { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens, costUsd: 0 } });
+    if (event.usage)
+      events.push({
+        type: 'usage',
+        usage: { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens, costUsd: 0 },
+      });
     return events;
   };
 
@@ -61,7 +65,10 @@ export function cursorTranslator(): StreamTranslator<CursorStreamEvent> {
       switch (event.type) {
         case 'system':
           return event.subtype === 'init'
-            ? [...session(event.session_id), { type: 'progress', message: `cursor-agent started${event.model ? ` (model ${event.model})` : ''}` }]
+            ? [
+                ...session(event.session_id),
+                { type: 'progress', message: `cursor-agent started${event.model ? ` (model ${event.model})` : ''}` },
+              ]
             : [{ type: 'log', stream: 'stdout', line: JSON.stringify(event) }];
         case 'assistant': {
           const text = event.message.content.map((c) => c.text ?? '').join('');

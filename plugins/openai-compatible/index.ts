@@ -1,10 +1,19 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { z } from 'zod';
-import { ApiLaneSettings, parseLaneSettings, runApiLane, type LanePlugin, type LaneResult, type LaneRunInput } from '../../src/api';
+import {
+  ApiLaneSettings,
+  parseLaneSettings,
+  runApiLane,
+  type LanePlugin,
+  type LaneResult,
+  type LaneRunInput,
+} from '../../src/api';
 import { OPENAI_COMPATIBLE_KEY, openaiCompatibleLaneManifest } from './manifest';
 
 const Settings = ApiLaneSettings.extend({
-  baseUrl: z.url({ error: 'the openai-compatible lane needs "baseUrl", the server\'s base URL, e.g. http://127.0.0.1:8000/v1' }),
+  baseUrl: z.url({
+    error: 'the openai-compatible lane needs "baseUrl", the server\'s base URL, e.g. http://127.0.0.1:8000/v1',
+  }),
   model: z.string({ error: 'the openai-compatible lane needs "model", the model id the server knows' }).trim().min(1),
   headers: z.record(z.string(), z.string()).optional(),
 }).strict();
@@ -26,5 +35,11 @@ async function runOpenAICompatible(input: LaneRunInput): Promise<LaneResult> {
     // Asks for the usage chunk (stream_options.include_usage), so tokens and cost are counted.
     includeUsage: true,
   });
-  return runApiLane(input, { manifest: openaiCompatibleLaneManifest, callName: 'openai-compatible.chat', modelId: settings.model, model: provider.chatModel(settings.model), settings });
+  return runApiLane(input, {
+    manifest: openaiCompatibleLaneManifest,
+    callName: 'openai-compatible.chat',
+    modelId: settings.model,
+    model: provider.chatModel(settings.model),
+    settings,
+  });
 }

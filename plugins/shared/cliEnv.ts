@@ -30,7 +30,10 @@ function passedNames(passEnv: readonly string[], parent: NodeJS.ProcessEnv): str
 }
 
 /** The resolved secrets under the variable names the CLI reads: `{ CLI_VAR: 'SECRET_NAME' }`. */
-export function pickSecrets(secrets: Readonly<Record<string, string>>, vars: Readonly<Record<string, string>>): Record<string, string> {
+export function pickSecrets(
+  secrets: Readonly<Record<string, string>>,
+  vars: Readonly<Record<string, string>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [variable, secret] of Object.entries(vars)) {
     const value = secrets[secret];

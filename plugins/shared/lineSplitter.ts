@@ -22,7 +22,8 @@ export class LineSplitter {
     const lines: string[] = [];
     let start = 0;
     for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-      if (!this.size && !this.dropped && nl - start <= this.maxLineBytes) lines.push(stripCr(buf.toString('utf8', start, nl)));
+      if (!this.size && !this.dropped && nl - start <= this.maxLineBytes)
+        lines.push(stripCr(buf.toString('utf8', start, nl)));
       else {
         this.keep(buf.subarray(start, nl));
         lines.push(this.take());
@@ -65,8 +66,14 @@ export class LineSplitter {
   }
 }
 
-/** The lines of a readable stream, those of each chunk at once, read with the stream's own backpressure and split by a bounded LineSplitter. */
-export async function* readLines(stream: AsyncIterable<Buffer | string>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<string[]> {
+/**
+ * The lines of a readable stream, those of each chunk at once, read with the stream's own backpressure and split by a
+ * bounded LineSplitter.
+ */
+export async function* readLines(
+  stream: AsyncIterable<Buffer | string>,
+  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+): AsyncGenerator<string[]> {
   const split = new LineSplitter(maxLineBytes);
   for await (const chunk of stream) {
     const lines = split.push(chunk);

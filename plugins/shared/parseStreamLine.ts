@@ -20,7 +20,11 @@ export function parseStreamLine<E>(raw: string, schema: z.ZodType<E>): ParsedLin
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { kind: 'unknown', raw, issue: issue ? `${issue.path.join('.') || 'event'}: ${issue.message}` : 'unrecognized event' };
+    return {
+      kind: 'unknown',
+      raw,
+      issue: issue ? `${issue.path.join('.') || 'event'}: ${issue.message}` : 'unrecognized event',
+    };
   }
   return { kind: 'event', event: parsed.data };
 }

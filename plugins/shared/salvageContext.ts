@@ -17,7 +17,10 @@ export interface SalvagedWork {
  * Read from the earlier run's saved patch (`.switchyard/runs/<run>/diff.patch`
  * of the repository that owns this worktree), else from the salvage commit.
  */
-export async function readSalvagedWork(workspaceDir: string, resume: { runId: string; salvageBranch?: string } | undefined): Promise<SalvagedWork | undefined> {
+export async function readSalvagedWork(
+  workspaceDir: string,
+  resume: { runId: string; salvageBranch?: string } | undefined,
+): Promise<SalvagedWork | undefined> {
   if (!resume?.salvageBranch) return undefined;
   const patch = (await savedPatch(workspaceDir, resume.runId)) ?? (await lastCommitDiff(workspaceDir));
   const diff = patch ?? '(the salvaged diff could not be read; inspect the working tree and `git log`)';

@@ -36,9 +36,14 @@ export interface CliContext {
 }
 
 /** Where the CLI is told to put the connection string when the postgres backend has none. */
-export const CLI_URL_HINT = 'set the environment variable SWITCHYARD_DATABASE_URL (postgres://user:password@host:5432/database); it is never read from a settings file';
+export const CLI_URL_HINT =
+  'set the environment variable SWITCHYARD_DATABASE_URL (postgres://user:password@host:5432/database); it ' +
+  'is never read from a settings file';
 
-/** The backend from `--backend` / SWITCHYARD_BACKEND, the URL from SWITCHYARD_DATABASE_URL, the name from `--project-name` / SWITCHYARD_PROJECT. */
+/**
+ * The backend from `--backend` / SWITCHYARD_BACKEND, the URL from SWITCHYARD_DATABASE_URL, the name from
+ * `--project-name` / SWITCHYARD_PROJECT.
+ */
 export function cliBackendSpec(ctx: CliContext, root: string): BackendSpec {
   return resolveBackendSpec(root, {
     kind: flagString(ctx, 'backend') ?? ctx.env.SWITCHYARD_BACKEND,
@@ -53,15 +58,28 @@ export function repoFlag(ctx: CliContext): string {
   return resolve(ctx.cwd, flagString(ctx, 'repo') ?? '.');
 }
 
-/** Opens the project of `--repo` (or the current folder) on its backend, with the built-in lanes and the project's lane modules. */
+/**
+ * Opens the project of `--repo` (or the current folder) on its backend, with the built-in lanes and the project's lane
+ * modules.
+ */
 export async function openProject(ctx: CliContext, options: { ownerName?: string } = {}): Promise<Project> {
   const registry = registryWithBuiltins();
-  const project = await Project.open(repoFlag(ctx), { registry, parentEnv: ctx.env, backend: (root) => cliBackendSpec(ctx, root), ...options });
+  const project = await Project.open(repoFlag(ctx), {
+    registry,
+    parentEnv: ctx.env,
+    backend: (root) => cliBackendSpec(ctx, root),
+    ...options,
+  });
   ctx.onExit?.(() => project.close());
   const { laneModules } = (await project.state()).settings;
   if (laneModules.length) {
-    if (await isTrusted(project.root, ctx.env)) await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
-    else ctx.err(`warning: not loading lane modules ${laneModules.join(', ')}: ${project.root} is not a trusted workspace (its settings would run code). Run \`switchyard trust\` in it to allow.`);
+    if (await isTrusted(project.root, ctx.env))
+      await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
+    else
+      ctx.err(
+        `warning: not loading lane modules ${laneModules.join(', ')}: ${project.root} is not a trusted ` +
+          `workspace (its settings would run code). Run \`switchyard trust\` in it to allow.`,
+      );
   }
   return project;
 }

@@ -30,11 +30,17 @@ export const GLOBAL_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 
 /** Commands that open the project take these too. */
 export const BACKEND_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  backend: { help: 'where the project lives (default: SWITCHYARD_BACKEND, else files)', placeholder: 'files|postgres', value: { kind: 'enum', values: ['files', 'postgres'] } },
+  backend: {
+    help: 'where the project lives (default: SWITCHYARD_BACKEND, else files)',
+    placeholder: 'files|postgres',
+    value: { kind: 'enum', values: ['files', 'postgres'] },
+  },
   'project-name': text('NAME', 'the shared project name in PostgreSQL (default: SWITCHYARD_PROJECT)'),
 };
 
-/** The forms a call uses: those of its subcommand, else the default ones (or all, when the command has no plain form). */
+/**
+ * The forms a call uses: those of its subcommand, else the default ones (or all, when the command has no plain form).
+ */
 export function formsFor(spec: CommandSpec, first: string | undefined): readonly CommandForm[] {
   const bySub = spec.forms.filter((f) => f.sub !== undefined && f.sub === first);
   if (bySub.length) return bySub;

@@ -15,7 +15,14 @@ import { resumeCommand } from './commands/resumeCommand';
 import { runCommand } from './commands/runCommand';
 import { salvageCommand } from './commands/salvageCommand';
 import { statusCommand } from './commands/statusCommand';
-import { cancelCommand, defaultLaneCommand, diffCommand, logCommand, retryCommand, worktreesCommand } from './commands/taskActions';
+import {
+  cancelCommand,
+  defaultLaneCommand,
+  diffCommand,
+  logCommand,
+  retryCommand,
+  worktreesCommand,
+} from './commands/taskActions';
 import { taskCommand } from './commands/taskCommand';
 import { trustCommand } from './commands/trustCommand';
 import { workerCommand } from './commands/workerCommand';
@@ -27,25 +34,63 @@ const ratio = (help: string): OptionSpec => ({ help, placeholder: 'R', value: { 
 const thresholds = {
   'hold-below': ratio('roll back when the canary completes less than R of the baseline (default 0.7)'),
   'expand-at-cost': ratio('expand when the canary costs at most R of the baseline (default 0.3)'),
-  window: { help: 'how far back tasks count, like 90m, 12h or 7d (default 7d)', placeholder: 'DURATION', value: { kind: 'duration' } },
+  window: {
+    help: 'how far back tasks count, like 90m, 12h or 7d (default 7d)',
+    placeholder: 'DURATION',
+    value: { kind: 'duration' },
+  },
   'min-samples': int('N', 'tasks each side needs before a verdict (default 10)', 1),
 } satisfies Record<string, OptionSpec>;
 
 /** Every CLI command, in the order of the usage text; the usage and each command's options come from here. */
 export const COMMANDS: readonly CommandSpec[] = [
-  { name: 'demo', run: demoCommand, forms: [{ options: { keep: flag('keep the throwaway repository') }, help: 'run two tasks on the command lane in a throwaway repository' }] },
   {
-    name: 'lanes', run: lanesCommand, opensProject: true, forms: [
+    name: 'demo',
+    run: demoCommand,
+    forms: [
+      {
+        options: { keep: flag('keep the throwaway repository') },
+        help: 'run two tasks on the command lane in a throwaway repository',
+      },
+    ],
+  },
+  {
+    name: 'lanes',
+    run: lanesCommand,
+    opensProject: true,
+    forms: [
       { options: { json }, help: 'list registered lanes and their settings' },
-      { sub: 'set', args: '<lane> key=value…', help: "store lane settings for this project, checked against the lane's documented settings (text as typed; numbers; JSON lists/objects)" },
+      {
+        sub: 'set',
+        args: '<lane> key=value…',
+        help:
+          "store lane settings for this project, checked against the lane's documented settings (text as " +
+          'typed; numbers; JSON lists/objects)',
+      },
       { sub: 'cap', args: '<lane> <n>', help: "at most n attempts per task on this lane (default: the lane's own)" },
     ],
   },
-  { name: 'default-lane', run: defaultLaneCommand, opensProject: true, forms: [{ args: '[<lane>]', options: { why }, help: "show or set the project's default lane (a recorded routing change)" }] },
   {
-    name: 'task', run: taskCommand, opensProject: true, forms: [
+    name: 'default-lane',
+    run: defaultLaneCommand,
+    opensProject: true,
+    forms: [
       {
-        sub: 'add', help: 'add a task', options: {
+        args: '[<lane>]',
+        options: { why },
+        help: "show or set the project's default lane (a recorded routing change)",
+      },
+    ],
+  },
+  {
+    name: 'task',
+    run: taskCommand,
+    opensProject: true,
+    forms: [
+      {
+        sub: 'add',
+        help: 'add a task',
+        options: {
           title: text('T', 'one line of plain text', { required: true }),
           spec: text('S', 'the instruction for the lane'),
           'spec-file': text('F', 'read the instruction from a UTF-8 file'),
@@ -61,86 +106,243 @@ export const COMMANDS: readonly CommandSpec[] = [
           json,
         },
       },
-      { sub: 'add', options: { from: text('tasks.json', 'add tasks from a file (one spec, a list, or {"tasks": […]})', { required: true }), json }, help: 'add tasks from a file' },
+      {
+        sub: 'add',
+        options: {
+          from: text('tasks.json', 'add tasks from a file (one spec, a list, or {"tasks": […]})', { required: true }),
+          json,
+        },
+        help: 'add tasks from a file',
+      },
       { sub: 'lane', args: '<task> <lane>', help: 'route one task to a lane' },
     ],
   },
-  { name: 'approve', run: approveCommand, opensProject: true, forms: [{ args: '<task>…', help: 'approve DRAFT tasks (added with --draft) so they can be scheduled' }] },
   {
-    name: 'run', run: runCommand, opensProject: true, forms: [{
-      options: { task: text('ID', 'run only this task', { multiple: true }), concurrency },
-      help: 'resume interrupted runs, then drain the queue (exit 1 if a task ends FAILED)',
-    }],
+    name: 'approve',
+    run: approveCommand,
+    opensProject: true,
+    forms: [{ args: '<task>…', help: 'approve DRAFT tasks (added with --draft) so they can be scheduled' }],
   },
-  { name: 'resume', run: resumeCommand, opensProject: true, forms: [{ help: 'resume interrupted runs whose owner is gone; start nothing new' }] },
   {
-    name: 'worker', run: workerCommand, opensProject: true, forms: [{
-      options: {
-        concurrency,
-        name: text('NAME', 'how this worker appears as the owner of its runs (default: the host name)'),
-        grace: { help: 'on SIGTERM, let running runs finish for up to S seconds (default 30)', placeholder: 'S', value: { kind: 'number', min: 0, unit: 'seconds' } },
-        'poll-ms': int('MS', 'look for work at least this often (default 2000)', 50),
-        once: flag('drain once and stop'),
+    name: 'run',
+    run: runCommand,
+    opensProject: true,
+    forms: [
+      {
+        options: { task: text('ID', 'run only this task', { multiple: true }), concurrency },
+        help: 'resume interrupted runs, then drain the queue (exit 1 if a task ends FAILED)',
       },
-      help: 'a headless worker on the shared backend: drain, wait for changes, repeat; SIGTERM: finish running runs for up to S seconds, then hand them back',
-    }],
-  },
-  {
-    name: 'backend', run: backendCommand, opensProject: true, forms: [
-      { help: 'which backend this project uses, and its queue counts' },
-      { sub: 'migrate', help: "copy this project's files backend (state and journals) into PostgreSQL, one way; the files backend is then closed for writing" },
     ],
   },
-  { name: 'journal', run: journalCommand, opensProject: true, forms: [{ args: '<run>', options: { json }, help: "the run's durable journal: every call's intent and outcome" }] },
   {
-    name: 'canary', run: canaryCommand, opensProject: true, forms: [
-      { sub: 'start', options: { lane: text('L', 'the canary lane', { required: true }), ...thresholds, why }, help: 'flip the default lane to L as a canary, thresholds fixed now' },
+    name: 'resume',
+    run: resumeCommand,
+    opensProject: true,
+    forms: [{ help: 'resume interrupted runs whose owner is gone; start nothing new' }],
+  },
+  {
+    name: 'worker',
+    run: workerCommand,
+    opensProject: true,
+    forms: [
+      {
+        options: {
+          concurrency,
+          name: text('NAME', 'how this worker appears as the owner of its runs (default: the host name)'),
+          grace: {
+            help: 'on SIGTERM, let running runs finish for up to S seconds (default 30)',
+            placeholder: 'S',
+            value: { kind: 'number', min: 0, unit: 'seconds' },
+          },
+          'poll-ms': int('MS', 'look for work at least this often (default 2000)', 50),
+          once: flag('drain once and stop'),
+        },
+        help:
+          'a headless worker on the shared backend: drain, wait for changes, repeat; SIGTERM: finish ' +
+          'running runs for up to S seconds, then hand them back',
+      },
+    ],
+  },
+  {
+    name: 'backend',
+    run: backendCommand,
+    opensProject: true,
+    forms: [
+      { help: 'which backend this project uses, and its queue counts' },
+      {
+        sub: 'migrate',
+        help:
+          "copy this project's files backend (state and journals) into PostgreSQL, one way; the files " +
+          'backend is then closed for writing',
+      },
+    ],
+  },
+  {
+    name: 'journal',
+    run: journalCommand,
+    opensProject: true,
+    forms: [{ args: '<run>', options: { json }, help: "the run's durable journal: every call's intent and outcome" }],
+  },
+  {
+    name: 'canary',
+    run: canaryCommand,
+    opensProject: true,
+    forms: [
+      {
+        sub: 'start',
+        options: { lane: text('L', 'the canary lane', { required: true }), ...thresholds, why },
+        help: 'flip the default lane to L as a canary, thresholds fixed now',
+      },
       { sub: 'rollback', options: { why }, help: 'restore the previous default lane' },
       { sub: 'end', options: { why }, help: 'keep the canary lane as the default and stop judging' },
-      { sub: 'thresholds', options: { ...thresholds, why: { ...why, required: true } }, help: 'change thresholds (a recorded change)' },
+      {
+        sub: 'thresholds',
+        options: { ...thresholds, why: { ...why, required: true } },
+        help: 'change thresholds (a recorded change)',
+      },
       { sub: 'report', options: { json }, help: 'the canary vs its baseline, with the verdict' },
       { sub: 'history', options: { json }, help: 'every routing change' },
     ],
   },
-  { name: 'trust', run: trustCommand, forms: [{ options: { revoke: flag('stop trusting it') }, help: "allow this repository's settings to load lane modules (laneModules)" }] },
-  { name: 'status', run: statusCommand, opensProject: true, forms: [{ options: { json }, help: 'tasks, runs, failure reasons, stage WIP, backpressure and breakers' }] },
   {
-    name: 'report', run: reportCommand, opensProject: true, forms: [{
-      options: { trace: flag('every decision, with its time'), json, task: text('ID', 'only this task', { multiple: true }) },
-      help: 'why each task started, waited, was retried or blocked',
-    }],
-  },
-  {
-    name: 'experiment', run: experimentCommand, forms: [{
-      args: '<dag.json>',
-      options: { concurrency: { help: 'the concurrencies to compare (default 1,2,4)', placeholder: '1,2,4', value: { kind: 'int-list', min: 1, max: 64 } }, json },
-      help: 'run the same DAG at each concurrency in a fresh repository; print a table',
-    }],
-  },
-  { name: 'diff', run: diffCommand, opensProject: true, forms: [{ args: '<run>', help: "the run's diff against the task's base commit" }] },
-  { name: 'log', run: logCommand, opensProject: true, forms: [{ args: '<run>', help: "the run's recorded events and decisions" }] },
-  { name: 'cancel', run: cancelCommand, opensProject: true, forms: [{ args: '<task>', help: 'cancel a task (a late result is kept as STALE_RESULT)' }] },
-  { name: 'retry', run: retryCommand, opensProject: true, forms: [{ args: '<task>', help: 'put a FAILED or CANCELED task back in the queue' }] },
-  { name: 'worktrees', run: worktreesCommand, opensProject: true, forms: [{ options: { clean: flag('remove those not running') }, help: "list Switchyard's worktrees" }] },
-  {
-    name: 'salvage', run: salvageCommand, opensProject: true, forms: [
-      { sub: 'list', isDefault: true, options: { json }, help: 'runs whose partial work was salvaged (failed or interrupted runs)' },
+    name: 'trust',
+    run: trustCommand,
+    forms: [
       {
-        sub: 'promote', args: '<run>',
-        options: { to: text('BRANCH', 'the branch (default salvage/<run>)'), onto: text('REV', 'as one commit on a new branch off REV') },
+        options: { revoke: flag('stop trusting it') },
+        help: "allow this repository's settings to load lane modules (laneModules)",
+      },
+    ],
+  },
+  {
+    name: 'status',
+    run: statusCommand,
+    opensProject: true,
+    forms: [{ options: { json }, help: 'tasks, runs, failure reasons, stage WIP, backpressure and breakers' }],
+  },
+  {
+    name: 'report',
+    run: reportCommand,
+    opensProject: true,
+    forms: [
+      {
+        options: {
+          trace: flag('every decision, with its time'),
+          json,
+          task: text('ID', 'only this task', { multiple: true }),
+        },
+        help: 'why each task started, waited, was retried or blocked',
+      },
+    ],
+  },
+  {
+    name: 'experiment',
+    run: experimentCommand,
+    forms: [
+      {
+        args: '<dag.json>',
+        options: {
+          concurrency: {
+            help: 'the concurrencies to compare (default 1,2,4)',
+            placeholder: '1,2,4',
+            value: { kind: 'int-list', min: 1, max: 64 },
+          },
+          json,
+        },
+        help: 'run the same DAG at each concurrency in a fresh repository; print a table',
+      },
+    ],
+  },
+  {
+    name: 'diff',
+    run: diffCommand,
+    opensProject: true,
+    forms: [{ args: '<run>', help: "the run's diff against the task's base commit" }],
+  },
+  {
+    name: 'log',
+    run: logCommand,
+    opensProject: true,
+    forms: [{ args: '<run>', help: "the run's recorded events and decisions" }],
+  },
+  {
+    name: 'cancel',
+    run: cancelCommand,
+    opensProject: true,
+    forms: [{ args: '<task>', help: 'cancel a task (a late result is kept as STALE_RESULT)' }],
+  },
+  {
+    name: 'retry',
+    run: retryCommand,
+    opensProject: true,
+    forms: [{ args: '<task>', help: 'put a FAILED or CANCELED task back in the queue' }],
+  },
+  {
+    name: 'worktrees',
+    run: worktreesCommand,
+    opensProject: true,
+    forms: [{ options: { clean: flag('remove those not running') }, help: "list Switchyard's worktrees" }],
+  },
+  {
+    name: 'salvage',
+    run: salvageCommand,
+    opensProject: true,
+    forms: [
+      {
+        sub: 'list',
+        isDefault: true,
+        options: { json },
+        help: 'runs whose partial work was salvaged (failed or interrupted runs)',
+      },
+      {
+        sub: 'promote',
+        args: '<run>',
+        options: {
+          to: text('BRANCH', 'the branch (default salvage/<run>)'),
+          onto: text('REV', 'as one commit on a new branch off REV'),
+        },
         help: "put a run's salvaged work on a branch of yours; your working tree is never touched",
       },
     ],
   },
   {
-    name: 'guard', run: guardCommand, forms: [
-      { sub: 'install', options: { 'hook-command': text('CMD', 'the command the hook runs (default: this CLI)') }, help: 'install the pre-push guard hook (chains to an existing hook)' },
-      { sub: 'pre-push', args: '<remote> <url>', help: "run the pre-push guard on git's pre-push stdin (what the hook calls)" },
-      { sub: 'scan', options: { full: flag('the whole committed tree') }, help: 'check the branch against its upstream as a push would, or the whole tree' },
+    name: 'guard',
+    run: guardCommand,
+    forms: [
+      {
+        sub: 'install',
+        options: { 'hook-command': text('CMD', 'the command the hook runs (default: this CLI)') },
+        help: 'install the pre-push guard hook (chains to an existing hook)',
+      },
+      {
+        sub: 'pre-push',
+        args: '<remote> <url>',
+        help: "run the pre-push guard on git's pre-push stdin (what the hook calls)",
+      },
+      {
+        sub: 'scan',
+        options: { full: flag('the whole committed tree') },
+        help: 'check the branch against its upstream as a push would, or the whole tree',
+      },
     ],
   },
-  { name: 'guards', run: guardsCommand, forms: [{ options: { json, limit: int('N', 'the last N verdicts (default 50 as text)', 1) }, help: 'recorded guard verdicts (pass, block, warn, error)' }] },
-  { name: 'classify-error', run: classifyErrorCommand, forms: [{ args: '<message|->', options: { json }, help: 'transient, ci-pending or permanent, and the rule that decided' }] },
+  {
+    name: 'guards',
+    run: guardsCommand,
+    forms: [
+      {
+        options: { json, limit: int('N', 'the last N verdicts (default 50 as text)', 1) },
+        help: 'recorded guard verdicts (pass, block, warn, error)',
+      },
+    ],
+  },
+  {
+    name: 'classify-error',
+    run: classifyErrorCommand,
+    forms: [
+      { args: '<message|->', options: { json }, help: 'transient, ci-pending or permanent, and the rule that decided' },
+    ],
+  },
 ];
 
 export function findCommand(name: string): CommandSpec | undefined {

@@ -22,7 +22,10 @@ export function runLine(run: Run): string {
   }
   if (run.resumes) {
     const c = run.resumeCounts;
-    parts.push(`resumed ${run.resumes}×${c ? ` (replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain})` : ''}`);
+    parts.push(
+      `resumed ` +
+        `${run.resumes}×${c ? ` (replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain})` : ''}`,
+    );
   }
   if (run.salvage) parts.push(`salvaged ${run.salvage.files} file(s) on ${run.salvage.branch}`);
   if (run.failureReason) parts.push(`reason: ${run.failureReason}`);
@@ -33,10 +36,12 @@ export function runLine(run: Run): string {
 export function formatStatus(state: ProjectState): string {
   if (state.tasks.length === 0) return 'No tasks yet. Add one with `switchyard task add --title "…" --spec "…"`.';
   const lines: string[] = [];
-  lines.push(table(
-    ['TASK', 'STATE', 'LANE', 'ATTEMPTS', 'TITLE'],
-    state.tasks.map((t) => [t.id, t.state, laneOf(t, state), String(t.attempts), t.spec.title]),
-  ));
+  lines.push(
+    table(
+      ['TASK', 'STATE', 'LANE', 'ATTEMPTS', 'TITLE'],
+      state.tasks.map((t) => [t.id, t.state, laneOf(t, state), String(t.attempts), t.spec.title]),
+    ),
+  );
   for (const task of state.tasks) {
     const runs = state.runs.filter((r) => r.taskId === task.id);
     if (!runs.length && !task.failureReason) continue;
@@ -48,12 +53,17 @@ export function formatStatus(state: ProjectState): string {
   const counts = new Map<string, number>();
   for (const t of state.tasks) counts.set(t.state, (counts.get(t.state) ?? 0) + 1);
   const total = totalCostUsd(state.runs);
-  lines.push('', [...counts].map(([s, n]) => `${n} ${s}`).join(', ') + (total > 0 ? `; total cost ${formatUsd(total)}` : ''));
+  lines.push(
+    '',
+    [...counts].map(([s, n]) => `${n} ${s}`).join(', ') + (total > 0 ? `; total cost ${formatUsd(total)}` : ''),
+  );
   lines.push(...pipelineLines(state));
   return lines.join('\n');
 }
 
-/** Stage WIP usage, backpressure and circuit breakers (open or half-open ones, and closed ones with recent failures). */
+/**
+ * Stage WIP usage, backpressure and circuit breakers (open or half-open ones, and closed ones with recent failures).
+ */
 export function pipelineLines(state: ProjectState): string[] {
   const p = pipelineStatus(state);
   const lines = [`stages: ${p.usage}`];

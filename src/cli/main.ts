@@ -17,7 +17,10 @@ export interface CliIo {
   err(text: string): void;
 }
 
-/** `switchyard <command> …` → the exit code: 0 ok, 1 error or a failed task, 2 usage. Reads nothing of the process but `io`. */
+/**
+ * `switchyard <command> …` → the exit code: 0 ok, 1 error or a failed task, 2 usage. Reads nothing of the process but
+ * `io`.
+ */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const at = commandIndex(argv);
   const name = at === -1 ? undefined : argv[at]!;
@@ -26,7 +29,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.out(usageText(COMMANDS));
     return rest.includes('--help') || rest.includes('-h') ? 0 : 2;
   }
-  if (name === 'help') return help(rest.find((a) => !a.startsWith('-')), io);
+  if (name === 'help')
+    return help(
+      rest.find((a) => !a.startsWith('-')),
+      io,
+    );
   const spec = findCommand(name);
   if (!spec) {
     io.err(`switchyard: unknown command "${name}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
@@ -34,7 +41,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   const closers: (() => Promise<void>)[] = [];
   let json = false;
-  // Task titles, failure reasons, lane output and remote errors are untrusted: nothing reaches the terminal as control bytes.
+  // Task titles, failure reasons, lane output and remote errors are untrusted: nothing reaches the terminal as control
+  // bytes.
   const out = (text: string): void => io.out(json ? terminalJson(text) : terminalText(text));
   const err = (text: string): void => io.err(terminalText(text));
   try {
@@ -44,7 +52,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return 0;
     }
     json = Boolean(flags.json);
-    return await spec.run({ positionals, flags, cwd: io.cwd, env: io.env, ...(io.stdin ? { stdin: io.stdin } : {}), onExit: (fn) => closers.push(fn), out, err });
+    return await spec.run({
+      positionals,
+      flags,
+      cwd: io.cwd,
+      env: io.env,
+      ...(io.stdin ? { stdin: io.stdin } : {}),
+      onExit: (fn) => closers.push(fn),
+      out,
+      err,
+    });
   } catch (error) {
     if (error instanceof UsageError) {
       err(`switchyard ${name}: ${error.message}${error.showUsage ? `\n\n${commandUsage(spec)}` : ''}`);
@@ -52,7 +69,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     // A stack trace only when asked for: what users see is the message.
     const debug = Boolean(io.env.SWITCHYARD_DEBUG);
-    err(`switchyard ${name}: ${isSwitchyardError(error) || !(error instanceof Error) ? errorMessage(error) : debug ? error.stack : `${error.message} (set SWITCHYARD_DEBUG=1 for the stack trace)`}`);
+    err(
+      `switchyard ${name}: ` +
+        `${isSwitchyardError(error) || !(error instanceof Error) ? errorMessage(error) : debug ? error.stack : `${error.message} (set SWITCHYARD_DEBUG=1 for the stack trace)`}`,
+    );
     return 1;
   } finally {
     for (const close of closers) await close().catch(() => undefined);
@@ -75,7 +95,11 @@ function help(name: string | undefined, io: CliIo): number {
 
 /** The command is the first word that is not an option or the value of a shared one (`switchyard --repo x status`). */
 function commandIndex(argv: readonly string[]): number {
-  const valued = new Set(Object.entries({ ...GLOBAL_OPTIONS, ...BACKEND_OPTIONS }).filter(([, o]) => o.value).map(([n]) => `--${n}`));
+  const valued = new Set(
+    Object.entries({ ...GLOBAL_OPTIONS, ...BACKEND_OPTIONS })
+      .filter(([, o]) => o.value)
+      .map(([n]) => `--${n}`),
+  );
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--') return -1;

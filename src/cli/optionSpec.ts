@@ -26,8 +26,17 @@ export interface OptionSpec {
 export type FlagValue = string | boolean | number | string[] | number[] | undefined;
 
 export const flag = (help: string, short?: string): OptionSpec => ({ help, ...(short ? { short } : {}) });
-export const text = (placeholder: string, help: string, extra: Partial<OptionSpec> = {}): OptionSpec => ({ help, placeholder, value: { kind: 'text' }, ...extra });
-export const int = (placeholder: string, help: string, min: number, max?: number): OptionSpec => ({ help, placeholder, value: { kind: 'int', min, ...(max !== undefined ? { max } : {}) } });
+export const text = (placeholder: string, help: string, extra: Partial<OptionSpec> = {}): OptionSpec => ({
+  help,
+  placeholder,
+  value: { kind: 'text' },
+  ...extra,
+});
+export const int = (placeholder: string, help: string, min: number, max?: number): OptionSpec => ({
+  help,
+  placeholder,
+  value: { kind: 'int', min, ...(max !== undefined ? { max } : {}) },
+});
 
 /** `--name VALUE` as the usage shows it. */
 export function optionSyntax(name: string, spec: OptionSpec): string {
@@ -44,7 +53,11 @@ export function parseOptionValue(name: string, spec: OptionSpec, raw: string): s
     case 'int': {
       const n = wholeNumber(raw);
       if (n === undefined || n < value.min || (value.max !== undefined && n > value.max)) {
-        throw bad(value.max !== undefined ? `a whole number from ${value.min} to ${value.max}` : `a whole number, at least ${value.min}`);
+        throw bad(
+          value.max !== undefined
+            ? `a whole number from ${value.min} to ${value.max}`
+            : `a whole number, at least ${value.min}`,
+        );
       }
       return n;
     }
@@ -68,7 +81,8 @@ export function parseOptionValue(name: string, spec: OptionSpec, raw: string): s
       return raw;
     case 'int-list': {
       const list = raw.split(',').map(wholeNumber);
-      if (list.some((n) => n === undefined || n < value.min || n > value.max)) throw bad(`whole numbers from ${value.min} to ${value.max}, comma-separated`);
+      if (list.some((n) => n === undefined || n < value.min || n > value.max))
+        throw bad(`whole numbers from ${value.min} to ${value.max}, comma-separated`);
       return list as number[];
     }
   }

@@ -22,7 +22,10 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Co
     const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message);
     if (unknown) throw unknownOption(spec, unknown[1]!, all);
     const valueless = /^Option '(-[^' ]+)/.exec((error as Error).message);
-    const dash = valueless && /ambiguous/.test((error as Error).message) ? ` (a value that starts with a dash: ${valueless[1]}=-…)` : '';
+    const dash =
+      valueless && /ambiguous/.test((error as Error).message)
+        ? ` (a value that starts with a dash: ${valueless[1]}=-…)`
+        : '';
     const problem = valueless ? `${valueless[1]} needs a value${dash}` : (error as Error).message.split(/\.\s/)[0];
     throw new UsageError(`${problem}; see \`switchyard help ${spec.name}\``, false);
   }
@@ -32,28 +35,48 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[]): Co
   const flags: Record<string, FlagValue> = {};
   for (const [name, raw] of Object.entries(parsed.values)) {
     const option = allowed[name];
-    if (!option) throw unknownOption(spec, `--${name}`, allowed, spec.forms.some((f) => f.sub === sub) ? sub : undefined);
+    if (!option)
+      throw unknownOption(spec, `--${name}`, allowed, spec.forms.some((f) => f.sub === sub) ? sub : undefined);
     flags[name] = convert(name, option, raw);
   }
   return { positionals, flags };
 }
 
-function convert(name: string, option: OptionSpec, raw: string | boolean | (string | boolean)[] | undefined): FlagValue {
-  if (typeof raw === 'boolean' || raw === undefined || !option.value || option.value.kind === 'text') return raw as FlagValue;
+function convert(
+  name: string,
+  option: OptionSpec,
+  raw: string | boolean | (string | boolean)[] | undefined,
+): FlagValue {
+  if (typeof raw === 'boolean' || raw === undefined || !option.value || option.value.kind === 'text')
+    return raw as FlagValue;
   if (Array.isArray(raw)) return raw.map((r) => parseOptionValue(name, option, String(r))) as string[] | number[];
   return parseOptionValue(name, option, raw);
 }
 
-function unknownOption(spec: CommandSpec, given: string, allowed: Record<string, OptionSpec>, sub?: string): UsageError {
+function unknownOption(
+  spec: CommandSpec,
+  given: string,
+  allowed: Record<string, OptionSpec>,
+  sub?: string,
+): UsageError {
   const own = Object.entries(allowed).filter(([name]) => !(name in GLOBAL_OPTIONS));
   const list = [...own, ...Object.entries(GLOBAL_OPTIONS)].map(([name, o]) => optionSyntax(name, o)).join(', ');
   const what = sub ? `${spec.name} ${sub}` : spec.name;
-  return new UsageError(`unknown option ${given} for ${what}; ${what} takes ${list} (see \`switchyard help ${spec.name}\`)`, false);
+  return new UsageError(
+    `unknown option ${given} for ${what}; ${what} takes ${list} (see \`switchyard help ${spec.name}\`)`,
+    false,
+  );
 }
 
 function nodeOptions(options: Record<string, OptionSpec>) {
-  return Object.fromEntries(Object.entries(options).map(([name, o]) => [
-    name,
-    { type: o.value ? 'string' as const : 'boolean' as const, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) },
-  ]));
+  return Object.fromEntries(
+    Object.entries(options).map(([name, o]) => [
+      name,
+      {
+        type: o.value ? ('string' as const) : ('boolean' as const),
+        ...(o.multiple ? { multiple: true } : {}),
+        ...(o.short ? { short: o.short } : {}),
+      },
+    ]),
+  );
 }

@@ -5,7 +5,10 @@ import { z } from 'zod';
 
 const TrustFile = z.object({ workspaces: z.array(z.string()) }).strict();
 
-/** `$XDG_CONFIG_HOME/switchyard/trusted-workspaces.json` (default `~/.config/…`): repositories whose settings may load code. */
+/**
+ * `$XDG_CONFIG_HOME/switchyard/trusted-workspaces.json` (default `~/.config/…`): repositories whose settings may load
+ * code.
+ */
 export function trustFilePath(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'switchyard', 'trusted-workspaces.json');
 }

@@ -28,7 +28,10 @@ export function usageText(commands: readonly CommandSpec[]): string {
 
 /** `switchyard help <command>`: its forms, then every option it takes with what it means. */
 export function commandUsage(spec: CommandSpec): string {
-  const forms = spec.forms.flatMap((f) => [`  switchyard ${wrap(formSyntax(spec.name, f), 13 + spec.name.length, WIDTH - 13).join('\n')}`, ...wrap(f.help, 0, WIDTH - 6).map((l) => `      ${l}`)]);
+  const forms = spec.forms.flatMap((f) => [
+    `  switchyard ${wrap(formSyntax(spec.name, f), 13 + spec.name.length, WIDTH - 13).join('\n')}`,
+    ...wrap(f.help, 0, WIDTH - 6).map((l) => `      ${l}`),
+  ]);
   const options = Object.entries(optionsOf(spec)).map(([name, o]) => {
     const syntax = `${o.short ? `-${o.short}, ` : ''}${optionSyntax(name, o)}${o.multiple ? ' (repeatable)' : ''}`;
     return formLine(syntax, o.help, 2);

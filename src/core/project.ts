@@ -11,8 +11,14 @@ import { openBackend } from './backend/openBackend';
 import type { JournalRead } from './journal/journalReader';
 import { canaryReport, type CanaryReport } from './routing/canaryReport';
 import {
-  type CanaryThresholds, type ChangeAuthor, DEFAULT_CANARY_THRESHOLDS,
-  changeCanaryThresholds, endCanary, rollbackCanary, setDefaultLaneRecorded, startCanary,
+  type CanaryThresholds,
+  type ChangeAuthor,
+  DEFAULT_CANARY_THRESHOLDS,
+  changeCanaryThresholds,
+  endCanary,
+  rollbackCanary,
+  setDefaultLaneRecorded,
+  startCanary,
 } from './routing/routingChanges';
 import type { RoutingChange } from './model/routingState';
 import { whoAmI } from './routing/whoAmI';
@@ -21,7 +27,13 @@ import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
-import { listSalvage, promoteSalvage, type PromoteOptions, type Promotion, type SalvageEntry } from './workspace/promoteSalvage';
+import {
+  listSalvage,
+  promoteSalvage,
+  type PromoteOptions,
+  type Promotion,
+  type SalvageEntry,
+} from './workspace/promoteSalvage';
 import type { RunContext } from './engine/runContext';
 import { makeOwnerId } from './lease/ownerId';
 import { runQueue, type QueueOptions, type QueueSummary } from './engine/queueRunner';
@@ -42,9 +54,14 @@ export interface ProjectOptions {
   /** Milliseconds an acceptance command may run: a number, or a function read at each verification. */
   verifyTimeoutMs?: number | (() => number);
   cancelPollMs?: number;
-  /** The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no hook. */
+  /**
+   * The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no
+   * hook.
+   */
   hookCommand?: string | null;
-  /** Where state, leases and journals live (default: files under `.switchyard/`); a function gets the repository root. */
+  /**
+   * Where state, leases and journals live (default: files under `.switchyard/`); a function gets the repository root.
+   */
   backend?: BackendSpec | ((root: string) => BackendSpec | Promise<BackendSpec>);
   /** How this process appears as the owner of its runs (default: the host name). */
   ownerName?: string;
@@ -83,7 +100,10 @@ export class Project {
         commandSecretSource(async () => (await store.read()).settings.secretCommands, root),
       ),
       laneSettingsOverride: options.laneSettingsOverride,
-      verifyTimeoutMs: typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs : () => (options.verifyTimeoutMs as number | undefined) ?? 10 * 60_000,
+      verifyTimeoutMs:
+        typeof options.verifyTimeoutMs === 'function'
+          ? options.verifyTimeoutMs
+          : () => (options.verifyTimeoutMs as number | undefined) ?? 10 * 60_000,
       cancelPollMs: options.cancelPollMs ?? 500,
       stageGate: new StageGate(store),
       trace: new TraceLog(root),
@@ -145,7 +165,14 @@ export class Project {
 
   async cancelTask(id: string): Promise<Task> {
     const task = await cancelTask(this.store, id);
-    this.ctx.trace.append({ type: 'decision', kind: 'cancel', task: id, message: `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is kept as STALE_RESULT` });
+    this.ctx.trace.append({
+      type: 'decision',
+      kind: 'cancel',
+      task: id,
+      message:
+        `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is ` +
+        `kept as STALE_RESULT`,
+    });
     this.ctx.stageGate.notify();
     this.changed();
     return task;
@@ -154,7 +181,12 @@ export class Project {
   /** Approves a DRAFT task, so the scheduler may start it. */
   async approveTask(id: string): Promise<Task> {
     const task = await approveTask(this.store, id);
-    this.ctx.trace.append({ type: 'decision', kind: 'approve', task: id, message: `task ${id} approved: ${task.state}` });
+    this.ctx.trace.append({
+      type: 'decision',
+      kind: 'approve',
+      task: id,
+      message: `task ${id} approved: ${task.state}`,
+    });
     this.ctx.stageGate.notify();
     this.changed();
     return task;
@@ -179,7 +211,9 @@ export class Project {
 
   /** Makes `lane` the default as a canary judged against the current default; unset thresholds take the defaults. */
   startCanary(lane: string, thresholds: Partial<CanaryThresholds>, why: string): Promise<RoutingChange> {
-    return this.recorded(why, (author) => startCanary(this.store, this.registry, lane, { ...DEFAULT_CANARY_THRESHOLDS, ...thresholds }, author));
+    return this.recorded(why, (author) =>
+      startCanary(this.store, this.registry, lane, { ...DEFAULT_CANARY_THRESHOLDS, ...thresholds }, author),
+    );
   }
 
   /** Restores the default lane from before the canary. */
@@ -223,9 +257,14 @@ export class Project {
 
   /** Drains the queue (or runs only `taskIds`). */
   async runQueue(options: QueueOptions = {}): Promise<QueueSummary> {
-    // The project's error rules (.switchyard/error-rules.json) decide retries; a bad file is reported and the built-in rules apply.
+    // The project's error rules (.switchyard/error-rules.json) decide retries; a bad file is reported and the built-in
+    // rules apply.
     this.rules = await loadErrorRules(this.root).catch((error: unknown) => {
-      this.ctx.trace.append({ type: 'decision', kind: 'config', message: `error rules not loaded, built-in rules apply: ${(error as Error).message}` });
+      this.ctx.trace.append({
+        type: 'decision',
+        kind: 'config',
+        message: `error rules not loaded, built-in rules apply: ${(error as Error).message}`,
+      });
       return [...BUILTIN_ERROR_RULES];
     });
     return runQueue(this.ctx, options);
@@ -234,7 +273,9 @@ export class Project {
   /** Why things happened: per task, its runs' decisions and the scheduler's, in time order. */
   async report(): Promise<ProjectReport> {
     const state = await this.store.read();
-    const logs = new Map(await Promise.all(state.runs.map(async (r) => [r.id, await readRunLog(eventsPath(this.root, r.id))] as const)));
+    const logs = new Map(
+      await Promise.all(state.runs.map(async (r) => [r.id, await readRunLog(eventsPath(this.root, r.id))] as const)),
+    );
     return buildReport(state, logs, await readTrace(this.root));
   }
 
@@ -247,7 +288,10 @@ export class Project {
     const state = await this.store.read();
     const run = state.runs.find((r) => r.id === runId);
     if (!run) {
-      throw new SwitchyardError('unknown-run', `unknown run "${runId}"${state.runs.length ? `; runs: ${state.runs.map((r) => r.id).join(', ')}` : ''}`);
+      throw new SwitchyardError(
+        'unknown-run',
+        `unknown run "${runId}"${state.runs.length ? `; runs: ${state.runs.map((r) => r.id).join(', ')}` : ''}`,
+      );
     }
     return readFile(diffPath(this.root, runId), 'utf8').catch(() => {
       throw new SwitchyardError('unknown-run', `run ${runId} has no captured diff (state ${run.state})`);
@@ -265,7 +309,9 @@ export class Project {
   /** Removes the worktrees of runs that are no longer running; their branches and diffs stay. */
   async cleanWorktrees(): Promise<string[]> {
     const state = await this.store.read();
-    const busy = new Set(state.runs.filter((r) => r.state === 'RUNNING').flatMap((r) => [r.worktree, `${r.worktree}.review`]));
+    const busy = new Set(
+      state.runs.filter((r) => r.state === 'RUNNING').flatMap((r) => [r.worktree, `${r.worktree}.review`]),
+    );
     const removed: string[] = [];
     for (const wt of await listWorktrees(this.root)) {
       if (busy.has(wt.path)) continue;
@@ -286,7 +332,10 @@ export class Project {
   }
 
   /** A routing change, recorded with who (git's user.email) and why. */
-  private async recorded(why: string, change: (author: ChangeAuthor) => Promise<RoutingChange>): Promise<RoutingChange> {
+  private async recorded(
+    why: string,
+    change: (author: ChangeAuthor) => Promise<RoutingChange>,
+  ): Promise<RoutingChange> {
     const result = await change({ who: await whoAmI(this.root), why });
     this.changed();
     return result;

@@ -9,7 +9,14 @@ import { LaneRegistry } from '../core/lanes/laneRegistry';
 
 /** The lanes that ship with Switchyard. */
 export function builtinLanes(): LanePlugin[] {
-  return [createCommandLane(), createAnthropicLane(), createOpenAICompatibleLane(), createClaudeCodeLane(), createCodexLane(), createCursorAgentLane()];
+  return [
+    createCommandLane(),
+    createAnthropicLane(),
+    createOpenAICompatibleLane(),
+    createClaudeCodeLane(),
+    createCodexLane(),
+    createCursorAgentLane(),
+  ];
 }
 
 export function registryWithBuiltins(): LaneRegistry {

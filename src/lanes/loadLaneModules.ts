@@ -12,14 +12,21 @@ import { laneToolkit } from './laneToolkit';
  * either, called with the lane toolkit (runApiLane, startProcessGroup, …).
  * A module that fails to load is reported, never fatal.
  */
-export async function loadLaneModules(registry: LaneRegistry, root: string, specifiers: readonly string[], warn: (message: string) => void): Promise<void> {
+export async function loadLaneModules(
+  registry: LaneRegistry,
+  root: string,
+  specifiers: readonly string[],
+  warn: (message: string) => void,
+): Promise<void> {
   for (const specifier of specifiers) {
-    const target = specifier.startsWith('.') || isAbsolute(specifier) ? pathToFileURL(resolve(root, specifier)).href : specifier;
+    const target =
+      specifier.startsWith('.') || isAbsolute(specifier) ? pathToFileURL(resolve(root, specifier)).href : specifier;
     warn(`loading lane module ${specifier} from the project settings: it runs code from this repository`);
     try {
       const mod = (await import(target)) as { default?: unknown; lanes?: unknown };
       let exported = mod.lanes ?? mod.default;
-      if (typeof exported === 'function') exported = await (exported as (toolkit: typeof laneToolkit) => unknown)(laneToolkit);
+      if (typeof exported === 'function')
+        exported = await (exported as (toolkit: typeof laneToolkit) => unknown)(laneToolkit);
       const plugins = (Array.isArray(exported) ? exported : [exported]) as LanePlugin[];
       for (const plugin of plugins) registry.register(plugin);
     } catch (error) {

@@ -23,7 +23,10 @@ export class UnsupportedApiVersionError extends SwitchyardError {
     readonly requested: unknown,
     readonly supported: readonly number[] = SUPPORTED_API_VERSIONS,
   ) {
-    super('unsupported-api-version', `Switchyard API version ${String(requested)} is not supported; supported versions: ${supported.join(', ')}`);
+    super(
+      'unsupported-api-version',
+      `Switchyard API version ${String(requested)} is not supported; supported versions: ${supported.join(', ')}`,
+    );
   }
 }
 

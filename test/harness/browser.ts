@@ -56,7 +56,12 @@ export async function launchChromium(viewport = { width: 1400, height: 900 }): P
       headless: true,
       args: CHROMIUM_ARGS,
       viewport,
-      env: { ...process.env, [MARKER_VAR]: profile, XDG_CONFIG_HOME: join(profile, 'xdg-config'), XDG_CACHE_HOME: join(profile, 'xdg-cache') },
+      env: {
+        ...process.env,
+        [MARKER_VAR]: profile,
+        XDG_CONFIG_HOME: join(profile, 'xdg-config'),
+        XDG_CACHE_HOME: join(profile, 'xdg-cache'),
+      },
       // The harness handles signals itself (it must stop code-server too).
       handleSIGINT: false,
       handleSIGTERM: false,

@@ -38,7 +38,9 @@ export function runAllCleanups(): Promise<void> {
       try {
         await cleanup.run();
       } catch (error) {
-        console.error(`[harness] cleanup "${cleanup.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `[harness] cleanup "${cleanup.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
         cleanup.runSync();
       }
       const index = pending.indexOf(cleanup);

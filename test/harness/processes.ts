@@ -30,7 +30,10 @@ function procInfo(pid: number): ProcInfo | undefined {
 
 function livePids(): number[] {
   try {
-    return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => pid !== process.pid);
+    return readdirSync('/proc')
+      .filter((e) => /^\d+$/.test(e))
+      .map(Number)
+      .filter((pid) => pid !== process.pid);
   } catch {
     return [];
   }
@@ -81,7 +84,11 @@ export function signalPids(pids: readonly number[], signal: NodeJS.Signals): voi
  * SIGTERM, up to `graceMs` to exit, then SIGKILL, then waits until none is
  * left. Returns the pids that needed SIGKILL (for diagnostics).
  */
-export async function killAll(pgid: number | undefined, needles: readonly string[], graceMs = 5_000): Promise<number[]> {
+export async function killAll(
+  pgid: number | undefined,
+  needles: readonly string[],
+  graceMs = 5_000,
+): Promise<number[]> {
   const alive = (): boolean => (pgid !== undefined && groupAlive(pgid)) || pidsWithEnv(needles).length > 0;
   if (pgid !== undefined) signalGroup(pgid, 'SIGTERM');
   signalPids(pidsWithEnv(needles), 'SIGTERM');
@@ -92,7 +99,8 @@ export async function killAll(pgid: number | undefined, needles: readonly string
   signalPids(stubborn, 'SIGKILL');
   const hardUntil = Date.now() + 5_000;
   while (alive() && Date.now() < hardUntil) await sleep(50);
-  if (alive()) throw new Error(`processes survived SIGKILL: group ${pgid ?? '-'}, pids ${pidsWithEnv(needles).join(', ')}`);
+  if (alive())
+    throw new Error(`processes survived SIGKILL: group ${pgid ?? '-'}, pids ${pidsWithEnv(needles).join(', ')}`);
   return stubborn;
 }
 

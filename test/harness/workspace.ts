@@ -28,13 +28,28 @@ export function appendAgentCommand(): string {
 export function createTestWorkspace(): TestWorkspace {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-ws-'));
   const git = (...args: string[]): string =>
-    execFileSync('git', ['-c', 'user.name=Switchyard Tests', '-c', 'user.email=tests@switchyard.invalid', '-c', 'init.defaultBranch=main', ...args], {
-      cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=Switchyard Tests',
+        '-c',
+        'user.email=tests@switchyard.invalid',
+        '-c',
+        'init.defaultBranch=main',
+        ...args,
+      ],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
   git('init', '--quiet');
-  writeFileSync(join(dir, 'README.md'), '# Switchyard test workspace\n\nA throwaway repository for the integration and UI tests.\n');
+  writeFileSync(
+    join(dir, 'README.md'),
+    '# Switchyard test workspace\n\nA throwaway repository for the integration and UI tests.\n',
+  );
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src', 'hello.txt'), 'hello\n');
   git('add', 'README.md', 'src/hello.txt');

@@ -8,6 +8,14 @@ export async function buildCliBundle(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-cli-'));
   await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
   const outfile = join(dir, 'cli.js');
-  await esbuild.build({ entryPoints: [resolve('src/cli/bin.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+  await esbuild.build({
+    entryPoints: [resolve('src/cli/bin.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'error',
+  });
   return outfile;
 }

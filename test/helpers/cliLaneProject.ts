@@ -18,11 +18,19 @@ export const FAKE_KEYS = {
  * given lane settings, `attempts` attempts per task and no retry backoff, so
  * tests run through the real engine quickly.
  */
-export async function cliLaneProject(lane: string, settings: Record<string, unknown>, options: { attempts?: number; parentEnv?: NodeJS.ProcessEnv } = {}) {
+export async function cliLaneProject(
+  lane: string,
+  settings: Record<string, unknown>,
+  options: { attempts?: number; parentEnv?: NodeJS.ProcessEnv } = {},
+) {
   const repo = await makeTempRepo();
   const registry = new LaneRegistry();
   for (const plugin of [createClaudeCodeLane(), createCodexLane(), createCursorAgentLane()]) registry.register(plugin);
-  const project = await Project.open(repo.dir, { registry, parentEnv: options.parentEnv ?? { ...process.env, ...FAKE_KEYS }, cancelPollMs: 100 });
+  const project = await Project.open(repo.dir, {
+    registry,
+    parentEnv: options.parentEnv ?? { ...process.env, ...FAKE_KEYS },
+    cancelPollMs: 100,
+  });
   await project.updateSettings((s) => {
     s.laneSettings[lane] = settings;
     s.retryCaps[lane] = options.attempts ?? 1;
@@ -33,5 +41,7 @@ export async function cliLaneProject(lane: string, settings: Record<string, unkn
 
 /** The lane events of a run, in order. */
 export async function laneEvents(project: Project, runId: string): Promise<Record<string, unknown>[]> {
-  return (await project.runLog(runId)).filter((l: RunLogLine) => l.type === 'lane').map((l) => l.event as Record<string, unknown>);
+  return (await project.runLog(runId))
+    .filter((l: RunLogLine) => l.type === 'lane')
+    .map((l) => l.event as Record<string, unknown>);
 }

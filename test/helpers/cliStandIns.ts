@@ -29,13 +29,18 @@ export async function standIn(dir: string, cli: StandInCli, attempts: Step[][], 
   const scenario = join(dir, `${name}.scenario.json`);
   await writeFile(scenario, JSON.stringify({ record, attempts }));
   const binary = join(bin, name);
-  await writeFile(binary, `#!/bin/sh\nFAKE_CLI_SCENARIO='${scenario}' exec '${join(FIXTURE_BIN, cli)}' "$@"\n`, { mode: 0o755 });
+  await writeFile(binary, `#!/bin/sh\nFAKE_CLI_SCENARIO='${scenario}' exec '${join(FIXTURE_BIN, cli)}' "$@"\n`, {
+    mode: 0o755,
+  });
   return {
     binary,
     bin,
     async invocations(): Promise<Invocation[]> {
       const text = await readFile(record, 'utf8').catch(() => '');
-      return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Invocation);
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Invocation);
     },
   };
 }

@@ -15,6 +15,10 @@ export function manifest(id: string, extra: Record<string, unknown> = {}) {
 }
 
 /** A lane whose behaviour is one function, for containment tests. */
-export function scriptedLane(id: string, run: (input: LaneRunInput) => Promise<LaneResult>, extra: Record<string, unknown> = {}): LanePlugin {
+export function scriptedLane(
+  id: string,
+  run: (input: LaneRunInput) => Promise<LaneResult>,
+  extra: Record<string, unknown> = {},
+): LanePlugin {
   return { manifest: manifest(id, extra), run };
 }

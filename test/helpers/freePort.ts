@@ -9,7 +9,9 @@ export function freePort(): Promise<number> {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      server.close((error) => (error ? reject(error) : port ? resolve(port) : reject(new Error('could not get a free port'))));
+      server.close((error) =>
+        error ? reject(error) : port ? resolve(port) : reject(new Error('could not get a free port')),
+      );
     });
   });
 }

@@ -21,11 +21,17 @@ const TIME = '/usr/bin/time';
 export function runMeasured(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<MeasuredRun> {
   const viaTime = existsSync(TIME);
   const started = performance.now();
-  const child = viaTime ? spawn(TIME, ['-f', 'PEAK_RSS_KIB=%M', process.execPath, ...args], { env }) : spawn(process.execPath, args, { env });
+  const child = viaTime
+    ? spawn(TIME, ['-f', 'PEAK_RSS_KIB=%M', process.execPath, ...args], { env })
+    : spawn(process.execPath, args, { env });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   let hwm = 0;
   const poll = viaTime
     ? undefined

@@ -232,7 +232,10 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const waitForConnections = async (timeoutMs = PG_CTL_TIMEOUT_S * 1000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const client = new pg.Client({ connectionString: urlFor(SUPERUSER, password, port, 'postgres'), connectionTimeoutMillis: 2000 });
+      const client = new pg.Client({
+        connectionString: urlFor(SUPERUSER, password, port, 'postgres'),
+        connectionTimeoutMillis: 2000,
+      });
       client.on('error', () => {});
       try {
         await client.connect();
@@ -280,15 +283,20 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     }
     // initdb: scram-sha-256 for every connection, a superuser with a generated password.
     try {
-      await run(initdb, [
-        '-D', dataDir,
-        `--username=${SUPERUSER}`,
-        `--pwfile=${pwFile}`,
-        '--auth=scram-sha-256',
-        '--encoding=UTF8',
-        '--locale=C',
-        '--no-sync',
-      ], 120_000);
+      await run(
+        initdb,
+        [
+          '-D',
+          dataDir,
+          `--username=${SUPERUSER}`,
+          `--pwfile=${pwFile}`,
+          '--auth=scram-sha-256',
+          '--encoding=UTF8',
+          '--locale=C',
+          '--no-sync',
+        ],
+        120_000,
+      );
     } catch (err) {
       await fail('initdb', err);
     } finally {
@@ -365,7 +373,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       stopped ??= (async () => {
         try {
           if (existsSync(join(dataDir, 'postmaster.pid'))) {
-            await pgCtlStop('fast').catch(() => pgCtlStop('immediate')).catch(() => {});
+            await pgCtlStop('fast')
+              .catch(() => pgCtlStop('immediate'))
+              .catch(() => {});
           }
         } finally {
           await rm(root, { recursive: true, force: true });
@@ -379,7 +389,11 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
 }
 
 /** One statement on a connection of its own, as an operator would run it; its rows. */
-export async function sqlRows<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
+export async function sqlRows<R extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => undefined);
   await client.connect();

@@ -13,7 +13,10 @@ export interface CliOutput {
  * this process's environment, so a test never changes `process.env`), its
  * output captured.
  */
-export async function runCli(args: readonly string[], where: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliOutput> {
+export async function runCli(
+  args: readonly string[],
+  where: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliOutput> {
   const out: string[] = [];
   const err: string[] = [];
   const code = await main(args, {

@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import { simpleGit } from 'simple-git';
 
 /** A throwaway git repository with one commit; `cleanup()` removes it. */
-export async function makeTempRepo(files: Record<string, string> = { 'README.md': '# test\n', 'src/a.txt': 'alpha\n' }) {
+export async function makeTempRepo(
+  files: Record<string, string> = { 'README.md': '# test\n', 'src/a.txt': 'alpha\n' },
+) {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-test-'));
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });

@@ -21,8 +21,10 @@ import { startTestPostgres } from './helpers/testPostgres';
 
 async function main(): Promise<number> {
   const extensionTestsPath = join(REPO_ROOT, 'out', 'test', 'integration', 'suite', 'index.js');
-  if (!existsSync(join(REPO_ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run npm run build');
-  if (!existsSync(extensionTestsPath)) throw new Error(`${extensionTestsPath} is missing: run node scripts/build-tests.mjs`);
+  if (!existsSync(join(REPO_ROOT, 'dist', 'extension.js')))
+    throw new Error('dist/extension.js is missing: run npm run build');
+  if (!existsSync(extensionTestsPath))
+    throw new Error(`${extensionTestsPath} is missing: run node scripts/build-tests.mjs`);
 
   const workspace = createTestWorkspace();
   let stopPostgres: (() => Promise<void>) | undefined;
@@ -31,8 +33,16 @@ async function main(): Promise<number> {
     return await runTests({
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath,
-      launchArgs: [workspace.dir, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
-      ...(process.env.VSCODE_EXECUTABLE ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE } : { version: process.env.VSCODE_TEST_VERSION ?? 'stable' }),
+      launchArgs: [
+        workspace.dir,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+      ],
+      ...(process.env.VSCODE_EXECUTABLE
+        ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE }
+        : { version: process.env.VSCODE_TEST_VERSION ?? 'stable' }),
     });
   } finally {
     await stopPostgres?.();

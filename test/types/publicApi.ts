@@ -13,7 +13,7 @@ import type { LaneManifestInput } from '../../src/core/model/laneManifest';
 
 type Assert<T extends true> = T;
 /** Identity, not assignability: `{ a: string; b?: number }` is not `{ a: string }`. */
-type Identical<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Identical<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Each assignable to the other (for functions, whose zod-typed parameters are never identical). */
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T];
@@ -31,21 +31,23 @@ type Same<A, B> =
           ? false
           : true
         : false
-    : [A, B] extends [Promise<infer VA>, Promise<infer VB>]
-      ? Same<VA, VB>
-    : [A, B] extends [(...args: never) => unknown, (...args: never) => unknown]
-      ? Mutual<A, B>
-      : [A, B] extends [object, object]
-        ? Identical<keyof A, keyof B> extends true
-          ? Identical<OptionalKeys<A>, OptionalKeys<B>> extends true
-            ? false extends { [K in keyof A]: Same<A[K], B[K & keyof B]> }[keyof A]
-              ? false
-              : true
-            : false
-          : false
-        : false;
+      : [A, B] extends [Promise<infer VA>, Promise<infer VB>]
+        ? Same<VA, VB>
+        : [A, B] extends [(...args: never) => unknown, (...args: never) => unknown]
+          ? Mutual<A, B>
+          : [A, B] extends [object, object]
+            ? Identical<keyof A, keyof B> extends true
+              ? Identical<OptionalKeys<A>, OptionalKeys<B>> extends true
+                ? false extends { [K in keyof A]: Same<A[K], B[K & keyof B]> }[keyof A]
+                  ? false
+                  : true
+                : false
+              : false
+            : false;
 /** The names whose two sides differ; `never` when none does. */
-type Differing<T> = keyof { [K in keyof T as T[K] extends [infer A, infer B] ? (Same<A, B> extends true ? never : K) : K]: K };
+type Differing<T> = keyof {
+  [K in keyof T as T[K] extends [infer A, infer B] ? (Same<A, B> extends true ? never : K) : K]: K;
+};
 
 // Values: the same names both ways, each of the same type.
 type PublicValues = typeof Public;

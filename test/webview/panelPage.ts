@@ -15,20 +15,49 @@ export function richView(): { view: PanelView; detail: (taskId: string) => HostM
   const detail = (taskId: string): HostMessage => {
     const runs = state.runs.filter((r) => r.taskId === taskId && r.state !== 'RUNNING').map((r) => r.id);
     const runLogs = new Map(
-      state.runs.filter((r) => r.taskId === taskId).map((r) => [r.id, [{ ts: r.startedAt, type: 'decision', message: `worktree .switchyard/worktrees/${r.id} on branch ${r.branch}` }]]),
+      state.runs
+        .filter((r) => r.taskId === taskId)
+        .map((r) => [
+          r.id,
+          [
+            {
+              ts: r.startedAt,
+              type: 'decision',
+              message: `worktree .switchyard/worktrees/${r.id} on branch ${r.branch}`,
+            },
+          ],
+        ]),
     );
-    return { type: 'detail', taskId, detail: buildTaskDetail(state, taskId, { runLogs, diffs: new Set(runs), worktrees: new Set(runs.slice(-1)), guards, trace }) ?? null };
+    return {
+      type: 'detail',
+      taskId,
+      detail:
+        buildTaskDetail(state, taskId, {
+          runLogs,
+          diffs: new Set(runs),
+          worktrees: new Set(runs.slice(-1)),
+          guards,
+          trace,
+        }) ?? null,
+    };
   };
   return { view, detail };
 }
 
 /** Opens the panel in the stand-in host with the clock at NOW; waits for its `ready`. */
-export async function openPanel(page: Page, standIn: StandIn, theme: ThemeName, options: { fixedClock?: boolean } = {}): Promise<void> {
+export async function openPanel(
+  page: Page,
+  standIn: StandIn,
+  theme: ThemeName,
+  options: { fixedClock?: boolean } = {},
+): Promise<void> {
   // A fixed clock also replaces `performance` (no measures): the load test keeps the real one.
   if (options.fixedClock !== false) await page.clock.setFixedTime(NOW);
   // A fresh panel: no UI state from an earlier test (the stand-in keeps setState in sessionStorage).
   await page.goto(standIn.url(theme, true));
-  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
+  await page.waitForFunction(() =>
+    (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'),
+  );
 }
 
 export async function snapshot(page: Page, view: PanelView, seq = 1): Promise<void> {

@@ -43,7 +43,7 @@ export const THEMES = {
       'testing-iconPassed': '#388a34',
       'testing-iconFailed': '#f14c4c',
       'editorWarning-foreground': '#bf8803',
-      'disabledForeground': '#61616180',
+      disabledForeground: '#61616180',
       'progressBar-background': '#005fb8',
       'inputValidation-errorBackground': '#f2dede',
       'inputValidation-errorBorder': '#be1100',
@@ -88,7 +88,7 @@ export const THEMES = {
       'testing-iconPassed': '#73c991',
       'testing-iconFailed': '#f14c4c',
       'editorWarning-foreground': '#cca700',
-      'disabledForeground': '#cccccc80',
+      disabledForeground: '#cccccc80',
       'progressBar-background': '#0078d4',
       'inputValidation-errorBackground': '#5a1d1d',
       'inputValidation-errorBorder': '#be1100',
@@ -146,5 +146,7 @@ export const THEMES = {
 export type ThemeName = keyof typeof THEMES;
 
 export function themeCss(name: ThemeName): string {
-  return `:root {\n${Object.entries(THEMES[name].vars).map(([k, v]) => `  --vscode-${k}: ${v};`).join('\n')}\n}\n`;
+  return `:root {\n${Object.entries(THEMES[name].vars)
+    .map(([k, v]) => `  --vscode-${k}: ${v};`)
+    .join('\n')}\n}\n`;
 }

@@ -3,10 +3,13 @@ import type { CanaryThresholds } from '../../core/routing/routingChanges';
 import { type CliContext, UsageError, flagNumber, flagString, openProject, requirePositional } from '../cliContext';
 import { formatCanaryReport, formatRoutingHistory } from '../../core/routing/formatRouting';
 
-/** `switchyard canary start|rollback|end|thresholds|report|history` (the options, checked, come from the command table). */
+/**
+ * `switchyard canary start|rollback|end|thresholds|report|history` (the options, checked, come from the command table).
+ */
 export async function canaryCommand(ctx: CliContext): Promise<number> {
   const sub = requirePositional(ctx, 0, 'subcommand: canary start | rollback | end | thresholds | report | history');
-  if (!['start', 'rollback', 'end', 'thresholds', 'report', 'history'].includes(sub)) throw new UsageError(`unknown subcommand "canary ${sub}"`);
+  if (!['start', 'rollback', 'end', 'thresholds', 'report', 'history'].includes(sub))
+    throw new UsageError(`unknown subcommand "canary ${sub}"`);
   const project = await openProject(ctx);
   const why = flagString(ctx, 'why') ?? defaultWhy(sub);
   switch (sub) {
@@ -14,14 +17,23 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
       const lane = flagString(ctx, 'lane');
       if (!lane) throw new UsageError('canary start needs --lane <id>');
       const change = await project.startCanary(lane, thresholds(ctx), why);
-      ctx.out(`canary started (change #${change.id}): default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`);
+      ctx.out(
+        `canary started (change #${change.id}): default lane ${change.previous.defaultLane} → ` +
+          `${change.next.defaultLane}`,
+      );
       const c = change.next.canary!;
-      ctx.out(`thresholds: hold below ${c.holdBelow} of baseline completion; expand at cost ≤ ${c.expandAtCost}; window ${c.windowMs / 3_600_000} h; at least ${c.minSamples} tasks`);
+      ctx.out(
+        `thresholds: hold below ${c.holdBelow} of baseline completion; expand at cost ≤ ` +
+          `${c.expandAtCost}; window ${c.windowMs / 3_600_000} h; at least ${c.minSamples} tasks`,
+      );
       return 0;
     }
     case 'rollback': {
       const change = await project.rollbackCanary(why);
-      ctx.out(`canary rolled back (change #${change.id}): default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`);
+      ctx.out(
+        `canary rolled back (change #${change.id}): default lane ${change.previous.defaultLane} → ` +
+          `${change.next.defaultLane}`,
+      );
       return 0;
     }
     case 'end': {
@@ -31,7 +43,8 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
     }
     case 'thresholds': {
       const t = thresholds(ctx);
-      if (!Object.keys(t).length) throw new UsageError('canary thresholds needs --hold-below, --expand-at-cost, --window or --min-samples');
+      if (!Object.keys(t).length)
+        throw new UsageError('canary thresholds needs --hold-below, --expand-at-cost, --window or --min-samples');
       if (!flagString(ctx, 'why')) throw new UsageError('changing thresholds after the start needs --why "<reason>"');
       const change = await project.changeCanaryThresholds(t, why);
       ctx.out(`thresholds changed (change #${change.id}) by ${change.who}: ${change.why}`);
@@ -39,7 +52,11 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
     }
     case 'report': {
       const report = await project.canaryReport();
-      if (!report) throw new SwitchyardError('invalid-input', 'no canary is running (start one with `switchyard canary start --lane <id>`)');
+      if (!report)
+        throw new SwitchyardError(
+          'invalid-input',
+          'no canary is running (start one with `switchyard canary start --lane <id>`)',
+        );
       ctx.out(ctx.flags.json ? JSON.stringify(report, null, 2) : formatCanaryReport(report));
       return 0;
     }
@@ -52,7 +69,11 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
 }
 
 function defaultWhy(sub: string): string {
-  return sub === 'start' ? 'canary started from the CLI' : sub === 'rollback' ? 'canary rolled back from the CLI' : `canary ${sub} from the CLI`;
+  return sub === 'start'
+    ? 'canary started from the CLI'
+    : sub === 'rollback'
+      ? 'canary rolled back from the CLI'
+      : `canary ${sub} from the CLI`;
 }
 
 /** The thresholds given on the command line (ratios, a duration in ms and a count, already checked). */

@@ -29,7 +29,13 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     await writeFile(join(dir, 'README.md'), '# Demo project\n');
     await writeFile(join(dir, 'src', 'greeting.txt'), 'Hello\n');
     await writeFile(join(dir, 'agent.js'), DEMO_AGENT);
-    for (const args of [['init'], ['config', 'user.name', 'Switchyard Demo'], ['config', 'user.email', 'demo@localhost'], ['add', '.'], ['commit', '-m', 'initial commit']]) {
+    for (const args of [
+      ['init'],
+      ['config', 'user.name', 'Switchyard Demo'],
+      ['config', 'user.email', 'demo@localhost'],
+      ['add', '.'],
+      ['commit', '-m', 'initial commit'],
+    ]) {
       await gitOutput(dir, args);
     }
 
@@ -38,9 +44,21 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
       s.laneSettings.command = { command: `node "${join(dir, 'agent.js')}"` };
     });
     const [first] = await project.addTasks([
-      { title: 'Extend the greeting', spec: 'Hello from Switchyard', files: ['src/greeting.txt'], acceptance: 'grep -q Switchyard src/greeting.txt' },
+      {
+        title: 'Extend the greeting',
+        spec: 'Hello from Switchyard',
+        files: ['src/greeting.txt'],
+        acceptance: 'grep -q Switchyard src/greeting.txt',
+      },
     ]);
-    await project.addTasks([{ title: 'Write release notes', spec: '- greeting extended', dependsOn: [first!.id], acceptance: 'test -s NOTES.md' }]);
+    await project.addTasks([
+      {
+        title: 'Write release notes',
+        spec: '- greeting extended',
+        dependsOn: [first!.id],
+        acceptance: 'test -s NOTES.md',
+      },
+    ]);
 
     await project.runQueue({
       onRunStarted: (run, task) => ctx.out(`▶ ${run.id} ${task.spec.title} on lane ${run.lane}`),
@@ -48,12 +66,19 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     });
     const state = await project.state();
     ctx.out(`\n${formatStatus(state)}`);
-    for (const run of state.runs) ctx.out(`\n--- diff of ${run.id} (${run.branch}) ---\n${(await project.diff(run.id)).trimEnd()}`);
+    for (const run of state.runs)
+      ctx.out(`\n--- diff of ${run.id} (${run.branch}) ---\n${(await project.diff(run.id)).trimEnd()}`);
     const target = state.settings.integration.targetBranch;
     const merged = await gitOutput(dir, ['log', '--oneline', '--first-parent', target]).catch(() => '');
-    if (merged) ctx.out(`\n--- ${target}: each task merged in dependency order (your branch is untouched) ---\n${merged.trimEnd()}`);
+    if (merged)
+      ctx.out(
+        `\n--- ${target}: each task merged in dependency order (your branch is untouched) ---\n${merged.trimEnd()}`,
+      );
     const allDone = state.tasks.every((t) => t.state === 'DONE');
-    ctx.out(`\n${allDone ? 'All tasks DONE.' : 'Some tasks did not finish.'} Your own repositories work the same way: cd into one and run \`switchyard task add\`, then \`switchyard run\`.`);
+    ctx.out(
+      `\n${allDone ? 'All tasks DONE.' : 'Some tasks did not finish.'} Your own repositories work the ` +
+        `same way: cd into one and run \`switchyard task add\`, then \`switchyard run\`.`,
+    );
     return allDone ? 0 : 1;
   } finally {
     if (ctx.flags.keep) ctx.out(`kept ${dir}`);

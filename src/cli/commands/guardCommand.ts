@@ -23,14 +23,24 @@ function repoDir(ctx: CliContext): string {
 
 async function install(ctx: CliContext): Promise<number> {
   const command = flagString(ctx, 'hook-command') ?? defaultCliCommand();
-  if (!command) throw new UsageError('cannot tell how to run this CLI from a hook; pass --hook-command "<command that runs switchyard>" (or run the built dist/cli.js)');
+  if (!command)
+    throw new UsageError(
+      'cannot tell how to run this CLI from a hook; pass --hook-command "<command that runs switchyard>" ' +
+        '(or run the built dist/cli.js)',
+    );
   const result = await installPrePushHook(repoDir(ctx), command);
-  ctx.out(`${result.alreadyInstalled ? 'updated' : 'installed'} the pre-push guard: ${result.hookPath}${result.scope === 'worktree' ? ' (this worktree only)' : ''}`);
+  ctx.out(
+    `${result.alreadyInstalled ? 'updated' : 'installed'} the pre-push guard: ` +
+      `${result.hookPath}${result.scope === 'worktree' ? ' (this worktree only)' : ''}`,
+  );
   if (result.chained) ctx.out(`the previous hook runs after it: ${result.chained}`);
   return 0;
 }
 
-/** git runs this from the hook with its pre-push stdin. Exit 1 only when a guard blocks; an internal error exits 0 (recorded). */
+/**
+ * git runs this from the hook with its pre-push stdin. Exit 1 only when a guard blocks; an internal error exits 0
+ * (recorded).
+ */
 async function prePush(ctx: CliContext): Promise<number> {
   const remote = ctx.positionals[1] ?? 'origin';
   try {
@@ -45,7 +55,10 @@ async function prePush(ctx: CliContext): Promise<number> {
   }
 }
 
-/** Checks the current branch against its upstream as a push would, or (`--full`) the whole committed tree for conflict markers. */
+/**
+ * Checks the current branch against its upstream as a push would, or (`--full`) the whole committed tree for conflict
+ * markers.
+ */
 async function scan(ctx: CliContext): Promise<number> {
   const top = await worktreeTop(repoDir(ctx));
   const root = await mainWorktreeRoot(top);
@@ -56,7 +69,11 @@ async function scan(ctx: CliContext): Promise<number> {
     });
     if (result.verdict === 'error') throw new Error(`the scan could not run: ${result.error}`);
     for (const e of result.evidence) ctx.out(formatEvidence(e));
-    ctx.out(result.verdict === 'block' ? `${result.evidence.length} conflict marker(s) committed` : 'no conflict markers committed');
+    ctx.out(
+      result.verdict === 'block'
+        ? `${result.evidence.length} conflict marker(s) committed`
+        : 'no conflict markers committed',
+    );
     return result.verdict === 'block' ? 1 : 0;
   }
   const { remote, update } = await branchUpdate(top);
@@ -75,5 +92,13 @@ async function branchUpdate(top: string): Promise<{ remote: string; update: Push
   const merge = (await git(top, ['config', `branch.${short}.merge`], [0, 1])).stdout.trim() || branch;
   const upstream = (await git(top, ['rev-parse', '-q', '--verify', '@{upstream}'], [0, 1, 128])).stdout.trim();
   const zero = '0'.repeat(head.length);
-  return { remote, update: { localRef: branch, localSha: head, remoteRef: merge, remoteSha: upstream && !isZeroSha(upstream) ? upstream : zero } };
+  return {
+    remote,
+    update: {
+      localRef: branch,
+      localSha: head,
+      remoteRef: merge,
+      remoteSha: upstream && !isZeroSha(upstream) ? upstream : zero,
+    },
+  };
 }

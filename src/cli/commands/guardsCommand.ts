@@ -17,16 +17,25 @@ export async function guardsCommand(ctx: CliContext): Promise<number> {
     ctx.out('No guard verdicts recorded yet.');
     return 0;
   }
-  ctx.out(table(
-    ['TIME', 'GUARD', 'VERDICT', 'RULE', 'MS', 'EVIDENCE'],
-    events.map((e) => [
-      e.ts.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''),
-      e.guard,
-      e.verdict,
-      e.rule,
-      String(Math.round(e.durationMs)),
-      e.verdict === 'error' ? e.error : [e.evidence[0] ? formatEvidence(e.evidence[0]) : '', e.evidence.length > 1 ? `(+${e.evidence.length - 1} more)` : ''].join(' ').trim(),
-    ]),
-  ));
+  ctx.out(
+    table(
+      ['TIME', 'GUARD', 'VERDICT', 'RULE', 'MS', 'EVIDENCE'],
+      events.map((e) => [
+        e.ts.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''),
+        e.guard,
+        e.verdict,
+        e.rule,
+        String(Math.round(e.durationMs)),
+        e.verdict === 'error'
+          ? e.error
+          : [
+              e.evidence[0] ? formatEvidence(e.evidence[0]) : '',
+              e.evidence.length > 1 ? `(+${e.evidence.length - 1} more)` : '',
+            ]
+              .join(' ')
+              .trim(),
+      ]),
+    ),
+  );
   return 0;
 }

@@ -13,11 +13,24 @@ export async function journalCommand(ctx: CliContext): Promise<number> {
   for (const e of events) {
     const head = `#${String(e.seq).padStart(4)} ${e.ts}`;
     switch (e.type) {
-      case 'run-started': ctx.out(`${head} run started on lane ${e.lane}, attempt ${e.attempt}, owner ${e.owner}`); break;
-      case 'resumed': ctx.out(`${head} resumed by ${e.owner}${e.previousOwner ? ` (after ${e.previousOwner})` : ''}`); break;
-      case 'warning': ctx.out(`${head} warning: ${e.message}`); break;
-      case 'intent': ctx.out(`${head} call ${e.call} → ${e.kind} ${e.name} (${e.replay}) key ${e.key} input ${short(e.input)}`); break;
-      case 'outcome': ctx.out(`${head} call ${e.call} ← ${e.uncertain ? 'UNCERTAIN' : e.ok ? 'ok' : 'error'} ${e.ok ? short(e.output) : e.error ?? ''}${e.usage ? ` (${e.usage.inputTokens}+${e.usage.outputTokens} tokens, $${e.usage.costUsd.toFixed(4)})` : ''}`); break;
+      case 'run-started':
+        ctx.out(`${head} run started on lane ${e.lane}, attempt ${e.attempt}, owner ${e.owner}`);
+        break;
+      case 'resumed':
+        ctx.out(`${head} resumed by ${e.owner}${e.previousOwner ? ` (after ${e.previousOwner})` : ''}`);
+        break;
+      case 'warning':
+        ctx.out(`${head} warning: ${e.message}`);
+        break;
+      case 'intent':
+        ctx.out(`${head} call ${e.call} → ${e.kind} ${e.name} (${e.replay}) key ${e.key} input ${short(e.input)}`);
+        break;
+      case 'outcome':
+        ctx.out(
+          `${head} call ${e.call} ← ${e.uncertain ? 'UNCERTAIN' : e.ok ? 'ok' : 'error'} ` +
+            `${e.ok ? short(e.output) : (e.error ?? '')}${e.usage ? ` (${e.usage.inputTokens}+${e.usage.outputTokens} tokens, $${e.usage.costUsd.toFixed(4)})` : ''}`,
+        );
+        break;
     }
   }
   if (tornTail) ctx.out(`line ${tornTail.line}: torn (a crash mid-write); resume drops it`);

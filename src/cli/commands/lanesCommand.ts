@@ -8,16 +8,21 @@ export async function lanesCommand(ctx: CliContext): Promise<number> {
   if (ctx.positionals[0] === 'set') return setLaneSettings(ctx);
   if (ctx.positionals[0] === 'cap') return setRetryCap(ctx);
   // Inside a repository, its (trusted) lane modules count too; elsewhere only the built-in lanes.
-  const registry = await openProject(ctx).then((p) => p.registry, () => registryWithBuiltins());
+  const registry = await openProject(ctx).then(
+    (p) => p.registry,
+    () => registryWithBuiltins(),
+  );
   const lanes = registry.list().map((l) => l.manifest);
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(lanes, null, 2));
     return 0;
   }
-  ctx.out(table(
-    ['LANE', 'KIND', 'VERSION', 'RETRY CAP', 'NAME'],
-    lanes.map((m) => [m.id, m.kind, m.version, String(m.defaultRetryCap), m.displayName]),
-  ));
+  ctx.out(
+    table(
+      ['LANE', 'KIND', 'VERSION', 'RETRY CAP', 'NAME'],
+      lanes.map((m) => [m.id, m.kind, m.version, String(m.defaultRetryCap), m.displayName]),
+    ),
+  );
   for (const m of lanes) {
     const settings = Object.entries(m.settings);
     if (!settings.length) continue;
@@ -30,14 +35,20 @@ export async function lanesCommand(ctx: CliContext): Promise<number> {
   return 0;
 }
 
-/** Every pair is checked against the lane's documented settings before anything is stored (exit 2 naming the key and the type). */
+/**
+ * Every pair is checked against the lane's documented settings before anything is stored (exit 2 naming the key and the
+ * type).
+ */
 async function setLaneSettings(ctx: CliContext): Promise<number> {
   const laneId = requirePositional(ctx, 1, 'lane id: switchyard lanes set <lane> key=value…');
   const raw = ctx.positionals.slice(2);
   if (!raw.length) throw new UsageError('missing key=value: switchyard lanes set <lane> key=value…');
   const split = raw.map((pair) => {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`"${pair}" is not key=value: switchyard lanes set ${laneId} key=value…, e.g. timeoutMs=600000`);
+    if (eq <= 0)
+      throw new UsageError(
+        `"${pair}" is not key=value: switchyard lanes set ${laneId} key=value…, e.g. timeoutMs=600000`,
+      );
     return [pair.slice(0, eq), pair.slice(eq + 1)] as const;
   });
   const project = await openProject(ctx);
@@ -59,7 +70,8 @@ async function setRetryCap(ctx: CliContext): Promise<number> {
   const cap = Number(requirePositional(ctx, 2, 'maximum attempts (1-20)'));
   const project = await openProject(ctx);
   project.registry.require(laneId);
-  if (!Number.isInteger(cap) || cap < 1 || cap > 20) throw new UsageError(`maximum attempts must be a whole number from 1 to 20, not "${ctx.positionals[2]}"`, false);
+  if (!Number.isInteger(cap) || cap < 1 || cap > 20)
+    throw new UsageError(`maximum attempts must be a whole number from 1 to 20, not "${ctx.positionals[2]}"`, false);
   await project.updateSettings((s) => {
     s.retryCaps[laneId] = cap;
   });

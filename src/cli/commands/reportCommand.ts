@@ -18,17 +18,25 @@ export async function reportCommand(ctx: CliContext): Promise<number> {
 export function formatReport(report: ProjectReport, trace: boolean): string {
   const lines = [`Pipeline: ${report.pipeline}`];
   if (report.breakers.length) lines.push(`Breakers: ${report.breakers.join('; ')}`);
-  const scheduler = trace ? report.scheduler : report.scheduler.filter((e) => e.kind === 'waited' || /breaker|backpressure/.test(e.message));
+  const scheduler = trace
+    ? report.scheduler
+    : report.scheduler.filter((e) => e.kind === 'waited' || /breaker|backpressure/.test(e.message));
   if (scheduler.length) {
     lines.push('', 'Scheduler');
     for (const e of scheduler) lines.push(line(e, trace));
   }
   if (!report.tasks.length) lines.push('', 'No tasks yet.');
   for (const task of report.tasks) {
-    const merged = task.integration ? `; merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)}` : '';
-    lines.push('', `${task.id} · ${task.title} — ${task.state} on lane ${task.lane}, ${task.runs.length} run(s)${merged}`);
+    const merged = task.integration
+      ? `; merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)}`
+      : '';
+    lines.push(
+      '',
+      `${task.id} · ${task.title} — ${task.state} on lane ${task.lane}, ${task.runs.length} run(s)${merged}`,
+    );
     if (task.blockedBy?.length) lines.push(`  blocked by ${task.blockedBy.join(', ')}`);
-    if (task.failureReason && task.state !== 'DONE') lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
+    if (task.failureReason && task.state !== 'DONE')
+      lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
     for (const e of task.events) if (trace || SUMMARY_KINDS.has(e.kind)) lines.push(line(e, trace));
   }
   return lines.join('\n');

@@ -3,7 +3,10 @@ import { runLine } from '../format';
 import type { Run } from '../../core/model/run';
 import type { QueueSummary } from '../../core/engine/queueRunner';
 
-/** `switchyard resume`: resumes interrupted runs whose owner is gone, and starts nothing new. Exits 1 when a run it resumed failed. */
+/**
+ * `switchyard resume`: resumes interrupted runs whose owner is gone, and starts nothing new. Exits 1 when a run it
+ * resumed failed.
+ */
 export async function resumeCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const summary = await project.runQueue({
@@ -11,7 +14,8 @@ export async function resumeCommand(ctx: CliContext): Promise<number> {
     onRunFinished: (run) => ctx.out(`${run.state === 'SUCCEEDED' ? '✔' : '✖'} ${runLine(run)}`),
   });
   for (const line of summary.recovered) ctx.out(line);
-  if (!summary.resumed.length && !summary.recovered.length) ctx.out('Nothing to resume: no interrupted run whose owner is gone.');
+  if (!summary.resumed.length && !summary.recovered.length)
+    ctx.out('Nothing to resume: no interrupted run whose owner is gone.');
   else if (summary.resumed.length) ctx.out(`resumed ${summary.resumed.join(', ')}`);
   const failed = resumedAndFailed(summary);
   if (failed.length) ctx.err(`resumed run(s) failed: ${failed.map((r) => `${r.id} (${r.failureCode})`).join(', ')}`);

@@ -2,7 +2,10 @@ import { type CliContext, flagList, flagNumber, openProject } from '../cliContex
 import { runLine } from '../format';
 import { resumedAndFailed } from './resumeCommand';
 
-/** `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. Exits 1 when a task it ran, or a run it resumed, failed. */
+/**
+ * `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. Exits 1 when a task it ran, or a run it resumed,
+ * failed.
+ */
 export async function runCommand(ctx: CliContext): Promise<number> {
   const concurrency = flagNumber(ctx, 'concurrency');
   const project = await openProject(ctx);
@@ -28,10 +31,12 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     const touched = new Set(summary.runs.map((r) => r.taskId));
     const tasks = state.tasks.filter((t) => touched.has(t.id));
     if (!summary.runs.length) ctx.out('Nothing to run: no READY task whose dependencies are DONE.');
-    for (const t of tasks) ctx.out(`${t.id} ${t.state}${t.failureReason && t.state !== 'DONE' ? `: ${t.failureReason}` : ''}`);
+    for (const t of tasks)
+      ctx.out(`${t.id} ${t.state}${t.failureReason && t.state !== 'DONE' ? `: ${t.failureReason}` : ''}`);
     for (const w of summary.waiting) ctx.out(`${w.taskId} waits on ${w.on.join(', ')}`);
     const resumedFailed = resumedAndFailed(summary);
-    if (resumedFailed.length) ctx.err(`resumed run(s) failed: ${resumedFailed.map((r) => `${r.id} (${r.failureCode})`).join(', ')}`);
+    if (resumedFailed.length)
+      ctx.err(`resumed run(s) failed: ${resumedFailed.map((r) => `${r.id} (${r.failureCode})`).join(', ')}`);
     return tasks.some((t) => t.state === 'FAILED') || resumedFailed.length ? 1 : 0;
   } finally {
     process.off('SIGINT', onSignal);

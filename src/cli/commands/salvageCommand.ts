@@ -23,10 +23,19 @@ async function list(ctx: CliContext): Promise<number> {
     ctx.out('No salvaged work: only failed or interrupted runs that left changes have some.');
     return 0;
   }
-  ctx.out(table(
-    ['RUN', 'STATE', 'FILES', 'BRANCH', 'COMMIT', 'TASK'],
-    entries.map((e) => [e.runId, e.state, String(e.files), e.branchExists ? e.branch : `${e.branch} (gone)`, e.commit.slice(0, 12), `${e.taskId} ${e.title}`]),
-  ));
+  ctx.out(
+    table(
+      ['RUN', 'STATE', 'FILES', 'BRANCH', 'COMMIT', 'TASK'],
+      entries.map((e) => [
+        e.runId,
+        e.state,
+        String(e.files),
+        e.branchExists ? e.branch : `${e.branch} (gone)`,
+        e.commit.slice(0, 12),
+        `${e.taskId} ${e.title}`,
+      ]),
+    ),
+  );
   ctx.out('\nPromote one with: switchyard salvage promote <run> [--to <branch>] [--onto HEAD]');
   return 0;
 }
@@ -41,7 +50,10 @@ async function promote(ctx: CliContext): Promise<number> {
     unchanged: `branch ${promotion.branch} already points at the salvage commit`,
     applied: `created branch ${promotion.branch} with the salvaged diff as one commit on ${flagString(ctx, 'onto')}`,
   }[promotion.action];
-  ctx.out(`${runId}: ${what} (${promotion.commit.slice(0, 12)}, ${promotion.files} file(s)); your working tree was not touched.`);
+  ctx.out(
+    `${runId}: ${what} (${promotion.commit.slice(0, 12)}, ${promotion.files} file(s)); your working tree ` +
+      `was not touched.`,
+  );
   ctx.out(`Next: git switch ${promotion.branch}`);
   return 0;
 }

@@ -10,11 +10,34 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
   const state = await project.state();
   const guards = await loadGuardEvents(project.root);
   if (ctx.flags.json) {
-    ctx.out(JSON.stringify({ root: project.root, settings: state.settings, tasks: state.tasks, runs: state.runs, pipeline: pipelineStatus(state), breakers: state.breakers, guards: summarizeGuards(guards.events), guardLogError: guards.error }, null, 2));
+    ctx.out(
+      JSON.stringify(
+        {
+          root: project.root,
+          settings: state.settings,
+          tasks: state.tasks,
+          runs: state.runs,
+          pipeline: pipelineStatus(state),
+          breakers: state.breakers,
+          guards: summarizeGuards(guards.events),
+          guardLogError: guards.error,
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   ctx.out(formatStatus(state));
   const lines = guardStatusLines(guards.events);
-  if (lines.length || guards.error) ctx.out(['', 'Guards (latest verdict each):', ...lines.map((l) => `  ${l}`), ...(guards.error ? [`  guard log unreadable: ${guards.error}`] : [])].join('\n'));
+  if (lines.length || guards.error)
+    ctx.out(
+      [
+        '',
+        'Guards (latest verdict each):',
+        ...lines.map((l) => `  ${l}`),
+        ...(guards.error ? [`  guard log unreadable: ${guards.error}`] : []),
+      ].join('\n'),
+    );
   return 0;
 }

@@ -56,6 +56,8 @@ export async function worktreesCommand(ctx: CliContext): Promise<number> {
     return 0;
   }
   const list = await project.worktrees();
-  ctx.out(list.length ? list.map((w) => `${w.path}  ${w.branch ?? '(detached)'}`).join('\n') : 'no Switchyard worktrees');
+  ctx.out(
+    list.length ? list.map((w) => `${w.path}  ${w.branch ?? '(detached)'}`).join('\n') : 'no Switchyard worktrees',
+  );
   return 0;
 }

@@ -4,7 +4,15 @@ import { SwitchyardError } from '../../core/errors';
 import { decodeUtf8 } from '../../core/model/decodeUtf8';
 import { TaskFile } from '../../core/model/task';
 import { describeZodError } from '../../core/model/zodIssues';
-import { type CliContext, UsageError, flagList, flagNumber, flagString, openProject, requirePositional } from '../cliContext';
+import {
+  type CliContext,
+  UsageError,
+  flagList,
+  flagNumber,
+  flagString,
+  openProject,
+  requirePositional,
+} from '../cliContext';
 
 /** `switchyard task add …` and `switchyard task lane <task> <lane>` */
 export async function taskCommand(ctx: CliContext): Promise<number> {

@@ -23,7 +23,9 @@ export async function workerCommand(ctx: CliContext): Promise<number> {
   let graceTimer: NodeJS.Timeout | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (!drain.signal.aborted) {
-      ctx.err(`${signal}: no new runs; finishing running runs for up to ${graceS} s, then handing back what still runs`);
+      ctx.err(
+        `${signal}: no new runs; finishing running runs for up to ${graceS} s, then handing back what still runs`,
+      );
       drain.abort();
       graceTimer = setTimeout(() => handBack.abort(), graceS * 1000);
     } else if (!handBack.signal.aborted) {
@@ -68,7 +70,9 @@ export async function workerCommand(ctx: CliContext): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-  ctx.out(`worker stopped: ${totals.finished} run(s) finished, ${totals.resumed} resumed, ${totals.handedBack} handed back`);
+  ctx.out(
+    `worker stopped: ${totals.finished} run(s) finished, ${totals.resumed} resumed, ${totals.handedBack} handed back`,
+  );
   return 0;
 }
 

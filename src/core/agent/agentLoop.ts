@@ -53,8 +53,14 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
     const over = budget.beforeModelCall();
     if (over) return { status: 'failed', code: 'budget-exceeded', reason: over };
 
-    // The journal keeps what this request adds; the whole request is the system prompt and every earlier input and output.
-    const request = { model: options.modelId, turn, ...(turn === 1 ? { system: options.system } : {}), messages: messages.slice(sent) };
+    // The journal keeps what this request adds; the whole request is the system prompt and every earlier input and
+    // output.
+    const request = {
+      model: options.modelId,
+      turn,
+      ...(turn === 1 ? { system: options.system } : {}),
+      messages: messages.slice(sent),
+    };
     let turnResult;
     try {
       turnResult = await input.call<ModelTurn>(
@@ -66,8 +72,17 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
       return modelFailure(error);
     }
     if (turnResult.status !== 'ok') return { status: 'failed', code: 'lane-exit', reason: turnResult.message };
-    const checked = turnResult.replayed ? ModelTurn.safeParse(turnResult.value) : { success: true as const, data: turnResult.value };
-    if (!checked.success) return { status: 'failed', code: 'lane-exit', reason: `the journal's model response for turn ${turn} is not a model turn (${describeZodError(checked.error)}); the run cannot resume from it` };
+    const checked = turnResult.replayed
+      ? ModelTurn.safeParse(turnResult.value)
+      : { success: true as const, data: turnResult.value };
+    if (!checked.success)
+      return {
+        status: 'failed',
+        code: 'lane-exit',
+        reason:
+          `the journal's model response for turn ${turn} is not a model turn ` +
+          `(${describeZodError(checked.error)}); the run cannot resume from it`,
+      };
     const result = checked.data;
     budget.addUsage(result.usage);
     if (!turnResult.replayed) {
@@ -81,11 +96,22 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
     const calls = result.content.filter((p): p is Extract<TurnPart, { type: 'tool-call' }> => p.type === 'tool-call');
     if (!calls.length) {
       if (result.finishReason === 'length') {
-        messages.push({ role: 'user', content: 'Your reply was cut off at the output token limit. Continue in smaller steps, and call finish when the task is done.' });
+        messages.push({
+          role: 'user',
+          content:
+            'Your reply was cut off at the output token limit. Continue in smaller steps, and call finish ' +
+            'when the task is done.',
+        });
         continue;
       }
-      const text = result.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n').trim();
-      return { status: 'succeeded', summary: text || 'the model ended its turn without calling finish or saying anything' };
+      const text = result.content
+        .map((p) => (p.type === 'text' ? p.text : ''))
+        .join('\n')
+        .trim();
+      return {
+        status: 'succeeded',
+        summary: text || 'the model ended its turn without calling finish or saying anything',
+      };
     }
     const results: ToolResultText[] = [];
     let ending: { input: unknown } | undefined;
@@ -100,22 +126,31 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
   }
 }
 
-/** One model call with Switchyard's retry policy; each failure is reported as a progress event and remembered as the last error. */
-async function modelCallWithRetries(input: LaneRunInput, options: AgentLoopOptions, messages: ModelMessage[], budget: BudgetTracker): Promise<ModelTurn> {
+/**
+ * One model call with Switchyard's retry policy; each failure is reported as a progress event and remembered as the
+ * last error.
+ */
+async function modelCallWithRetries(
+  input: LaneRunInput,
+  options: AgentLoopOptions,
+  messages: ModelMessage[],
+  budget: BudgetTracker,
+): Promise<ModelTurn> {
   try {
     return await withRetry(
-      () => streamModelTurn({
-        model: options.model,
-        system: options.system,
-        messages,
-        tools: options.tools,
-        maxOutputTokens: options.maxOutputTokens,
-        idleTimeoutMs: options.streamIdleTimeoutMs,
-        price: options.price,
-        signal: input.signal,
-        onText: (text) => input.emit({ type: 'text', text }),
-        onWarning: (message) => input.emit({ type: 'progress', message }),
-      }),
+      () =>
+        streamModelTurn({
+          model: options.model,
+          system: options.system,
+          messages,
+          tools: options.tools,
+          maxOutputTokens: options.maxOutputTokens,
+          idleTimeoutMs: options.streamIdleTimeoutMs,
+          price: options.price,
+          signal: input.signal,
+          onText: (text) => input.emit({ type: 'text', text }),
+          onWarning: (message) => input.emit({ type: 'progress', message }),
+        }),
       {
         policy: options.retry,
         signal: input.signal,
@@ -142,8 +177,15 @@ function endingSummary(input: unknown): string {
   return `${verdict ?? 'done'}${reasons?.length ? `: ${reasons.join('; ')}` : ''}`;
 }
 
-/** The run's failure after a model call gave up; the same text (from the journal) when the failed call is read back on resume. */
+/**
+ * The run's failure after a model call gave up; the same text (from the journal) when the failed call is read back on
+ * resume.
+ */
 function modelFailure(error: unknown): AgentOutcome {
   const message = error instanceof CallFailedError || error instanceof Error ? error.message : String(error);
-  return { status: 'failed', code: message.includes(PERMANENT_MARK) ? 'provider-rejected' : 'lane-exit', reason: message };
+  return {
+    status: 'failed',
+    code: message.includes(PERMANENT_MARK) ? 'provider-rejected' : 'lane-exit',
+    reason: message,
+  };
 }

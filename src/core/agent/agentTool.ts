@@ -19,7 +19,10 @@ export const ToolOutput = z
   .object({
     text: z.string(),
     isError: z.boolean().optional(),
-    /** One line naming what went wrong, for a failure reason ("`pytest` exit 1: FAILED tests/test_user.py::test_create"). */
+    /**
+     * One line naming what went wrong, for a failure reason ("`pytest` exit 1: FAILED
+     * tests/test_user.py::test_create").
+     */
     error: z.string().optional(),
   })
   .strict();
@@ -37,7 +40,10 @@ export interface AgentTool<I = unknown> {
   run(input: I, ctx: ToolContext): Promise<ToolOutput>;
 }
 
-/** An error the model should read and can act on (a bad path, an edit that does not match): the tool call fails with this message. */
+/**
+ * An error the model should read and can act on (a bad path, an edit that does not match): the tool call fails with
+ * this message.
+ */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
 }
@@ -46,7 +52,9 @@ export class ToolError extends Error {
 export function clip(text: string, max: number, keep: 'head' | 'tail' = 'head'): string {
   if (text.length <= max) return text;
   const cut = text.length - max;
-  return keep === 'head' ? `${text.slice(0, max)}\n[… ${cut} more characters not shown]` : `[… ${cut} earlier characters not shown]\n${text.slice(-max)}`;
+  return keep === 'head'
+    ? `${text.slice(0, max)}\n[… ${cut} more characters not shown]`
+    : `[… ${cut} earlier characters not shown]\n${text.slice(-max)}`;
 }
 
 /** At most `max` characters on one line, for messages: `npm run test -- --grep …`. */

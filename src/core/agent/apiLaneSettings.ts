@@ -17,9 +17,16 @@ export const ApiLaneSettings = z.object({
   maxTaskCostUsd: z.number().positive().default(5),
   /** Overrides the manifest's price for this project: USD per million input and output tokens. */
   price: PriceTable.optional(),
-  /** `run_command` lines that are safe to run again after an interruption (e.g. the test command); others are never re-run. */
+  /**
+   * `run_command` lines that are safe to run again after an interruption (e.g. the test command); others are never
+   * re-run.
+   */
   safeCommands: z.array(z.string().trim().min(1)).default([]),
-  commandTimeoutMs: z.number().int().min(1_000).default(10 * 60_000),
+  commandTimeoutMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .default(10 * 60_000),
   /** A model stream that sends nothing for this long is cut and the call retried. */
   streamIdleTimeoutMs: z.number().int().min(100).default(120_000),
   /** Retry policy for failed model calls (429, 529, 5xx, a dropped stream); default 4 attempts from 1 s, doubling. */
@@ -44,14 +51,34 @@ export type ApiLaneSettings = z.infer<typeof ApiLaneSettings>;
 /** Documentation of the common settings, for a lane manifest's `settings`. */
 export const API_LANE_SETTING_DOCS: Record<string, { description: string; required?: boolean; type: SettingType }> = {
   maxOutputTokens: { description: 'Output tokens per model call (default 8192).', type: 'integer' },
-  maxExecutions: { description: 'Tool calls per attempt ("max executions", default 50); past it the run fails naming the cap and the last error.', type: 'integer' },
+  maxExecutions: {
+    description:
+      'Tool calls per attempt ("max executions", default 50); past it the run fails naming the cap and the last error.',
+    type: 'integer',
+  },
   maxTokens: { description: 'Input + output tokens per attempt (default 2,000,000).', type: 'integer' },
   maxTaskCostUsd: { description: 'Cost cap of the task in USD across its runs (default 5).', type: 'number' },
-  price: { description: 'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens).', type: 'object' },
-  safeCommands: { description: 'run_command lines that are safe to run again after an interruption, e.g. ["npm test"]; others are never re-run.', type: 'string[]' },
+  price: {
+    description:
+      'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens).',
+    type: 'object',
+  },
+  safeCommands: {
+    description:
+      'run_command lines that are safe to run again after an interruption, e.g. ["npm test"]; others are never re-run.',
+    type: 'string[]',
+  },
   commandTimeoutMs: { description: 'Longest a run_command may take (default 10 minutes).', type: 'integer' },
-  streamIdleTimeoutMs: { description: 'A model stream that sends nothing for this long is cut and the call retried (default 120000).', type: 'integer' },
-  retry: { description: 'Retry policy for failed model calls: {"maximumAttempts": 4, "initialIntervalMs": 1000, "backoffCoefficient": 2, …}.', type: 'object' },
+  streamIdleTimeoutMs: {
+    description: 'A model stream that sends nothing for this long is cut and the call retried (default 120000).',
+    type: 'integer',
+  },
+  retry: {
+    description:
+      'Retry policy for failed model calls: {"maximumAttempts": 4, "initialIntervalMs": 1000, ' +
+      '"backoffCoefficient": 2, …}.',
+    type: 'object',
+  },
   instructions: { description: 'Extra instructions appended to the system prompt.', type: 'string' },
   timeoutMs: { description: 'Abort the run after this many milliseconds (default 30 minutes).', type: 'integer' },
 };
@@ -64,8 +91,17 @@ export function modelCallRetryPolicy(settings: ApiLaneSettings): RetryPolicy {
 }
 
 /** Parses a lane's settings with its schema; an unknown or wrong field is a misconfiguration that names the field. */
-export function parseLaneSettings<S extends z.ZodType>(laneId: string, schema: S, raw: unknown): { ok: true; settings: z.infer<S> } | { ok: false; reason: string } {
+export function parseLaneSettings<S extends z.ZodType>(
+  laneId: string,
+  schema: S,
+  raw: unknown,
+): { ok: true; settings: z.infer<S> } | { ok: false; reason: string } {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return { ok: true, settings: parsed.data };
-  return { ok: false, reason: `lane "${laneId}" is misconfigured: ${describeZodError(parsed.error)} (set it with: switchyard lanes set ${laneId} key=value, or VS Code's switchyard.lanes)` };
+  return {
+    ok: false,
+    reason:
+      `lane "${laneId}" is misconfigured: ${describeZodError(parsed.error)} (set it with: switchyard lanes ` +
+      `set ${laneId} key=value, or VS Code's switchyard.lanes)`,
+  };
 }

@@ -44,7 +44,9 @@ export class BudgetTracker {
     const cap = this.limits.maxTaskCostUsd;
     const spent = this.limits.priorTaskCostUsd + this.costUsd;
     if (cap !== undefined && spent >= cap) {
-      const earlier = this.limits.priorTaskCostUsd ? `, ${formatUsd(this.limits.priorTaskCostUsd)} of it in earlier runs` : '';
+      const earlier = this.limits.priorTaskCostUsd
+        ? `, ${formatUsd(this.limits.priorTaskCostUsd)} of it in earlier runs`
+        : '';
       return this.reason(`exceeded the task cost cap (${formatUsd(cap)}; spent ${formatUsd(spent)}${earlier})`);
     }
     return undefined;
@@ -52,7 +54,8 @@ export class BudgetTracker {
 
   /** Checked before each tool call: the reason when this one would pass the cap; otherwise it is counted. */
   takeExecution(): string | undefined {
-    if (this.executions >= this.limits.maxExecutions) return this.reason(`exceeded max executions (${this.limits.maxExecutions})`);
+    if (this.executions >= this.limits.maxExecutions)
+      return this.reason(`exceeded max executions (${this.limits.maxExecutions})`);
     this.executions += 1;
     return undefined;
   }

@@ -11,12 +11,25 @@ import { ProviderError, isAbort, toProviderError } from './providerError';
 
 const TurnPart = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }).strict(),
-  /** `inputError` is set when the arguments were not valid JSON (or named no known tool): the model is told, nothing runs. */
-  z.object({ type: z.literal('tool-call'), toolCallId: z.string(), toolName: z.string(), input: z.unknown(), inputError: z.string().optional() }).strict(),
+  /**
+   * `inputError` is set when the arguments were not valid JSON (or named no known tool): the model is told, nothing
+   * runs.
+   */
+  z
+    .object({
+      type: z.literal('tool-call'),
+      toolCallId: z.string(),
+      toolName: z.string(),
+      input: z.unknown(),
+      inputError: z.string().optional(),
+    })
+    .strict(),
 ]);
 export type TurnPart = z.infer<typeof TurnPart>;
 
-/** One model response, as the journal keeps it: the durable call's output (checked again when a resume reads it back). */
+/**
+ * One model response, as the journal keeps it: the durable call's output (checked again when a resume reads it back).
+ */
 export const ModelTurn = z.object({ content: z.array(TurnPart), finishReason: z.string(), usage: Usage }).strict();
 export type ModelTurn = z.infer<typeof ModelTurn>;
 
@@ -109,16 +122,37 @@ async function streamTurn(request: ModelTurnRequest, signal: AbortSignal): Promi
 /** The run's own abort passes through; any other abort is the library's stall timer. */
 function stopped(request: ModelTurnRequest): unknown {
   if (request.signal.aborted) return request.signal.reason;
-  return new ProviderError(`stream timed out: nothing from the server for ${request.idleTimeoutMs} ms`, undefined, {}, 'ETIMEDOUT');
+  return new ProviderError(
+    `stream timed out: nothing from the server for ${request.idleTimeoutMs} ms`,
+    undefined,
+    {},
+    'ETIMEDOUT',
+  );
 }
 
-function toolCallPart(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown }): TurnPart {
-  if (!part.invalid) return { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+function toolCallPart(part: {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  invalid?: boolean;
+  error?: unknown;
+}): TurnPart {
+  if (!part.invalid)
+    return { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
   const why = part.error instanceof Error ? part.error.message : String(part.error);
-  return { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, inputError: why };
+  return {
+    type: 'tool-call',
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    input: part.input,
+    inputError: why,
+  };
 }
 
-/** The tools as the library sends them: JSON Schema from our zod schemas, no `execute` (the agent loop runs them durably). */
+/**
+ * The tools as the library sends them: JSON Schema from our zod schemas, no `execute` (the agent loop runs them
+ * durably).
+ */
 function toolSet(tools: readonly AgentTool[]): ToolSet {
   const set: ToolSet = {};
   for (const t of tools) {

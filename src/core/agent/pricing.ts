@@ -13,7 +13,11 @@ export interface PriceChoice {
  * id prefix, so `claude-sonnet-4-5` prices `claude-sonnet-4-5-20250929`),
  * then the manifest's `price`. No price at all means cost 0 (a local model).
  */
-export function choosePrice(modelId: string, manifest: { price?: PriceTable; modelPrices?: Record<string, PriceTable> }, override?: PriceTable): PriceChoice {
+export function choosePrice(
+  modelId: string,
+  manifest: { price?: PriceTable; modelPrices?: Record<string, PriceTable> },
+  override?: PriceTable,
+): PriceChoice {
   if (override) return { price: override, source: 'project setting "price"' };
   const table = manifest.modelPrices ?? {};
   if (table[modelId]) return { price: table[modelId], source: `the lane's price for ${modelId}` };
@@ -21,7 +25,8 @@ export function choosePrice(modelId: string, manifest: { price?: PriceTable; mod
     .filter((id) => modelId.startsWith(id))
     .sort((a, b) => b.length - a.length)[0];
   if (prefix) return { price: table[prefix], source: `the lane's price for ${prefix}` };
-  if (manifest.price) return { price: manifest.price, source: `the lane's default price (no price listed for ${modelId})` };
+  if (manifest.price)
+    return { price: manifest.price, source: `the lane's default price (no price listed for ${modelId})` };
   return { source: `no price for ${modelId}: cost counted as $0` };
 }
 

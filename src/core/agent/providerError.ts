@@ -32,10 +32,17 @@ export function toProviderError(error: unknown): unknown {
     const type = body?.type ?? body?.code;
     const said = body?.message ?? error.message;
     const status = error.statusCode;
-    return new ProviderError(`${status ? `HTTP ${status}` : 'request failed'}${type ? ` ${type}` : ''}: ${said}`, status, error.responseHeaders ?? {}, type, { cause: error });
+    return new ProviderError(
+      `${status ? `HTTP ${status}` : 'request failed'}${type ? ` ${type}` : ''}: ${said}`,
+      status,
+      error.responseHeaders ?? {},
+      type,
+      { cause: error },
+    );
   }
   if (error && typeof error === 'object' && !(error instanceof Error)) {
-    // An error event inside the stream, e.g. Anthropic's `event: error` with `{type: 'overloaded_error', message: 'Overloaded'}`.
+    // An error event inside the stream, e.g. Anthropic's `event: error` with `{type: 'overloaded_error', message:
+    // 'Overloaded'}`.
     const record = error as Record<string, unknown>;
     const inner = (typeof record.error === 'object' && record.error ? record.error : record) as Record<string, unknown>;
     const type = typeof inner.type === 'string' ? inner.type : typeof inner.code === 'string' ? inner.code : undefined;
@@ -55,12 +62,16 @@ export function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
-/** A failure below HTTP (refused, reset, closed mid-stream), with every message and the error code of its cause chain. */
+/**
+ * A failure below HTTP (refused, reset, closed mid-stream), with every message and the error code of its cause chain.
+ */
 function connectionError(error: Error, original: unknown): ProviderError {
   const chain = causeChain(error);
   const code = chain.map((e) => (e as { code?: unknown }).code).find((c): c is string => typeof c === 'string');
   const words = [...new Set(chain.map((e) => e.message).filter(Boolean))];
-  return new ProviderError(`connection failed: ${words.join(': ')}${code ? ` (${code})` : ''}`, undefined, {}, code, { cause: original });
+  return new ProviderError(`connection failed: ${words.join(': ')}${code ? ` (${code})` : ''}`, undefined, {}, code, {
+    cause: original,
+  });
 }
 
 function causeChain(error: Error): Error[] {
@@ -74,10 +85,21 @@ function parseBody(text: string | undefined): { type?: string; code?: string; me
   try {
     const json = JSON.parse(text) as { error?: unknown; type?: unknown; message?: unknown };
     const inner = (json.error && typeof json.error === 'object' ? json.error : json) as Record<string, unknown>;
-    const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
-    return { type: str(inner.type), code: str(inner.code), message: str(inner.message) ?? (typeof json.error === 'string' ? json.error : undefined) };
+    const str = (v: unknown): string | undefined =>
+      typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined;
+    return {
+      type: str(inner.type),
+      code: str(inner.code),
+      message: str(inner.message) ?? (typeof json.error === 'string' ? json.error : undefined),
+    };
   } catch {
     // Not JSON: a proxy's HTML error page (Cloudflare's 524) or plain text; its words, without the markup.
-    return { message: text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 500) };
+    return {
+      message: text
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 500),
+    };
   }
 }

@@ -28,7 +28,10 @@ export async function runApiLane(input: LaneRunInput, run: ApiLaneRun): Promise<
   const prior = input.attempt.taskCostUsd ?? 0;
   input.emit({
     type: 'progress',
-    message: `${run.manifest.id}: model ${run.modelId}; price from ${price.source}; budget ${settings.maxExecutions} tool calls, ${settings.maxTokens} tokens, task cost cap ${formatUsd(settings.maxTaskCostUsd)}${prior ? ` (${formatUsd(prior)} spent by earlier runs)` : ''}`,
+    message:
+      `${run.manifest.id}: model ${run.modelId}; price from ${price.source}; budget ` +
+      `${settings.maxExecutions} tool calls, ${settings.maxTokens} tokens, task cost cap ` +
+      `${formatUsd(settings.maxTaskCostUsd)}${prior ? ` (${formatUsd(prior)} spent by earlier runs)` : ''}`,
   });
   const reviewing = input.mode === 'review';
   const toolOptions = { safeCommands: settings.safeCommands, timeoutMs: settings.commandTimeoutMs };
@@ -41,12 +44,20 @@ export async function runApiLane(input: LaneRunInput, run: ApiLaneRun): Promise<
     maxOutputTokens: settings.maxOutputTokens,
     streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
     price: price.price,
-    budget: { maxExecutions: settings.maxExecutions, maxTokens: settings.maxTokens, maxTaskCostUsd: settings.maxTaskCostUsd, priorTaskCostUsd: prior },
+    budget: {
+      maxExecutions: settings.maxExecutions,
+      maxTokens: settings.maxTokens,
+      maxTaskCostUsd: settings.maxTaskCostUsd,
+      priorTaskCostUsd: prior,
+    },
     retry: modelCallRetryPolicy(settings),
   });
-  if (outcome.status === 'failed') return { status: 'failed', failureReason: outcome.reason, failureCode: outcome.code };
+  if (outcome.status === 'failed')
+    return { status: 'failed', failureReason: outcome.reason, failureCode: outcome.code };
   if (!reviewing) return { status: 'succeeded', summary: outcome.summary };
   const verdict = VerdictInput.safeParse(outcome.ending);
   // A review that ends without calling verdict has no verdict: the host reports that.
-  return verdict.success ? { status: 'succeeded', summary: outcome.summary, review: verdict.data } : { status: 'succeeded', summary: outcome.summary };
+  return verdict.success
+    ? { status: 'succeeded', summary: outcome.summary, review: verdict.data }
+    : { status: 'succeeded', summary: outcome.summary };
 }

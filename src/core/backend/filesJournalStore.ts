@@ -23,7 +23,12 @@ export class FilesJournalStore implements JournalStore {
     return truncate(journalPath(this.root, runId), keepBytes);
   }
 
-  async openSink(runId: string, lastSeq: number, _owner: string, redact?: (line: string) => string): Promise<JournalSink> {
+  async openSink(
+    runId: string,
+    lastSeq: number,
+    _owner: string,
+    redact?: (line: string) => string,
+  ): Promise<JournalSink> {
     const file = journalPath(this.root, runId);
     await mkdir(dirname(file), { recursive: true });
     return JournalWriter.open(file, runId, lastSeq, redact);

@@ -61,7 +61,11 @@ export class ProjectStore implements StateStore {
       draft.revision = (draft.revision ?? 0) + 1;
       const checked = ProjectState.safeParse(draft);
       if (!checked.success) {
-        throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message}`);
+        throw new SwitchyardError(
+          'invalid-input',
+          `refusing to store an invalid state: ${checked.error.issues[0]?.path.join('.')}: ` +
+            `${checked.error.issues[0]?.message}`,
+        );
       }
       this.db.data = checked.data;
       await this.db.write();
@@ -84,7 +88,9 @@ export class ProjectStore implements StateStore {
         retries: { retries: 200, minTimeout: 5, maxTimeout: 100, factor: 1.5 },
       });
     } catch (error) {
-      throw new SwitchyardError('store-locked', `could not lock ${this.file}: ${(error as Error).message}`, { cause: error });
+      throw new SwitchyardError('store-locked', `could not lock ${this.file}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     try {
       return await fn();
@@ -95,5 +101,8 @@ export class ProjectStore implements StateStore {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return access(path).then(() => true, () => false);
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

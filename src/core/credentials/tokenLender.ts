@@ -46,7 +46,10 @@ export class TokenLender {
   private readonly minimumValidityMs: number;
   private readonly now: () => number;
 
-  constructor(private readonly source: CredentialSource, private readonly options: TokenLenderOptions = {}) {
+  constructor(
+    private readonly source: CredentialSource,
+    private readonly options: TokenLenderOptions = {},
+  ) {
     this.thresholdMs = options.thresholdMs ?? 5 * 60_000;
     this.minimumValidityMs = options.minimumValidityMs ?? 30_000;
     this.now = options.now ?? Date.now;
@@ -67,13 +70,22 @@ export class TokenLender {
       const fresh = parseCredential(await this.source.refresh());
       const left = fresh.expiresAt - this.now();
       if (left < this.minimumValidityMs) {
-        throw new SwitchyardError('invalid-input', `the credential source returned a token valid for only ${Math.round(left / 1000)} s (at least ${Math.round(this.minimumValidityMs / 1000)} s needed)`);
+        throw new SwitchyardError(
+          'invalid-input',
+          `the credential source returned a token valid for only ${Math.round(left / 1000)} s (at least ` +
+            `${Math.round(this.minimumValidityMs / 1000)} s needed)`,
+        );
       }
       this.credential = fresh;
       this.options.onRefresh?.({ ok: true, remainingBeforeMs, durationMs: this.now() - started });
       return fresh;
     } catch (error) {
-      this.options.onRefresh?.({ ok: false, remainingBeforeMs, durationMs: this.now() - started, error: errorMessage(error) });
+      this.options.onRefresh?.({
+        ok: false,
+        remainingBeforeMs,
+        durationMs: this.now() - started,
+        error: errorMessage(error),
+      });
       throw error;
     }
   }
@@ -82,7 +94,11 @@ export class TokenLender {
 function parseCredential(value: unknown): Credential {
   const parsed = Credential.safeParse(value);
   // Never echo the value: it holds the token.
-  if (!parsed.success) throw new SwitchyardError('invalid-input', `the credential source returned something that is not {token, expiresAt}: ${describeZodError(parsed.error).replace(/"[^"]*"/g, '"…"')}`);
+  if (!parsed.success)
+    throw new SwitchyardError(
+      'invalid-input',
+      `the credential source returned something that is not {token, expiresAt}: ${describeZodError(parsed.error).replace(/"[^"]*"/g, '"…"')}`,
+    );
   return parsed.data;
 }
 

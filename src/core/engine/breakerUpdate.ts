@@ -8,8 +8,18 @@ import type { ProjectState } from '../store/projectState';
  * died, the journal was lost), not the lane's.
  */
 export const BREAKER_NEUTRAL: ReadonlySet<FailureCode> = new Set<FailureCode>([
-  'verify-failed', 'changes-requested', 'review-failed', 'guard-blocked', 'policy-violation', 'merge-conflict',
-  'integration-refused', 'integration-error', 'canceled', 'lease-lost', 'interrupted', 'journal-missing',
+  'verify-failed',
+  'changes-requested',
+  'review-failed',
+  'guard-blocked',
+  'policy-violation',
+  'merge-conflict',
+  'integration-refused',
+  'integration-error',
+  'canceled',
+  'lease-lost',
+  'interrupted',
+  'journal-missing',
 ]);
 
 /**
@@ -17,19 +27,28 @@ export const BREAKER_NEUTRAL: ReadonlySet<FailureCode> = new Set<FailureCode>([
  * that says something about the lane, undefined for a lane that did its
  * work. Returns a line when the breaker changed state.
  */
-export function updateBreaker(state: ProjectState, lane: string, code: FailureCode | undefined, now: number): string | undefined {
+export function updateBreaker(
+  state: ProjectState,
+  lane: string,
+  code: FailureCode | undefined,
+  now: number,
+): string | undefined {
   if (code !== undefined && BREAKER_NEUTRAL.has(code)) return undefined;
   const settings = state.settings.breaker;
   const before = state.breakers[lane];
-  const after = code === undefined ? breakerAfterSuccess(before, now, settings) : breakerAfterFailure(before, code, now, settings);
+  const after =
+    code === undefined ? breakerAfterSuccess(before, now, settings) : breakerAfterFailure(before, code, now, settings);
   if (!after) return undefined;
   state.breakers[lane] = after;
   if (before?.state === after.state) return undefined;
   if (after.state === 'open') {
     return before?.state === 'half-open'
       ? `breaker on lane ${lane} OPEN again: the probe failed (${code})`
-      : `breaker on lane ${lane} OPEN: ${settings.failures} × ${code} in a row within ${Math.round(settings.windowMs / 1000)} s; no new runs on it for ${Math.round(settings.cooldownMs / 1000)} s`;
+      : `breaker on lane ${lane} OPEN: ${settings.failures} × ${code} in a row within ` +
+          `${Math.round(settings.windowMs / 1000)} s; no new runs on it for ` +
+          `${Math.round(settings.cooldownMs / 1000)} s`;
   }
-  if (after.state === 'closed') return `breaker on lane ${lane} closed after ${settings.closeAfter} successful probe run(s)`;
+  if (after.state === 'closed')
+    return `breaker on lane ${lane} closed after ${settings.closeAfter} successful probe run(s)`;
   return undefined;
 }

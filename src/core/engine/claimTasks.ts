@@ -28,8 +28,16 @@ export interface ClaimResult {
  * `settings` are the ones the caller just read (they decide the target
  * branch whose head new runs record).
  */
-export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, settings: ProjectSettings, now: number, limit = Infinity): Promise<ClaimResult> {
-  const targetHead = settings.integration.enabled ? await readBranch(ctx.root, settings.integration.targetBranch).catch(() => undefined) : undefined;
+export async function claimTasks(
+  ctx: RunContext,
+  mirror: SchedulerMirror,
+  settings: ProjectSettings,
+  now: number,
+  limit = Infinity,
+): Promise<ClaimResult> {
+  const targetHead = settings.integration.enabled
+    ? await readBranch(ctx.root, settings.integration.targetBranch).catch(() => undefined)
+    : undefined;
   try {
     let tries = 0;
     let written: { revision: number } | undefined;
@@ -57,9 +65,24 @@ export async function claimTasks(ctx: RunContext, mirror: SchedulerMirror, setti
           stale = true;
           continue;
         }
-        const run = newRun(state, task, { root: ctx.root, owner: ctx.owner, lane: p.lane, resume: ctx.registry.get(p.lane)?.manifest.capabilities.resume, targetHead, now });
-        const laneWhy = task.fallbackFrom?.length ? `fallback lane after ${task.fallbackFrom.join(', ')}` : task.spec.lane ? 'the task\'s lane' : 'the project\'s default lane';
-        claimed.push({ task: structuredClone(task), run: structuredClone(run), why: `${mirror.current.explain(p)}; lane ${p.lane} (${laneWhy})` });
+        const run = newRun(state, task, {
+          root: ctx.root,
+          owner: ctx.owner,
+          lane: p.lane,
+          resume: ctx.registry.get(p.lane)?.manifest.capabilities.resume,
+          targetHead,
+          now,
+        });
+        const laneWhy = task.fallbackFrom?.length
+          ? `fallback lane after ${task.fallbackFrom.join(', ')}`
+          : task.spec.lane
+            ? "the task's lane"
+            : "the project's default lane";
+        claimed.push({
+          task: structuredClone(task),
+          run: structuredClone(run),
+          why: `${mirror.current.explain(p)}; lane ${p.lane} (${laneWhy})`,
+        });
       }
       return { claimed, pick };
     });

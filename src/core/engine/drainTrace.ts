@@ -28,22 +28,39 @@ export class DrainTrace {
   ) {}
 
   started(state: ProjectState, only?: ReadonlySet<string>): void {
-    this.trace.append({ type: 'drain', kind: 'start', message: `drain started: ${describeUsage(this.mirror.current.stages.counts, this.mirror.current.stages.limits)}` });
+    this.trace.append({
+      type: 'drain',
+      kind: 'start',
+      message: `drain started: ${describeUsage(this.mirror.current.stages.counts, this.mirror.current.stages.limits)}`,
+    });
     const now = Date.now();
     for (const task of state.tasks) {
       if (only && !only.has(task.id)) continue;
       if (task.state === 'READY' && this.mirror.current.dag.get(task.id)?.unmet) {
         this.decision('wait', `task ${task.id} ${this.mirror.current.waitingReason(task.id, now)}`, { task: task.id });
       } else if (task.state === 'BLOCKED') {
-        this.decision('blocked', `task ${task.id} is BLOCKED by ${task.blockedBy?.join(', ') ?? 'a dependency'} (FAILED or CANCELED)`, { task: task.id });
+        this.decision(
+          'blocked',
+          `task ${task.id} is BLOCKED by ${task.blockedBy?.join(', ') ?? 'a dependency'} (FAILED or CANCELED)`,
+          { task: task.id },
+        );
       }
     }
   }
 
   claimed(result: ClaimResult): void {
-    for (const c of result.claimed) this.decision('start', `start ${c.task.id} as ${c.run.id} (attempt ${c.run.attempt}): ${c.why}`, { task: c.task.id, run: c.run.id, lane: c.run.lane });
-    for (const s of result.pick.skippedLanes) this.once(`breaker:${s.lane}:${s.reason}`, 'breaker', `lane ${s.lane} gets no new run: ${s.reason}`);
-    for (const p of result.pick.parked) this.once(`file:${p.id}:${p.file}`, 'wait', `task ${p.id} waits for ${p.file}, held by ${p.heldBy}`, { task: p.id });
+    for (const c of result.claimed)
+      this.decision('start', `start ${c.task.id} as ${c.run.id} (attempt ${c.run.attempt}): ${c.why}`, {
+        task: c.task.id,
+        run: c.run.id,
+        lane: c.run.lane,
+      });
+    for (const s of result.pick.skippedLanes)
+      this.once(`breaker:${s.lane}:${s.reason}`, 'breaker', `lane ${s.lane} gets no new run: ${s.reason}`);
+    for (const p of result.pick.parked)
+      this.once(`file:${p.id}:${p.file}`, 'wait', `task ${p.id} waits for ${p.file}, held by ${p.heldBy}`, {
+        task: p.id,
+      });
     if (result.claimed.length) this.lastReason = undefined;
     else if (result.pick.reason) this.waiting(result.pick.reason, result.pick.backpressure);
   }
@@ -62,11 +79,19 @@ export class DrainTrace {
   tick(now: number): void {
     const stageWait = {} as TickSignals['stageWait'];
     for (const stage of STAGES) stageWait[stage] = this.waitOf(stage, now);
-    const signals: TickSignals = { stageWait, failureStreak: this.signals.failureStreak, burnRateUsdPerHour: round(this.signals.burnRateUsdPerHour(now)) };
+    const signals: TickSignals = {
+      stageWait,
+      failureStreak: this.signals.failureStreak,
+      burnRateUsdPerHour: round(this.signals.burnRateUsdPerHour(now)),
+    };
     const text = JSON.stringify(signals);
     if (text === this.lastSignals) return;
     this.lastSignals = text;
-    this.trace.append({ type: 'signals', wip: describeUsage(this.mirror.current.stages.counts, this.mirror.current.stages.limits), ...signals });
+    this.trace.append({
+      type: 'signals',
+      wip: describeUsage(this.mirror.current.stages.counts, this.mirror.current.stages.limits),
+      ...signals,
+    });
   }
 
   ended(message: string): void {
@@ -74,7 +99,11 @@ export class DrainTrace {
   }
 
   private waitOf(stage: Stage, now: number): { waiting: number; oldestMs: number } {
-    if (stage === 'RUNNING') return { waiting: this.mirror.current.readyCount, oldestMs: roundSeconds(this.mirror.current.oldestReadyWaitMs(now)) };
+    if (stage === 'RUNNING')
+      return {
+        waiting: this.mirror.current.readyCount,
+        oldestMs: roundSeconds(this.mirror.current.oldestReadyWaitMs(now)),
+      };
     const waiters = [...this.gate.waiters(stage).values()];
     return { waiting: waiters.length, oldestMs: waiters.length ? roundSeconds(now - Math.min(...waiters)) : 0 };
   }

@@ -26,7 +26,15 @@ export interface ResumeInfo {
  * a lane does; `stop` aborts the run (queue stopped). `why` says why the
  * scheduler picked it (the first line of the run's log).
  */
-export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: AbortSignal, resume?: ResumeInfo, why?: string, handBack?: AbortSignal): Promise<Run> {
+export async function executeRun(
+  ctx: RunContext,
+  task: Task,
+  run: Run,
+  stop: AbortSignal,
+  resume?: ResumeInfo,
+  why?: string,
+  handBack?: AbortSignal,
+): Promise<Run> {
   const settings = (await ctx.store.read()).settings;
   const log = new RunEventLog(eventsPath(ctx.root, run.id), settings.runOutput);
   // Every output of the run passes the redactor: secrets are added to it as they are resolved.
@@ -38,8 +46,10 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   };
   record('decision', {
     message: resume
-      ? `run ${run.id} resumed by ${ctx.owner} from its journal (previous owner ${resume.previousOwner ?? 'unknown'} is gone)`
-      : `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ${run.attempt}${run.retryReason ? ` (retry after: ${run.retryReason})` : ''}${why ? `; picked now: ${why}` : ''}`,
+      ? `run ${run.id} resumed by ${ctx.owner} from its journal (previous owner ` +
+        `${resume.previousOwner ?? 'unknown'} is gone)`
+      : `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ` +
+        `${run.attempt}${run.retryReason ? ` (retry after: ${run.retryReason})` : ''}${why ? `; picked now: ${why}` : ''}`,
   });
 
   const cancel = new AbortController();
@@ -74,18 +84,33 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   try {
     const redact = (line: string): string => redactor.redact(line);
     journal = resume
-      ? await resumeRunJournal(ctx.journals, run.id, settings.journalDurability, ctx.owner, resume.previousOwner, redact)
-      : await startRunJournal(ctx.journals, run.id, settings.journalDurability, { lane: run.lane, attempt: run.attempt, owner: ctx.owner }, redact);
+      ? await resumeRunJournal(
+          ctx.journals,
+          run.id,
+          settings.journalDurability,
+          ctx.owner,
+          resume.previousOwner,
+          redact,
+        )
+      : await startRunJournal(
+          ctx.journals,
+          run.id,
+          settings.journalDurability,
+          { lane: run.lane, attempt: run.attempt, owner: ctx.owner },
+          redact,
+        );
     if (handedBack) journal.calls.seal();
     for (const warning of journal.warnings) record('decision', { message: `journal warning: ${warning}` });
-    // Every process group the run starts is recorded with its lease while it lives, so a process taking the run over can end it.
+    // Every process group the run starts is recorded with its lease while it lives, so a process taking the run over
+    // can end it.
     const groups = new RunGroups((records) => void lease.recordGroups(records));
     const attempt = { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor };
     end = await withRunGroups(groups, () => runAttempt(ctx, attempt)).finally(() => groups.stopAll());
   } catch (error) {
-    end = isSwitchyardError(error, 'journal-corrupt') || isSwitchyardError(error, 'journal-missing')
-      ? { ok: false, code: error.code as 'journal-corrupt' | 'journal-missing', reason: error.message }
-      : { ok: false, code: 'workspace-error', reason: errorMessage(error) };
+    end =
+      isSwitchyardError(error, 'journal-corrupt') || isSwitchyardError(error, 'journal-missing')
+        ? { ok: false, code: error.code as 'journal-corrupt' | 'journal-missing', reason: error.message }
+        : { ok: false, code: 'workspace-error', reason: errorMessage(error) };
   } finally {
     clearInterval(poll);
     stop.removeEventListener('abort', onStop);
@@ -102,10 +127,16 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   end = redactor.redactValue(end);
 
   if (lostTo || handedBack) {
-    // Another process records the end: the one that took the run over, or (shutdown) the one that takes it once its lease expired now.
-    if (lostTo) record('decision', { message: `lease lost to ${lostTo}: this process stopped working on run ${run.id}` });
+    // Another process records the end: the one that took the run over, or (shutdown) the one that takes it once its
+    // lease expired now.
+    if (lostTo)
+      record('decision', { message: `lease lost to ${lostTo}: this process stopped working on run ${run.id}` });
     else {
-      record('decision', { message: `run ${run.id} handed back by ${ctx.owner} (shutting down): its lease expired now, so another process takes it over` });
+      record('decision', {
+        message:
+          `run ${run.id} handed back by ${ctx.owner} (shutting down): its lease expired now, so another ` +
+          `process takes it over`,
+      });
       await lease.handBack();
     }
     await log.flush();
@@ -115,14 +146,17 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   const outcome: { run: Run; takenBy?: string; message?: string } = await ctx.store
     .update((state): { run: Run; takenBy?: string; message?: string } => {
       const stored = state.runs.find((r) => r.id === run.id)!;
-      // Taken over since (this process missed the lease renewal that would have told it): the new owner records the end.
+      // Taken over since (this process missed the lease renewal that would have told it): the new owner records the
+      // end.
       if (stored.owner && stored.owner !== ctx.owner) return { run: stored, takenBy: stored.owner };
       const message = finishRun(state, ctx.registry, run.id, end, { rules: ctx.errorRules?.() });
       return { run: state.runs.find((r) => r.id === run.id)!, message };
     })
     .catch(async (error) => ({ run: await recordInternalError(ctx, run, error, record) }));
   if (outcome.takenBy) {
-    record('decision', { message: `run ${run.id} was taken over by ${outcome.takenBy}; this process's result is not recorded` });
+    record('decision', {
+      message: `run ${run.id} was taken over by ${outcome.takenBy}; this process's result is not recorded`,
+    });
     await log.flush();
     return outcome.run;
   }
@@ -139,14 +173,22 @@ export async function executeRun(ctx: RunContext, task: Task, run: Run, stop: Ab
   return finished;
 }
 
-/** Last resort when the run's end cannot be recorded normally: the run fails with the internal error, the queue goes on. */
+/**
+ * Last resort when the run's end cannot be recorded normally: the run fails with the internal error, the queue goes on.
+ */
 async function recordInternalError(ctx: RunContext, run: Run, error: unknown, record: RecordFn): Promise<Run> {
   const reason = `internal error while finishing run ${run.id}: ${errorMessage(error)}`;
   record('decision', { message: reason });
   return ctx.store
     .update((state) => {
       const stored = state.runs.find((r) => r.id === run.id)!;
-      if (stored.state === 'RUNNING') Object.assign(stored, { state: 'FAILED', failureCode: 'lane-crash', failureReason: reason, endedAt: new Date().toISOString() });
+      if (stored.state === 'RUNNING')
+        Object.assign(stored, {
+          state: 'FAILED',
+          failureCode: 'lane-crash',
+          failureReason: reason,
+          endedAt: new Date().toISOString(),
+        });
       const task = state.tasks.find((t) => t.id === run.taskId);
       if (task && ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'CHANGES_REQUESTED'].includes(task.state)) {
         setTaskState(task, 'FAILED');

@@ -44,7 +44,11 @@ export function setRunState(run: Run, to: RunState): void {
 
 export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   if (!a || !b) return a ?? b;
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }
 
 /**
@@ -56,7 +60,13 @@ export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | un
  * breaker alone (a host fault). Updates the lane's circuit breaker. Returns one line for
  * the run's log.
  */
-export function finishRun(state: ProjectState, registry: LaneRegistry, runId: string, end: RunEnd, options: FinishOptions = {}): string {
+export function finishRun(
+  state: ProjectState,
+  registry: LaneRegistry,
+  runId: string,
+  end: RunEnd,
+  options: FinishOptions = {},
+): string {
   const now = options.now ?? Date.now();
   const run = findRun(state, runId);
   const task = findTask(state, run.taskId);
@@ -95,7 +105,10 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
     setTaskState(task, 'DONE');
     delete task.failureReason;
     delete task.feedback;
-    const merged = task.integration?.runId === run.id ? ` (merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)})` : '';
+    const merged =
+      task.integration?.runId === run.id
+        ? ` (merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)})`
+        : '';
     return withBreaker(`task ${task.id} DONE${merged}`);
   }
 
@@ -111,5 +124,7 @@ export function finishRun(state: ProjectState, registry: LaneRegistry, runId: st
   setRunState(run, 'FAILED');
   const requeued = end.code === 'interrupted' ? requeueInterrupted(state, task, run, end.reason) : undefined;
   if (requeued) return withBreaker(requeued);
-  return withBreaker(moveFailedTask(state, registry, task, run, end.code, end.reason, end.feedback, { ...options, now }));
+  return withBreaker(
+    moveFailedTask(state, registry, task, run, end.code, end.reason, end.feedback, { ...options, now }),
+  );
 }

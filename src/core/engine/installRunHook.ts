@@ -13,13 +13,17 @@ export async function installRunHook(ctx: RunContext, worktree: string, record: 
   const command = ctx.hookCommand === undefined ? defaultCliCommand() : ctx.hookCommand;
   if (command === null) return;
   if (command === undefined) {
-    record('decision', { message: 'pre-push guard not installed in the worktree: no CLI command to run it (not running from dist/cli.js)' });
+    record('decision', {
+      message: 'pre-push guard not installed in the worktree: no CLI command to run it (not running from dist/cli.js)',
+    });
     return;
   }
   try {
     const installed = await installPrePushHook(worktree, command);
     record('decision', { message: `pre-push guard installed in ${installed.hooksDir}` });
   } catch (error) {
-    record('decision', { message: `pre-push guard not installed in the worktree (the run goes on): ${errorMessage(error)}` });
+    record('decision', {
+      message: `pre-push guard not installed in the worktree (the run goes on): ${errorMessage(error)}`,
+    });
   }
 }

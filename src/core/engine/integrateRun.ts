@@ -6,7 +6,16 @@ import { findRun } from './finishRun';
 import { staleBecause } from './inputHash';
 import type { RunContext } from './runContext';
 import { findTask } from './setTaskState';
-import { checkedOutIn, commitTree, isAncestor, mergeTrees, pushBranch, readBranch, treeOf, updateBranchSync } from './targetBranch';
+import {
+  checkedOutIn,
+  commitTree,
+  isAncestor,
+  mergeTrees,
+  pushBranch,
+  readBranch,
+  treeOf,
+  updateBranchSync,
+} from './targetBranch';
 
 export type IntegrateOutcome =
   | { ok: true; commit: string }
@@ -25,7 +34,13 @@ const ROUNDS = 5;
  * the task back for a new attempt on the target's head, with the files named.
  * The first integration creates the branch at the task's base commit.
  */
-export async function integrateRun(ctx: RunContext, task: Task, run: Run, head: string, record: (message: string) => void): Promise<IntegrateOutcome> {
+export async function integrateRun(
+  ctx: RunContext,
+  task: Task,
+  run: Run,
+  head: string,
+  record: (message: string) => void,
+): Promise<IntegrateOutcome> {
   const settings = (await ctx.store.read()).settings.integration;
   const target = settings.targetBranch;
   const holder = await checkedOutIn(ctx.root, target);
@@ -33,7 +48,10 @@ export async function integrateRun(ctx: RunContext, task: Task, run: Run, head: 
     return {
       ok: false,
       code: 'integration-refused',
-      reason: `the target branch ${target} is checked out in ${holder}; Switchyard never moves a checked-out branch: check out another branch there, or set integration.targetBranch to one nobody has checked out`,
+      reason:
+        `the target branch ${target} is checked out in ${holder}; Switchyard never moves a checked-out ` +
+        `branch: check out another branch there, or set integration.targetBranch to one nobody has checked ` +
+        `out`,
     };
   }
   for (let round = 1; round <= ROUNDS; round++) {
@@ -48,11 +66,19 @@ export async function integrateRun(ctx: RunContext, task: Task, run: Run, head: 
           ok: false,
           code: 'merge-conflict',
           reason: `merging ${run.branch} into ${target} conflicts in ${files}`,
-          feedback: `Merging the previous attempt (${run.id}) into ${target} conflicted in: ${files}. This attempt starts from ${target}'s current head, which has the work it conflicted with: make the change again on top of it.`,
+          feedback:
+            `Merging the previous attempt (${run.id}) into ${target} conflicted in: ${files}. This attempt ` +
+            `starts from ${target}'s current head, which has the work it conflicted with: make the change ` +
+            `again on top of it.`,
         };
       }
       if (merged.tree !== (await treeOf(ctx.root, parent))) {
-        commit = await commitTree(ctx.root, merged.tree, [parent, head], `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`);
+        commit = await commitTree(
+          ctx.root,
+          merged.tree,
+          [parent, head],
+          `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`,
+        );
       }
     }
     const moved = await ctx.store.update((state) => {
@@ -69,15 +95,33 @@ export async function integrateRun(ctx: RunContext, task: Task, run: Run, head: 
       record(`${target} moved while ${run.id} was being merged; merging again (${round}/${ROUNDS})`);
       continue;
     }
-    record(commit === current ? `nothing new to merge: ${target} already has ${run.branch}` : `merged ${run.branch} into ${target}${current ? '' : ` (created at ${parent.slice(0, 12)})`} as ${commit.slice(0, 12)}`);
+    record(
+      commit === current
+        ? `nothing new to merge: ${target} already has ${run.branch}`
+        : `merged ${run.branch} into ${target}${current ? '' : ` (created at ${parent.slice(0, 12)})`} as ` +
+            `${commit.slice(0, 12)}`,
+    );
     if (settings.mode === 'push') await push(ctx, run, settings.remote, target, record);
     return { ok: true, commit };
   }
-  return { ok: false, code: 'integration-error', reason: `${target} kept moving while ${run.branch} was being merged (${ROUNDS} tries)` };
+  return {
+    ok: false,
+    code: 'integration-error',
+    reason: `${target} kept moving while ${run.branch} was being merged (${ROUNDS} tries)`,
+  };
 }
 
-/** Push mode: the target branch goes to the remote (through the pre-push guard). A failed push is recorded, never undone locally; the next integration pushes again. */
-async function push(ctx: RunContext, run: Run, remote: string, target: string, record: (message: string) => void): Promise<void> {
+/**
+ * Push mode: the target branch goes to the remote (through the pre-push guard). A failed push is recorded, never undone
+ * locally; the next integration pushes again.
+ */
+async function push(
+  ctx: RunContext,
+  run: Run,
+  remote: string,
+  target: string,
+  record: (message: string) => void,
+): Promise<void> {
   let pushError: string | undefined;
   try {
     await pushBranch(ctx.root, remote, target);
@@ -86,8 +130,11 @@ async function push(ctx: RunContext, run: Run, remote: string, target: string, r
     pushError = errorMessage(error);
     record(`push of ${target} to ${remote} failed (kept locally; the next integration pushes again): ${pushError}`);
   }
-  await ctx.store.update((state) => {
-    const r = findRun(state, run.id);
-    if (r.integration) r.integration = { ...r.integration, pushed: pushError === undefined, ...(pushError ? { pushError } : {}) };
-  }).catch(() => undefined);
+  await ctx.store
+    .update((state) => {
+      const r = findRun(state, run.id);
+      if (r.integration)
+        r.integration = { ...r.integration, pushed: pushError === undefined, ...(pushError ? { pushError } : {}) };
+    })
+    .catch(() => undefined);
 }

@@ -33,7 +33,16 @@ export function moveFailedTask(
   options: FinishOptions & { now: number },
 ): string {
   const cap = retryCap(state, registry, run.lane);
-  const verdict = retryVerdict({ code, reason, attempt: task.attempts, cap, lane: run.lane, backoff: state.settings.retryBackoff, rules: options.rules, random: options.random });
+  const verdict = retryVerdict({
+    code,
+    reason,
+    attempt: task.attempts,
+    cap,
+    lane: run.lane,
+    backoff: state.settings.retryBackoff,
+    rules: options.rules,
+    random: options.random,
+  });
   if (code === 'changes-requested' && task.state === 'REVIEWING') setTaskState(task, 'CHANGES_REQUESTED');
 
   if (verdict.retry) {
@@ -42,7 +51,11 @@ export function moveFailedTask(
     setFeedback(task, feedback);
     if (verdict.delayMs > 0) task.retryAt = new Date(options.now + verdict.delayMs).toISOString();
     else delete task.retryAt;
-    return `retrying task ${task.id} (attempt ${task.attempts + 1} of ${cap}${verdict.delayMs > 0 ? `, not before ${task.retryAt}` : ''}): ${FAILURE_CODES[code].summary}; ${verdict.why}`;
+    return (
+      `retrying task ${task.id} (attempt ${task.attempts + 1} of ` +
+      `${cap}${verdict.delayMs > 0 ? `, not before ${task.retryAt}` : ''}): ${FAILURE_CODES[code].summary}; ` +
+      `${verdict.why}`
+    );
   }
 
   const next = verdict.exhausted ? nextFallbackLane(state, task, run.lane, registry) : undefined;
@@ -53,8 +66,12 @@ export function moveFailedTask(
     setTaskState(task, 'READY');
     setFeedback(task, feedback);
     delete task.retryAt;
-    task.failureReason = `lane ${run.lane} spent its ${cap} attempt(s) (last: ${reason}); moved to fallback lane ${next}`;
-    return `task ${task.id} moves to fallback lane ${next} with a fresh budget: lane ${run.lane} spent its ${cap} attempt(s)`;
+    task.failureReason =
+      `lane ${run.lane} spent its ${cap} attempt(s) (last: ` + `${reason}); moved to fallback lane ${next}`;
+    return (
+      `task ${task.id} moves to fallback lane ${next} with a fresh budget: lane ${run.lane} spent its ` +
+      `${cap} attempt(s)`
+    );
   }
 
   setTaskState(task, 'FAILED');
@@ -66,7 +83,9 @@ export function moveFailedTask(
   return [`task ${task.id} FAILED: ${task.failureReason}`, ...blocked].join('; ');
 }
 
-/** Interruptions in a row after which they count like any other failure: a lane that keeps killing its host still ends. */
+/**
+ * Interruptions in a row after which they count like any other failure: a lane that keeps killing its host still ends.
+ */
 export const FREE_INTERRUPTIONS = 5;
 
 /**
@@ -86,7 +105,10 @@ export function requeueInterrupted(state: ProjectState, task: Task, run: Run, re
   setTaskState(task, 'READY');
   delete task.retryAt;
   task.failureReason = `run ${run.id} was interrupted (not counted as an attempt): ${reason}`;
-  return `task ${task.id} back to READY: run ${run.id} was interrupted, a host fault that spends no attempt (interruption ${inARow} in a row; from ${FREE_INTERRUPTIONS} on they count)`;
+  return (
+    `task ${task.id} back to READY: run ${run.id} was interrupted, a host fault that spends no attempt ` +
+    `(interruption ${inARow} in a row; from ${FREE_INTERRUPTIONS} on they count)`
+  );
 }
 
 function setFeedback(task: Task, feedback: string | undefined): void {
@@ -95,7 +117,12 @@ function setFeedback(task: Task, feedback: string | undefined): void {
 }
 
 /** The lane after `current` in the project's fallback chain that is registered and not used up by this task yet. */
-function nextFallbackLane(state: ProjectState, task: Task, current: string, registry: LaneRegistry): string | undefined {
+function nextFallbackLane(
+  state: ProjectState,
+  task: Task,
+  current: string,
+  registry: LaneRegistry,
+): string | undefined {
   const chain = state.settings.fallbackLanes;
   if (!chain.length) return undefined;
   const spent = new Set([...(task.fallbackFrom ?? []), current]);

@@ -7,7 +7,11 @@ import { inputHash } from './inputHash';
 import { setTaskState } from './setTaskState';
 
 /** Failures a next attempt fixes on top of the failed attempt's commit, rather than redoing from the base. */
-const FIX_ON_TOP: ReadonlySet<FailureCode> = new Set<FailureCode>(['verify-failed', 'changes-requested', 'guard-blocked']);
+const FIX_ON_TOP: ReadonlySet<FailureCode> = new Set<FailureCode>([
+  'verify-failed',
+  'changes-requested',
+  'guard-blocked',
+]);
 
 type ResumeCapability = 'none' | 'run' | 'call' | undefined;
 
@@ -65,22 +69,39 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
   return run;
 }
 
-function startPoint(task: Task, previous: Run | undefined, options: NewRunOptions): { baseCommit: string; resumeFrom?: Run['resumeFrom'] } {
+function startPoint(
+  task: Task,
+  previous: Run | undefined,
+  options: NewRunOptions,
+): { baseCommit: string; resumeFrom?: Run['resumeFrom'] } {
   const failed = previous?.state === 'FAILED' ? previous : undefined;
   const sessionId = options.resume === 'run' ? failed?.sessionId : undefined;
   if (failed?.failureCode && FIX_ON_TOP.has(failed.failureCode) && failed.headCommit) {
     return { baseCommit: failed.baseCommit, resumeFrom: { runId: failed.id, sessionId, commit: failed.headCommit } };
   }
   if (failed && (failed.salvage || sessionId)) {
-    return { baseCommit: failed.baseCommit, resumeFrom: { runId: failed.id, sessionId, salvageBranch: failed.salvage?.branch, commit: failed.salvage?.commit } };
+    return {
+      baseCommit: failed.baseCommit,
+      resumeFrom: {
+        runId: failed.id,
+        sessionId,
+        salvageBranch: failed.salvage?.branch,
+        commit: failed.salvage?.commit,
+      },
+    };
   }
-  if (options.targetHead && (task.spec.dependsOn.length > 0 || previous?.failureCode === 'merge-conflict')) return { baseCommit: options.targetHead };
+  if (options.targetHead && (task.spec.dependsOn.length > 0 || previous?.failureCode === 'merge-conflict'))
+    return { baseCommit: options.targetHead };
   return { baseCommit: task.baseCommit };
 }
 
 /** Why this attempt follows the previous run; after an interruption it says so (that attempt was not counted). */
 function retryReasonAfter(previous: Run | undefined): string | undefined {
   if (previous?.state !== 'FAILED') return undefined;
-  if (previous.failureCode === 'interrupted') return `follows an interruption of ${previous.id} (not counted as an attempt): ${previous.failureReason ?? 'its owner stopped'}`;
+  if (previous.failureCode === 'interrupted')
+    return (
+      `follows an interruption of ${previous.id} (not counted as an attempt): ` +
+      `${previous.failureReason ?? 'its owner stopped'}`
+    );
   return previous.failureReason;
 }

@@ -20,13 +20,21 @@ export interface QueueOptions {
   signal?: AbortSignal;
   /** Stops claiming: runs already started finish normally, then the drain ends (a worker's graceful shutdown). */
   stopClaiming?: AbortSignal;
-  /** Stops running runs without recording an end: each one's lease expires at once, so another process resumes it from its journal. */
+  /**
+   * Stops running runs without recording an end: each one's lease expires at once, so another process resumes it from
+   * its journal.
+   */
   handBack?: AbortSignal;
-  /** How often a long drain looks for runs whose owner is gone, to take them over (default: only when the drain starts). */
+  /**
+   * How often a long drain looks for runs whose owner is gone, to take them over (default: only when the drain starts).
+   */
   recoverEveryMs?: number;
   /** The RUNNING limit for this drain (default: the project's `wip.RUNNING`). */
   concurrency?: number;
-  /** At most this many runs of this process at once (a worker's share); the project's WIP limits still hold across processes. */
+  /**
+   * At most this many runs of this process at once (a worker's share); the project's WIP limits still hold across
+   * processes.
+   */
   maxActive?: number;
   /** Only resume interrupted runs; start no new ones. */
   resumeOnly?: boolean;
@@ -93,7 +101,10 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     active.set(run.id, job);
   };
   const offEntered = ctx.stageGate.onEntered((taskId, stage) => meter.enter(taskId, stage));
-  const wake = new Wake(ctx.stageGate.onChange(() => wake.ring()), [stop, noClaims]);
+  const wake = new Wake(
+    ctx.stageGate.onChange(() => wake.ring()),
+    [stop, noClaims],
+  );
   const recovered = { decisions: [...recovery.decisions], resumed: recovery.resumed.map((r) => r.run.id) };
   let lastRecovery = started;
   try {
@@ -126,7 +137,10 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
       const due = options.resumeOnly ? undefined : nextWakeAt(mirror, now);
       if (active.size === 0 && due === undefined) break;
       // While runs are active, a long drain also wakes to look for runs to take over.
-      const next = options.recoverEveryMs !== undefined && active.size > 0 ? Math.min(due ?? Infinity, lastRecovery + options.recoverEveryMs) : due;
+      const next =
+        options.recoverEveryMs !== undefined && active.size > 0
+          ? Math.min(due ?? Infinity, lastRecovery + options.recoverEveryMs)
+          : due;
       await wake.until([...active.values()], next);
     }
     await Promise.all(active.values());
@@ -147,8 +161,15 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
   return { runs: finished, waiting, recovered: recovered.decisions, resumed: recovered.resumed, stats };
 }
 
-/** A cheap look (no lock, no write) at whether a claim could start anything, and if not, why ready work waits; with the settings it read. */
-async function lookAhead(ctx: RunContext, mirror: SchedulerMirror, now: number): Promise<{ claim: boolean; reason?: string; backpressure: boolean; settings: ProjectSettings }> {
+/**
+ * A cheap look (no lock, no write) at whether a claim could start anything, and if not, why ready work waits; with the
+ * settings it read.
+ */
+async function lookAhead(
+  ctx: RunContext,
+  mirror: SchedulerMirror,
+  now: number,
+): Promise<{ claim: boolean; reason?: string; backpressure: boolean; settings: ProjectSettings }> {
   const state = await ctx.store.read();
   const settings = state.settings;
   mirror.sync(state, now);
@@ -171,7 +192,10 @@ function nextWakeAt(mirror: SchedulerMirror, now: number): number | undefined {
 class Wake {
   private ring_: (() => void) | undefined;
 
-  constructor(private readonly off: () => void, private readonly stops: readonly AbortSignal[]) {}
+  constructor(
+    private readonly off: () => void,
+    private readonly stops: readonly AbortSignal[],
+  ) {}
 
   ring(): void {
     this.ring_?.();

@@ -31,48 +31,73 @@ export interface Recovery {
  */
 export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery> {
   const now = Date.now();
-  const recovery = await ctx.store.update((state, leases): Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } => {
-    const out: Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } = { decisions: [], resumed: [], logs: [] };
-    for (const run of state.runs) {
-      if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
-      const lease = leases.get(run.id);
-      if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
-      // What the gone owner left running for the run ends before anyone resumes, retries or salvages it.
-      killRecordedGroups(lease?.groups);
-      const task = state.tasks.find((t) => t.id === run.taskId);
-      if (!task) continue;
-      const superseded = task.generation !== run.generation || task.state === 'CANCELED';
-      if (!superseded && !ACTIVE_TASK_STATES.includes(task.state) && task.state !== 'CHANGES_REQUESTED') continue;
-      if (!superseded && task.integration?.runId === run.id) {
-        const message = finishRun(state, ctx.registry, run.id, { ok: true, summary: 'merged before its owner stopped' }, { rules: ctx.errorRules?.(), now });
+  const recovery = await ctx.store.update(
+    (state, leases): Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } => {
+      const out: Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } = {
+        decisions: [],
+        resumed: [],
+        logs: [],
+      };
+      for (const run of state.runs) {
+        if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
+        const lease = leases.get(run.id);
+        if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
+        // What the gone owner left running for the run ends before anyone resumes, retries or salvages it.
+        killRecordedGroups(lease?.groups);
+        const task = state.tasks.find((t) => t.id === run.taskId);
+        if (!task) continue;
+        const superseded = task.generation !== run.generation || task.state === 'CANCELED';
+        if (!superseded && !ACTIVE_TASK_STATES.includes(task.state) && task.state !== 'CHANGES_REQUESTED') continue;
+        if (!superseded && task.integration?.runId === run.id) {
+          const message = finishRun(
+            state,
+            ctx.registry,
+            run.id,
+            { ok: true, summary: 'merged before its owner stopped' },
+            { rules: ctx.errorRules?.(), now },
+          );
+          out.decisions.push(message);
+          out.logs.push({ runId: run.id, message, mergedAt: task.integration.at });
+          continue;
+        }
+        const lane = ctx.registry.get(run.lane);
+        if (
+          !superseded &&
+          ACTIVE_TASK_STATES.includes(task.state) &&
+          lane?.manifest.capabilities.resume === 'call' &&
+          existsSync(run.worktree)
+        ) {
+          const previousOwner = lease?.owner ?? run.owner;
+          run.owner = ctx.owner;
+          run.resumes = (run.resumes ?? 0) + 1;
+          leases.take(run.id, ctx.owner, state.settings.leaseMs);
+          out.resumed.push({ task: structuredClone(task), run: structuredClone(run), previousOwner });
+          continue;
+        }
+        const message = finishRun(
+          state,
+          ctx.registry,
+          run.id,
+          {
+            ok: false,
+            code: 'interrupted',
+            reason:
+              `the process that owned run ${run.id} (${run.owner}) stopped before the run ` +
+              `finished${lease ? ` (its lease expired ${lease.expiresAt})` : ''}`,
+          },
+          { rules: ctx.errorRules?.(), now },
+        );
         out.decisions.push(message);
-        out.logs.push({ runId: run.id, message, mergedAt: task.integration.at });
-        continue;
+        out.logs.push({ runId: run.id, message });
       }
-      const lane = ctx.registry.get(run.lane);
-      if (!superseded && ACTIVE_TASK_STATES.includes(task.state) && lane?.manifest.capabilities.resume === 'call' && existsSync(run.worktree)) {
-        const previousOwner = lease?.owner ?? run.owner;
-        run.owner = ctx.owner;
-        run.resumes = (run.resumes ?? 0) + 1;
-        leases.take(run.id, ctx.owner, state.settings.leaseMs);
-        out.resumed.push({ task: structuredClone(task), run: structuredClone(run), previousOwner });
-        continue;
-      }
-      const message = finishRun(
-        state,
-        ctx.registry,
-        run.id,
-        { ok: false, code: 'interrupted', reason: `the process that owned run ${run.id} (${run.owner}) stopped before the run finished${lease ? ` (its lease expired ${lease.expiresAt})` : ''}` },
-        { rules: ctx.errorRules?.(), now },
-      );
-      out.decisions.push(message);
-      out.logs.push({ runId: run.id, message });
-    }
-    return out;
-  });
+      return out;
+    },
+  );
   for (const { runId, message, mergedAt } of recovery.logs) {
     // Read before this process adds to the run's log: the figures end where the dead owner's work did.
-    const figures = await recordRecoveredFigures(ctx, runId, mergedAt !== undefined, mergedAt).catch((error) => `could not read the figures of ${runId}: ${(error as Error).message}`);
+    const figures = await recordRecoveredFigures(ctx, runId, mergedAt !== undefined, mergedAt).catch(
+      (error) => `could not read the figures of ${runId}: ${(error as Error).message}`,
+    );
     const log = new RunEventLog(eventsPath(ctx.root, runId));
     const record: RecordFn = (type, body) => log.append(type, body);
     record('decision', { message });
@@ -89,15 +114,28 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
   return { decisions: recovery.decisions, resumed: recovery.resumed };
 }
 
-/** Keeps what an interrupted run left in its worktree: committed on its branch, named as salvage (unless `salvage` is false), its diff saved. */
+/**
+ * Keeps what an interrupted run left in its worktree: committed on its branch, named as salvage (unless `salvage` is
+ * false), its diff saved.
+ */
 async function salvageInterrupted(ctx: RunContext, runId: string, record: RecordFn, salvage = true): Promise<void> {
   const run = (await ctx.store.read()).runs.find((r) => r.id === runId);
   if (!run || !existsSync(run.worktree)) return;
   try {
-    const change = await captureChange(run.worktree, run.baseCommit, `switchyard: salvage of interrupted run ${run.id}`);
+    const change = await captureChange(
+      run.worktree,
+      run.baseCommit,
+      `switchyard: salvage of interrupted run ${run.id}`,
+    );
     await writeDiff(ctx.root, run.id, change.diff);
     const salvaged = salvage && change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
-    await ctx.store.update((s) => Object.assign(findRun(s, run.id), { headCommit: change.headCommit, diffStat: change.stat, ...(salvaged ? { salvage: salvaged } : {}) }));
+    await ctx.store.update((s) =>
+      Object.assign(findRun(s, run.id), {
+        headCommit: change.headCommit,
+        diffStat: change.stat,
+        ...(salvaged ? { salvage: salvaged } : {}),
+      }),
+    );
   } catch (error) {
     record('decision', { message: `could not salvage interrupted run ${run.id}: ${(error as Error).message}` });
   }

@@ -22,7 +22,12 @@ export interface RecoveredFigures {
  * all its resumes; and when it last did something, for its duration.
  * `reachedEnd`: its lane got through (its merge is recorded).
  */
-export function recoveredFigures(run: Run, journal: readonly JournalEvent[], log: readonly RunLogLine[], reachedEnd: boolean): RecoveredFigures {
+export function recoveredFigures(
+  run: Run,
+  journal: readonly JournalEvent[],
+  log: readonly RunLogLine[],
+  reachedEnd: boolean,
+): RecoveredFigures {
   let usage: Usage | undefined;
   for (const e of journal) if (e.type === 'outcome' && e.usage) usage = addUsage(usage, e.usage);
   if (!usage) {
@@ -36,7 +41,11 @@ export function recoveredFigures(run: Run, journal: readonly JournalEvent[], log
     .map((ts) => (typeof ts === 'string' ? Date.parse(ts) : NaN))
     .filter((t) => Number.isFinite(t) && t >= Date.parse(run.startedAt));
   const resumeCounts = resumeCountsOf(journal, reachedEnd);
-  return { ...(usage ? { usage } : {}), ...(resumeCounts ? { resumeCounts } : {}), ...(times.length ? { endedAt: Math.max(...times) } : {}) };
+  return {
+    ...(usage ? { usage } : {}),
+    ...(resumeCounts ? { resumeCounts } : {}),
+    ...(times.length ? { endedAt: Math.max(...times) } : {}),
+  };
 }
 
 /**
@@ -45,7 +54,12 @@ export function recoveredFigures(run: Run, journal: readonly JournalEvent[], log
  * its resume counts cover every resume and its duration ends where its work
  * did (not when recovery noticed). Returns a line for the run's log.
  */
-export async function recordRecoveredFigures(ctx: RunContext, runId: string, reachedEnd: boolean, mergedAt?: string): Promise<string> {
+export async function recordRecoveredFigures(
+  ctx: RunContext,
+  runId: string,
+  reachedEnd: boolean,
+  mergedAt?: string,
+): Promise<string> {
   const journal = await ctx.journals.read(runId).catch(() => undefined);
   const log = await readRunLog(eventsPath(ctx.root, runId));
   const line = await ctx.store.update((state) => {
@@ -59,10 +73,17 @@ export async function recordRecoveredFigures(ctx: RunContext, runId: string, rea
       run.endedAt = new Date(endedAt).toISOString();
       run.durationMs = endedAt - Date.parse(run.startedAt);
     }
-    const cost = run.usage ? `$${run.usage.costUsd.toFixed(4)} (${run.usage.inputTokens}+${run.usage.outputTokens} tokens)` : 'no usage';
+    const cost = run.usage
+      ? `$${run.usage.costUsd.toFixed(4)} (${run.usage.inputTokens}+${run.usage.outputTokens} tokens)`
+      : 'no usage';
     const c = figures.resumeCounts;
-    const resumes = c ? `; over its resumes: replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : '';
-    return `recorded from the journal and log of ${runId}: ${cost}${run.durationMs !== undefined ? `, ${(run.durationMs / 1000).toFixed(1)} s of work` : ''}${resumes}`;
+    const resumes = c
+      ? `; over its resumes: replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}`
+      : '';
+    return (
+      `recorded from the journal and log of ${runId}: ` +
+      `${cost}${run.durationMs !== undefined ? `, ${(run.durationMs / 1000).toFixed(1)} s of work` : ''}${resumes}`
+    );
   });
   return line;
 }

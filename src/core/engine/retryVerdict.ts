@@ -6,7 +6,12 @@ import type { ProjectSettings, ProjectState } from '../store/projectState';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 
 /** Failures of the work itself that a new attempt can fix when it is told what went wrong (its input changes). */
-const FIX_CODES: ReadonlySet<FailureCode> = new Set(['verify-failed', 'changes-requested', 'guard-blocked', 'merge-conflict']);
+const FIX_CODES: ReadonlySet<FailureCode> = new Set([
+  'verify-failed',
+  'changes-requested',
+  'guard-blocked',
+  'merge-conflict',
+]);
 
 export interface RetryVerdictInput {
   code: FailureCode;
@@ -41,7 +46,13 @@ export interface RetryVerdict {
  */
 export function retryVerdict(input: RetryVerdictInput): RetryVerdict {
   if (!isRetryable(input.code)) {
-    return { retry: false, delayMs: 0, why: `not retried: ${FAILURE_CODES[input.code].summary}`, exhausted: false, permanent: true };
+    return {
+      retry: false,
+      delayMs: 0,
+      why: `not retried: ${FAILURE_CODES[input.code].summary}`,
+      exhausted: false,
+      permanent: true,
+    };
   }
   const policy = RetryPolicy.parse({
     maximumAttempts: input.cap,
@@ -52,7 +63,13 @@ export function retryVerdict(input: RetryVerdictInput): RetryVerdict {
   const fix = FIX_CODES.has(input.code);
   const decision = decideRetry(
     policy,
-    { attempt: input.attempt, lane: input.lane, kind: fix ? 'product-defect' : 'error', error: input.reason, inputChanged: fix },
+    {
+      attempt: input.attempt,
+      lane: input.lane,
+      kind: fix ? 'product-defect' : 'error',
+      error: input.reason,
+      inputChanged: fix,
+    },
     { random: input.random, classifyWith: (error) => classify(error, input.rules) },
   );
   const permanent = !fix && decision.class !== undefined && policy.nonRetryableClasses.includes(decision.class);

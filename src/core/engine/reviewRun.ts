@@ -47,7 +47,10 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
   const lane = ctx.registry.get(laneId);
   if (!lane) return { ok: false, reason: `review lane "${laneId}" is not registered` };
   const settings = { ...(state.settings.laneSettings[laneId] ?? {}), ...(ctx.laneSettingsOverride?.(laneId) ?? {}) };
-  const timeoutMs = typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0 ? settings.timeoutMs : lane.manifest.defaultTimeoutMs;
+  const timeoutMs =
+    typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
+      ? settings.timeoutMs
+      : lane.manifest.defaultTimeoutMs;
   const secrets = await resolveLaneSecrets(lane.manifest, ctx.secrets, input.redactor);
   if (!secrets.ok) return { ok: false, reason: secrets.reason };
 
@@ -55,9 +58,24 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
   const started = Date.now();
   try {
     await withWorktreeLock(ctx.root, () => git(ctx.root, ['worktree', 'add', '--force', '--detach', dir, input.head]));
-    const diff = input.diff.length > MAX_DIFF ? `${input.diff.slice(0, MAX_DIFF)}\n[… diff cut at ${MAX_DIFF} characters]` : input.diff;
-    const spec = [task.spec.spec || task.spec.title, '', '## Diff to review', '```diff', diff.trimEnd(), '```', '', '## Gate evidence', ...input.evidence.map((e) => `- ${e}`)].join('\n');
-    input.record('decision', { message: `review by lane ${laneId} in ${dir} (spec, diff and gate evidence; not the worker's transcript)` });
+    const diff =
+      input.diff.length > MAX_DIFF
+        ? `${input.diff.slice(0, MAX_DIFF)}\n[… diff cut at ${MAX_DIFF} characters]`
+        : input.diff;
+    const spec = [
+      task.spec.spec || task.spec.title,
+      '',
+      '## Diff to review',
+      '```diff',
+      diff.trimEnd(),
+      '```',
+      '',
+      '## Gate evidence',
+      ...input.evidence.map((e) => `- ${e}`),
+    ].join('\n');
+    input.record('decision', {
+      message: `review by lane ${laneId} in ${dir} (spec, diff and gate evidence; not the worker's transcript)`,
+    });
     const specFile = await writeTaskSpecFile(runDir(ctx.root, run.id), 'review-spec.md', spec);
     const env = buildLaneEnv(ctx.parentEnv, lane.manifest.envAllowlist, {
       SWITCHYARD_TASK_ID: task.id,
@@ -91,8 +109,17 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
     const durationMs = Date.now() - started;
     const usage = outcome.usage ? { usage: outcome.usage } : {};
     if (!outcome.ok) return { ok: false, reason: `review lane ${laneId} failed: ${outcome.reason}`, ...usage };
-    if (!outcome.review) return { ok: false, reason: `review lane ${laneId} finished without a verdict (its result needs review: {verdict, reasons})`, ...usage };
-    return { ok: true, review: { lane: laneId, verdict: outcome.review.verdict, reasons: outcome.review.reasons, durationMs }, ...usage };
+    if (!outcome.review)
+      return {
+        ok: false,
+        reason: `review lane ${laneId} finished without a verdict (its result needs review: {verdict, reasons})`,
+        ...usage,
+      };
+    return {
+      ok: true,
+      review: { lane: laneId, verdict: outcome.review.verdict, reasons: outcome.review.reasons, durationMs },
+      ...usage,
+    };
   } catch (error) {
     return { ok: false, reason: `review could not run: ${errorMessage(error)}` };
   } finally {

@@ -38,12 +38,24 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   const lane = ctx.registry.get(run.lane);
   if (!lane) {
     const known = ctx.registry.list().map((l) => l.manifest.id);
-    return { ok: false, code: 'lane-not-registered', reason: `lane "${run.lane}" is not registered; registered lanes: ${known.join(', ') || '(none)'}` };
+    return {
+      ok: false,
+      code: 'lane-not-registered',
+      reason: `lane "${run.lane}" is not registered; registered lanes: ${known.join(', ') || '(none)'}`,
+    };
   }
   const state = await ctx.store.read();
-  const settings = { ...(state.settings.laneSettings[run.lane] ?? {}), ...(ctx.laneSettingsOverride?.(run.lane) ?? {}) };
-  const timeoutMs = typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0 ? settings.timeoutMs : lane.manifest.defaultTimeoutMs;
-  const taskCostUsd = state.runs.filter((r) => r.taskId === task.id && r.id !== run.id).reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
+  const settings = {
+    ...(state.settings.laneSettings[run.lane] ?? {}),
+    ...(ctx.laneSettingsOverride?.(run.lane) ?? {}),
+  };
+  const timeoutMs =
+    typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
+      ? settings.timeoutMs
+      : lane.manifest.defaultTimeoutMs;
+  const taskCostUsd = state.runs
+    .filter((r) => r.taskId === task.id && r.id !== run.id)
+    .reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
 
   const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
   if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
@@ -73,20 +85,41 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     SWITCHYARD_WORKSPACE: run.worktree,
     ...(run.feedback ? { SWITCHYARD_FEEDBACK: run.feedback } : {}),
   });
-  // Credentials the lane gets through its environment or its env/passEnv settings are secrets of the run, like its resolved ones.
+  // Credentials the lane gets through its environment or its env/passEnv settings are secrets of the run, like its
+  // resolved ones.
   addEnvCredentials(redactor, env, settings, [ctx.parentEnv, process.env]);
   const outcome: LaneOutcome = await runLane(
     lane,
     {
-      task: { id: task.id, title: task.spec.title, spec: task.spec.spec, files: task.spec.files, acceptance: task.spec.acceptance },
+      task: {
+        id: task.id,
+        title: task.spec.title,
+        spec: task.spec.spec,
+        files: task.spec.files,
+        acceptance: task.spec.acceptance,
+      },
       workspaceDir: run.worktree,
       env,
-      attempt: { runId: run.id, attempt: run.attempt, parentRunId: run.parentRunId, retryReason: run.retryReason, taskCostUsd },
+      attempt: {
+        runId: run.id,
+        attempt: run.attempt,
+        parentRunId: run.parentRunId,
+        retryReason: run.retryReason,
+        taskCostUsd,
+      },
       ...(run.feedback ? { feedback: run.feedback } : {}),
       mode: 'work',
       settings,
       secrets: resolved.secrets,
-      ...(run.resumeFrom ? { resume: { runId: run.resumeFrom.runId, sessionId: run.resumeFrom.sessionId, salvageBranch: run.resumeFrom.salvageBranch } } : {}),
+      ...(run.resumeFrom
+        ? {
+            resume: {
+              runId: run.resumeFrom.runId,
+              sessionId: run.resumeFrom.sessionId,
+              salvageBranch: run.resumeFrom.salvageBranch,
+            },
+          }
+        : {}),
       call: (spec, fn) => journal.calls.call(spec, fn),
     },
     {
@@ -95,28 +128,55 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
       onEvent: (event) => {
         record('lane', { event });
         // Kept at once, so an attempt after a crash can still resume the lane's own session.
-        if (event.type === 'session') void ctx.store.update((s) => { findRun(s, run.id).sessionId = event.sessionId; }).catch(() => undefined);
+        if (event.type === 'session')
+          void ctx.store
+            .update((s) => {
+              findRun(s, run.id).sessionId = event.sessionId;
+            })
+            .catch(() => undefined);
       },
     },
   );
 
-  // Whatever the lane left running ends before its change is captured, so nothing changes the worktree after the commit.
+  // Whatever the lane left running ends before its change is captured, so nothing changes the worktree after the
+  // commit.
   await endRunGroups();
   // Whatever the lane left on disk is kept on the run's branch, success or not.
-  const change = await captureChange(run.worktree, run.baseCommit, `switchyard: ${task.spec.title} (${run.id})`).catch((error) => {
-    record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
-    return undefined;
-  });
-  // The diff is redacted before it is stored or shown (diff.patch, the review's spec); the commit keeps the content, for the guards to judge.
+  const change = await captureChange(run.worktree, run.baseCommit, `switchyard: ${task.spec.title} (${run.id})`).catch(
+    (error) => {
+      record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
+      return undefined;
+    },
+  );
+  // The diff is redacted before it is stored or shown (diff.patch, the review's spec); the commit keeps the content,
+  // for the guards to judge.
   if (change) change.diff = redactor.redact(change.diff);
   if (change) await writeDiff(ctx.root, run.id, change.diff);
   const journalUsage = journal.calls.totalUsage();
-  const usage = journalUsage.inputTokens || journalUsage.outputTokens || journalUsage.costUsd ? journalUsage : outcome.usage;
+  const usage =
+    journalUsage.inputTokens || journalUsage.outputTokens || journalUsage.costUsd ? journalUsage : outcome.usage;
   const captured = { headCommit: change?.headCommit, diffStat: change?.stat, usage, sessionId: outcome.sessionId };
   if (!outcome.ok) {
     const salvage = change && change.stat.files > 0 ? await salvageChange(ctx, run.id, change, record) : undefined;
     return { ...captured, salvage, ok: false, code: outcome.code, reason: outcome.reason };
   }
-  if (!change) return { ...captured, ok: false, code: 'workspace-error', reason: 'the lane succeeded but its change could not be captured', laneOk: true };
-  return runStages(ctx, { task, run, signal, record, env, change, captured: { ...captured, summary: outcome.summary }, resuming, redactor });
+  if (!change)
+    return {
+      ...captured,
+      ok: false,
+      code: 'workspace-error',
+      reason: 'the lane succeeded but its change could not be captured',
+      laneOk: true,
+    };
+  return runStages(ctx, {
+    task,
+    run,
+    signal,
+    record,
+    env,
+    change,
+    captured: { ...captured, summary: outcome.summary },
+    resuming,
+    redactor,
+  });
 }

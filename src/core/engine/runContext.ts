@@ -18,7 +18,9 @@ export interface RunContext {
   /** Identifies this process as the owner of the runs it starts: `host/pid/nonce`. */
   readonly owner: string;
   readonly parentEnv: NodeJS.ProcessEnv;
-  /** Resolves the secrets lanes declare (SecretStorage in VS Code, the environment in the CLI, then secret commands). */
+  /**
+   * Resolves the secrets lanes declare (SecretStorage in VS Code, the environment in the CLI, then secret commands).
+   */
   readonly secrets: SecretSource;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
@@ -32,7 +34,10 @@ export interface RunContext {
   readonly trace: TraceLog;
   /** The error classification rules in force (the project's, then the built-in ones); default: built-in. */
   errorRules?(): readonly ErrorRule[];
-  /** The command line the pre-push hook in each run's worktree runs; undefined: this CLI when it runs as dist/cli.js; null: no hook. */
+  /**
+   * The command line the pre-push hook in each run's worktree runs; undefined: this CLI when it runs as dist/cli.js;
+   * null: no hook.
+   */
   readonly hookCommand?: string | null;
   /** Called after every change this process makes to tasks or runs. */
   onChange?(): void;

@@ -41,7 +41,14 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
   const done = (): RunEnd => ({ ...base, ok: true });
   const enter = async (to: Stage, from: TaskState): Promise<'entered' | 'stale' | 'aborted'> => {
     if (input.resuming && (await alreadyAt(ctx, task.id, to))) return 'entered';
-    const r = await ctx.stageGate.enter({ taskId: task.id, generation: run.generation, from: [from], to, signal, onWait: (m) => record('decision', { message: m }) });
+    const r = await ctx.stageGate.enter({
+      taskId: task.id,
+      generation: run.generation,
+      from: [from],
+      to,
+      signal,
+      onWait: (m) => record('decision', { message: m }),
+    });
     if (!r.entered) return r.why;
     if (r.waitedMs) {
       waits[to] = r.waitedMs;
@@ -49,7 +56,12 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     }
     return 'entered';
   };
-  const stopped = (stage: Stage): RunEnd => ({ ...base, ok: false, code: 'canceled', reason: `stopped while waiting for a ${stage} slot` });
+  const stopped = (stage: Stage): RunEnd => ({
+    ...base,
+    ok: false,
+    code: 'canceled',
+    reason: `stopped while waiting for a ${stage} slot`,
+  });
 
   // VERIFYING: a canceled task's result is kept (finishRun marks it STALE_RESULT).
   const v = await enter('VERIFYING', 'RUNNING');
@@ -58,26 +70,58 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
   const evidence: string[] = [];
   if (task.spec.acceptance) {
     record('decision', { message: `verifying with \`${task.spec.acceptance}\`` });
-    const verdict = await verifyAcceptance(task.spec.acceptance, run.worktree, input.env, ctx.verifyTimeoutMs(), signal);
+    const verdict = await verifyAcceptance(
+      task.spec.acceptance,
+      run.worktree,
+      input.env,
+      ctx.verifyTimeoutMs(),
+      signal,
+    );
     record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });
     if (!verdict.ok) {
-      const feedback = `Attempt ${run.attempt} failed verification: ${verdict.reason}\nThe command's output (last part):\n${verdict.output.slice(-3_000).trimEnd()}`;
-      return { ...base, ok: false, code: signal.aborted ? 'canceled' : 'verify-failed', reason: verdict.reason, feedback };
+      const feedback =
+        `Attempt ${run.attempt} failed verification: ${verdict.reason}\nThe command's output (last ` +
+        `part):\n${verdict.output.slice(-3_000).trimEnd()}`;
+      return {
+        ...base,
+        ok: false,
+        code: signal.aborted ? 'canceled' : 'verify-failed',
+        reason: verdict.reason,
+        feedback,
+      };
     }
-    evidence.push(`acceptance command \`${task.spec.acceptance}\` passed${verdict.output.trim() ? `: ${lastLines(verdict.output, 3)}` : ''}`);
+    evidence.push(
+      `acceptance command \`${task.spec.acceptance}\` ` +
+        `passed${verdict.output.trim() ? `: ${lastLines(verdict.output, 3)}` : ''}`,
+    );
   } else {
     record('decision', { message: 'no acceptance command: verification passes' });
     evidence.push('no acceptance command (nothing to run)');
   }
   if ((settings.integration.enabled || settings.review.enabled) && change.stat.files > 0) {
-    const guards = await guardRunDiff({ root: ctx.root, cwd: run.worktree, base: run.baseCommit, head: change.headCommit, runId: run.id, secrets: input.redactor.known() });
+    const guards = await guardRunDiff({
+      root: ctx.root,
+      cwd: run.worktree,
+      base: run.baseCommit,
+      head: change.headCommit,
+      runId: run.id,
+      secrets: input.redactor.known(),
+    });
     for (const result of guards.results) evidence.push(`guard ${formatGuardEvent(result)}`);
-    record('decision', { message: `guards on the change: ${guards.results.map((r) => `${r.guard} ${r.verdict}`).join(', ')}` });
+    record('decision', {
+      message: `guards on the change: ${guards.results.map((r) => `${r.guard} ${r.verdict}`).join(', ')}`,
+    });
     if (guards.blocked) {
       const secret = guards.results.some((r) => r.guard === 'secret-scan' && r.verdict === 'block');
       const reason = guards.reason ?? 'blocked by guards';
       if (secret) return { ...base, ok: false, code: 'policy-violation', reason };
-      return { ...base, ok: false, code: 'guard-blocked', reason, feedback: `Switchyard's guards refused the change: ${reason}. Remove the conflict markers.` };
+      return {
+        ...base,
+        ok: false,
+        code: 'guard-blocked',
+        reason,
+        feedback: `Switchyard's guards refused the change: ${reason}. Remove the conflict markers.`,
+      };
     }
   }
 
@@ -86,17 +130,38 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     const r = await enter('REVIEWING', 'VERIFYING');
     if (r === 'stale') return done();
     if (r === 'aborted') return stopped('REVIEWING');
-    const outcome = await reviewRun(ctx, { task, run, head: change.headCommit, diff: change.diff, evidence, signal, redactor: input.redactor, record });
+    const outcome = await reviewRun(ctx, {
+      task,
+      run,
+      head: change.headCommit,
+      diff: change.diff,
+      evidence,
+      signal,
+      redactor: input.redactor,
+      record,
+    });
     if (outcome.usage || outcome.ok) base.reviewUsage = await keepReview(ctx, run.id, outcome);
-    if (!outcome.ok) return { ...base, ok: false, code: signal.aborted ? 'canceled' : 'review-failed', reason: outcome.reason };
+    if (!outcome.ok)
+      return { ...base, ok: false, code: signal.aborted ? 'canceled' : 'review-failed', reason: outcome.reason };
     review = outcome.review;
     const reasons = review.reasons.length ? review.reasons : ['(no reasons given)'];
     if (review.verdict === 'changes-requested') {
       record('decision', { message: `review by lane ${review.lane}: changes requested: ${reasons.join('; ')}` });
-      const feedback = `The review (lane ${review.lane}) requested changes:\n${reasons.map((x) => `- ${x}`).join('\n')}`;
-      return { ...base, review, ok: false, code: 'changes-requested', reason: `review requested changes: ${reasons.join('; ')}`, feedback };
+      const feedback =
+        `The review (lane ${review.lane}) requested ` + `changes:\n${reasons.map((x) => `- ${x}`).join('\n')}`;
+      return {
+        ...base,
+        review,
+        ok: false,
+        code: 'changes-requested',
+        reason: `review requested changes: ${reasons.join('; ')}`,
+        feedback,
+      };
     }
-    record('decision', { message: `review by lane ${review.lane}: approved${review.reasons.length ? ` (${review.reasons.join('; ')})` : ''}` });
+    record('decision', {
+      message:
+        `review by lane ${review.lane}: ` + `approved${review.reasons.length ? ` (${review.reasons.join('; ')})` : ''}`,
+    });
   }
 
   if (settings.integration.enabled) {
@@ -105,7 +170,8 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     if (i === 'aborted') return { ...stopped('INTEGRATING'), review };
     const merged = await integrateRun(ctx, task, run, change.headCommit, (message) => record('decision', { message }));
     if (merged.ok === 'stale') return { ...done(), review };
-    if (!merged.ok) return { ...base, review, ok: false, code: merged.code, reason: merged.reason, feedback: merged.feedback };
+    if (!merged.ok)
+      return { ...base, review, ok: false, code: merged.code, reason: merged.reason, feedback: merged.feedback };
   }
   return { ...done(), review };
 }
@@ -115,7 +181,11 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
  * before the run's end, e.g. after its merge, must not lose them); returns
  * the cost of the run's reviews so far.
  */
-async function keepReview(ctx: RunContext, runId: string, outcome: { ok: boolean; review?: Run['review']; usage?: Usage }): Promise<Usage | undefined> {
+async function keepReview(
+  ctx: RunContext,
+  runId: string,
+  outcome: { ok: boolean; review?: Run['review']; usage?: Usage },
+): Promise<Usage | undefined> {
   return ctx.store
     .update((s) => {
       const r = findRun(s, runId);

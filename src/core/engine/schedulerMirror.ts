@@ -13,7 +13,6 @@ interface Seen {
   retryAt?: number;
 }
 
-
 /**
  * One drain's scheduler, kept in step with the store: at each claim (under
  * the store lock) the state's revision is compared with the one last seen;
@@ -41,7 +40,10 @@ export class SchedulerMirror {
 
   /** Brings the scheduler up to `state`; returns how many tasks changed (-1: rebuilt). */
   sync(state: ProjectState, now: number): number {
-    const limits: WipLimits = { ...state.settings.wip, ...(this.options.concurrency ? { RUNNING: this.options.concurrency } : {}) };
+    const limits: WipLimits = {
+      ...state.settings.wip,
+      ...(this.options.concurrency ? { RUNNING: this.options.concurrency } : {}),
+    };
     const settingsKey = JSON.stringify([limits, state.settings.agingPerMinute, state.settings.defaultLane]);
     this.breakers = state.breakers;
     this.breakerSettings = state.settings.breaker;
@@ -124,10 +126,20 @@ export class SchedulerMirror {
     this.seen.clear();
     this.costs = new Map(Object.entries(laneCosts(state)));
     this.scheduler.addMany(
-      state.tasks.map((task) => ({ task: this.toSched(task, state), state: task.state, at: Date.parse(task.updatedAt), retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined })),
+      state.tasks.map((task) => ({
+        task: this.toSched(task, state),
+        state: task.state,
+        at: Date.parse(task.updatedAt),
+        retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined,
+      })),
       now,
     );
-    for (const task of state.tasks) this.seen.set(task.id, { state: task.state, key: this.keyOf(task, state), retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined });
+    for (const task of state.tasks)
+      this.seen.set(task.id, {
+        state: task.state,
+        key: this.keyOf(task, state),
+        retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined,
+      });
     this.revision = state.revision;
   }
 
@@ -151,8 +163,11 @@ export class SchedulerMirror {
   }
 
   private keyOf(task: Task, state: ProjectState): string {
-    return JSON.stringify([task.spec.priority, task.spec.lane ?? state.settings.defaultLane, task.spec.files, task.spec.urgent?.expiresAt ?? null]);
+    return JSON.stringify([
+      task.spec.priority,
+      task.spec.lane ?? state.settings.defaultLane,
+      task.spec.files,
+      task.spec.urgent?.expiresAt ?? null,
+    ]);
   }
-
-
 }

@@ -6,7 +6,11 @@ import type { ProjectState } from '../store/projectState';
 /** The task `id` of `state`; an unknown id is an error naming the tasks there are. */
 export function findTask(state: ProjectState, id: string): Task {
   const task = state.tasks.find((t) => t.id === id);
-  if (!task) throw new SwitchyardError('unknown-task', `unknown task "${id}"${state.tasks.length ? `; tasks: ${state.tasks.map((t) => t.id).join(', ')}` : ''}`);
+  if (!task)
+    throw new SwitchyardError(
+      'unknown-task',
+      `unknown task "${id}"${state.tasks.length ? `; tasks: ${state.tasks.map((t) => t.id).join(', ')}` : ''}`,
+    );
   return task;
 }
 

@@ -27,7 +27,12 @@ const POLL_MS = 250;
  */
 export class StageGate {
   private readonly events = new EventEmitter();
-  private readonly waiting: Record<Stage, Map<string, number>> = { RUNNING: new Map(), VERIFYING: new Map(), REVIEWING: new Map(), INTEGRATING: new Map() };
+  private readonly waiting: Record<Stage, Map<string, number>> = {
+    RUNNING: new Map(),
+    VERIFYING: new Map(),
+    REVIEWING: new Map(),
+    INTEGRATING: new Map(),
+  };
 
   constructor(private readonly store: StateStore) {
     this.events.setMaxListeners(0);
@@ -62,16 +67,19 @@ export class StageGate {
         const peek = await this.store.read();
         const task = peek.tasks.find((t) => t.id === request.taskId);
         // A canceled task's result is stale (kept, never integrated), even though the cancel also aborted the run.
-        if (!task || task.generation !== request.generation || !request.from.includes(task.state)) return { entered: false, why: 'stale' };
+        if (!task || task.generation !== request.generation || !request.from.includes(task.state))
+          return { entered: false, why: 'stale' };
         if (request.signal.aborted) return { entered: false, why: 'aborted' };
         let holders = peek.tasks.filter((t) => t.state === request.to).map((t) => t.id);
         let limit = peek.settings.wip[request.to];
         if (holders.length < limit) {
           const moved = await this.store.update((state) => {
             const current = findTask(state, request.taskId);
-            if (current.generation !== request.generation || !request.from.includes(current.state)) return { kind: 'stale' as const };
+            if (current.generation !== request.generation || !request.from.includes(current.state))
+              return { kind: 'stale' as const };
             const inStage = state.tasks.filter((t) => t.state === request.to).map((t) => t.id);
-            if (inStage.length >= state.settings.wip[request.to]) return { kind: 'full' as const, holders: inStage, limit: state.settings.wip[request.to] };
+            if (inStage.length >= state.settings.wip[request.to])
+              return { kind: 'full' as const, holders: inStage, limit: state.settings.wip[request.to] };
             setTaskState(current, request.to);
             return { kind: 'entered' as const };
           });
@@ -86,7 +94,9 @@ export class StageGate {
         if (!announced) {
           announced = true;
           this.waiting[request.to].set(request.taskId, started);
-          request.onWait?.(`waiting for a ${request.to} slot: ${holders.length}/${limit} taken (${holders.join(', ')})`);
+          request.onWait?.(
+            `waiting for a ${request.to} slot: ${holders.length}/${limit} taken (${holders.join(', ')})`,
+          );
         }
         await this.wake(request.signal);
       }

@@ -8,7 +8,12 @@ import { git, gitSync } from '../git/gitExec';
  * `git commit-tree`.
  */
 const ZERO = '0000000000000000000000000000000000000000';
-const IDENTITY = { GIT_AUTHOR_NAME: 'Switchyard', GIT_AUTHOR_EMAIL: 'switchyard@localhost', GIT_COMMITTER_NAME: 'Switchyard', GIT_COMMITTER_EMAIL: 'switchyard@localhost' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Switchyard',
+  GIT_AUTHOR_EMAIL: 'switchyard@localhost',
+  GIT_COMMITTER_NAME: 'Switchyard',
+  GIT_COMMITTER_EMAIL: 'switchyard@localhost',
+};
 
 /** The commit a branch points at, or undefined when there is no such branch. */
 export async function readBranch(root: string, branch: string): Promise<string | undefined> {
@@ -21,7 +26,8 @@ export async function checkedOutIn(root: string, branch: string): Promise<string
   const out = (await git(root, ['worktree', 'list', '--porcelain'])).stdout;
   for (const block of out.split('\n\n')) {
     const lines = block.split('\n');
-    if (lines.includes(`branch refs/heads/${branch}`)) return lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length);
+    if (lines.includes(`branch refs/heads/${branch}`))
+      return lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length);
   }
   return undefined;
 }
@@ -45,7 +51,12 @@ export async function mergeTrees(root: string, ours: string, theirs: string): Pr
 }
 
 /** A commit of `tree` with `parents`; Switchyard's identity when the repository has none. */
-export async function commitTree(root: string, tree: string, parents: readonly string[], message: string): Promise<string> {
+export async function commitTree(
+  root: string,
+  tree: string,
+  parents: readonly string[],
+  message: string,
+): Promise<string> {
   const hasIdentity = (await git(root, ['config', 'user.email'], [0, 1])).stdout.trim() !== '';
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
   return (await git(root, args, [0], hasIdentity ? {} : IDENTITY)).stdout.trim();

@@ -29,18 +29,24 @@ export async function addTasks(
   const label = (index: number): string => (inputs.length > 1 ? `${where} #${index + 1}` : where);
   const specs = inputs.map((input, index) => {
     const parsed = NewTaskSpec.safeParse(input);
-    if (!parsed.success) throw new SwitchyardError('invalid-input', `${label(index)}: ${describeZodError(parsed.error)}`);
+    if (!parsed.success)
+      throw new SwitchyardError('invalid-input', `${label(index)}: ${describeZodError(parsed.error)}`);
     if (parsed.data.lane) registry.require(parsed.data.lane);
     const urgent = parsed.data.urgent;
     if (urgent && Date.parse(urgent.expiresAt) <= now) {
-      throw new SwitchyardError('invalid-input', `${label(index)}: urgent.expiresAt: must be in the future (it is ${urgent.expiresAt}; now is ${new Date(now).toISOString()})`);
+      throw new SwitchyardError(
+        'invalid-input',
+        `${label(index)}: urgent.expiresAt: must be in the future (it is ${urgent.expiresAt}; now is ` +
+          `${new Date(now).toISOString()})`,
+      );
     }
     return parsed.data;
   });
   const keys = new Map<string, number>();
   specs.forEach((spec, index) => {
     if (!spec.key) return;
-    if (keys.has(spec.key)) throw new SwitchyardError('invalid-input', `${label(index)}: key "${spec.key}" is used twice in ${where}`);
+    if (keys.has(spec.key))
+      throw new SwitchyardError('invalid-input', `${label(index)}: key "${spec.key}" is used twice in ${where}`);
     keys.set(spec.key, index);
   });
   return store.update((state) => {
@@ -49,7 +55,11 @@ export async function addTasks(
     const resolved = specs.map((spec, index) => {
       const deps = spec.dependsOn.map((dep) => (keys.has(dep) ? ids[keys.get(dep)!]! : dep));
       const missing = deps.filter((dep) => !known.has(dep) && !ids.includes(dep));
-      if (missing.length) throw new SwitchyardError('invalid-input', `${label(index)} ("${spec.title}"): dependsOn names unknown task(s) ${missing.join(', ')}`);
+      if (missing.length)
+        throw new SwitchyardError(
+          'invalid-input',
+          `${label(index)} ("${spec.title}"): dependsOn names unknown task(s) ${missing.join(', ')}`,
+        );
       return { ...spec, dependsOn: [...new Set(deps)] };
     });
     const graph = new Map<string, readonly string[]>(resolved.map((spec, i) => [ids[i]!, spec.dependsOn]));
@@ -57,21 +67,32 @@ export async function addTasks(
     if (cycle) {
       const name = (id: string): string => {
         const i = ids.indexOf(id);
-        return i >= 0 ? resolved[i]!.key ?? `"${resolved[i]!.title}"` : id;
+        return i >= 0 ? (resolved[i]!.key ?? `"${resolved[i]!.title}"`) : id;
       };
       throw new SwitchyardError('invalid-input', `${where}: ${describeCycle(cycle, name)} (each depends on the next)`);
     }
     const created: Task[] = [];
     const at = new Date(now).toISOString();
     for (const [i, spec] of resolved.entries()) {
-      const task: Task = { id: ids[i]!, spec, state: spec.draft ? 'DRAFT' : 'READY', baseCommit, createdAt: at, updatedAt: at, attempts: 0, generation: 0 };
+      const task: Task = {
+        id: ids[i]!,
+        spec,
+        state: spec.draft ? 'DRAFT' : 'READY',
+        baseCommit,
+        createdAt: at,
+        updatedAt: at,
+        attempts: 0,
+        generation: 0,
+      };
       state.tasks.push(task);
       created.push(task);
     }
     state.nextTaskNumber += specs.length;
     // A dependency that already FAILED or was CANCELED blocks the new task at once.
     for (const task of created) {
-      const blockers = task.spec.dependsOn.filter((dep) => ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''));
+      const blockers = task.spec.dependsOn.filter((dep) =>
+        ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''),
+      );
       if (blockers.length && task.state === 'READY') {
         task.blockedBy = blockers;
         setTaskState(task, 'BLOCKED');
@@ -81,7 +102,12 @@ export async function addTasks(
   });
 }
 
-export function addTask(store: StateStore, registry: LaneRegistry, input: TaskSpecInput, baseCommit: string): Promise<Task> {
+export function addTask(
+  store: StateStore,
+  registry: LaneRegistry,
+  input: TaskSpecInput,
+  baseCommit: string,
+): Promise<Task> {
   return addTasks(store, registry, [input], baseCommit).then((tasks) => tasks[0]!);
 }
 
@@ -90,7 +116,11 @@ export function cancelTask(store: StateStore, id: string): Promise<Task> {
   return store.update((state) => {
     const task = findTask(state, id);
     if (task.state === 'INTEGRATING' && task.integration && task.integration.runId === task.lastRunId) {
-      throw new SwitchyardError('illegal-transition', `task ${id}'s work is already merged into ${task.integration.branch} (${task.integration.commit.slice(0, 12)}): too late to cancel`);
+      throw new SwitchyardError(
+        'illegal-transition',
+        `task ${id}'s work is already merged into ${task.integration.branch} ` +
+          `(${task.integration.commit.slice(0, 12)}): too late to cancel`,
+      );
     }
     setTaskState(task, 'CANCELED');
     task.generation += 1;
@@ -101,13 +131,18 @@ export function cancelTask(store: StateStore, id: string): Promise<Task> {
   });
 }
 
-/** Approves a DRAFT task: it becomes READY (or BLOCKED, when a dependency FAILED or was CANCELED) and can be scheduled. */
+/**
+ * Approves a DRAFT task: it becomes READY (or BLOCKED, when a dependency FAILED or was CANCELED) and can be scheduled.
+ */
 export function approveTask(store: StateStore, id: string): Promise<Task> {
   return store.update((state) => {
     const task = findTask(state, id);
-    if (task.state !== 'DRAFT') throw new SwitchyardError('illegal-transition', `task ${id} is ${task.state}; only DRAFT tasks need approval`);
+    if (task.state !== 'DRAFT')
+      throw new SwitchyardError('illegal-transition', `task ${id} is ${task.state}; only DRAFT tasks need approval`);
     setTaskState(task, 'READY');
-    const blockers = task.spec.dependsOn.filter((dep) => ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''));
+    const blockers = task.spec.dependsOn.filter((dep) =>
+      ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''),
+    );
     if (blockers.length) {
       task.blockedBy = blockers;
       setTaskState(task, 'BLOCKED');
@@ -121,10 +156,15 @@ export function retryTask(store: StateStore, id: string): Promise<Task> {
   return store.update((state) => {
     const task = findTask(state, id);
     if (task.state !== 'FAILED' && task.state !== 'CANCELED') {
-      throw new SwitchyardError('illegal-transition', `task ${id} is ${task.state}; only FAILED or CANCELED tasks can be retried`);
+      throw new SwitchyardError(
+        'illegal-transition',
+        `task ${id} is ${task.state}; only FAILED or CANCELED tasks can be retried`,
+      );
     }
     setTaskState(task, 'READY');
-    const blockers = (task.blockedBy ?? []).filter((dep) => ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''));
+    const blockers = (task.blockedBy ?? []).filter((dep) =>
+      ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''),
+    );
     if (blockers.length) {
       task.blockedBy = blockers;
       setTaskState(task, 'BLOCKED');

@@ -15,7 +15,10 @@ export function tracePath(root: string): string {
   return join(root, STATE_DIR, TRACE_FILE);
 }
 
-/** One trace line: `decision` (why this task, lane, now; why waiting, retried, blocked), `signals` (per tick), `drain` (start/end). */
+/**
+ * One trace line: `decision` (why this task, lane, now; why waiting, retried, blocked), `signals` (per tick), `drain`
+ * (start/end).
+ */
 export const TraceLine = z.looseObject({
   ts: z.string(),
   type: z.enum(['decision', 'signals', 'drain']),
@@ -34,7 +37,10 @@ export class TraceLog {
   private pending: Promise<void> = Promise.resolve();
   private written = -1;
 
-  constructor(readonly root: string, private readonly maxBytes = TRACE_MAX_BYTES) {}
+  constructor(
+    readonly root: string,
+    private readonly maxBytes = TRACE_MAX_BYTES,
+  ) {}
 
   append(line: Omit<TraceLine, 'ts'>): void {
     const text = `${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`;
@@ -67,7 +73,9 @@ export class TraceLog {
 export async function readTrace(root: string): Promise<TraceLine[]> {
   const check = zodLine(TraceLine, 'a trace line');
   const reads = await Promise.all(
-    [TRACE_ROTATED_FILE, TRACE_FILE].map((f) => readJsonlFile(join(root, STATE_DIR, f), check, { damaged: 'skip' }).catch(() => undefined)),
+    [TRACE_ROTATED_FILE, TRACE_FILE].map((f) =>
+      readJsonlFile(join(root, STATE_DIR, f), check, { damaged: 'skip' }).catch(() => undefined),
+    ),
   );
   return reads.flatMap((read) => read?.values ?? []);
 }

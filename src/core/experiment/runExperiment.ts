@@ -13,7 +13,9 @@ import { git } from '../git/gitExec';
 /** The default agent of an experiment: each task writes its own file, so tasks never conflict. */
 export const DEFAULT_EXPERIMENT_COMMAND = 'echo "$SWITCHYARD_TASK_TITLE" > "task-$SWITCHYARD_TASK_ID.txt"';
 
-/** A DAG file: task specs (with `key`s for `dependsOn`), and optionally the command lane's command and project settings. */
+/**
+ * A DAG file: task specs (with `key`s for `dependsOn`), and optionally the command lane's command and project settings.
+ */
 export const DagFile = z.union([
   z.array(TaskSpec),
   z
@@ -50,7 +52,10 @@ export async function readDagFile(path: string): Promise<DagFile> {
   return parsed.data;
 }
 
-/** What an experiment needs of a project (the façade's `Project` has it); the caller opens it, with the command lane registered and no pre-push hook. */
+/**
+ * What an experiment needs of a project (the façade's `Project` has it); the caller opens it, with the command lane
+ * registered and no pre-push hook.
+ */
 export interface ExperimentProject {
   updateSettings(change: (settings: ProjectSettings) => void): Promise<ProjectSettings>;
   addTasks(specs: readonly unknown[], where?: string): Promise<Task[]>;
@@ -78,11 +83,23 @@ export async function runExperiment(
       await git(dir, ['init', '-q', '-b', 'main']);
       await writeFile(join(dir, 'README.md'), '# experiment\n');
       await git(dir, ['add', '.']);
-      await git(dir, ['-c', 'user.name=Switchyard', '-c', 'user.email=switchyard@localhost', 'commit', '-q', '-m', 'initial']);
+      await git(dir, [
+        '-c',
+        'user.name=Switchyard',
+        '-c',
+        'user.email=switchyard@localhost',
+        'commit',
+        '-q',
+        '-m',
+        'initial',
+      ]);
       const project = await openProject(dir);
       await project.updateSettings((s) => {
         Object.assign(s, file.settings ?? {});
-        s.laneSettings.command = { ...(s.laneSettings.command ?? {}), command: file.command ?? DEFAULT_EXPERIMENT_COMMAND };
+        s.laneSettings.command = {
+          ...(s.laneSettings.command ?? {}),
+          command: file.command ?? DEFAULT_EXPERIMENT_COMMAND,
+        };
       });
       await project.addTasks(file.tasks, 'the DAG file');
       const summary = await project.runQueue({ concurrency });

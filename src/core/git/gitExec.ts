@@ -16,14 +16,27 @@ export interface GitResult {
   code: number;
 }
 
-/** `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. `env` adds variables (e.g. an identity). */
-export function git(cwd: string, args: readonly string[], okCodes: readonly number[] = [0], env: Readonly<Record<string, string>> = {}): Promise<GitResult> {
+/**
+ * `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. `env` adds variables (e.g. an
+ * identity).
+ */
+export function git(
+  cwd: string,
+  args: readonly string[],
+  okCodes: readonly number[] = [0],
+  env: Readonly<Record<string, string>> = {},
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env: { ...process.env, ...env, ...GIT_ENV }, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      if (okCodes.includes(code)) resolve({ stdout, code });
-      else reject(gitError(args, error, stderr));
-    });
+    execFile(
+      'git',
+      args,
+      { cwd, env: { ...process.env, ...env, ...GIT_ENV }, maxBuffer: MAX_BUFFER, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        if (okCodes.includes(code)) resolve({ stdout, code });
+        else reject(gitError(args, error, stderr));
+      },
+    );
   });
 }
 
@@ -33,7 +46,12 @@ export async function gitOutput(cwd: string, args: readonly string[]): Promise<s
 }
 
 /** Streams `git <args>` line by line (without the newline) so large outputs are never held whole. */
-export function gitLines(cwd: string, args: readonly string[], onLine: (line: string) => void, okCodes: readonly number[] = [0]): Promise<number> {
+export function gitLines(
+  cwd: string,
+  args: readonly string[],
+  onLine: (line: string) => void,
+  okCodes: readonly number[] = [0],
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
     let rest = '';
@@ -70,15 +88,25 @@ export function gitLines(cwd: string, args: readonly string[], onLine: (line: st
   });
 }
 
-/** `git <args>` in `cwd`, synchronously (for a step inside a store transaction), output ignored: the exit code (-1 when git could not start). */
+/**
+ * `git <args>` in `cwd`, synchronously (for a step inside a store transaction), output ignored: the exit code (-1 when
+ * git could not start).
+ */
 export function gitSync(cwd: string, args: readonly string[]): number {
   const result = spawnSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
   return result.status ?? -1;
 }
 
-/** A git command that failed (`git-failed`): the message names the command and git's last words; `stderr` holds all it said. */
+/**
+ * A git command that failed (`git-failed`): the message names the command and git's last words; `stderr` holds all it
+ * said.
+ */
 export class GitFailure extends SwitchyardError {
-  constructor(message: string, readonly stderr: string, options: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly stderr: string,
+    options: { cause?: unknown },
+  ) {
     super('git-failed', message, options);
   }
 }
@@ -90,8 +118,13 @@ export function gitSaid(error: unknown): string {
 
 function gitError(args: readonly string[], error: unknown, stderr: string): GitFailure {
   const e = error as NodeJS.ErrnoException | null;
-  const why = e?.code === 'ENOENT' ? 'git was not found on PATH' : (stderr.trim().split('\n').slice(-3).join(' / ') || e?.message || 'failed');
-  return new GitFailure(`git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, stderr, { cause: error });
+  const why =
+    e?.code === 'ENOENT'
+      ? 'git was not found on PATH'
+      : stderr.trim().split('\n').slice(-3).join(' / ') || e?.message || 'failed';
+  return new GitFailure(`git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, stderr, {
+    cause: error,
+  });
 }
 
 /**

@@ -28,7 +28,8 @@ export class AddedLinesParser {
       return;
     }
     if (this.inHeader) {
-      if (raw.startsWith('+++ ')) this.file = raw === '+++ /dev/null' ? undefined : stripPrefix(unquotePath(raw.slice(4)));
+      if (raw.startsWith('+++ '))
+        this.file = raw === '+++ /dev/null' ? undefined : stripPrefix(unquotePath(raw.slice(4)));
       else if (raw.startsWith('@@')) this.hunk(raw);
       return;
     }
@@ -43,20 +44,28 @@ export class AddedLinesParser {
     } else if (tag === ' ') {
       this.next++;
     } else if (tag !== '-' && tag !== '\\' && raw !== '') {
-      throw new SwitchyardError('git-failed', `unexpected line ${this.lineNo} in git diff output: ${JSON.stringify(raw.slice(0, 40))}`);
+      throw new SwitchyardError(
+        'git-failed',
+        `unexpected line ${this.lineNo} in git diff output: ${JSON.stringify(raw.slice(0, 40))}`,
+      );
     }
   }
 
   private hunk(raw: string): void {
     const m = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
-    if (!m) throw new SwitchyardError('git-failed', `unexpected hunk header at line ${this.lineNo} of git diff output: ${JSON.stringify(raw.slice(0, 40))}`);
+    if (!m)
+      throw new SwitchyardError(
+        'git-failed',
+        `unexpected hunk header at line ${this.lineNo} of git diff output: ${JSON.stringify(raw.slice(0, 40))}`,
+      );
     this.inHeader = false;
     this.next = Number(m[1]);
   }
 }
 
 function stripPrefix(path: string): string {
-  if (!path.startsWith('b/')) throw new SwitchyardError('git-failed', `unexpected path in git diff output: ${JSON.stringify(path.slice(0, 60))}`);
+  if (!path.startsWith('b/'))
+    throw new SwitchyardError('git-failed', `unexpected path in git diff output: ${JSON.stringify(path.slice(0, 60))}`);
   return path.slice(2);
 }
 
@@ -91,13 +100,31 @@ export function unquotePath(path: string): string {
  * whole; the user's diff settings (external tools, prefixes, colours,
  * textconv, relative paths) are overridden.
  */
-export async function diffAddedLines(cwd: string, base: string, tip: string, onAdded: (file: string, line: number, text: string) => void): Promise<void> {
+export async function diffAddedLines(
+  cwd: string,
+  base: string,
+  tip: string,
+  onAdded: (file: string, line: number, text: string) => void,
+): Promise<void> {
   const parser = new AddedLinesParser(onAdded);
   await gitLines(
     cwd,
     [
-      '-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--no-renames',
-      '--src-prefix=a/', '--dst-prefix=b/', '--diff-filter=d', '-U0', base, tip, '--',
+      '-c',
+      'core.quotePath=false',
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-relative',
+      '--no-renames',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
+      '--diff-filter=d',
+      '-U0',
+      base,
+      tip,
+      '--',
     ],
     (line) => parser.push(line),
   );

@@ -18,7 +18,12 @@ const FAILING = new Set(['failure', 'cancelled', 'timed_out', 'action_required',
 const MAX_OUTPUT = 4_000;
 
 /** Every check run and commit status reported for `ref`, latest per name. */
-export async function observeChecks(octokit: Octokit, owner: string, repo: string, ref: string): Promise<Map<string, { run?: CheckRun; status?: CommitStatus }>> {
+export async function observeChecks(
+  octokit: Octokit,
+  owner: string,
+  repo: string,
+  ref: string,
+): Promise<Map<string, { run?: CheckRun; status?: CommitStatus }>> {
   const seen = new Map<string, { run?: CheckRun; status?: CommitStatus }>();
   for (let page = 1; page <= 10; page++) {
     const res = await octokit.rest.checks.listForRef({ owner, repo, ref, per_page: 100, page });
@@ -41,9 +46,16 @@ export async function observeChecks(octokit: Octokit, owner: string, repo: strin
 }
 
 /** The state of one check by name; `appId` (from branch protection) restricts which app's check run counts. */
-export function checkState(name: string, seen: Map<string, { run?: CheckRun; status?: CommitStatus }>, appId?: number | null): CheckState {
+export function checkState(
+  name: string,
+  seen: Map<string, { run?: CheckRun; status?: CommitStatus }>,
+  appId?: number | null,
+): CheckState {
   const entry = seen.get(name);
-  const run = entry?.run && (appId === undefined || appId === null || appId < 0 || entry.run.app?.id === appId) ? entry.run : undefined;
+  const run =
+    entry?.run && (appId === undefined || appId === null || appId < 0 || entry.run.app?.id === appId)
+      ? entry.run
+      : undefined;
   if (run) {
     const url = run.details_url ?? run.html_url ?? undefined;
     const output = cap([run.output?.title, run.output?.summary, run.output?.text].filter(Boolean).join('\n'));
@@ -55,7 +67,14 @@ export function checkState(name: string, seen: Map<string, { run?: CheckRun; sta
   const status = entry?.status;
   if (status) {
     const state = status.state === 'success' ? 'success' : status.state === 'pending' ? 'pending' : 'failure';
-    return { name, state, detail: status.state, source: 'status', url: status.target_url ?? undefined, ...(status.description ? { output: cap(status.description) } : {}) };
+    return {
+      name,
+      state,
+      detail: status.state,
+      source: 'status',
+      url: status.target_url ?? undefined,
+      ...(status.description ? { output: cap(status.description) } : {}),
+    };
   }
   return { name, state: 'missing' };
 }
@@ -64,9 +83,15 @@ function cap(text: string): string {
   return text.length > MAX_OUTPUT ? `${text.slice(0, MAX_OUTPUT - 1)}…` : text;
 }
 
-/** The failing checks as one reason for a fix attempt: which check, GitHub's conclusion, its output and where to look. */
+/**
+ * The failing checks as one reason for a fix attempt: which check, GitHub's conclusion, its output and where to look.
+ */
 export function failureReason(failing: readonly CheckState[]): string {
   return failing
-    .map((c) => `required check "${c.name}" ${c.detail ?? 'failed'}${c.output ? `: ${c.output}` : ''}${c.url ? ` (details: ${c.url})` : ''}`)
+    .map(
+      (c) =>
+        `required check "${c.name}" ` +
+        `${c.detail ?? 'failed'}${c.output ? `: ${c.output}` : ''}${c.url ? ` (details: ${c.url})` : ''}`,
+    )
     .join('\n');
 }

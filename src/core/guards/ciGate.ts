@@ -15,7 +15,9 @@ export interface CiGateOptions {
   /** …or the commit and the branch it aims at. */
   ref?: string;
   baseBranch?: string;
-  /** Wait for required checks that have not appeared yet (default true). Off: only the ones that did appear must pass. */
+  /**
+   * Wait for required checks that have not appeared yet (default true). Off: only the ones that did appear must pass.
+   */
   strict?: boolean;
   /** Give up waiting after this long (default 30 minutes). */
   deadlineMs?: number;
@@ -79,17 +81,29 @@ export async function waitForRequiredChecks(options: CiGateOptions): Promise<CiG
   let source: CiGateResult['source'] = 'branch-protection';
   try {
     const res = await octokit.rest.repos.getStatusChecksProtection({ owner, repo, branch: baseBranch });
-    const data = parseGitHub(RequiredStatusChecks, res.data, `GET /repos/${owner}/${repo}/branches/${baseBranch}/protection/required_status_checks`);
+    const data = parseGitHub(
+      RequiredStatusChecks,
+      res.data,
+      `GET /repos/${owner}/${repo}/branches/${baseBranch}/protection/required_status_checks`,
+    );
     for (const context of data.contexts) required.set(context, undefined);
     for (const check of data.checks) required.set(check.context, check.app_id);
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (status !== 403 && status !== 404) throw error;
     source = 'observed';
-    warnings.push(`branch protection of ${baseBranch} could not be read (${status}: ${errorMessage(error)}); waiting for the checks observed on ${headSha.slice(0, 12)} instead`);
+    warnings.push(
+      `branch protection of ${baseBranch} could not be read (${status}: ${errorMessage(error)}); waiting ` +
+        `for the checks observed on ${headSha.slice(0, 12)} instead`,
+    );
   }
 
-  const result = (verdict: CiGateResult['verdict'], checks: CheckState[], polls: number, reason?: string): CiGateResult => ({
+  const result = (
+    verdict: CiGateResult['verdict'],
+    checks: CheckState[],
+    polls: number,
+    reason?: string,
+  ): CiGateResult => ({
     verdict,
     next: verdict === 'pass' ? 'merge' : verdict === 'fail' ? 'fix-attempt' : 'wait',
     headSha: headSha!,
@@ -118,7 +132,8 @@ export async function waitForRequiredChecks(options: CiGateOptions): Promise<CiG
           return result('pass', checks, polls);
         }
       } else if (!waiting.length) {
-        for (const c of checks.filter((x) => x.state === 'missing')) warnings.push(`required check "${c.name}" never reported (not waited for: strict mode is off)`);
+        for (const c of checks.filter((x) => x.state === 'missing'))
+          warnings.push(`required check "${c.name}" never reported (not waited for: strict mode is off)`);
         return result('pass', checks, polls);
       }
     } catch (error) {
@@ -128,20 +143,47 @@ export async function waitForRequiredChecks(options: CiGateOptions): Promise<CiG
     }
     const left = deadline - now();
     if (left <= 0) {
-      const pending = checks.filter((c) => c.state !== 'success').map((c) => `"${c.name}" ${c.state === 'missing' ? 'not reported' : c.detail ?? c.state}`);
-      return result('timeout', checks, polls, `still waiting after ${Math.round((now() - started) / 1000)} s for required checks: ${pending.join(', ') || '(none seen)'}`);
+      const pending = checks
+        .filter((c) => c.state !== 'success')
+        .map((c) => `"${c.name}" ${c.state === 'missing' ? 'not reported' : (c.detail ?? c.state)}`);
+      return result(
+        'timeout',
+        checks,
+        polls,
+        `still waiting after ${Math.round((now() - started) / 1000)} s for required checks: ` +
+          `${pending.join(', ') || '(none seen)'}`,
+      );
     }
     await sleep(Math.min(pollMs, left), options.signal);
   }
 }
 
-/** The gate's result as a guard verdict, for `runGuard('ci-gate', ctx, async () => ciGateVerdict(await waitForRequiredChecks(…)))`. */
+/**
+ * The gate's result as a guard verdict, for `runGuard('ci-gate', ctx, async () => ciGateVerdict(await
+ * waitForRequiredChecks(…)))`.
+ */
 export function ciGateVerdict(result: CiGateResult): GuardOutcome {
   const evidence = [
-    ...result.checks.filter((c) => c.state !== 'success').map((c) => ({ message: `required check "${c.name}": ${c.state === 'missing' ? 'not reported' : c.detail ?? c.state}` })),
+    ...result.checks
+      .filter((c) => c.state !== 'success')
+      .map((c) => ({
+        message: `required check "${c.name}": ${c.state === 'missing' ? 'not reported' : (c.detail ?? c.state)}`,
+      })),
     ...result.warnings.map((message) => ({ message })),
   ];
-  if (result.verdict === 'fail') return { verdict: 'block', rule: 'required-check-failed', evidence: [{ message: result.reason ?? 'a required check failed' }, ...result.warnings.map((message) => ({ message }))] };
+  if (result.verdict === 'fail')
+    return {
+      verdict: 'block',
+      rule: 'required-check-failed',
+      evidence: [
+        { message: result.reason ?? 'a required check failed' },
+        ...result.warnings.map((message) => ({ message })),
+      ],
+    };
   if (result.verdict === 'timeout') return { verdict: 'warn', rule: 'required-check-pending', evidence };
-  return { verdict: result.warnings.length ? 'warn' : 'pass', rule: result.source === 'observed' ? 'observed-checks' : 'required-checks', evidence };
+  return {
+    verdict: result.warnings.length ? 'warn' : 'pass',
+    rule: result.source === 'observed' ? 'observed-checks' : 'required-checks',
+    evidence,
+  };
 }

@@ -28,7 +28,10 @@ export interface ConflictMarkerFinding {
 }
 
 /** Scans lines (numbered as in the file) of one file. */
-export function findConflictMarkers(file: string, lines: Iterable<{ line: number; text: string }>): ConflictMarkerFinding[] {
+export function findConflictMarkers(
+  file: string,
+  lines: Iterable<{ line: number; text: string }>,
+): ConflictMarkerFinding[] {
   const found: ConflictMarkerFinding[] = [];
   for (const { line, text } of lines) {
     const kind = conflictMarkerKind(text);

@@ -9,7 +9,10 @@ export const MAX_COLLECT_BYTES = 64 * 1024 * 1024;
 /** With no base, a tree of at most this many files is still scanned line by line (so secrets are scanned too). */
 export const FULL_DIFF_MAX_FILES = 2_000;
 
-const EMPTY_TREE = { 40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', 64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' } as const;
+const EMPTY_TREE = {
+  40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+} as const;
 
 export interface ContentScan {
   markers: ConflictMarkerFinding[];
@@ -24,11 +27,21 @@ export interface ContentScan {
  * whole tree is what is added: a small tree is diffed against the empty
  * tree, a large one is searched with `git grep` (markers only).
  */
-export async function scanAddedContent(cwd: string, base: string | undefined, tip: string, collect: boolean): Promise<ContentScan> {
+export async function scanAddedContent(
+  cwd: string,
+  base: string | undefined,
+  tip: string,
+  collect: boolean,
+): Promise<ContentScan> {
   if (!base) {
     const files = await countFiles(cwd, tip);
     if (files > FULL_DIFF_MAX_FILES) {
-      return { markers: await scanTreeForConflictMarkers(cwd, tip), notCollected: `the whole tree (${files} files) is new to the remote; secrets are scanned for pushes of up to ${FULL_DIFF_MAX_FILES} new files` };
+      return {
+        markers: await scanTreeForConflictMarkers(cwd, tip),
+        notCollected:
+          `the whole tree (${files} files) is new to the remote; secrets are scanned for pushes of up to ` +
+          `${FULL_DIFF_MAX_FILES} new files`,
+      };
     }
     base = EMPTY_TREE[tip.length as 40 | 64];
   }
@@ -37,7 +50,8 @@ export async function scanAddedContent(cwd: string, base: string | undefined, ti
   let bytes = 0;
   let dropped = false;
   await diffAddedLines(cwd, base, tip, (file, line, text) => {
-    if (text.length >= 7 && (text[0] === '<' || text[0] === '>' || text[0] === '|')) push(markerLines, file, { line, text });
+    if (text.length >= 7 && (text[0] === '<' || text[0] === '>' || text[0] === '|'))
+      push(markerLines, file, { line, text });
     if (!added || dropped) return;
     bytes += text.length + 1;
     if (bytes > MAX_COLLECT_BYTES) dropped = true;

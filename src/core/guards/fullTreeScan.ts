@@ -13,7 +13,20 @@ export async function scanTreeForConflictMarkers(cwd: string, commit: string): P
   const prefix = `${commit}:`;
   await gitLines(
     cwd,
-    ['-c', 'grep.fallbackToNoIndex=false', 'grep', '-z', '-n', '-I', '--full-name', '--no-color', '-E', CONFLICT_MARKER_ERE, commit, '--'],
+    [
+      '-c',
+      'grep.fallbackToNoIndex=false',
+      'grep',
+      '-z',
+      '-n',
+      '-I',
+      '--full-name',
+      '--no-color',
+      '-E',
+      CONFLICT_MARKER_ERE,
+      commit,
+      '--',
+    ],
     (raw) => {
       if (!raw) return;
       // -z output: "<commit>:<path>\0<line>\0<text>"
@@ -24,7 +37,13 @@ export async function scanTreeForConflictMarkers(cwd: string, commit: string): P
       }
       const text = raw.slice(second + 1);
       const kind = conflictMarkerKind(text);
-      if (kind) found.push({ file: raw.slice(prefix.length, first), line: Number(raw.slice(first + 1, second)), kind, text: text.trimEnd() });
+      if (kind)
+        found.push({
+          file: raw.slice(prefix.length, first),
+          line: Number(raw.slice(first + 1, second)),
+          kind,
+          text: text.trimEnd(),
+        });
     },
     [0, 1], // 1: no match
   );

@@ -33,7 +33,11 @@ export const CheckRun = z.object({
   html_url: z.string().nullable().optional(),
   app: z.object({ id: z.number().int() }).nullable().optional(),
   output: z
-    .object({ title: z.string().nullable().optional(), summary: z.string().nullable().optional(), text: z.string().nullable().optional() })
+    .object({
+      title: z.string().nullable().optional(),
+      summary: z.string().nullable().optional(),
+      text: z.string().nullable().optional(),
+    })
     .nullable()
     .optional(),
 });
@@ -50,13 +54,25 @@ export const CommitStatus = z.object({
 });
 export type CommitStatus = z.infer<typeof CommitStatus>;
 
-export const CombinedStatus = z.object({ state: z.string(), total_count: z.number().int().optional(), statuses: z.array(CommitStatus) });
+export const CombinedStatus = z.object({
+  state: z.string(),
+  total_count: z.number().int().optional(),
+  statuses: z.array(CommitStatus),
+});
 
-export const MergeResult = z.object({ sha: z.string().nullable().optional(), merged: z.boolean(), message: z.string().optional() });
+export const MergeResult = z.object({
+  sha: z.string().nullable().optional(),
+  merged: z.boolean(),
+  message: z.string().optional(),
+});
 
 /** Parses GitHub's answer for `what`; an unexpected shape is an error naming the endpoint and field. */
 export function parseGitHub<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new SwitchyardError('invalid-input', `unexpected GitHub response for ${what}: ${describeZodError(parsed.error)}`);
+  if (!parsed.success)
+    throw new SwitchyardError(
+      'invalid-input',
+      `unexpected GitHub response for ${what}: ${describeZodError(parsed.error)}`,
+    );
   return parsed.data;
 }

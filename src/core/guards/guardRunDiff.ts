@@ -13,7 +13,10 @@ export interface RunDiffGuardOptions {
   base: string;
   head: string;
   runId?: string;
-  /** The run's own secrets (resolved lane secrets, credentials passed in its environment): a change holding one verbatim is blocked. */
+  /**
+   * The run's own secrets (resolved lane secrets, credentials passed in its environment): a change holding one verbatim
+   * is blocked.
+   */
   secrets?: readonly KnownSecret[];
 }
 
@@ -31,7 +34,11 @@ export interface RunDiffGuardReport {
  * pre-push guard; each verdict is recorded with the run id.
  */
 export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
-  const ctx = { root: options.root, runId: options.runId, subject: `change ${options.base.slice(0, 12)}..${options.head.slice(0, 12)}` };
+  const ctx = {
+    root: options.root,
+    runId: options.runId,
+    subject: `change ${options.base.slice(0, 12)}..${options.head.slice(0, 12)}`,
+  };
   let scan: ContentScan | undefined;
   const markers = await runGuard('conflict-markers', ctx, async () => {
     scan = await scanAddedContent(options.cwd, options.base, options.head, true);
@@ -43,14 +50,24 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
     const added = scan.added ?? new Map();
     const { findings: patterns, skipped } = await scanSecrets(added);
     const findings = [...scanKnownSecrets(added, options.secrets ?? []), ...patterns];
-    const warnings: GuardEvidence[] = [...skipped, ...(scan.notCollected ? [{ message: `not scanned for secrets: ${scan.notCollected}` }] : [])];
-    if (findings.length) return { verdict: 'block', rule: 'secret', evidence: [...secretEvidence(findings), ...warnings] };
-    return { verdict: warnings.length ? 'warn' : 'pass', rule: warnings.length ? 'secret-not-scanned' : 'secret', evidence: warnings };
+    const warnings: GuardEvidence[] = [
+      ...skipped,
+      ...(scan.notCollected ? [{ message: `not scanned for secrets: ${scan.notCollected}` }] : []),
+    ];
+    if (findings.length)
+      return { verdict: 'block', rule: 'secret', evidence: [...secretEvidence(findings), ...warnings] };
+    return {
+      verdict: warnings.length ? 'warn' : 'pass',
+      rule: warnings.length ? 'secret-not-scanned' : 'secret',
+      evidence: warnings,
+    };
   });
   const results = [markers, secrets];
   const blocking = results.filter((r) => r.verdict === 'block');
   if (!blocking.length) return { blocked: false, results };
   const evidence = blocking.flatMap((r) => r.evidence.map((e) => `${r.guard}: ${formatEvidence(e)}`));
-  const reason = `blocked by guards: ${evidence.slice(0, 5).join('; ')}${evidence.length > 5 ? ` (+${evidence.length - 5} more)` : ''}`;
+  const reason =
+    `blocked by guards: ` +
+    `${evidence.slice(0, 5).join('; ')}${evidence.length > 5 ? ` (+${evidence.length - 5} more)` : ''}`;
   return { blocked: true, results, reason };
 }

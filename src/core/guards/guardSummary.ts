@@ -16,7 +16,11 @@ export function summarizeGuards(events: readonly GuardEvent[], runId?: string): 
   const byGuard = new Map<string, GuardSummary>();
   for (const event of events) {
     if (runId !== undefined && event.runId !== runId) continue;
-    const entry = byGuard.get(event.guard) ?? { guard: event.guard, last: event, counts: { pass: 0, block: 0, warn: 0, error: 0 } };
+    const entry = byGuard.get(event.guard) ?? {
+      guard: event.guard,
+      last: event,
+      counts: { pass: 0, block: 0, warn: 0, error: 0 },
+    };
     entry.counts[event.verdict]++;
     if (event.ts >= entry.last.ts) entry.last = event;
     byGuard.set(event.guard, entry);

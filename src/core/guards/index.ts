@@ -12,6 +12,13 @@ export { scanSecrets, secretEvidence, type SecretFinding } from './secretScan';
 export { loadMergePolicy, refPatternMatches, ruleForRef, MergePolicy, type MergePolicyRule } from './mergePolicy';
 export { waitForRequiredChecks, ciGateVerdict, type CiGateOptions, type CiGateResult } from './ciGate';
 export { mergePullRequest, type MergeOptions, type MergeOutcome } from './mergePullRequest';
-export { GuardEvent, appendGuardEvent, readGuardEvents, guardLogPath, type GuardEvidence, type GuardVerdict } from './guardLog';
+export {
+  GuardEvent,
+  appendGuardEvent,
+  readGuardEvents,
+  guardLogPath,
+  type GuardEvidence,
+  type GuardVerdict,
+} from './guardLog';
 export { runGuard, formatGuardEvent, formatEvidence, type GuardOutcome, type GuardResult } from './runGuard';
 export { summarizeGuards, type GuardSummary } from './guardSummary';

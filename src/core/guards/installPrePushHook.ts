@@ -6,7 +6,10 @@ import { git } from '../git/gitExec';
 import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
 
 export interface InstallResult {
-  /** `repository`: the repository's hooks folder (core.hooksPath respected); `worktree`: a hooks folder for one linked worktree only. */
+  /**
+   * `repository`: the repository's hooks folder (core.hooksPath respected); `worktree`: a hooks folder for one linked
+   * worktree only.
+   */
   scope: 'repository' | 'worktree';
   hooksDir: string;
   hookPath: string;
@@ -33,9 +36,14 @@ const PREVIOUS_FILE = '.switchyard-previous-hooks';
  * `'/usr/bin/node' '/opt/switchyard/dist/cli.js'`.
  */
 export async function installPrePushHook(worktreeDir: string, cliCommand: string): Promise<InstallResult> {
-  const [gitDir, commonDir] = (await git(worktreeDir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'])).stdout.trim().split('\n');
+  const [gitDir, commonDir] = (
+    await git(worktreeDir, ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'])
+  ).stdout
+    .trim()
+    .split('\n');
   if (!gitDir || !commonDir) throw new SwitchyardError('git-failed', `cannot find the git folder of ${worktreeDir}`);
-  if (resolve(gitDir) === resolve(commonDir)) return installInto(await hooksPath(worktreeDir), cliCommand, 'repository');
+  if (resolve(gitDir) === resolve(commonDir))
+    return installInto(await hooksPath(worktreeDir), cliCommand, 'repository');
   return installForWorktree(worktreeDir, gitDir, cliCommand);
 }
 
@@ -43,7 +51,11 @@ async function hooksPath(dir: string): Promise<string> {
   return (await git(dir, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'])).stdout.trim();
 }
 
-async function installInto(hooksDir: string, cliCommand: string, scope: InstallResult['scope']): Promise<InstallResult> {
+async function installInto(
+  hooksDir: string,
+  cliCommand: string,
+  scope: InstallResult['scope'],
+): Promise<InstallResult> {
   await mkdir(hooksDir, { recursive: true });
   const hookPath = join(hooksDir, 'pre-push');
   const chainedPath = join(hooksDir, CHAINED_HOOK);
@@ -51,7 +63,10 @@ async function installInto(hooksDir: string, cliCommand: string, scope: InstallR
   const alreadyInstalled = existing?.includes(HOOK_MARKER) ?? false;
   if (existing !== undefined && !alreadyInstalled) {
     if (await exists(chainedPath)) {
-      throw new SwitchyardError('invalid-input', `${hookPath} is not Switchyard's and ${chainedPath} already exists; move one of them away, then install again`);
+      throw new SwitchyardError(
+        'invalid-input',
+        `${hookPath} is not Switchyard's and ${chainedPath} already exists; move one of them away, then install again`,
+      );
     }
     await rename(hookPath, chainedPath);
   }
@@ -59,12 +74,20 @@ async function installInto(hooksDir: string, cliCommand: string, scope: InstallR
   await writeFile(temp, prePushHookScript(cliCommand), { mode: 0o755 });
   await chmod(temp, 0o755);
   await rename(temp, hookPath);
-  return { scope, hooksDir, hookPath, chained: (await exists(chainedPath)) ? chainedPath : undefined, alreadyInstalled };
+  return {
+    scope,
+    hooksDir,
+    hookPath,
+    chained: (await exists(chainedPath)) ? chainedPath : undefined,
+    alreadyInstalled,
+  };
 }
 
 async function installForWorktree(worktreeDir: string, gitDir: string, cliCommand: string): Promise<InstallResult> {
   const ours = join(gitDir, WORKTREE_HOOKS);
-  const configured = (await git(worktreeDir, ['config', '--file', join(gitDir, 'config.worktree'), '--get', 'core.hooksPath'], [0, 1])).stdout.trim();
+  const configured = (
+    await git(worktreeDir, ['config', '--file', join(gitDir, 'config.worktree'), '--get', 'core.hooksPath'], [0, 1])
+  ).stdout.trim();
   if (configured !== ours) {
     // Before switching: where this worktree's hooks come from now (the repository's, core.hooksPath respected).
     const previous = await hooksPath(worktreeDir);
@@ -91,7 +114,9 @@ async function forwardHooks(previous: string, ours: string): Promise<void> {
       forwardTo = join(previous, CHAINED_HOOK);
       if (!(await exists(forwardTo))) continue;
     }
-    await writeFile(join(ours, name === 'pre-push' ? CHAINED_HOOK : name), forwardingHookScript(forwardTo), { mode: 0o755 });
+    await writeFile(join(ours, name === 'pre-push' ? CHAINED_HOOK : name), forwardingHookScript(forwardTo), {
+      mode: 0o755,
+    });
   }
 }
 
@@ -101,18 +126,27 @@ async function forwardHooks(previous: string, ours: string): Promise<void> {
  * the shared config, so a repository that sets them is refused.
  */
 async function enableWorktreeConfig(dir: string): Promise<void> {
-  const enabled = (await git(dir, ['config', '--type=bool', '--get', 'extensions.worktreeConfig'], [0, 1])).stdout.trim();
+  const enabled = (
+    await git(dir, ['config', '--type=bool', '--get', 'extensions.worktreeConfig'], [0, 1])
+  ).stdout.trim();
   if (enabled === 'true') return;
   const worktree = (await git(dir, ['config', '--local', '--get', 'core.worktree'], [0, 1])).stdout.trim();
   const bare = (await git(dir, ['config', '--local', '--type=bool', '--get', 'core.bare'], [0, 1])).stdout.trim();
   if (worktree || bare === 'true') {
-    throw new SwitchyardError('invalid-input', `cannot install a per-worktree hook in ${dir}: the repository sets ${worktree ? 'core.worktree' : 'core.bare = true'} in its shared config`);
+    throw new SwitchyardError(
+      'invalid-input',
+      `cannot install a per-worktree hook in ${dir}: the repository sets ` +
+        `${worktree ? 'core.worktree' : 'core.bare = true'} in its shared config`,
+    );
   }
   await git(dir, ['config', '--local', 'extensions.worktreeConfig', 'true']);
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**

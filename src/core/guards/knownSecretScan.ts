@@ -1,7 +1,10 @@
 import type { AddedLine } from './addedLines';
 import type { SecretFinding } from './secretScan';
 
-/** A secret of the run: the name it has (an environment variable, a lane secret) and its value, which never leaves this module. */
+/**
+ * A secret of the run: the name it has (an environment variable, a lane secret) and its value, which never leaves this
+ * module.
+ */
 export interface KnownSecret {
   name: string;
   value: string;
@@ -13,7 +16,10 @@ export interface KnownSecret {
  * that spans lines is found through its lines, which are known secrets too.
  * A finding says where and whose value it is, never the value.
  */
-export function scanKnownSecrets(files: ReadonlyMap<string, readonly AddedLine[]>, secrets: readonly KnownSecret[]): SecretFinding[] {
+export function scanKnownSecrets(
+  files: ReadonlyMap<string, readonly AddedLine[]>,
+  secrets: readonly KnownSecret[],
+): SecretFinding[] {
   const wanted = secrets.filter((s) => s.value && !s.value.includes('\n'));
   if (!wanted.length) return [];
   const findings: SecretFinding[] = [];
@@ -23,7 +29,13 @@ export function scanKnownSecrets(files: ReadonlyMap<string, readonly AddedLine[]
       for (const secret of wanted) {
         if (seen.has(secret.name) || !text.includes(secret.value)) continue;
         seen.add(secret.name);
-        findings.push({ file, line, rule: 'known-secret', kind: `the value of ${secret.name}, a secret of this run`, length: secret.value.length });
+        findings.push({
+          file,
+          line,
+          rule: 'known-secret',
+          kind: `the value of ${secret.name}, a secret of this run`,
+          length: secret.value.length,
+        });
       }
     }
   }

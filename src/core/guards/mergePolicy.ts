@@ -20,14 +20,18 @@ export const MergePolicyRule = z
   .strict();
 export type MergePolicyRule = z.infer<typeof MergePolicyRule>;
 
-export const MergePolicy = z.object({ version: z.literal(1).optional(), rules: z.array(MergePolicyRule).min(1) }).strict();
+export const MergePolicy = z
+  .object({ version: z.literal(1).optional(), rules: z.array(MergePolicyRule).min(1) })
+  .strict();
 export type MergePolicy = z.infer<typeof MergePolicy>;
 
 export function mergePolicyPath(root: string): string {
   return join(root, STATE_DIR, MERGE_POLICY_FILE);
 }
 
-/** The policy, or null when the file does not exist (stage 2 is off). A bad file is an error naming the file and field. */
+/**
+ * The policy, or null when the file does not exist (stage 2 is off). A bad file is an error naming the file and field.
+ */
 export async function loadMergePolicy(root: string): Promise<MergePolicy | null> {
   const file = mergePolicyPath(root);
   const data = await readJsonConfig(file, MergePolicy);
@@ -60,7 +64,9 @@ function globToRegExp(glob: string): RegExp {
 
 /** The first rule whose `feature` pattern matches the remote ref being pushed. */
 export function ruleForRef(policy: MergePolicy, remoteRef: string): MergePolicyRule | undefined {
-  return policy.rules.find((r) => (Array.isArray(r.feature) ? r.feature : [r.feature]).some((p) => refPatternMatches(p, remoteRef)));
+  return policy.rules.find((r) =>
+    (Array.isArray(r.feature) ? r.feature : [r.feature]).some((p) => refPatternMatches(p, remoteRef)),
+  );
 }
 
 /** The branch patterns whose history a push under `rule` may merge in: the base first, then the rest. */

@@ -2,7 +2,13 @@ import type { Octokit } from '@octokit/rest';
 import { errorMessage } from '../errors';
 import type { Classification, ErrorClass } from '../retry/classifyError';
 import { MergeResult, parseGitHub } from './githubSchemas';
-import { RetryGaveUpError, RetryPolicy, withRetry, type RetryDecision, type RetryPolicyInput } from '../retry/retryPolicy';
+import {
+  RetryGaveUpError,
+  RetryPolicy,
+  withRetry,
+  type RetryDecision,
+  type RetryPolicyInput,
+} from '../retry/retryPolicy';
 
 export interface MergeOptions {
   octokit: Octokit;
@@ -25,7 +31,12 @@ export type MergeOutcome =
   | { merged: true; sha: string; attempts: number }
   | { merged: false; attempts: number; class?: ErrorClass; rule?: string; reason: string };
 
-export const DEFAULT_MERGE_RETRY: RetryPolicyInput = { initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 120_000, maximumAttempts: 10 };
+export const DEFAULT_MERGE_RETRY: RetryPolicyInput = {
+  initialIntervalMs: 5_000,
+  backoffCoefficient: 2,
+  maximumIntervalMs: 120_000,
+  maximumAttempts: 10,
+};
 
 /**
  * Merges a pull request (`PUT /repos/{owner}/{repo}/pulls/{n}/merge`),
@@ -48,16 +59,34 @@ export async function mergePullRequest(options: MergeOptions): Promise<MergeOutc
           ...(options.sha ? { sha: options.sha } : {}),
           ...(options.mergeMethod ? { merge_method: options.mergeMethod } : {}),
         });
-        const data = parseGitHub(MergeResult, res.data, `PUT /repos/${options.owner}/${options.repo}/pulls/${options.pullNumber}/merge`);
-        if (!data.merged || !data.sha) throw new Error(`GitHub did not merge the pull request: ${data.message ?? 'no reason given'}`);
+        const data = parseGitHub(
+          MergeResult,
+          res.data,
+          `PUT /repos/${options.owner}/${options.repo}/pulls/${options.pullNumber}/merge`,
+        );
+        if (!data.merged || !data.sha)
+          throw new Error(`GitHub did not merge the pull request: ${data.message ?? 'no reason given'}`);
         return data.sha;
       },
-      { policy, sleep: options.sleep, random: options.random, signal: options.signal, classifyWith: options.classifyWith, onRetry: options.onRetry },
+      {
+        policy,
+        sleep: options.sleep,
+        random: options.random,
+        signal: options.signal,
+        classifyWith: options.classifyWith,
+        onRetry: options.onRetry,
+      },
     );
     return { merged: true, sha, attempts };
   } catch (error) {
     if (error instanceof RetryGaveUpError) {
-      return { merged: false, attempts, class: error.decision.class, rule: error.decision.rule, reason: `${error.decision.reason}; GitHub said: ${errorMessage(error.cause)}` };
+      return {
+        merged: false,
+        attempts,
+        class: error.decision.class,
+        rule: error.decision.rule,
+        reason: `${error.decision.reason}; GitHub said: ${errorMessage(error.cause)}`,
+      };
     }
     throw error;
   }

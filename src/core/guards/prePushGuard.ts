@@ -53,7 +53,9 @@ export async function runPrePushGuard(options: PrePushOptions): Promise<PrePushR
   const ctx: GuardContext = {
     root,
     runId: options.runId,
-    subject: `push to ${options.remote}${ranges.length ? `: ${ranges.map((r) => describeUpdate(r.update)).join(', ')}` : ''}`,
+    subject:
+      `push to ` +
+      `${options.remote}${ranges.length ? `: ${ranges.map((r) => describeUpdate(r.update)).join(', ')}` : ''}`,
   };
   if (failure) return report([await runGuard('pre-push', ctx, () => Promise.reject(failure))]);
   const pushed = ranges.filter((r) => r.commits.length > 0);
@@ -67,7 +69,10 @@ export async function runPrePushGuard(options: PrePushOptions): Promise<PrePushR
       const scan = await scanAddedContent(options.cwd, range.base, range.update.localSha, scanSecretsToo);
       evidence.push(...conflictMarkerEvidence(scan.markers, describeUpdate(range.update)));
       for (const [file, lines] of scan.added ?? []) added.set(file, [...(added.get(file) ?? []), ...lines]);
-      if (scan.notCollected) notCollected.push({ message: `not scanned for secrets: ${scan.notCollected} (${describeUpdate(range.update)})` });
+      if (scan.notCollected)
+        notCollected.push({
+          message: `not scanned for secrets: ${scan.notCollected} (${describeUpdate(range.update)})`,
+        });
     }
     return { verdict: evidence.length ? 'block' : 'pass', rule: 'conflict-marker', evidence };
   });
@@ -87,11 +92,17 @@ export async function runPrePushGuard(options: PrePushOptions): Promise<PrePushR
   if (scanSecretsToo) {
     results.push(
       await runGuard('secret-scan', ctx, async () => {
-        if (markers.verdict === 'error') throw new Error('the pushed content could not be read (see the conflict-markers error)');
+        if (markers.verdict === 'error')
+          throw new Error('the pushed content could not be read (see the conflict-markers error)');
         const { findings, skipped } = await scanSecrets(added);
         const warnings = [...notCollected, ...skipped];
-        if (findings.length) return { verdict: 'block', rule: 'secret', evidence: [...secretEvidence(findings), ...warnings] };
-        return { verdict: warnings.length ? 'warn' : 'pass', rule: warnings.length ? 'secret-not-scanned' : 'secret', evidence: warnings };
+        if (findings.length)
+          return { verdict: 'block', rule: 'secret', evidence: [...secretEvidence(findings), ...warnings] };
+        return {
+          verdict: warnings.length ? 'warn' : 'pass',
+          rule: warnings.length ? 'secret-not-scanned' : 'secret',
+          evidence: warnings,
+        };
       }),
     );
   }
@@ -104,9 +115,14 @@ function report(results: GuardResult[]): PrePushReport {
   if (blocked) lines.push(PUSH_BLOCKED);
   for (const r of results) {
     if (r.verdict === 'block') for (const e of r.evidence) lines.push(`  ${r.guard}: ${formatEvidence(e)}`);
-    if (r.verdict === 'warn') for (const e of r.evidence) lines.push(`switchyard pre-push guard: warning: ${r.guard}: ${formatEvidence(e)}`);
-    if (r.verdict === 'error') lines.push(`switchyard pre-push guard: ${r.guard} could not run (${r.error}); not blocking, recorded as guard.error`);
-    if (r.recordError) lines.push(`switchyard pre-push guard: could not record the ${r.guard} verdict: ${r.recordError}`);
+    if (r.verdict === 'warn')
+      for (const e of r.evidence) lines.push(`switchyard pre-push guard: warning: ${r.guard}: ${formatEvidence(e)}`);
+    if (r.verdict === 'error')
+      lines.push(
+        `switchyard pre-push guard: ${r.guard} could not run (${r.error}); not blocking, recorded as guard.error`,
+      );
+    if (r.recordError)
+      lines.push(`switchyard pre-push guard: could not record the ${r.guard} verdict: ${r.recordError}`);
   }
   if (blocked) lines.push('  (to push anyway, at your own risk: git push --no-verify)');
   return { blocked, results, lines };

@@ -6,7 +6,9 @@ import { SHA_PATTERN, git, isZeroSha } from '../git/gitExec';
 const Sha = z.string().regex(SHA_PATTERN, 'not a full object id');
 
 /** One line of git's pre-push stdin: `<local ref> <local sha> <remote ref> <remote sha>`. */
-export const PushUpdate = z.object({ localRef: z.string().min(1), localSha: Sha, remoteRef: z.string().min(1), remoteSha: Sha }).strict();
+export const PushUpdate = z
+  .object({ localRef: z.string().min(1), localSha: Sha, remoteRef: z.string().min(1), remoteSha: Sha })
+  .strict();
 export type PushUpdate = z.infer<typeof PushUpdate>;
 
 /** Parses the pre-push protocol; blank lines are ignored, a malformed line is an error naming it. */
@@ -19,7 +21,10 @@ export function parsePrePushInput(text: string): PushUpdate[] {
     const parsed = PushUpdate.safeParse({ localRef, localSha, remoteRef, remoteSha });
     if (!parsed.success || extra !== undefined) {
       const why = parsed.success ? 'more than 4 fields' : describeZodError(parsed.error);
-      throw new SwitchyardError('invalid-input', `pre-push input line ${i + 1} is not "<local ref> <local sha> <remote ref> <remote sha>": ${why}`);
+      throw new SwitchyardError(
+        'invalid-input',
+        `pre-push input line ${i + 1} is not "<local ref> <local sha> <remote ref> <remote sha>": ${why}`,
+      );
     }
     updates.push(parsed.data);
   });
@@ -51,7 +56,9 @@ const RevListLine = z.string().regex(/^-?[0-9a-f]{40,64}(?: [0-9a-f]{40,64})*$/,
  */
 export async function computePushRange(cwd: string, remote: string, update: PushUpdate): Promise<PushRange> {
   if (isZeroSha(update.localSha)) return { update, commits: [], remoteKnown: false };
-  const remoteKnown = !isZeroSha(update.remoteSha) && (await git(cwd, ['cat-file', '-e', `${update.remoteSha}^{commit}`], [0, 1, 128])).code === 0;
+  const remoteKnown =
+    !isZeroSha(update.remoteSha) &&
+    (await git(cwd, ['cat-file', '-e', `${update.remoteSha}^{commit}`], [0, 1, 128])).code === 0;
   const args = ['rev-list', '--parents', '--boundary', update.localSha, '--not', `--remotes=${remote}`];
   if (remoteKnown) args.push(update.remoteSha);
   const out = await git(cwd, args);
@@ -60,7 +67,8 @@ export async function computePushRange(cwd: string, remote: string, update: Push
   for (const line of out.stdout.split('\n')) {
     if (!line) continue;
     const checked = RevListLine.safeParse(line);
-    if (!checked.success) throw new SwitchyardError('git-failed', `unexpected git rev-list output: ${JSON.stringify(line.slice(0, 60))}`);
+    if (!checked.success)
+      throw new SwitchyardError('git-failed', `unexpected git rev-list output: ${JSON.stringify(line.slice(0, 60))}`);
     if (line.startsWith('-')) boundaries.push(line.slice(1).split(' ')[0]!);
     else {
       const [sha, ...parents] = line.split(' ');
@@ -74,5 +82,7 @@ export async function computePushRange(cwd: string, remote: string, update: Push
 /** A short label for an update: `main -> main`, or `delete old-branch`. */
 export function describeUpdate(update: PushUpdate): string {
   const short = (ref: string): string => ref.replace(/^refs\/heads\//, '');
-  return isZeroSha(update.localSha) ? `delete ${short(update.remoteRef)}` : `${short(update.localRef)} -> ${short(update.remoteRef)}`;
+  return isZeroSha(update.localSha)
+    ? `delete ${short(update.remoteRef)}`
+    : `${short(update.localRef)} -> ${short(update.remoteRef)}`;
 }

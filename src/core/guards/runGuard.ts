@@ -24,10 +24,19 @@ export type GuardResult = GuardEvent & { recordError?: string };
  * `guard.error` event. Never throws, so a broken guard cannot wedge a push
  * or a run; callers treat `error` like `pass` and report it.
  */
-export async function runGuard(guard: string, ctx: GuardContext, check: () => Promise<GuardOutcome>): Promise<GuardResult> {
+export async function runGuard(
+  guard: string,
+  ctx: GuardContext,
+  check: () => Promise<GuardOutcome>,
+): Promise<GuardResult> {
   const started = performance.now();
   let event: GuardEvent;
-  const base = { v: 1 as const, guard, ...(ctx.subject ? { subject: ctx.subject } : {}), ...(ctx.runId ? { runId: ctx.runId } : {}) };
+  const base = {
+    v: 1 as const,
+    guard,
+    ...(ctx.subject ? { subject: ctx.subject } : {}),
+    ...(ctx.runId ? { runId: ctx.runId } : {}),
+  };
   try {
     const outcome = await check();
     event = {

@@ -18,7 +18,8 @@ export interface SecretFinding {
 export const MAX_SCAN_BYTES_PER_FILE = 2 * 1024 * 1024;
 
 /** Files that are never scanned: lockfiles are hashes and URLs, and secretlint's own fixtures would always match. */
-const SKIPPED = /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock)$/;
+const SKIPPED =
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|poetry\.lock)$/;
 
 type Lint = typeof import('@secretlint/core').lintSource;
 type Preset = typeof import('@secretlint/secretlint-rule-preset-recommend').creator;
@@ -26,10 +27,12 @@ let engine: Promise<{ lintSource: Lint; preset: Preset }> | undefined;
 
 /** secretlint is loaded on first use, so commands that never scan do not pay for it. */
 function loadEngine(): Promise<{ lintSource: Lint; preset: Preset }> {
-  engine ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]).then(([core, preset]) => ({
-    lintSource: core.lintSource,
-    preset: preset.creator,
-  }));
+  engine ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]).then(
+    ([core, preset]) => ({
+      lintSource: core.lintSource,
+      preset: preset.creator,
+    }),
+  );
   return engine;
 }
 
@@ -54,14 +57,23 @@ export async function scanSecrets(files: ReadonlyMap<string, readonly AddedLine[
     if (SKIPPED.test(file) || lines.length === 0) continue;
     const { content, lineOf, bytes } = joinLines(lines);
     if (bytes > MAX_SCAN_BYTES_PER_FILE) {
-      skipped.push({ file, message: `not scanned for secrets: ${Math.round(bytes / 1024)} KiB added (limit ${MAX_SCAN_BYTES_PER_FILE / 1024} KiB)` });
+      skipped.push({
+        file,
+        message:
+          `not scanned for secrets: ${Math.round(bytes / 1024)} KiB added (limit ` +
+          `${MAX_SCAN_BYTES_PER_FILE / 1024} KiB)`,
+      });
       continue;
     }
     let result;
     try {
       result = await lintSource({
         source: { filePath: file, content, contentType: 'text' },
-        options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset }] }, maskSecrets: true, noPhysicFilePath: true },
+        options: {
+          config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset }] },
+          maskSecrets: true,
+          noPhysicFilePath: true,
+        },
       });
     } catch (error) {
       // secretlint's own message may quote the content; keep only the error's name.

@@ -44,7 +44,13 @@ export abstract class BatchedJournalSink implements JournalSink {
 
   append(entry: JournalEntry, durable: boolean): { event: JournalEvent; durable: Promise<void> } {
     if (this.failure) throw this.failure;
-    const event = { v: JOURNAL_VERSION, seq: ++this.seq, ts: new Date().toISOString(), runId: this.runId, ...entry } as JournalEvent;
+    const event = {
+      v: JOURNAL_VERSION,
+      seq: ++this.seq,
+      ts: new Date().toISOString(),
+      runId: this.runId,
+      ...entry,
+    } as JournalEvent;
     // Secrets never reach the journal: the line is redacted before it is written.
     this.pending.push({ seq: event.seq, line: this.redact(JSON.stringify(event)) });
     const written = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
@@ -79,7 +85,10 @@ export abstract class BatchedJournalSink implements JournalSink {
       try {
         await this.writeBatch(batch);
       } catch (error) {
-        const failure = error instanceof SwitchyardError ? error : new Error(`journal ${this.where}: write failed: ${(error as Error).message}`, { cause: error });
+        const failure =
+          error instanceof SwitchyardError
+            ? error
+            : new Error(`journal ${this.where}: write failed: ${(error as Error).message}`, { cause: error });
         this.failure = failure;
         this.pending = [];
         for (const waiter of [...waiters, ...this.waiters.splice(0)]) waiter.reject(failure);

@@ -94,11 +94,13 @@ export class DurableCalls {
       if (earlier.intent.kind !== spec.kind || earlier.intent.name !== spec.name) {
         throw new SwitchyardError(
           'journal-diverged',
-          `${this.writer.where}: call ${call} was ${earlier.intent.kind} "${earlier.intent.name}" in the journal but is ${spec.kind} "${spec.name}" now; the lane is not deterministic and cannot resume`,
+          `${this.writer.where}: call ${call} was ${earlier.intent.kind} "${earlier.intent.name}" in the ` +
+            `journal but is ${spec.kind} "${spec.name}" now; the lane is not deterministic and cannot resume`,
         );
       }
       if (earlier.outcome) return this.readBack<T>(earlier.outcome, key);
-      if (earlier.intent.kind === 'tool' && earlier.intent.replay === 'never') return this.markUncertain(earlier.intent, key);
+      if (earlier.intent.kind === 'tool' && earlier.intent.replay === 'never')
+        return this.markUncertain(earlier.intent, key);
       if (earlier.intent.kind === 'model') this.counts.resent += 1;
       else this.counts.rerun += 1;
       return this.execute(spec, fn, earlier.intent.seq, call, key);
@@ -112,7 +114,13 @@ export class DurableCalls {
     return this.execute(spec, fn, event.seq, call, key);
   }
 
-  private async execute<T>(spec: CallSpec<T>, fn: (ctx: { idempotencyKey: string }) => Promise<T>, intent: number, call: number, key: string): Promise<CallResult<T>> {
+  private async execute<T>(
+    spec: CallSpec<T>,
+    fn: (ctx: { idempotencyKey: string }) => Promise<T>,
+    intent: number,
+    call: number,
+    key: string,
+  ): Promise<CallResult<T>> {
     const strict = this.durability === 'strict';
     let value: T;
     try {
@@ -126,13 +134,17 @@ export class DurableCalls {
     if (this.sealed) throw new CallFailedError(HANDED_BACK);
     const usage = spec.usage?.(value);
     if (usage) this.addUsage(usage);
-    await this.writer.append({ type: 'outcome', intent, call, ok: true, output: value, ...(usage ? { usage } : {}) }, strict).durable;
+    await this.writer.append(
+      { type: 'outcome', intent, call, ok: true, output: value, ...(usage ? { usage } : {}) },
+      strict,
+    ).durable;
     return { status: 'ok', value, replayed: false, idempotencyKey: key };
   }
 
   private readBack<T>(outcome: Outcome, key: string): CallResult<T> {
     this.counts.replayed += 1;
-    if (outcome.uncertain) return { status: 'uncertain', message: outcome.error ?? uncertainMessage(key), idempotencyKey: key };
+    if (outcome.uncertain)
+      return { status: 'uncertain', message: outcome.error ?? uncertainMessage(key), idempotencyKey: key };
     if (!outcome.ok) throw new CallFailedError(outcome.error ?? 'the call failed');
     return { status: 'ok', value: outcome.output as T, replayed: true, idempotencyKey: key };
   }
@@ -140,7 +152,10 @@ export class DurableCalls {
   private async markUncertain<T>(intent: Intent, key: string): Promise<CallResult<T>> {
     this.counts.uncertain += 1;
     const message = uncertainMessage(key, intent.name);
-    await this.writer.append({ type: 'outcome', intent: intent.seq, call: intent.call, ok: false, uncertain: true, error: message }, true).durable;
+    await this.writer.append(
+      { type: 'outcome', intent: intent.seq, call: intent.call, ok: false, uncertain: true, error: message },
+      true,
+    ).durable;
     return { status: 'uncertain', message, idempotencyKey: key };
   }
 
@@ -153,8 +168,11 @@ export class DurableCalls {
   }
 }
 
-const HANDED_BACK = 'the run was handed back to the queue: this call\'s outcome is left to the process that resumes it';
+const HANDED_BACK = "the run was handed back to the queue: this call's outcome is left to the process that resumes it";
 
 function uncertainMessage(key: string, name?: string): string {
-  return `uncertain: this call${name ? ` (${name})` : ''} may have executed before the run was interrupted; verify with idempotency key ${key} before doing it again`;
+  return (
+    `uncertain: this call${name ? ` (${name})` : ''} may have executed before the run was interrupted; ` +
+    `verify with idempotency key ${key} before doing it again`
+  );
 }

@@ -20,29 +20,35 @@ export type ReplayRule = z.infer<typeof ReplayRule>;
  * (1, 2, …); an outcome names its intent by `intent` (the intent's seq).
  */
 export const JournalEvent = z.discriminatedUnion('type', [
-  z.object({ ...base, type: z.literal('run-started'), lane: z.string(), attempt: z.number().int(), owner: z.string() }).strict(),
-  z.object({
-    ...base,
-    type: z.literal('intent'),
-    call: z.number().int().min(1),
-    kind: CallKind,
-    name: z.string(),
-    input: z.unknown(),
-    replay: ReplayRule,
-    key: z.string(),
-  }).strict(),
-  z.object({
-    ...base,
-    type: z.literal('outcome'),
-    intent: z.number().int().min(1),
-    call: z.number().int().min(1),
-    ok: z.boolean(),
-    output: z.unknown().optional(),
-    error: z.string().optional(),
-    usage: Usage.optional(),
-    /** Set when a `never` call was interrupted: it may or may not have happened. */
-    uncertain: z.boolean().optional(),
-  }).strict(),
+  z
+    .object({ ...base, type: z.literal('run-started'), lane: z.string(), attempt: z.number().int(), owner: z.string() })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('intent'),
+      call: z.number().int().min(1),
+      kind: CallKind,
+      name: z.string(),
+      input: z.unknown(),
+      replay: ReplayRule,
+      key: z.string(),
+    })
+    .strict(),
+  z
+    .object({
+      ...base,
+      type: z.literal('outcome'),
+      intent: z.number().int().min(1),
+      call: z.number().int().min(1),
+      ok: z.boolean(),
+      output: z.unknown().optional(),
+      error: z.string().optional(),
+      usage: Usage.optional(),
+      /** Set when a `never` call was interrupted: it may or may not have happened. */
+      uncertain: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ ...base, type: z.literal('resumed'), owner: z.string(), previousOwner: z.string().optional() }).strict(),
   z.object({ ...base, type: z.literal('warning'), message: z.string() }).strict(),
 ]);

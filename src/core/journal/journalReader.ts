@@ -19,7 +19,11 @@ export interface JournalRead {
  * A missing file reads as an empty journal.
  */
 export async function readJournal(file: string): Promise<JournalRead> {
-  const read = await readJsonlFile(file, journalCheck(), journalPolicy((i) => `${file}:${i + 1}`));
+  const read = await readJsonlFile(
+    file,
+    journalCheck(),
+    journalPolicy((i) => `${file}:${i + 1}`),
+  );
   return read.tornTail ? { events: read.values, tornTail: read.tornTail } : { events: read.values };
 }
 
@@ -28,13 +32,17 @@ export async function readJournal(file: string): Promise<JournalRead> {
  * that passes its schema, with `seq` counting up from 1 without a gap.
  * `place(i)` names line i in the error (a file and line, or a table row).
  */
-export function parseJournalLines(lines: readonly string[], place: (index: number) => string): { events: JournalEvent[] } {
+export function parseJournalLines(
+  lines: readonly string[],
+  place: (index: number) => string,
+): { events: JournalEvent[] } {
   return { events: parseJsonlLines(lines, journalCheck(), journalPolicy(place)).values };
 }
 
 /** Every line is an event (a blank one too): damage is `journal-corrupt`, naming the place. */
 function journalPolicy(place: (index: number) => string): JsonlPolicy {
-  const damaged = (where: string, problem: string) => new SwitchyardError('journal-corrupt', `${where}: ${problem}. The journal was not changed; resume stopped.`);
+  const damaged = (where: string, problem: string) =>
+    new SwitchyardError('journal-corrupt', `${where}: ${problem}. The journal was not changed; resume stopped.`);
   return { place, damaged, blank: 'damaged' };
 }
 

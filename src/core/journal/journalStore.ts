@@ -7,7 +7,10 @@ export interface JournalSink {
   /** Names the journal in messages: a file path, or the table and run. */
   readonly where: string;
   readonly lastSeq: number;
-  /** `durable: true` resolves once the event (and all before it) is durable; `false` queues it for the next group commit. */
+  /**
+   * `durable: true` resolves once the event (and all before it) is durable; `false` queues it for the next group
+   * commit.
+   */
   append(entry: JournalEntry, durable: boolean): { event: JournalEvent; durable: Promise<void> };
   /** Waits until everything appended so far is durable. */
   sync(): Promise<void>;

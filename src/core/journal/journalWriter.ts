@@ -1,7 +1,10 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { BatchedJournalSink, type JournalLine } from './batchedJournalSink';
 
-/** `strict`: every event is durable before its call starts or its result is reported. `on`: group commit; only `never` intents wait. */
+/**
+ * `strict`: every event is durable before its call starts or its result is reported. `on`: group commit; only `never`
+ * intents wait.
+ */
 export type Durability = 'strict' | 'on';
 
 /**
@@ -20,7 +23,12 @@ export class JournalWriter extends BatchedJournalSink {
   }
 
   /** Opens `file` for appending; `lastSeq` is the seq of the last event already in it (0 for a new journal). */
-  static async open(file: string, runId: string, lastSeq: number, redact?: (line: string) => string): Promise<JournalWriter> {
+  static async open(
+    file: string,
+    runId: string,
+    lastSeq: number,
+    redact?: (line: string) => string,
+  ): Promise<JournalWriter> {
     return new JournalWriter(file, await open(file, 'a'), runId, lastSeq, redact);
   }
 

@@ -9,7 +9,9 @@ export interface RunJournal {
   calls: DurableCalls;
   /** Things the operator should know, e.g. a torn last line that was dropped. */
   warnings: string[];
-  /** What the earlier resumes of the run did (read from the journal); this process's own counts are in `calls.counts`. */
+  /**
+   * What the earlier resumes of the run did (read from the journal); this process's own counts are in `calls.counts`.
+   */
   earlierResumes?: ResumeCounts;
 }
 
@@ -48,9 +50,17 @@ export async function resumeRunJournal(
   const read = await journals.read(runId).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     if (isSwitchyardError(error) || !code || !UNREADABLE.has(code)) throw error;
-    throw new SwitchyardError('journal-missing', `the journal of run ${runId} cannot be read (${errorMessage(error)}); ${NOT_RESTARTED}`, { cause: error });
+    throw new SwitchyardError(
+      'journal-missing',
+      `the journal of run ${runId} cannot be read (${errorMessage(error)}); ${NOT_RESTARTED}`,
+      { cause: error },
+    );
   });
-  if (!read.events.length) throw new SwitchyardError('journal-missing', `${read.where} is missing or empty, but run ${runId} had started; ${NOT_RESTARTED}`);
+  if (!read.events.length)
+    throw new SwitchyardError(
+      'journal-missing',
+      `${read.where} is missing or empty, but run ${runId} had started; ${NOT_RESTARTED}`,
+    );
   const warnings: string[] = [];
   if (read.tornTail) {
     await journals.dropTornTail(runId, read.tornTail.keepBytes);
@@ -59,7 +69,14 @@ export async function resumeRunJournal(
   const writer = await journals.openSink(runId, read.events.length, owner, redact);
   for (const message of warnings) writer.append({ type: 'warning', message }, false);
   await writer.append({ type: 'resumed', owner, ...(previousOwner ? { previousOwner } : {}) }, true).durable;
-  return { writer, calls: new DurableCalls(writer, durability, read.events), warnings, earlierResumes: resumeCountsOf(read.events, false) };
+  return {
+    writer,
+    calls: new DurableCalls(writer, durability, read.events),
+    warnings,
+    earlierResumes: resumeCountsOf(read.events, false),
+  };
 }
 
-const NOT_RESTARTED = 'the calls it made are unknown, so it is not restarted from scratch (that could repeat a `never` call). Its worktree and branch are kept: check what it did, then retry the task';
+const NOT_RESTARTED =
+  'the calls it made are unknown, so it is not restarted from scratch (that could repeat a `never` call). ' +
+  'Its worktree and branch are kept: check what it did, then retry the task';

@@ -3,7 +3,12 @@ import type { JournalEvent } from './journalEvent';
 
 export function addResumeCounts(a: ResumeCounts | undefined, b: ResumeCounts | undefined): ResumeCounts | undefined {
   if (!a || !b) return a ?? b;
-  return { replayed: a.replayed + b.replayed, resent: a.resent + b.resent, rerun: a.rerun + b.rerun, uncertain: a.uncertain + b.uncertain };
+  return {
+    replayed: a.replayed + b.replayed,
+    resent: a.resent + b.resent,
+    rerun: a.rerun + b.rerun,
+    uncertain: a.uncertain + b.uncertain,
+  };
 }
 
 /**

@@ -2,8 +2,23 @@ import { fitEnvValue } from './taskSpecEnv';
 
 /** Variables every lane process gets from the parent environment, when set. */
 export const BASE_ENV_ALLOWLIST: readonly string[] = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'TMPDIR',
-  'SystemRoot', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TERM',
+  'TZ',
+  'TMPDIR',
+  'SystemRoot',
+  'ComSpec',
+  'PATHEXT',
+  'TEMP',
+  'TMP',
 ];
 
 /**

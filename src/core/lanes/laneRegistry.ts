@@ -19,18 +19,26 @@ export class LaneRegistry {
     try {
       raw = plugin.manifest;
     } catch (error) {
-      throw new SwitchyardError('invalid-manifest', `lane plugin threw while its manifest was read: ${errorMessage(error)}`, { cause: error });
+      throw new SwitchyardError(
+        'invalid-manifest',
+        `lane plugin threw while its manifest was read: ${errorMessage(error)}`,
+        { cause: error },
+      );
     }
     const parsed = LaneManifest.safeParse(raw);
     const label = typeof (raw as { id?: unknown })?.id === 'string' ? `lane "${(raw as { id: string }).id}"` : 'lane';
     if (!parsed.success) {
-      throw new SwitchyardError('invalid-manifest', `${label} has an invalid manifest: ${describeZodError(parsed.error)}`);
+      throw new SwitchyardError(
+        'invalid-manifest',
+        `${label} has an invalid manifest: ${describeZodError(parsed.error)}`,
+      );
     }
     const manifest = parsed.data;
     if (!SUPPORTED_LANE_API_VERSIONS.includes(manifest.apiVersion)) {
       throw new SwitchyardError(
         'unsupported-api-version',
-        `${label} needs lane API version ${manifest.apiVersion}; this Switchyard supports ${SUPPORTED_LANE_API_VERSIONS.join(', ')}`,
+        `${label} needs lane API version ${manifest.apiVersion}; this Switchyard supports ` +
+          `${SUPPORTED_LANE_API_VERSIONS.join(', ')}`,
       );
     }
     if (typeof plugin.run !== 'function') {
@@ -64,7 +72,10 @@ export class LaneRegistry {
     const lane = this.lanes.get(id);
     if (!lane) {
       const known = [...this.lanes.keys()];
-      throw new SwitchyardError('unknown-lane', `unknown lane "${id}"; registered lanes: ${known.length ? known.join(', ') : '(none)'}`);
+      throw new SwitchyardError(
+        'unknown-lane',
+        `unknown lane "${id}"; registered lanes: ${known.length ? known.join(', ') : '(none)'}`,
+      );
     }
     return lane;
   }

@@ -29,7 +29,12 @@ export function parseSettingValue(manifest: LaneManifest, key: string, raw: stri
   if (!doc.type) return { ok: true, value: jsonOrText(raw) };
   const value = typed(doc.type, raw);
   if (value !== undefined) return { ok: true, value };
-  return { ok: false, problem: `lane "${manifest.id}" setting "${key}" takes ${EXPECTED[doc.type]} (type ${doc.type}), not ${JSON.stringify(raw)}` };
+  return {
+    ok: false,
+    problem:
+      `lane "${manifest.id}" setting "${key}" takes ${EXPECTED[doc.type]} (type ${doc.type}), not ` +
+      `${JSON.stringify(raw)}`,
+  };
 }
 
 function typed(type: SettingType, raw: string): unknown {

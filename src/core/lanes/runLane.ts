@@ -28,7 +28,11 @@ type LaneInputBase = Omit<LaneRunInput, 'signal' | 'emit'>;
  * timeout, returns garbage or emits malformed events fails the run with a
  * clear reason; nothing it does escapes into the host.
  */
-export async function runLane(lane: RegisteredLane, base: LaneInputBase, options: RunLaneOptions): Promise<LaneOutcome> {
+export async function runLane(
+  lane: RegisteredLane,
+  base: LaneInputBase,
+  options: RunLaneOptions,
+): Promise<LaneOutcome> {
   const controller = new AbortController();
   let verdict: Extract<LaneOutcome, { ok: false }> | undefined;
   const stop = (code: FailureCode, reason: string): void => {
@@ -43,7 +47,10 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
     if (verdict) return;
     const parsed = LaneEvent.safeParse(raw);
     if (!parsed.success) {
-      stop('lane-malformed-event', `lane "${lane.manifest.id}" emitted a malformed event: ${describeZodError(parsed.error)}`);
+      stop(
+        'lane-malformed-event',
+        `lane "${lane.manifest.id}" emitted a malformed event: ${describeZodError(parsed.error)}`,
+      );
       return;
     }
     const event = parsed.data;
@@ -60,7 +67,11 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
   if (options.cancelSignal?.aborted) onCancel();
   options.cancelSignal?.addEventListener('abort', onCancel, { once: true });
   const timer = setTimeout(
-    () => stop('lane-timeout', `lane "${lane.manifest.id}" did not finish within ${formatMs(options.timeoutMs)} and was aborted`),
+    () =>
+      stop(
+        'lane-timeout',
+        `lane "${lane.manifest.id}" did not finish within ${formatMs(options.timeoutMs)} and was aborted`,
+      ),
     options.timeoutMs,
   );
 
@@ -69,13 +80,30 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
       const raw = await lane.plugin.run({ ...base, signal: controller.signal, emit });
       const parsed = LaneResult.safeParse(raw);
       if (!parsed.success) {
-        return { ok: false, code: 'lane-malformed-event', reason: `lane "${lane.manifest.id}" returned a malformed result: ${describeZodError(parsed.error)}` };
+        return {
+          ok: false,
+          code: 'lane-malformed-event',
+          reason: `lane "${lane.manifest.id}" returned a malformed result: ${describeZodError(parsed.error)}`,
+        };
       }
       const result = parsed.data;
       usage = result.usage ?? usage;
       sessionId = result.sessionId ?? sessionId;
-      if (result.status === 'succeeded') return { ok: true, summary: result.summary, usage, sessionId, ...(result.review ? { review: result.review } : {}) };
-      return { ok: false, code: result.failureCode ?? 'lane-exit', reason: result.failureReason ?? `lane "${lane.manifest.id}" reported failure without a reason`, usage, sessionId };
+      if (result.status === 'succeeded')
+        return {
+          ok: true,
+          summary: result.summary,
+          usage,
+          sessionId,
+          ...(result.review ? { review: result.review } : {}),
+        };
+      return {
+        ok: false,
+        code: result.failureCode ?? 'lane-exit',
+        reason: result.failureReason ?? `lane "${lane.manifest.id}" reported failure without a reason`,
+        usage,
+        sessionId,
+      };
     } catch (error) {
       return { ok: false, code: 'lane-crash', reason: `lane "${lane.manifest.id}" threw: ${errorMessage(error)}` };
     }
@@ -83,7 +111,11 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
 
   // Once aborted, the lane gets a grace period to settle; after that the host moves on without it.
   const abandoned = new Promise<'abandoned'>((resolve) => {
-    controller.signal.addEventListener('abort', () => setTimeout(() => resolve('abandoned'), options.abortGraceMs ?? 5_000).unref?.(), { once: true });
+    controller.signal.addEventListener(
+      'abort',
+      () => setTimeout(() => resolve('abandoned'), options.abortGraceMs ?? 5_000).unref?.(),
+      { once: true },
+    );
   });
 
   try {
@@ -100,5 +132,9 @@ export async function runLane(lane: RegisteredLane, base: LaneInputBase, options
 
 function addUsage(a: Usage | undefined, b: Usage): Usage {
   if (!a) return { ...b };
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, costUsd: a.costUsd + b.costUsd };
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }

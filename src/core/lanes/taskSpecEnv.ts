@@ -28,8 +28,14 @@ export async function writeTaskSpecFile(runFolder: string, name: string, spec: s
  * whole spec is. A spec holding a NUL, which no variable can carry, is
  * replaced by that line alone.
  */
-export function taskSpecEnv(spec: string, specFile: string): { SWITCHYARD_TASK_SPEC: string; SWITCHYARD_TASK_SPEC_FILE: string } {
-  return { SWITCHYARD_TASK_SPEC: fitEnvValue(spec, 'spec', 'SWITCHYARD_TASK_SPEC_FILE'), SWITCHYARD_TASK_SPEC_FILE: specFile };
+export function taskSpecEnv(
+  spec: string,
+  specFile: string,
+): { SWITCHYARD_TASK_SPEC: string; SWITCHYARD_TASK_SPEC_FILE: string } {
+  return {
+    SWITCHYARD_TASK_SPEC: fitEnvValue(spec, 'spec', 'SWITCHYARD_TASK_SPEC_FILE'),
+    SWITCHYARD_TASK_SPEC_FILE: specFile,
+  };
 }
 
 /**
@@ -42,8 +48,12 @@ export function fitEnvValue(value: string, what: string, fileVariable?: string):
   const bytes = Buffer.from(value, 'utf8');
   const hasNul = value.includes('\u0000');
   if (bytes.length <= ENV_VALUE_MAX_BYTES && !hasNul) return value;
-  const where = fileVariable ? `; the whole ${what} is in the file named by ${fileVariable}` : `; cut at ${ENV_VALUE_MAX_BYTES} bytes`;
-  const note = `[… the ${what} is ${bytes.length} bytes${hasNul ? ' and holds a NUL character' : ''}, more than an environment variable carries${where}]`;
+  const where = fileVariable
+    ? `; the whole ${what} is in the file named by ${fileVariable}`
+    : `; cut at ${ENV_VALUE_MAX_BYTES} bytes`;
+  const note =
+    `[… the ${what} is ${bytes.length} bytes${hasNul ? ' and holds a NUL character' : ''}, more than an ` +
+    `environment variable carries${where}]`;
   if (hasNul) return note;
   let end = ENV_VALUE_MAX_BYTES - Buffer.byteLength(note) - 1;
   // Step back to the start of a character: a UTF-8 continuation byte is 10xxxxxx.

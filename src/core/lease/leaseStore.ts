@@ -17,7 +17,10 @@ export interface LeaseStore {
   acquire(runId: string, owner: string, durationMs: number): Promise<void>;
   /** Extends the lease while `owner` holds it; returns the owner that holds it now when that is someone else. */
   renew(runId: string, owner: string, durationMs: number): Promise<string | undefined>;
-  /** Records the process groups `owner` has alive for the run (replacing the previous list), if it still holds the lease. */
+  /**
+   * Records the process groups `owner` has alive for the run (replacing the previous list), if it still holds the
+   * lease.
+   */
   recordGroups(runId: string, owner: string, groups: ProcessGroupRecord[]): Promise<void>;
   /** Deletes the lease if `owner` still holds it (the run's end is recorded). */
   release(runId: string, owner: string): Promise<void>;

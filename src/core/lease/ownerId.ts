@@ -1,6 +1,9 @@
 import { hostname } from 'node:os';
 
-/** `name/pid/nonce`; `name` defaults to the host name (a worker may name itself; then only its lease tells whether it is gone). */
+/**
+ * `name/pid/nonce`; `name` defaults to the host name (a worker may name itself; then only its lease tells whether it is
+ * gone).
+ */
 export function makeOwnerId(name = hostname()): string {
   return `${name.replaceAll('/', '-')}/${process.pid}/${Math.random().toString(36).slice(2, 8)}`;
 }

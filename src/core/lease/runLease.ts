@@ -28,7 +28,9 @@ export class RunLease {
 
   /** Records the process groups the run has alive now (see runGroups.ts); writes are applied in order. */
   recordGroups(groups: ProcessGroupRecord[]): Promise<void> {
-    this.groupWrites = this.groupWrites.then(() => this.leases.recordGroups(this.runId, this.owner, groups)).catch(() => undefined);
+    this.groupWrites = this.groupWrites
+      .then(() => this.leases.recordGroups(this.runId, this.owner, groups))
+      .catch(() => undefined);
     return this.groupWrites;
   }
 

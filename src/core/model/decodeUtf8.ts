@@ -11,12 +11,14 @@ export function decodeUtf8(bytes: Uint8Array, where: string): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
     const offset = firstInvalidUtf8Byte(bytes);
-    if (offset < 0) throw new SwitchyardError('invalid-input', `${where} could not be decoded as UTF-8: ${(error as Error).message}`);
+    if (offset < 0)
+      throw new SwitchyardError('invalid-input', `${where} could not be decoded as UTF-8: ${(error as Error).message}`);
     const line = bytes.subarray(0, offset).filter((b) => b === 0x0a).length + 1;
     const hex = bytes[offset]?.toString(16).toUpperCase().padStart(2, '0') ?? '(end of file)';
     throw new SwitchyardError(
       'invalid-input',
-      `${where} is not UTF-8 text: byte 0x${hex} at byte offset ${offset} (line ${line}) is not valid UTF-8; save the file as UTF-8 and try again`,
+      `${where} is not UTF-8 text: byte 0x${hex} at byte offset ${offset} (line ${line}) is not valid ` +
+        `UTF-8; save the file as UTF-8 and try again`,
     );
   }
 }

@@ -14,9 +14,18 @@ export const LaneEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }).strict(),
   z.object({ type: z.literal('log'), stream: z.enum(['stdout', 'stderr']), line: z.string() }).strict(),
   z.object({ type: z.literal('tool-call'), callId: z.string(), name: z.string(), input: z.unknown() }).strict(),
-  z.object({ type: z.literal('tool-result'), callId: z.string(), output: z.unknown(), isError: z.boolean().default(false) }).strict(),
+  z
+    .object({
+      type: z.literal('tool-result'),
+      callId: z.string(),
+      output: z.unknown(),
+      isError: z.boolean().default(false),
+    })
+    .strict(),
   z.object({ type: z.literal('usage'), usage: Usage }).strict(),
-  z.object({ type: z.literal('progress'), message: z.string(), fraction: z.number().min(0).max(1).optional() }).strict(),
+  z
+    .object({ type: z.literal('progress'), message: z.string(), fraction: z.number().min(0).max(1).optional() })
+    .strict(),
   z.object({ type: z.literal('session'), sessionId: z.string() }).strict(),
 ]);
 export type LaneEvent = z.infer<typeof LaneEvent>;

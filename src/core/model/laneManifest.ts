@@ -25,9 +25,16 @@ export const LaneManifest = z
     kind: z.enum(['api', 'cli', 'command']),
     description: z.string().optional(),
     defaultRetryCap: z.number().int().min(1).max(20),
-    defaultTimeoutMs: z.number().int().min(100).default(30 * 60_000),
+    defaultTimeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .default(30 * 60_000),
     price: PriceTable.optional(),
-    /** Prices of particular models, by model id (or id prefix: `claude-sonnet-4-5` also prices `claude-sonnet-4-5-20250929`); `price` covers the rest. */
+    /**
+     * Prices of particular models, by model id (or id prefix: `claude-sonnet-4-5` also prices
+     * `claude-sonnet-4-5-20250929`); `price` covers the rest.
+     */
     modelPrices: z.record(z.string(), PriceTable).optional(),
     capabilities: z
       .object({ resume: z.enum(['none', 'run', 'call']), streaming: z.boolean(), tools: z.boolean() })
@@ -37,9 +44,19 @@ export const LaneManifest = z
      * `switchyard lanes set` accepts (a setting without one takes JSON or
      * text); the plugin's own schema still checks the values when it runs.
      */
-    settings: z.record(z.string(), z.object({ description: z.string(), required: z.boolean().default(false), type: SettingType.optional() }).strict()).default({}),
+    settings: z
+      .record(
+        z.string(),
+        z
+          .object({ description: z.string(), required: z.boolean().default(false), type: SettingType.optional() })
+          .strict(),
+      )
+      .default({}),
     requiredSecrets: z.array(z.string()).default([]),
-    /** Secrets the lane uses when they are set (a key a local server does not need); resolved and redacted like required ones, never a reason to fail. */
+    /**
+     * Secrets the lane uses when they are set (a key a local server does not need); resolved and redacted like required
+     * ones, never a reason to fail.
+     */
     optionalSecrets: z.array(z.string()).default([]),
     /** Extra environment variable names this lane may read from the parent environment. */
     envAllowlist: z.array(z.string()).default([]),

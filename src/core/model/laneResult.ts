@@ -7,8 +7,13 @@ export const LaneResult = z
     status: z.enum(['succeeded', 'failed']),
     summary: z.string().optional(),
     failureReason: z.string().optional(),
-    /** Why it failed, when the lane knows better than `lane-exit`: a bad setting, a budget hit, a provider refusal a retry cannot fix, every edit or command denied. */
-    failureCode: z.enum(['lane-exit', 'lane-misconfigured', 'budget-exceeded', 'provider-rejected', 'permission-denied']).optional(),
+    /**
+     * Why it failed, when the lane knows better than `lane-exit`: a bad setting, a budget hit, a provider refusal a
+     * retry cannot fix, every edit or command denied.
+     */
+    failureCode: z
+      .enum(['lane-exit', 'lane-misconfigured', 'budget-exceeded', 'provider-rejected', 'permission-denied'])
+      .optional(),
     usage: Usage.optional(),
     sessionId: z.string().optional(),
     /**

@@ -17,7 +17,12 @@ export const NewTaskSpec = TaskSpec.superRefine((spec, ctx) => {
   if (title) ctx.addIssue({ code: 'custom', path: ['title'], message: title });
   for (const field of ['spec', 'acceptance'] as const) {
     const at = spec[field]?.indexOf('\u0000') ?? -1;
-    if (at >= 0) ctx.addIssue({ code: 'custom', path: [field], message: `contains a NUL character (at character ${at + 1}); a task's text cannot hold one` });
+    if (at >= 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `contains a NUL character (at character ${at + 1}); a task's text cannot hold one`,
+      });
   }
   spec.files.forEach((file, index) => {
     const problem = repoPathProblem(file);
@@ -29,9 +34,14 @@ export type NewTaskSpec = z.output<typeof NewTaskSpec>;
 /** Why a title is not one line of text, or undefined when it is. */
 export function titleProblem(title: string): string | undefined {
   const lineBreak = title.search(LINE_BREAK);
-  if (lineBreak >= 0) return `a title is one line; this one has a line break at character ${lineBreak + 1} (put the details in the spec)`;
+  if (lineBreak >= 0)
+    return `a title is one line; this one has a line break at character ${lineBreak + 1} (put the details in the spec)`;
   const control = title.search(CONTROL);
-  if (control >= 0) return `a title is plain text; this one has the control character U+${title.charCodeAt(control).toString(16).toUpperCase().padStart(4, '0')} at character ${control + 1}`;
+  if (control >= 0)
+    return (
+      `a title is plain text; this one has the control character ` +
+      `U+${title.charCodeAt(control).toString(16).toUpperCase().padStart(4, '0')} at character ${control + 1}`
+    );
   return undefined;
 }
 
@@ -46,11 +56,14 @@ export function repoPathProblem(file: string): string | undefined {
   if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) {
     return `"${file}" is an absolute path; target files are relative to the repository root, e.g. "src/app.ts"`;
   }
-  if (normalizeRepoPath(slashed).split('/')[0] === '..') return `"${file}" points outside the repository; target files are paths inside it, relative to its root`;
+  if (normalizeRepoPath(slashed).split('/')[0] === '..')
+    return `"${file}" points outside the repository; target files are paths inside it, relative to its root`;
   return undefined;
 }
 
-/** `./src//a/../b.ts` → `src/b.ts` (POSIX rules, as `path.posix.normalize`; kept free of `node:path` for the webview). */
+/**
+ * `./src//a/../b.ts` → `src/b.ts` (POSIX rules, as `path.posix.normalize`; kept free of `node:path` for the webview).
+ */
 export function normalizeRepoPath(file: string): string {
   const out: string[] = [];
   for (const segment of file.split('/')) {

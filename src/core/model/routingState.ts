@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-/** A canary: the project's default lane flipped to `lane`, judged against `baselineLane` with thresholds fixed up front. */
+/**
+ * A canary: the project's default lane flipped to `lane`, judged against `baselineLane` with thresholds fixed up front.
+ */
 export const Canary = z
   .object({
     lane: z.string(),

@@ -34,10 +34,21 @@ export const Run = z
     /** Partial work of a failed or interrupted run, kept on its own branch for the next attempt and the operator. */
     salvage: z.object({ branch: z.string(), commit: z.string(), files: z.number().int() }).strict().optional(),
     /** What this run continues from: the earlier run, its session, and the salvaged commit the worktree starts at. */
-    resumeFrom: z.object({ runId: z.string(), sessionId: z.string().optional(), salvageBranch: z.string().optional(), commit: z.string().optional() }).strict().optional(),
+    resumeFrom: z
+      .object({
+        runId: z.string(),
+        sessionId: z.string().optional(),
+        salvageBranch: z.string().optional(),
+        commit: z.string().optional(),
+      })
+      .strict()
+      .optional(),
     /** How many times another process took the run over and resumed it from its journal. */
     resumes: z.number().int().min(0).optional(),
-    /** Hash of the task input (title, spec, files, acceptance) the run was started with; a result for a changed input is stale. */
+    /**
+     * Hash of the task input (title, spec, files, acceptance) the run was started with; a result for a changed input is
+     * stale.
+     */
     inputHash: z.string().optional(),
     /** What this attempt was told: the previous attempt's verification output, review reasons or conflicting files. */
     feedback: z.string().optional(),
@@ -52,11 +63,24 @@ export const Run = z
       .strict()
       .optional(),
     /** The merge of this run's branch into the target branch. */
-    integration: z.object({ branch: z.string(), commit: z.string(), pushed: z.boolean().optional(), pushError: z.string().optional() }).strict().optional(),
+    integration: z
+      .object({
+        branch: z.string(),
+        commit: z.string(),
+        pushed: z.boolean().optional(),
+        pushError: z.string().optional(),
+      })
+      .strict()
+      .optional(),
     /** How long the run waited for a slot in each downstream stage (milliseconds). */
     stageWaitMs: z.record(z.string(), z.number()).optional(),
     resumeCounts: z
-      .object({ replayed: z.number().int(), resent: z.number().int(), rerun: z.number().int(), uncertain: z.number().int() })
+      .object({
+        replayed: z.number().int(),
+        resent: z.number().int(),
+        rerun: z.number().int(),
+        uncertain: z.number().int(),
+      })
       .strict()
       .optional(),
   })

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { TaskState } from './taskStates';
 
 const LANE_ID = /^[a-z][a-z0-9-]{0,39}$/;
-export const LaneId = z.string().regex(LANE_ID, 'a lane id is lower-case letters, digits and dashes, starting with a letter');
+export const LaneId = z
+  .string()
+  .regex(LANE_ID, 'a lane id is lower-case letters, digits and dashes, starting with a letter');
 
 /**
  * An urgent flag: who raised it, why, and until when. All three are required;
@@ -12,8 +14,14 @@ export const LaneId = z.string().regex(LANE_ID, 'a lane id is lower-case letters
  */
 export const UrgentFlag = z
   .object({
-    owner: z.string({ error: 'urgent.owner is required: who asked for it' }).trim().min(1, 'urgent.owner is required: who asked for it'),
-    reason: z.string({ error: 'urgent.reason is required: why it is urgent' }).trim().min(1, 'urgent.reason is required: why it is urgent'),
+    owner: z
+      .string({ error: 'urgent.owner is required: who asked for it' })
+      .trim()
+      .min(1, 'urgent.owner is required: who asked for it'),
+    reason: z
+      .string({ error: 'urgent.reason is required: why it is urgent' })
+      .trim()
+      .min(1, 'urgent.reason is required: why it is urgent'),
     expiresAt: z.iso.datetime({ error: 'urgent.expiresAt must be an ISO date-time, e.g. 2030-01-31T12:00:00Z' }),
   })
   .strict();
@@ -24,7 +32,10 @@ export const TaskSpec = z
   .object({
     title: z.string().trim().min(1, 'a task needs a title').max(200),
     /** A name other tasks of the same file can use in `dependsOn` (task ids are only known once added). */
-    key: z.string().regex(/^[A-Za-z0-9_.-]{1,60}$/, 'a key is 1-60 letters, digits, dots, dashes or underscores').optional(),
+    key: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,60}$/, 'a key is 1-60 letters, digits, dots, dashes or underscores')
+      .optional(),
     spec: z.string().default(''),
     files: z.array(z.string().min(1)).default([]),
     acceptance: z.string().min(1).optional(),
@@ -64,7 +75,10 @@ export const Task = z
     /** Lanes whose attempt budget this task spent before moving down the project's fallback chain. */
     fallbackFrom: z.array(z.string()).optional(),
     /** Where the task's work landed when it was integrated. */
-    integration: z.object({ branch: z.string(), commit: z.string(), runId: z.string(), at: z.string() }).strict().optional(),
+    integration: z
+      .object({ branch: z.string(), commit: z.string(), runId: z.string(), at: z.string() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Task = z.infer<typeof Task>;

@@ -2,8 +2,17 @@ import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 
 export const TASK_STATES = [
-  'DRAFT', 'READY', 'RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'DONE',
-  'BLOCKED', 'CANCELED', 'CHANGES_REQUESTED', 'FAILED',
+  'DRAFT',
+  'READY',
+  'RUNNING',
+  'VERIFYING',
+  'REVIEWING',
+  'INTEGRATING',
+  'DONE',
+  'BLOCKED',
+  'CANCELED',
+  'CHANGES_REQUESTED',
+  'FAILED',
 ] as const;
 export const TaskState = z.enum(TASK_STATES);
 export type TaskState = z.infer<typeof TaskState>;
@@ -40,7 +49,8 @@ export function assertTaskTransition(from: TaskState, to: TaskState, taskId: str
     const allowed = TASK_TRANSITIONS[from];
     throw new SwitchyardError(
       'illegal-transition',
-      `task ${taskId}: illegal transition ${from} → ${to} (from ${from} only ${allowed.length ? allowed.join(', ') : 'nothing'} is allowed)`,
+      `task ${taskId}: illegal transition ${from} → ${to} (from ${from} only ` +
+        `${allowed.length ? allowed.join(', ') : 'nothing'} is allowed)`,
     );
   }
 }
@@ -55,4 +65,3 @@ export type Stage = (typeof STAGES)[number];
 export function isStage(state: TaskState): state is Stage {
   return (STAGES as readonly string[]).includes(state);
 }
-

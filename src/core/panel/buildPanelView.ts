@@ -53,7 +53,12 @@ export function buildPanelView(state: ProjectState, root: string, sources: Panel
   };
 }
 
-function panelTask(task: ProjectState['tasks'][number], state: ProjectState, runs: readonly Run[], ready: ReadyFacts | undefined): PanelTask {
+function panelTask(
+  task: ProjectState['tasks'][number],
+  state: ProjectState,
+  runs: readonly Run[],
+  ready: ReadyFacts | undefined,
+): PanelTask {
   const last = latestRun(task.lastRunId, runs);
   return {
     id: task.id,
@@ -93,14 +98,23 @@ function latestRun(lastRunId: string | undefined, runs: readonly Run[]): Run | u
     if (named) return named;
   }
   let latest: Run | undefined;
-  for (const r of runs) if (!latest || r.startedAt > latest.startedAt || (r.startedAt === latest.startedAt && r.attempt > latest.attempt)) latest = r;
+  for (const r of runs)
+    if (!latest || r.startedAt > latest.startedAt || (r.startedAt === latest.startedAt && r.attempt > latest.attempt))
+      latest = r;
   return latest;
 }
 
 function header(state: ProjectState, root: string): Header {
   const counts: Record<string, number> = {};
   for (const t of state.tasks) counts[t.state] = (counts[t.state] ?? 0) + 1;
-  return { repo: basename(root) || root, defaultLane: state.settings.defaultLane, agingPerMinute: state.settings.agingPerMinute, total: state.tasks.length, counts, laneCost: laneCosts(state) };
+  return {
+    repo: basename(root) || root,
+    defaultLane: state.settings.defaultLane,
+    agingPerMinute: state.settings.agingPerMinute,
+    total: state.tasks.length,
+    counts,
+    laneCost: laneCosts(state),
+  };
 }
 
 function pipeline(state: ProjectState): Pipeline {
@@ -110,7 +124,12 @@ function pipeline(state: ProjectState): Pipeline {
   for (const t of state.tasks) members.get(t.state)?.push(t.id);
   const verdict = startVerdict(counts, limits);
   return {
-    stages: STAGES.map((stage) => ({ stage, count: counts[stage], limit: limits[stage], tasks: members.get(stage)!.sort((a, b) => taskNumber(a) - taskNumber(b)) })),
+    stages: STAGES.map((stage) => ({
+      stage,
+      count: counts[stage],
+      limit: limits[stage],
+      tasks: members.get(stage)!.sort((a, b) => taskNumber(a) - taskNumber(b)),
+    })),
     blocked: verdict.ok ? null : { backpressure: verdict.backpressure, reason: verdict.reason },
   };
 }
@@ -119,18 +138,30 @@ function breakers(state: ProjectState): Breakers {
   const settings = state.settings.breaker;
   const lanes = Object.entries(state.breakers)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, b]): Breaker => ({
-      key,
-      state: b.state === 'half-open' ? 'probing' : b.state,
-      since: b.since,
-      ...(b.code ? { code: b.code } : {}),
-      opened: b.opened,
-      successes: b.successes,
-      ...(b.state === 'half-open' ? { allowance: halfOpenAllowance(b) } : {}),
-      ...(b.state === 'open' ? { probeAfter: new Date(Date.parse(b.since) + settings.cooldownMs).toISOString() } : {}),
-      recent: b.recent.map((r) => ({ ...r })),
-    }));
-  return { lanes, settings: { failures: settings.failures, windowMs: settings.windowMs, cooldownMs: settings.cooldownMs, closeAfter: settings.closeAfter } };
+    .map(
+      ([key, b]): Breaker => ({
+        key,
+        state: b.state === 'half-open' ? 'probing' : b.state,
+        since: b.since,
+        ...(b.code ? { code: b.code } : {}),
+        opened: b.opened,
+        successes: b.successes,
+        ...(b.state === 'half-open' ? { allowance: halfOpenAllowance(b) } : {}),
+        ...(b.state === 'open'
+          ? { probeAfter: new Date(Date.parse(b.since) + settings.cooldownMs).toISOString() }
+          : {}),
+        recent: b.recent.map((r) => ({ ...r })),
+      }),
+    );
+  return {
+    lanes,
+    settings: {
+      failures: settings.failures,
+      windowMs: settings.windowMs,
+      cooldownMs: settings.cooldownMs,
+      closeAfter: settings.closeAfter,
+    },
+  };
 }
 
 function guards(sources: PanelSources): Guards {

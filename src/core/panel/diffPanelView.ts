@@ -9,7 +9,10 @@ export interface ViewIndex {
 export function indexView(view: PanelView): ViewIndex {
   return {
     tasks: new Map(view.tasks.map((t) => [t.id, t])),
-    sections: Object.fromEntries(SECTION_NAMES.map((name) => [name, JSON.stringify(view[name])])) as Record<SectionName, string>,
+    sections: Object.fromEntries(SECTION_NAMES.map((name) => [name, JSON.stringify(view[name])])) as Record<
+      SectionName,
+      string
+    >,
   };
 }
 
@@ -21,7 +24,10 @@ export type PatchBody = Pick<PanelPatch, 'upsert' | 'remove' | 'sections'>;
  * and the sections whose content changed. `empty` when nothing did. Returns
  * the index of `next` for the following diff.
  */
-export function diffPanelView(before: ViewIndex, next: PanelView): { patch: PatchBody; empty: boolean; index: ViewIndex } {
+export function diffPanelView(
+  before: ViewIndex,
+  next: PanelView,
+): { patch: PatchBody; empty: boolean; index: ViewIndex } {
   const index = indexView(next);
   const upsert: PanelTask[] = [];
   for (const task of next.tasks) {
@@ -34,7 +40,11 @@ export function diffPanelView(before: ViewIndex, next: PanelView): { patch: Patc
   for (const name of SECTION_NAMES) {
     if (before.sections[name] !== index.sections[name]) (sections as Record<string, unknown>)[name] = next[name];
   }
-  return { patch: { upsert, remove, sections }, empty: upsert.length === 0 && remove.length === 0 && Object.keys(sections).length === 0, index };
+  return {
+    patch: { upsert, remove, sections },
+    empty: upsert.length === 0 && remove.length === 0 && Object.keys(sections).length === 0,
+    index,
+  };
 }
 
 /** Two task rows (plain JSON data) hold the same values. */
@@ -49,6 +59,7 @@ function sameJson(x: unknown, y: unknown): boolean {
   if (Array.isArray(y)) return false;
   const keys = Object.keys(x);
   if (keys.length !== Object.keys(y).length) return false;
-  for (const key of keys) if (!sameJson((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key])) return false;
+  for (const key of keys)
+    if (!sameJson((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key])) return false;
   return true;
 }

@@ -17,7 +17,10 @@ export function guardRow(event: GuardEvent): GuardRow {
     durationMs: event.durationMs,
     ...(event.subject ? { subject: event.subject } : {}),
     ...(event.runId ? { runId: event.runId } : {}),
-    evidence: event.evidence.map((e) => ({ ...(e.file ? { where: e.line ? `${e.file}:${e.line}` : e.file } : {}), message: e.message })),
+    evidence: event.evidence.map((e) => ({
+      ...(e.file ? { where: e.line ? `${e.file}:${e.line}` : e.file } : {}),
+      message: e.message,
+    })),
     ...(event.verdict === 'error' ? { error: event.error } : {}),
   };
 }

@@ -23,7 +23,10 @@ export class JsonlTail {
   private offset = 0;
   private partial = '';
 
-  constructor(readonly file: string, private readonly maxFirstRead = 8 * 1024 * 1024) {}
+  constructor(
+    readonly file: string,
+    private readonly maxFirstRead = 8 * 1024 * 1024,
+  ) {}
 
   async read(): Promise<TailRead> {
     let handle;

@@ -8,7 +8,10 @@ import type { Lanes } from './panelProtocol';
  * p90, over the tasks none of whose runs on the lane is still going: a run in
  * flight has no duration yet and would count as 0 ms.
  */
-export function finishedWallTimes(state: ProjectState, lane: string): { wallTimeP50Ms: number | null; wallTimeP90Ms: number | null } {
+export function finishedWallTimes(
+  state: ProjectState,
+  lane: string,
+): { wallTimeP50Ms: number | null; wallTimeP90Ms: number | null } {
   const byTask = new Map<string, number | null>();
   for (const run of state.runs) {
     if (run.lane !== lane) continue;
@@ -17,7 +20,8 @@ export function finishedWallTimes(state: ProjectState, lane: string): { wallTime
     byTask.set(run.taskId, run.durationMs === undefined ? null : (sum ?? 0) + run.durationMs);
   }
   const times = [...byTask.values()].filter((v): v is number => v !== null).sort((a, b) => a - b);
-  const at = (p: number): number | null => (times.length ? times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]! : null);
+  const at = (p: number): number | null =>
+    times.length ? times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]! : null;
   return { wallTimeP50Ms: at(0.5), wallTimeP90Ms: at(0.9) };
 }
 

@@ -54,7 +54,10 @@ export class PanelFeed {
   private lastError: string | undefined;
   private reader: PanelSourceReader | undefined;
   private disposed = false;
-  /** How long the last rebuild took: a slow one (a huge queue) stretches the batch window, so the host stays mostly idle. */
+  /**
+   * How long the last rebuild took: a slow one (a huge queue) stretches the batch window, so the host stays mostly
+   * idle.
+   */
   private lastBuildMs = 0;
   /** Messages posted, by type (for tests and the benchmark). */
   readonly posted = { snapshot: 0, patch: 0, detail: 0, error: 0 };
@@ -79,10 +82,13 @@ export class PanelFeed {
   /** Something may have changed: flush within `batchMs`. */
   changed(): void {
     if (this.timer || this.disposed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flushNow();
-    }, Math.max(this.options.batchMs ?? BATCH_MS, Math.min(2_000, this.lastBuildMs * 4)));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.flushNow();
+      },
+      Math.max(this.options.batchMs ?? BATCH_MS, Math.min(2_000, this.lastBuildMs * 4)),
+    );
   }
 
   /** Flushes now (after a flush in flight, once more). */
@@ -95,7 +101,9 @@ export class PanelFeed {
       try {
         do {
           this.again = false;
-          await this.flush().catch((error: unknown) => this.options.log?.(`queue panel update failed: ${(error as Error).stack ?? String(error)}`));
+          await this.flush().catch((error: unknown) =>
+            this.options.log?.(`queue panel update failed: ${(error as Error).stack ?? String(error)}`),
+          );
         } while (this.again && !this.disposed);
       } finally {
         // In the same turn as the last check of `again`: a request made after it starts a new loop.
@@ -149,7 +157,8 @@ export class PanelFeed {
       const detail = buildTaskDetail(state, taskId, { ...inputs, ...this.reader!.sources() });
       message = { type: 'detail', taskId, detail: detail ?? null };
       const task = state.tasks.find((t) => t.id === taskId);
-      if (task && ACTIVE.has(task.state) && !this.disposed) this.detailTimer = setTimeout(() => this.changed(), DETAIL_REFRESH_MS);
+      if (task && ACTIVE.has(task.state) && !this.disposed)
+        this.detailTimer = setTimeout(() => this.changed(), DETAIL_REFRESH_MS);
     } catch (error) {
       this.options.log?.(`could not read the history of task ${taskId}: ${(error as Error).message}`);
       message = { type: 'detail', taskId, detail: null, problem: (error as Error).message };
@@ -160,7 +169,10 @@ export class PanelFeed {
     this.post(message);
   }
 
-  /** Every message leaves as plain text: no escape sequence, control or bidi character from a lane, a task or a remote reaches the webview. */
+  /**
+   * Every message leaves as plain text: no escape sequence, control or bidi character from a lane, a task or a remote
+   * reaches the webview.
+   */
   private post(message: HostMessage): void {
     this.posted[message.type] += 1;
     this.options.post(plainTextDeep(message));

@@ -13,11 +13,27 @@ import * as z from 'zod/mini';
 import type { RunState as CoreRunState } from '../model/runStates';
 import type { TaskState as CoreTaskState } from '../model/taskStates';
 
-/** The scheduler's cost term, for the panel's own ordering of ready tasks (the webview imports nothing of the core but this file). */
+/**
+ * The scheduler's cost term, for the panel's own ordering of ready tasks (the webview imports nothing of the core but
+ * this file).
+ */
 export { COST_CAP, COST_WEIGHT } from '../scheduler/priorityScore';
 
-// The state lists are repeated here (importing the core enums would bundle the full zod); the checks below keep them equal.
-export const PANEL_TASK_STATES = ['DRAFT', 'READY', 'RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'DONE', 'BLOCKED', 'CANCELED', 'CHANGES_REQUESTED', 'FAILED'] as const;
+// The state lists are repeated here (importing the core enums would bundle the full zod); the checks below keep them
+// equal.
+export const PANEL_TASK_STATES = [
+  'DRAFT',
+  'READY',
+  'RUNNING',
+  'VERIFYING',
+  'REVIEWING',
+  'INTEGRATING',
+  'DONE',
+  'BLOCKED',
+  'CANCELED',
+  'CHANGES_REQUESTED',
+  'FAILED',
+] as const;
 export const PANEL_RUN_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_RESULT'] as const;
 export const PANEL_STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'] as const;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -116,7 +132,12 @@ export const Scheduler = z.discriminatedUnion('available', [
     /** The last backpressure decision, if the trace has one. */
     lastBackpressure: orNull(TraceDecision),
     signals: orNull(
-      z.strictObject({ ts: str, stageWait: z.record(str, StageWait), failureStreak: opt(z.strictObject({ code: str, count: int })), burnRateUsdPerHour: opt(num) }),
+      z.strictObject({
+        ts: str,
+        stageWait: z.record(str, StageWait),
+        failureStreak: opt(z.strictObject({ code: str, count: int })),
+        burnRateUsdPerHour: opt(num),
+      }),
     ),
     drain: orNull(z.strictObject({ ts: str, kind: str, message: str })),
   }),
@@ -202,7 +223,14 @@ export type Guards = z.infer<typeof Guards>;
 export const SECTION_NAMES = ['header', 'pipeline', 'scheduler', 'breakers', 'lanes', 'guards'] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
-const sectionShape = { header: Header, pipeline: Pipeline, scheduler: Scheduler, breakers: Breakers, lanes: Lanes, guards: Guards };
+const sectionShape = {
+  header: Header,
+  pipeline: Pipeline,
+  scheduler: Scheduler,
+  breakers: Breakers,
+  lanes: Lanes,
+  guards: Guards,
+};
 
 export const PanelView = z.strictObject({ ...sectionShape, tasks: z.array(PanelTask) });
 export type PanelView = z.infer<typeof PanelView>;
@@ -246,7 +274,9 @@ export const TaskDetail = z.strictObject({
   feedback: opt(str),
   runs: z.array(DetailRun),
   guards: z.array(GuardRow),
-  /** Decision lines of the task's runs (`runs/<id>/events.jsonl`) and the scheduler's about it (trace), oldest first. */
+  /**
+   * Decision lines of the task's runs (`runs/<id>/events.jsonl`) and the scheduler's about it (trace), oldest first.
+   */
   decisions: z.array(TraceDecision),
 });
 export type TaskDetail = z.infer<typeof TaskDetail>;
@@ -276,7 +306,16 @@ export type HostMessage = z.infer<typeof HostMessage>;
 export type PanelPatch = Extract<HostMessage, { type: 'patch' }>;
 
 /** The palette commands the panel may run, with the id they take. */
-export const PANEL_COMMANDS = ['runQueue', 'runTask', 'cancelTask', 'retryTask', 'setTaskLane', 'showRunDiff', 'openWorktree', 'refresh'] as const;
+export const PANEL_COMMANDS = [
+  'runQueue',
+  'runTask',
+  'cancelTask',
+  'retryTask',
+  'setTaskLane',
+  'showRunDiff',
+  'openWorktree',
+  'refresh',
+] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 
 /** Webview → host. */

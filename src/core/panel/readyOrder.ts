@@ -33,7 +33,8 @@ export function readyFacts(state: ProjectState, now: number): Map<string, ReadyF
     const unblocks = dependents.get(task.id) ?? 0;
     const readySince = readySinceOf(task, byId);
     const urgent = task.spec.urgent && Date.parse(task.spec.urgent.expiresAt) > now ? URGENT_BONUS : 0;
-    const key = task.spec.priority + urgent + UNBLOCK_WEIGHT * Math.min(unblocks, UNBLOCK_CAP) - (aging / 60_000) * readySince;
+    const key =
+      task.spec.priority + urgent + UNBLOCK_WEIGHT * Math.min(unblocks, UNBLOCK_CAP) - (aging / 60_000) * readySince;
     const wait = waitOf(task, byId, held, now);
     out.set(task.id, { key, unblocks, ...(wait ? { wait } : {}) });
   }
@@ -44,7 +45,6 @@ export function readyFacts(state: ProjectState, now: number): Map<string, ReadyF
 export function laneCostPenalty(costUsd: number): number {
   return Math.min(COST_WEIGHT * costUsd, COST_CAP);
 }
-
 
 /** The task number (`t12` → 12), the scheduler's tie-break among equal scores. */
 export function taskNumber(id: string): number {
@@ -60,7 +60,12 @@ function readySinceOf(task: Task, byId: ReadonlyMap<string, Task>): number {
   return since;
 }
 
-function waitOf(task: Task, byId: ReadonlyMap<string, Task>, held: ReadonlyMap<string, string>, now: number): ReadyWait | undefined {
+function waitOf(
+  task: Task,
+  byId: ReadonlyMap<string, Task>,
+  held: ReadonlyMap<string, string>,
+  now: number,
+): ReadyWait | undefined {
   const unmet = task.spec.dependsOn.filter((d) => byId.get(d)?.state !== 'DONE');
   if (unmet.length) return { kind: 'deps', on: unmet };
   if (task.retryAt && Date.parse(task.retryAt) > now) return { kind: 'backoff', until: task.retryAt };

@@ -52,14 +52,17 @@ function signalsOf(line: TraceLine): Extract<Scheduler, { available: true }>['si
   if (raw && typeof raw === 'object') {
     for (const [stage, w] of Object.entries(raw as Record<string, unknown>)) {
       const { waiting, oldestMs } = (w ?? {}) as Record<string, unknown>;
-      if (Number.isInteger(waiting) && typeof oldestMs === 'number') stageWait[stage] = { waiting: waiting as number, oldestMs };
+      if (Number.isInteger(waiting) && typeof oldestMs === 'number')
+        stageWait[stage] = { waiting: waiting as number, oldestMs };
     }
   }
   const streak = line.failureStreak as Record<string, unknown> | undefined;
   return {
     ts: String(line.ts),
     stageWait,
-    ...(streak && typeof streak.code === 'string' && Number.isInteger(streak.count) ? { failureStreak: { code: streak.code, count: streak.count as number } } : {}),
+    ...(streak && typeof streak.code === 'string' && Number.isInteger(streak.count)
+      ? { failureStreak: { code: streak.code, count: streak.count as number } }
+      : {}),
     ...(typeof line.burnRateUsdPerHour === 'number' ? { burnRateUsdPerHour: line.burnRateUsdPerHour } : {}),
   };
 }

@@ -29,7 +29,9 @@ export interface DetailInputs {
 export function buildTaskDetail(state: ProjectState, taskId: string, inputs: DetailInputs): TaskDetail | undefined {
   const task = state.tasks.find((t) => t.id === taskId);
   if (!task) return undefined;
-  const runs = state.runs.filter((r) => r.taskId === taskId).sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.attempt - b.attempt);
+  const runs = state.runs
+    .filter((r) => r.taskId === taskId)
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.attempt - b.attempt);
   // In the order they started: a retry starts a fresh attempt budget, so attempt numbers repeat.
   const runIds = new Set(runs.map((r) => r.id));
   const decisions: TraceDecision[] = [];
@@ -58,7 +60,10 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
     ...(task.failureReason ? { failureReason: task.failureReason } : {}),
     ...(task.feedback ? { feedback: task.feedback } : {}),
     runs: runs.map((r) => detailRun(r, inputs)),
-    guards: inputs.guards.filter((g) => g.runId !== undefined && runIds.has(g.runId)).map(guardRow).reverse(),
+    guards: inputs.guards
+      .filter((g) => g.runId !== undefined && runIds.has(g.runId))
+      .map(guardRow)
+      .reverse(),
     decisions,
   };
 }
@@ -71,7 +76,9 @@ function detailRun(r: Run, inputs: DetailInputs): DetailRun {
     state: r.state,
     startedAt: r.startedAt,
     ...(r.durationMs !== undefined ? { durationMs: r.durationMs } : {}),
-    ...(r.usage ? { costUsd: r.usage.costUsd, tokens: { input: r.usage.inputTokens, output: r.usage.outputTokens } } : {}),
+    ...(r.usage
+      ? { costUsd: r.usage.costUsd, tokens: { input: r.usage.inputTokens, output: r.usage.outputTokens } }
+      : {}),
     ...(r.failureCode ? { failureCode: r.failureCode } : {}),
     ...(r.failureReason ? { failureReason: r.failureReason } : {}),
     ...(r.retryReason ? { retryReason: r.retryReason } : {}),
@@ -89,11 +96,24 @@ function detailRun(r: Run, inputs: DetailInputs): DetailRun {
 }
 
 /** Reads what `buildTaskDetail` needs from disk: the task's run logs, and which diffs and worktrees exist. */
-export async function loadDetailInputs(root: string, state: ProjectState, taskId: string): Promise<Pick<DetailInputs, 'runLogs' | 'diffs' | 'worktrees'>> {
+export async function loadDetailInputs(
+  root: string,
+  state: ProjectState,
+  taskId: string,
+): Promise<Pick<DetailInputs, 'runLogs' | 'diffs' | 'worktrees'>> {
   const runs = state.runs.filter((r) => r.taskId === taskId);
-  const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+  const exists = (path: string): Promise<boolean> =>
+    access(path).then(
+      () => true,
+      () => false,
+    );
   const facts = await Promise.all(
-    runs.map(async (r) => ({ id: r.id, log: await readRunLog(eventsPath(root, r.id)), diff: await exists(diffPath(root, r.id)), worktree: await exists(r.worktree) })),
+    runs.map(async (r) => ({
+      id: r.id,
+      log: await readRunLog(eventsPath(root, r.id)),
+      diff: await exists(diffPath(root, r.id)),
+      worktree: await exists(r.worktree),
+    })),
   );
   return {
     runLogs: new Map(facts.map((f) => [f.id, f.log])),

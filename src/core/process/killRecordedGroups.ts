@@ -58,7 +58,8 @@ export function liveGroupMembers(pgid: number): (ProcStat & { pid: number })[] {
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     const stat = readProcStat(Number(name));
-    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push({ pid: Number(name), ...stat });
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X')
+      members.push({ pid: Number(name), ...stat });
   }
   return members;
 }

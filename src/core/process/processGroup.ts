@@ -24,7 +24,10 @@ export interface ProcessGroupExit {
 export interface ProcessGroup {
   readonly stdout: Readable;
   readonly stderr: Readable;
-  /** Resolves once the leader has exited, nothing is left alive in its group and both streams are drained; never rejects. */
+  /**
+   * Resolves once the leader has exited, nothing is left alive in its group and both streams are drained; never
+   * rejects.
+   */
   readonly done: Promise<ProcessGroupExit>;
   /** The group as recorded with the run's lease, once it started. */
   readonly record: ProcessGroupRecord | undefined;

@@ -50,7 +50,9 @@ export function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup {
       supervisor.on('close', (code, signal) => {
         ended = true;
         runGroups?.delete(group);
-        resolve(spawnError !== undefined ? { spawnError } : { exitCode: code ?? undefined, signal: signal ?? undefined });
+        resolve(
+          spawnError !== undefined ? { spawnError } : { exitCode: code ?? undefined, signal: signal ?? undefined },
+        );
       });
     }),
   };
@@ -64,13 +66,21 @@ export function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup {
       buffered = buffered.slice(newline + 1);
       if (message?.spawnError !== undefined) spawnError = message.spawnError;
       if (message?.started && !ended) {
-        record = { host: hostname(), pgid: message.started.pgid, ...(message.started.bootId ? { bootId: message.started.bootId } : {}), ...(message.started.startTicks !== undefined ? { startTicks: message.started.startTicks } : {}) };
+        record = {
+          host: hostname(),
+          pgid: message.started.pgid,
+          ...(message.started.bootId ? { bootId: message.started.bootId } : {}),
+          ...(message.started.startTicks !== undefined ? { startTicks: message.started.startTicks } : {}),
+        };
         runGroups?.changed();
       }
     }
   });
   const { file, args = [], shell = false, cwd, env, killGraceMs = KILL_GRACE_MS } = spec;
-  control.write(`${JSON.stringify({ file, args, shell, cwd, env, killGraceMs, ownerGoneGraceMs: Math.min(OWNER_GONE_GRACE_MS, killGraceMs) })}\n`, () => undefined);
+  control.write(
+    `${JSON.stringify({ file, args, shell, cwd, env, killGraceMs, ownerGoneGraceMs: Math.min(OWNER_GONE_GRACE_MS, killGraceMs) })}\n`,
+    () => undefined,
+  );
   if (spec.input !== undefined) {
     // A program that exits without reading its input closes the pipe; that is not an error.
     supervisor.stdin!.on('error', () => undefined);
@@ -84,7 +94,10 @@ const SupervisorMessage = z.object({
   started: z
     .object({
       pgid: z.number().int().positive(),
-      startTicks: z.number().nullish().transform((v) => v ?? undefined),
+      startTicks: z
+        .number()
+        .nullish()
+        .transform((v) => v ?? undefined),
       bootId: z.string().optional(),
     })
     .optional(),

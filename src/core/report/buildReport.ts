@@ -7,7 +7,18 @@ import { countStages, describeUsage } from '../scheduler/stageLimits';
 import type { ProjectState } from '../store/projectState';
 
 /** What kind of decision a line records, for the readable account. */
-export type DecisionKind = 'started' | 'waited' | 'retried' | 'blocked' | 'verified' | 'reviewed' | 'merged' | 'failed' | 'done' | 'canceled' | 'other';
+export type DecisionKind =
+  | 'started'
+  | 'waited'
+  | 'retried'
+  | 'blocked'
+  | 'verified'
+  | 'reviewed'
+  | 'merged'
+  | 'failed'
+  | 'done'
+  | 'canceled'
+  | 'other';
 
 export interface ReportEvent {
   ts: string;
@@ -42,7 +53,11 @@ export interface ProjectReport {
  * `runs/<id>/events.jsonl`) and the scheduler's decisions about it (from the
  * trace), in time order, each tagged with what kind of decision it was.
  */
-export function buildReport(state: ProjectState, runLogs: ReadonlyMap<string, readonly RunLogLine[]>, trace: readonly TraceLine[]): ProjectReport {
+export function buildReport(
+  state: ProjectState,
+  runLogs: ReadonlyMap<string, readonly RunLogLine[]>,
+  trace: readonly TraceLine[],
+): ProjectReport {
   const byTask = new Map<string, ReportEvent[]>();
   const scheduler: ReportEvent[] = [];
   const push = (taskId: string, event: ReportEvent): void => {
@@ -53,7 +68,12 @@ export function buildReport(state: ProjectState, runLogs: ReadonlyMap<string, re
   for (const line of trace) {
     if (line.type !== 'decision' || typeof line.message !== 'string') continue;
     if (line.kind === 'finish') continue; // the run's own log has the same line
-    const event: ReportEvent = { ts: line.ts, kind: classify(line.message, line.kind), message: line.message, ...(typeof line.run === 'string' ? { run: line.run } : {}) };
+    const event: ReportEvent = {
+      ts: line.ts,
+      kind: classify(line.message, line.kind),
+      message: line.message,
+      ...(typeof line.run === 'string' ? { run: line.run } : {}),
+    };
     if (typeof line.task === 'string') push(line.task, event);
     else scheduler.push(event);
   }
@@ -63,18 +83,27 @@ export function buildReport(state: ProjectState, runLogs: ReadonlyMap<string, re
       push(run.taskId, { ts: line.ts, kind: classify(line.message), run: run.id, message: line.message });
     }
   }
-  const tasks = state.tasks.map((task): TaskReport => ({
-    id: task.id,
-    title: task.spec.title,
-    state: task.state,
-    lane: task.spec.lane ?? state.settings.defaultLane,
-    attempts: task.attempts,
-    runs: state.runs.filter((r) => r.taskId === task.id).map((r) => ({ id: r.id, state: r.state, attempt: r.attempt, ...(r.failureCode ? { failureCode: r.failureCode } : {}) })),
-    ...(task.integration ? { integration: task.integration } : {}),
-    ...(task.failureReason ? { failureReason: task.failureReason } : {}),
-    ...(task.blockedBy ? { blockedBy: task.blockedBy } : {}),
-    events: (byTask.get(task.id) ?? []).sort((a, b) => a.ts.localeCompare(b.ts)),
-  }));
+  const tasks = state.tasks.map(
+    (task): TaskReport => ({
+      id: task.id,
+      title: task.spec.title,
+      state: task.state,
+      lane: task.spec.lane ?? state.settings.defaultLane,
+      attempts: task.attempts,
+      runs: state.runs
+        .filter((r) => r.taskId === task.id)
+        .map((r) => ({
+          id: r.id,
+          state: r.state,
+          attempt: r.attempt,
+          ...(r.failureCode ? { failureCode: r.failureCode } : {}),
+        })),
+      ...(task.integration ? { integration: task.integration } : {}),
+      ...(task.failureReason ? { failureReason: task.failureReason } : {}),
+      ...(task.blockedBy ? { blockedBy: task.blockedBy } : {}),
+      events: (byTask.get(task.id) ?? []).sort((a, b) => a.ts.localeCompare(b.ts)),
+    }),
+  );
   return {
     pipeline: describeUsage(countStages(state.tasks.map((t) => t.state)), state.settings.wip),
     breakers: Object.entries(state.breakers).map(([lane, b]) => describeBreaker(lane, b)),
@@ -87,7 +116,8 @@ function classify(message: string, kind?: string): DecisionKind {
   if (kind === 'start' || /^run \S+ (started|resumed)/.test(message)) return 'started';
   if (kind === 'blocked' || /BLOCKED/.test(message)) return 'blocked';
   if (kind === 'cancel' || /STALE_RESULT|canceled/.test(message)) return 'canceled';
-  if (kind === 'wait' || kind === 'backpressure' || /^waiting for|^got a .* slot|waits (on|for)/.test(message)) return 'waited';
+  if (kind === 'wait' || kind === 'backpressure' || /^waiting for|^got a .* slot|waits (on|for)/.test(message))
+    return 'waited';
   if (/^retrying|fallback lane/.test(message)) return 'retried';
   if (/^review|requested changes/.test(message)) return 'reviewed';
   if (/^verifying|^no acceptance command|^guards on the change/.test(message)) return 'verified';
@@ -98,4 +128,14 @@ function classify(message: string, kind?: string): DecisionKind {
 }
 
 /** The kinds shown without `--trace`: why it started, waited, was retried or blocked, and how it ended. */
-export const SUMMARY_KINDS: ReadonlySet<DecisionKind> = new Set(['started', 'waited', 'retried', 'blocked', 'reviewed', 'merged', 'failed', 'done', 'canceled']);
+export const SUMMARY_KINDS: ReadonlySet<DecisionKind> = new Set([
+  'started',
+  'waited',
+  'retried',
+  'blocked',
+  'reviewed',
+  'merged',
+  'failed',
+  'done',
+  'canceled',
+]);

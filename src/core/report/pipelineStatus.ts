@@ -19,9 +19,18 @@ export function pipelineStatus(state: ProjectState): PipelineStatus {
   const limits = state.settings.wip;
   const verdict = startVerdict(counts, limits);
   return {
-    stages: STAGES.map((stage) => ({ stage, count: counts[stage], limit: limits[stage], full: counts[stage] >= limits[stage] })),
+    stages: STAGES.map((stage) => ({
+      stage,
+      count: counts[stage],
+      limit: limits[stage],
+      full: counts[stage] >= limits[stage],
+    })),
     usage: describeUsage(counts, limits),
     ...(!verdict.ok && verdict.backpressure ? { backpressure: verdict.reason } : {}),
-    breakers: Object.entries(state.breakers).map(([key, b]) => ({ key, state: b.state, line: describeBreaker(key, b) })),
+    breakers: Object.entries(state.breakers).map(([key, b]) => ({
+      key,
+      state: b.state,
+      line: describeBreaker(key, b),
+    })),
   };
 }

@@ -27,7 +27,12 @@ export function classify(error: unknown, rules: readonly ErrorRule[] = BUILTIN_E
   const facts = errorFacts(error);
   const rule = rules.find((r) => ruleMatches(r, facts)) ?? DEFAULT_RULE;
   const wait = retryAfterMs(facts);
-  return { class: rule.class, rule: rule.id, description: rule.description, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+  return {
+    class: rule.class,
+    rule: rule.id,
+    description: rule.description,
+    ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+  };
 }
 
 function ruleMatches(rule: ErrorRule, facts: ErrorFacts): boolean {
@@ -59,7 +64,10 @@ const ProjectRule = z
     description: z.string().default('project rule'),
     /** A regular expression tested against the error's messages (its cause chain included). */
     message: z.string().min(1).optional(),
-    flags: z.string().regex(/^[imsu]*$/, 'only the flags i, m, s and u').default('i'),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/, 'only the flags i, m, s and u')
+      .default('i'),
     status: z.array(z.number().int().min(100).max(599)).min(1).optional(),
     code: z.array(z.string().min(1)).min(1).optional(),
   })
@@ -68,7 +76,10 @@ const ProjectRule = z
 
 const ProjectRules = z.object({ rules: z.array(ProjectRule) }).strict();
 
-/** The project's rules followed by the built-in ones. No file: the built-in rules. A bad file is an error naming the file and field. */
+/**
+ * The project's rules followed by the built-in ones. No file: the built-in rules. A bad file is an error naming the
+ * file and field.
+ */
 export async function loadErrorRules(root: string): Promise<ErrorRule[]> {
   const file = join(root, STATE_DIR, ERROR_RULES_FILE);
   const data = await readJsonConfig(file, ProjectRules);

@@ -52,7 +52,8 @@ export function errorFacts(error: unknown): ErrorFacts {
   visit(error, 0);
   facts.text = texts.join('\n').slice(0, MAX_TEXT);
   // A status a CLI lane wrote into its failure text ("API error (HTTP 529 …)", Claude Code's `api_error_status`).
-  for (const m of facts.text.matchAll(/\bAPI error \(HTTP (\d{3})\b|\bapi_error_status\W{1,3}(\d{3})\b/gi)) addStatus(facts, Number(m[1] ?? m[2]));
+  for (const m of facts.text.matchAll(/\bAPI error \(HTTP (\d{3})\b|\bapi_error_status\W{1,3}(\d{3})\b/gi))
+    addStatus(facts, Number(m[1] ?? m[2]));
   return facts;
 }
 
@@ -70,7 +71,8 @@ function addHeaders(facts: ErrorFacts, headers: unknown): void {
     });
     return;
   }
-  for (const [key, value] of Object.entries(headers)) if (value !== undefined && value !== null) facts.headers[key.toLowerCase()] = String(value);
+  for (const [key, value] of Object.entries(headers))
+    if (value !== undefined && value !== null) facts.headers[key.toLowerCase()] = String(value);
 }
 
 function safeJson(value: unknown): string {
@@ -89,7 +91,8 @@ function safeJson(value: unknown): string {
  */
 export function retryAfterMs(facts: ErrorFacts, now = Date.now()): number | undefined {
   const h = facts.headers;
-  if (h['retry-after-ms'] && Number.isFinite(Number(h['retry-after-ms']))) return Math.max(0, Number(h['retry-after-ms']));
+  if (h['retry-after-ms'] && Number.isFinite(Number(h['retry-after-ms'])))
+    return Math.max(0, Number(h['retry-after-ms']));
   if (h['retry-after']) {
     const seconds = Number(h['retry-after']);
     if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
@@ -100,7 +103,11 @@ export function retryAfterMs(facts: ErrorFacts, now = Date.now()): number | unde
     const reset = Number(h['x-ratelimit-reset']) * 1000;
     if (Number.isFinite(reset)) return Math.max(0, reset - now);
   }
-  const m = /(?:try again in|retry after|retry in)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/i.exec(facts.text);
+  const m = new RegExp(
+    '(?:try again in|retry after|retry ' +
+      String.raw`in)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b`,
+    'i',
+  ).exec(facts.text);
   if (m) {
     const unit = m[2]!.toLowerCase();
     const factor = unit.startsWith('ms') || unit.startsWith('milli') ? 1 : unit.startsWith('m') ? 60_000 : 1000;

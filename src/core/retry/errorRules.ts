@@ -25,53 +25,303 @@ export interface ErrorRule {
 }
 
 const NETWORK_CODES = [
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND',
-  'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_HTTP2_STREAM_ERROR', 'ERR_SOCKET_CONNECTION_TIMEOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_HTTP2_STREAM_ERROR',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
   // Bun's fetch (the runtime of the Claude Code binary): "Unable to connect to API (ConnectionRefused)".
-  'ConnectionRefused', 'ConnectionClosed', 'FailedToOpenSocket',
+  'ConnectionRefused',
+  'ConnectionClosed',
+  'FailedToOpenSocket',
 ];
 
 export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
   // Policy refusals and exhausted budgets: waiting does not help.
-  { id: 'pull-request-required', class: 'permanent', description: 'the branch only accepts changes through a pull request', match: { message: /Changes must be made through a pull request/i } },
-  { id: 'required-check-failing', class: 'permanent', description: 'a required status check failed: fix the change, do not retry it', match: { message: /Required status check\s+\\?".+?\\?"\s+(?:is failing|has failed|failed)|required status checks? (?:have|has) failed|\d+ of \d+ required status checks? (?:are|is) failing/i } },
-  { id: 'signature-required', class: 'permanent', description: 'commits must be signed', match: { message: /Commits must have (?:valid|verified) signatures|commit signature (?:is )?(?:missing|required)|unsigned commits? (?:are|is) not allowed/i } },
-  { id: 'quota-exhausted', class: 'permanent', description: 'the account is out of quota or credit (billing), not rate limited', match: [{ code: ['insufficient_quota'] }, { message: /insufficient_quota|exceeded your current quota|check your plan and billing|credit balance is too low/i }] },
-  { id: 'context-too-long', class: 'permanent', description: 'the request is larger than the model accepts; the same input always fails', match: [{ code: ['context_length_exceeded'] }, { message: /prompt is too long|maximum context length|context_length_exceeded|Request too large for|reduce the length of the messages/i }] },
-  { id: 'input-too-large', class: 'permanent', description: 'a process could not start: its arguments and environment are larger than the system allows (E2BIG); the same input always fails', match: [{ code: ['E2BIG'] }, { message: /\bE2BIG\b|Argument list too long/i }] },
-  { id: 'auth-invalid', class: 'permanent', description: 'invalid or missing API key or credentials', match: { message: /invalid[ _-]?api[ _-]?key|Incorrect API key|invalid x-api-key|authentication_error|Bad credentials|API key not valid|Invalid Authentication|Could not resolve authentication method/i } },
-  { id: 'refresh-token-missing', class: 'permanent', description: 'no usable refresh token: a human has to sign in again', match: { message: /\b(?:no|missing)\b[^.\n]{0,30}refresh[ _-]?token|refresh[ _-]?token\b[^.\n]{0,40}\b(?:missing|not set|not found|expired|revoked|invalid)|Missing required parameter: refresh_token|parameter: 'refresh_token'|invalid_grant|Token has been expired or revoked/i } },
-  { id: 'permission-denied', class: 'permanent', description: 'the credentials lack permission for this operation', match: { message: /Resource not accessible by (?:integration|personal access token)|Permission denied \(publickey|Permission to \S+ denied|not authorized to push|must have (?:admin|push|write) (?:rights|access)|permission_error|insufficient (?:scope|permission)s?|The requested URL returned error: 40[13]\b/i } },
-  { id: 'push-rejected', class: 'permanent', description: 'the push was rejected as non-fast-forward: rebase or merge first (a new input)', match: { message: /\(non-fast-forward\)|\(fetch first\)|Updates were rejected because/i } },
-  { id: 'merge-conflict', class: 'permanent', description: 'a merge conflict needs resolving', match: { message: /^CONFLICT \(|Automatic merge failed|Merge conflict in /im } },
-  { id: 'guard-blocked', class: 'permanent', description: "Switchyard's pre-push guard refused the push (policy violation)", match: { message: /switchyard pre-push guard: push blocked/ } },
-  { id: 'repository-not-found', class: 'permanent', description: 'the repository or ref does not exist (or is not visible to these credentials)', match: { message: /Repository not found|repository '[^']*' not found|couldn't find remote ref/i } },
+  {
+    id: 'pull-request-required',
+    class: 'permanent',
+    description: 'the branch only accepts changes through a pull request',
+    match: { message: /Changes must be made through a pull request/i },
+  },
+  {
+    id: 'required-check-failing',
+    class: 'permanent',
+    description: 'a required status check failed: fix the change, do not retry it',
+    match: {
+      message: new RegExp(
+        String.raw`Required status check\s+\\?".+?\\?"\s+(?:is failing|has failed|failed)|required status checks? ` +
+          String.raw`(?:have|has) failed|\d+ of \d+ required status checks? (?:are|is) failing`,
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'signature-required',
+    class: 'permanent',
+    description: 'commits must be signed',
+    match: {
+      message: new RegExp(
+        'Commits must have (?:valid|verified) signatures|commit signature (?:is ' +
+          ')?(?:missing|required)|unsigned commits? (?:are|is) not allowed',
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'quota-exhausted',
+    class: 'permanent',
+    description: 'the account is out of quota or credit (billing), not rate limited',
+    match: [
+      { code: ['insufficient_quota'] },
+      {
+        message:
+          /insufficient_quota|exceeded your current quota|check your plan and billing|credit balance is too low/i,
+      },
+    ],
+  },
+  {
+    id: 'context-too-long',
+    class: 'permanent',
+    description: 'the request is larger than the model accepts; the same input always fails',
+    match: [
+      { code: ['context_length_exceeded'] },
+      {
+        message: new RegExp(
+          'prompt is too long|maximum context length|context_length_exceeded|Request too large for|reduce ' +
+            'the length of the messages',
+          'i',
+        ),
+      },
+    ],
+  },
+  {
+    id: 'input-too-large',
+    class: 'permanent',
+    description:
+      'a process could not start: its arguments and environment are larger than the system allows ' +
+      '(E2BIG); the same input always fails',
+    match: [{ code: ['E2BIG'] }, { message: /\bE2BIG\b|Argument list too long/i }],
+  },
+  {
+    id: 'auth-invalid',
+    class: 'permanent',
+    description: 'invalid or missing API key or credentials',
+    match: {
+      message: new RegExp(
+        'invalid[ _-]?api[ _-]?key|Incorrect API key|invalid x-api-key|authentication_error|Bad ' +
+          'credentials|API key not valid|Invalid Authentication|Could not resolve authentication method',
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'refresh-token-missing',
+    class: 'permanent',
+    description: 'no usable refresh token: a human has to sign in again',
+    match: {
+      message: new RegExp(
+        String.raw`\b(?:no|missing)\b[^.\n]{0,30}refresh[ _-]?token|refresh[ ` +
+          String.raw`_-]?token\b[^.\n]{0,40}\b(?:missing|not set|not found|expired|revoked|invalid)|Missing required ` +
+          `parameter: refresh_token|parameter: 'refresh_token'|invalid_grant|Token has been expired or ` +
+          'revoked',
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'permission-denied',
+    class: 'permanent',
+    description: 'the credentials lack permission for this operation',
+    match: {
+      message: new RegExp(
+        'Resource not accessible by (?:integration|personal access token)|Permission denied ' +
+          String.raw`\(publickey|Permission to \S+ denied|not authorized to push|must have (?:admin|push|write) ` +
+          '(?:rights|access)|permission_error|insufficient (?:scope|permission)s?|The requested URL ' +
+          String.raw`returned error: 40[13]\b`,
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'push-rejected',
+    class: 'permanent',
+    description: 'the push was rejected as non-fast-forward: rebase or merge first (a new input)',
+    match: { message: /\(non-fast-forward\)|\(fetch first\)|Updates were rejected because/i },
+  },
+  {
+    id: 'merge-conflict',
+    class: 'permanent',
+    description: 'a merge conflict needs resolving',
+    match: { message: /^CONFLICT \(|Automatic merge failed|Merge conflict in /im },
+  },
+  {
+    id: 'guard-blocked',
+    class: 'permanent',
+    description: "Switchyard's pre-push guard refused the push (policy violation)",
+    match: { message: /switchyard pre-push guard: push blocked/ },
+  },
+  {
+    id: 'repository-not-found',
+    class: 'permanent',
+    description: 'the repository or ref does not exist (or is not visible to these credentials)',
+    match: { message: /Repository not found|repository '[^']*' not found|couldn't find remote ref/i },
+  },
 
   // CI still running: wait, then try again.
-  { id: 'required-check-expected', class: 'ci-pending', description: 'a required status check has not reported yet (GitHub "… is expected", singular or plural)', match: { message: /Required status check\s+\\?".+?\\?"\s+is expected|\d+ of \d+ required status checks? (?:are|is) expected|required status checks? (?:are|is) expected|Waiting for status to be reported|is waiting for results from/i } },
+  {
+    id: 'required-check-expected',
+    class: 'ci-pending',
+    description: 'a required status check has not reported yet (GitHub "… is expected", singular or plural)',
+    match: {
+      message: new RegExp(
+        String.raw`Required status check\s+\\?".+?\\?"\s+is expected|\d+ of \d+ required status checks? (?:are|is) ` +
+          'expected|required status checks? (?:are|is) expected|Waiting for status to be reported|is ' +
+          'waiting for results from',
+        'i',
+      ),
+    },
+  },
 
   // Transient: the same request may well succeed later.
-  { id: 'edge-timeout', class: 'transient', description: 'the CDN edge gave up waiting for the origin (Cloudflare 522/524, origin_response_timeout)', match: [{ status: [522, 524] }, { message: /\b52[24]\b|origin_response_timeout|A timeout occurred|connection_timeout/i }] },
-  { id: 'overloaded', class: 'transient', description: 'the service is overloaded (Anthropic 529 overloaded_error, "model is overloaded")', match: [{ status: [529] }, { code: ['overloaded_error'] }, { message: /overloaded|high demand/i }] },
-  { id: 'rate-limited', class: 'transient', description: '429 / Too Many Requests / rate or secondary rate limits: wait (honouring Retry-After) and retry', match: [{ status: [429] }, { code: ['rate_limit_exceeded', 'rate_limit_error', 'RESOURCE_EXHAUSTED'] }, { message: /Too Many Requests|rate[ _-]?limit|RESOURCE_EXHAUSTED|Resource (?:has been )?exhausted|Slow Down|toomanyrequests|Throttl/i }] },
-  { id: 'server-error', class: 'transient', description: 'a 5xx server error', match: [{ status: { min: 500, max: 599 } }, { code: ['api_error', 'server_error'] }, { message: /(?:status(?: code)?|HTTP(?:\/[\d.]+)?|API Error|error(?: code)?|returned error)[\s:(]*5\d\d\b|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out|The server had an error/i }] },
-  { id: 'connection-failed', class: 'transient', description: 'the connection was reset, refused, dropped or never made (ECONNRESET, ECONNREFUSED, EPIPE, ETIMEDOUT, socket closed)', match: [{ code: NETWORK_CODES }, { message: /(?<![A-Z])(?:ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z]+(?:_[A-Z]+)*)(?![A-Z])|\bConnection(?:Refused|Closed)\b|\bFailedToOpenSocket\b|socket hang up|connection (?:reset|refused|closed|error)|other side closed|closed unexpectedly|socket (?:closed|disconnected)|Could not resolve host|Failed to connect to|remote end hung up unexpectedly|RPC failed|early EOF|not closed cleanly|network (?:error|is unreachable)|fetch failed/i }] },
-  { id: 'stream-aborted', class: 'transient', description: 'a response stream ended early (aborted, premature close, disconnected)', match: { message: /stream (?:was )?aborted|\baborted\b|premature close|stream disconnected|stream closed|\bterminated\b|incomplete chunked|unexpected end of (?:JSON|stream|file)/i } },
-  { id: 'timeout', class: 'transient', description: 'the request timed out', match: [{ status: [408] }, { message: /timed? ?out|deadline exceeded/i }] },
+  {
+    id: 'edge-timeout',
+    class: 'transient',
+    description: 'the CDN edge gave up waiting for the origin (Cloudflare 522/524, origin_response_timeout)',
+    match: [
+      { status: [522, 524] },
+      { message: /\b52[24]\b|origin_response_timeout|A timeout occurred|connection_timeout/i },
+    ],
+  },
+  {
+    id: 'overloaded',
+    class: 'transient',
+    description: 'the service is overloaded (Anthropic 529 overloaded_error, "model is overloaded")',
+    match: [{ status: [529] }, { code: ['overloaded_error'] }, { message: /overloaded|high demand/i }],
+  },
+  {
+    id: 'rate-limited',
+    class: 'transient',
+    description: '429 / Too Many Requests / rate or secondary rate limits: wait (honouring Retry-After) and retry',
+    match: [
+      { status: [429] },
+      { code: ['rate_limit_exceeded', 'rate_limit_error', 'RESOURCE_EXHAUSTED'] },
+      {
+        message: new RegExp(
+          'Too Many Requests|rate[ _-]?limit|RESOURCE_EXHAUSTED|Resource (?:has been )?exhausted|Slow ' +
+            'Down|toomanyrequests|Throttl',
+          'i',
+        ),
+      },
+    ],
+  },
+  {
+    id: 'server-error',
+    class: 'transient',
+    description: 'a 5xx server error',
+    match: [
+      { status: { min: 500, max: 599 } },
+      { code: ['api_error', 'server_error'] },
+      {
+        message: new RegExp(
+          String.raw`(?:status(?: code)?|HTTP(?:\/[\d.]+)?|API Error|error(?: code)?|returned ` +
+            String.raw`error)[\s:(]*5\d\d\b|Internal Server Error|Bad Gateway|Service Unavailable|Gateway ` +
+            'Time-?out|The server had an error',
+          'i',
+        ),
+      },
+    ],
+  },
+  {
+    id: 'connection-failed',
+    class: 'transient',
+    description:
+      'the connection was reset, refused, dropped or never made (ECONNRESET, ECONNREFUSED, EPIPE, ' +
+      'ETIMEDOUT, socket closed)',
+    match: [
+      { code: NETWORK_CODES },
+      {
+        message:
+          /(?<![A-Z])(?:ECONNRESET|ECONNREFUSED|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z]+(?:_[A-Z]+)*)(?![A-Z])|\bConnection(?:Refused|Closed)\b|\bFailedToOpenSocket\b|socket hang up|connection (?:reset|refused|closed|error)|other side closed|closed unexpectedly|socket (?:closed|disconnected)|Could not resolve host|Failed to connect to|remote end hung up unexpectedly|RPC failed|early EOF|not closed cleanly|network (?:error|is unreachable)|fetch failed/i,
+      },
+    ],
+  },
+  {
+    id: 'stream-aborted',
+    class: 'transient',
+    description: 'a response stream ended early (aborted, premature close, disconnected)',
+    match: {
+      message: new RegExp(
+        String.raw`stream (?:was )?aborted|\baborted\b|premature close|stream disconnected|stream ` +
+          String.raw`closed|\bterminated\b|incomplete chunked|unexpected end of (?:JSON|stream|file)`,
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'timeout',
+    class: 'transient',
+    description: 'the request timed out',
+    match: [{ status: [408] }, { message: /timed? ?out|deadline exceeded/i }],
+  },
   // Codex: `thread/resume failed: thread … already has an active writer (code -32600)`. Another process (a leftover
   // agent of a dead owner) still holds the session; once it is gone, which the new owner sees to, the resume works.
-  { id: 'session-busy', class: 'transient', description: 'the agent session is still held by another process (codex "already has an active writer")', match: { message: /already has an active writer/i } },
-  { id: 'concurrent-update', class: 'transient', description: 'someone else changed the branch or holds a lock meanwhile: try again', match: { message: /Base branch was modified|Head branch was modified|cannot lock ref|index\.lock'?: File exists|Unable to create '[^']*\.lock'/i } },
+  {
+    id: 'session-busy',
+    class: 'transient',
+    description: 'the agent session is still held by another process (codex "already has an active writer")',
+    match: { message: /already has an active writer/i },
+  },
+  {
+    id: 'concurrent-update',
+    class: 'transient',
+    description: 'someone else changed the branch or holds a lock meanwhile: try again',
+    match: {
+      message: new RegExp(
+        String.raw`Base branch was modified|Head branch was modified|cannot lock ref|index\.lock'?: File ` +
+          String.raw`exists|Unable to create '[^']*\.lock'`,
+        'i',
+      ),
+    },
+  },
 
   // Any other 4xx: the request itself is wrong.
-  { id: 'client-error', class: 'permanent', description: 'a 4xx answer other than 408/429: the request itself is refused', match: { status: { min: 400, max: 499 } } },
+  {
+    id: 'client-error',
+    class: 'permanent',
+    description: 'a 4xx answer other than 408/429: the request itself is refused',
+    match: { status: { min: 400, max: 499 } },
+  },
 
-  // Claude Code's `[ede_diagnostic] result_type=… last_content_type=… stop_reason=…`: its note that a turn ended without
-  // a final answer (error_during_execution). It names no cause, so a real cause found by an earlier rule wins; alone, it
-  // is an interrupted execution, which a new attempt (resuming the session) may well finish.
-  { id: 'agent-turn-ended', class: 'transient', description: 'Claude Code ended its turn without a final answer ([ede_diagnostic]) and named no other cause', match: { message: /\[ede_diagnostic\]/ } },
+  // Claude Code's `[ede_diagnostic] result_type=… last_content_type=… stop_reason=…`: its note that a turn ended
+  // without a final answer (error_during_execution). It names no cause, so a real cause found by an earlier rule wins;
+  // alone, it is an interrupted execution, which a new attempt (resuming the session) may well finish.
+  {
+    id: 'agent-turn-ended',
+    class: 'transient',
+    description: 'Claude Code ended its turn without a final answer ([ede_diagnostic]) and named no other cause',
+    match: { message: /\[ede_diagnostic\]/ },
+  },
 ];
 
 /** What matches no rule. */
-export const DEFAULT_RULE: ErrorRule = { id: 'unclassified', class: 'transient', description: 'no rule matched: treated as transient (retry is cheap, a missed transient is not)', match: [] };
+export const DEFAULT_RULE: ErrorRule = {
+  id: 'unclassified',
+  class: 'transient',
+  description: 'no rule matched: treated as transient (retry is cheap, a missed transient is not)',
+  match: [],
+};

@@ -21,7 +21,11 @@ export const RetryPolicy = z
     laneMaximumAttempts: z.record(z.string(), z.number().int().min(0)).default({}),
     nonRetryableClasses: z.array(z.enum(['transient', 'ci-pending', 'permanent'])).default(['permanent']),
     /** A server asking for a longer wait than this is not waited for: the failure is escalated instead. */
-    maximumRetryAfterMs: z.number().int().positive().default(15 * 60_000),
+    maximumRetryAfterMs: z
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60_000),
   })
   .strict();
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
@@ -77,26 +81,53 @@ export function backoffDelayMs(policy: RetryPolicy, retry: number, random: () =>
 export function decideRetry(policy: RetryPolicy, input: RetryInput, options: DecideOptions = {}): RetryDecision {
   const maxAttempts = maxAttemptsFor(policy, input.lane);
   const left = maxAttempts === 0 ? Infinity : maxAttempts - input.attempt;
-  const no = (reason: string, extra: Partial<RetryDecision> = {}): RetryDecision => ({ retry: false, delayMs: 0, reason, maxAttempts, ...extra });
+  const no = (reason: string, extra: Partial<RetryDecision> = {}): RetryDecision => ({
+    retry: false,
+    delayMs: 0,
+    reason,
+    maxAttempts,
+    ...extra,
+  });
 
   if (input.kind !== 'error') {
     const what = input.kind.replace('-', ' ');
     if (!input.inputChanged) return no(`not retried: a ${what} is never retried with the same input`);
     if (left <= 0) return no(`exceeded max attempts (${maxAttempts}) after a ${what}`);
-    return { retry: true, delayMs: 0, reason: `new attempt with a changed input after a ${what} (attempt ${input.attempt + 1} of ${fmtMax(maxAttempts)})`, maxAttempts };
+    return {
+      retry: true,
+      delayMs: 0,
+      reason:
+        `new attempt with a changed input after a ${what} (attempt ${input.attempt + 1} of ` +
+        `${fmtMax(maxAttempts)})`,
+      maxAttempts,
+    };
   }
 
   const c = input.classification ?? (options.classifyWith ?? classify)(input.error);
   const tag = { class: c.class, rule: c.rule };
-  if (policy.nonRetryableClasses.includes(c.class)) return no(`not retried: ${c.class} (${c.rule}: ${c.description})`, tag);
+  if (policy.nonRetryableClasses.includes(c.class))
+    return no(`not retried: ${c.class} (${c.rule}: ${c.description})`, tag);
   if (left <= 0) return no(`exceeded max attempts (${maxAttempts}): last error was ${c.class} (${c.rule})`, tag);
   if (c.retryAfterMs !== undefined && c.retryAfterMs > policy.maximumRetryAfterMs) {
-    return no(`not retried: the server asked to wait ${Math.round(c.retryAfterMs / 1000)} s, more than the policy's ${Math.round(policy.maximumRetryAfterMs / 1000)} s`, tag);
+    return no(
+      `not retried: the server asked to wait ${Math.round(c.retryAfterMs / 1000)} s, more than the ` +
+        `policy's ${Math.round(policy.maximumRetryAfterMs / 1000)} s`,
+      tag,
+    );
   }
   const backoff = backoffDelayMs(policy, input.attempt, options.random);
   const delayMs = Math.max(backoff, c.retryAfterMs ?? 0);
-  const why = c.retryAfterMs !== undefined && c.retryAfterMs >= backoff ? 'as the server asked (Retry-After)' : 'backoff';
-  return { retry: true, delayMs, reason: `retrying in ${delayMs} ms (${why}): ${c.class} (${c.rule}), attempt ${input.attempt + 1} of ${fmtMax(maxAttempts)}`, maxAttempts, ...tag };
+  const why =
+    c.retryAfterMs !== undefined && c.retryAfterMs >= backoff ? 'as the server asked (Retry-After)' : 'backoff';
+  return {
+    retry: true,
+    delayMs,
+    reason:
+      `retrying in ${delayMs} ms (${why}): ${c.class} (${c.rule}), attempt ${input.attempt + 1} of ` +
+      `${fmtMax(maxAttempts)}`,
+    maxAttempts,
+    ...tag,
+  };
 }
 
 function fmtMax(max: number): string {
@@ -107,7 +138,11 @@ function fmtMax(max: number): string {
 export class RetryGaveUpError extends Error {
   override readonly name = 'RetryGaveUpError';
   readonly code = 'retry-exhausted';
-  constructor(readonly decision: RetryDecision, readonly attempts: number, cause: unknown) {
+  constructor(
+    readonly decision: RetryDecision,
+    readonly attempts: number,
+    cause: unknown,
+  ) {
     super(`gave up after ${attempts} attempt(s): ${decision.reason}; last error: ${errorMessage(cause)}`, { cause });
   }
 }

@@ -25,10 +25,14 @@ export function laneMetrics(state: ProjectState, lane: string, fromMs: number, t
   const byTask = new Map<string, Run[]>();
   for (const run of runs) byTask.set(run.taskId, [...(byTask.get(run.taskId) ?? []), run]);
   const tasks = state.tasks.filter((t) => byTask.has(t.id));
-  const completed = tasks.filter((t) => t.state === 'DONE' && byTask.get(t.id)!.some((r) => r.id === t.lastRunId)).length;
+  const completed = tasks.filter(
+    (t) => t.state === 'DONE' && byTask.get(t.id)!.some((r) => r.id === t.lastRunId),
+  ).length;
   const verified = runs.filter((r) => r.state === 'SUCCEEDED' || r.failureCode === 'verify-failed');
   const passed = verified.filter((r) => r.state === 'SUCCEEDED').length;
-  const wallTimes = [...byTask.values()].map((rs) => rs.reduce((sum, r) => sum + (r.durationMs ?? 0), 0)).sort((a, b) => a - b);
+  const wallTimes = [...byTask.values()]
+    .map((rs) => rs.reduce((sum, r) => sum + (r.durationMs ?? 0), 0))
+    .sort((a, b) => a - b);
   const costUsd = runs.reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
   const failures = new Map<string, number>();
   for (const run of runs) {
@@ -48,7 +52,10 @@ export function laneMetrics(state: ProjectState, lane: string, fromMs: number, t
     costUsd,
     costPerCompletedUsd: completed ? costUsd / completed : null,
     attemptsPerTask: tasks.length ? runs.length / tasks.length : null,
-    topFailures: [...failures].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count).slice(0, 3),
+    topFailures: [...failures]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count)
+      .slice(0, 3),
   };
 }
 

@@ -16,14 +16,27 @@ export interface CanaryThresholds {
   minSamples: number;
 }
 
-export const DEFAULT_CANARY_THRESHOLDS: CanaryThresholds = { holdBelow: 0.7, expandAtCost: 0.3, windowMs: 7 * 24 * 3_600_000, minSamples: 10 };
+export const DEFAULT_CANARY_THRESHOLDS: CanaryThresholds = {
+  holdBelow: 0.7,
+  expandAtCost: 0.3,
+  windowMs: 7 * 24 * 3_600_000,
+  minSamples: 10,
+};
 
 function snapshot(state: ProjectState): RoutingSnapshot {
-  return structuredClone({ defaultLane: state.settings.defaultLane, ...(state.routing.canary ? { canary: state.routing.canary } : {}) });
+  return structuredClone({
+    defaultLane: state.settings.defaultLane,
+    ...(state.routing.canary ? { canary: state.routing.canary } : {}),
+  });
 }
 
 /** Applies `change` to the routing and records it as one change with who, when, why, before and after. */
-function record(state: ProjectState, kind: RoutingChange['kind'], author: ChangeAuthor, change: () => void): RoutingChange {
+function record(
+  state: ProjectState,
+  kind: RoutingChange['kind'],
+  author: ChangeAuthor,
+  change: () => void,
+): RoutingChange {
   if (!author.why.trim()) throw new SwitchyardError('invalid-input', 'a routing change needs a reason (why)');
   const previous = snapshot(state);
   change();
@@ -41,11 +54,20 @@ function record(state: ProjectState, kind: RoutingChange['kind'], author: Change
 }
 
 /** Sets the project's default lane as one recorded change. */
-export async function setDefaultLaneRecorded(store: StateStore, registry: LaneRegistry, lane: string, author: ChangeAuthor): Promise<RoutingChange> {
+export async function setDefaultLaneRecorded(
+  store: StateStore,
+  registry: LaneRegistry,
+  lane: string,
+  author: ChangeAuthor,
+): Promise<RoutingChange> {
   registry.require(lane);
   return store.update((state) => {
     if (state.routing.canary) {
-      throw new SwitchyardError('invalid-input', `a canary of lane "${state.routing.canary.lane}" is running: end it with \`switchyard canary rollback\` or \`canary end\` first`);
+      throw new SwitchyardError(
+        'invalid-input',
+        `a canary of lane "${state.routing.canary.lane}" is running: end it with \`switchyard canary ` +
+          `rollback\` or \`canary end\` first`,
+      );
     }
     return record(state, 'default-lane', author, () => {
       state.settings.defaultLane = lane;
@@ -57,12 +79,28 @@ export async function setDefaultLaneRecorded(store: StateStore, registry: LaneRe
  * Starts a canary: the default lane flips to `lane` and the thresholds that
  * will judge it are stored now, before any result exists. One recorded change.
  */
-export async function startCanary(store: StateStore, registry: LaneRegistry, lane: string, thresholds: CanaryThresholds, author: ChangeAuthor): Promise<RoutingChange> {
+export async function startCanary(
+  store: StateStore,
+  registry: LaneRegistry,
+  lane: string,
+  thresholds: CanaryThresholds,
+  author: ChangeAuthor,
+): Promise<RoutingChange> {
   registry.require(lane);
   return store.update((state) => {
-    if (state.routing.canary) throw new SwitchyardError('invalid-input', `a canary of lane "${state.routing.canary.lane}" is already running (since ${state.routing.canary.startedAt})`);
-    if (state.settings.defaultLane === lane) throw new SwitchyardError('invalid-input', `lane "${lane}" is already the project's default lane`);
-    const canary: Canary = { lane, baselineLane: state.settings.defaultLane, startedAt: new Date().toISOString(), ...thresholds };
+    if (state.routing.canary)
+      throw new SwitchyardError(
+        'invalid-input',
+        `a canary of lane "${state.routing.canary.lane}" is already running (since ${state.routing.canary.startedAt})`,
+      );
+    if (state.settings.defaultLane === lane)
+      throw new SwitchyardError('invalid-input', `lane "${lane}" is already the project's default lane`);
+    const canary: Canary = {
+      lane,
+      baselineLane: state.settings.defaultLane,
+      startedAt: new Date().toISOString(),
+      ...thresholds,
+    };
     return record(state, 'canary-start', author, () => {
       state.settings.defaultLane = lane;
       state.routing.canary = canary;
@@ -94,7 +132,11 @@ export async function endCanary(store: StateStore, author: ChangeAuthor): Promis
 }
 
 /** Thresholds change only through this: one recorded change, with a reason. */
-export async function changeCanaryThresholds(store: StateStore, thresholds: Partial<CanaryThresholds>, author: ChangeAuthor): Promise<RoutingChange> {
+export async function changeCanaryThresholds(
+  store: StateStore,
+  thresholds: Partial<CanaryThresholds>,
+  author: ChangeAuthor,
+): Promise<RoutingChange> {
   return store.update((state) => {
     const canary = state.routing.canary;
     if (!canary) throw new SwitchyardError('invalid-input', 'no canary is running');

@@ -3,7 +3,10 @@ import { gitOutput } from '../git/gitExec';
 
 /** Who is making a change: git's user.email for the repository, else user@host. */
 export async function whoAmI(root: string): Promise<string> {
-  const email = await gitOutput(root, ['config', 'user.email']).then((v) => v.trim(), () => '');
+  const email = await gitOutput(root, ['config', 'user.email']).then(
+    (v) => v.trim(),
+    () => '',
+  );
   if (email) return email;
   let user = 'unknown';
   try {

@@ -31,7 +31,12 @@ export interface PriorityInputs {
 
 export function baseScore(t: PriorityInputs, now: number): number {
   const urgent = t.urgentUntil !== undefined && t.urgentUntil > now ? URGENT_BONUS : 0;
-  return t.priority + urgent + UNBLOCK_WEIGHT * Math.min(t.unblocks, UNBLOCK_CAP) - Math.min(COST_WEIGHT * t.estCostUsd, COST_CAP);
+  return (
+    t.priority +
+    urgent +
+    UNBLOCK_WEIGHT * Math.min(t.unblocks, UNBLOCK_CAP) -
+    Math.min(COST_WEIGHT * t.estCostUsd, COST_CAP)
+  );
 }
 
 /** The time-invariant heap key (larger comes out first). */
@@ -47,9 +52,11 @@ export function scoreAt(t: PriorityInputs, now: number, agingPerMinute: number):
 export function explainScore(t: PriorityInputs, now: number, agingPerMinute: number): string {
   const minutes = Math.max(0, now - t.readySince) / 60_000;
   const parts = [`priority ${t.priority}`];
-  if (t.urgentUntil !== undefined && t.urgentUntil > now) parts.push(`urgent +${URGENT_BONUS} until ${new Date(t.urgentUntil).toISOString()}`);
+  if (t.urgentUntil !== undefined && t.urgentUntil > now)
+    parts.push(`urgent +${URGENT_BONUS} until ${new Date(t.urgentUntil).toISOString()}`);
   parts.push(`waited ${minutes.toFixed(1)} min +${(agingPerMinute * minutes).toFixed(1)}`);
   if (t.unblocks) parts.push(`unblocks ${t.unblocks} +${UNBLOCK_WEIGHT * Math.min(t.unblocks, UNBLOCK_CAP)}`);
-  if (t.estCostUsd) parts.push(`est. cost $${t.estCostUsd.toFixed(2)} −${Math.min(COST_WEIGHT * t.estCostUsd, COST_CAP).toFixed(1)}`);
+  if (t.estCostUsd)
+    parts.push(`est. cost $${t.estCostUsd.toFixed(2)} −${Math.min(COST_WEIGHT * t.estCostUsd, COST_CAP).toFixed(1)}`);
   return `score ${scoreAt(t, now, agingPerMinute).toFixed(1)} (${parts.join(', ')})`;
 }

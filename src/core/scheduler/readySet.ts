@@ -24,7 +24,9 @@ export class ReadySet {
   readonly nodes = new Map<string, ReadyNode>();
   readonly queues: ReadyQueues;
   private readonly delayed = new PriorityQueue<{ id: string; at: number }>((a, b) => a.at < b.at);
-  private readonly ages = new PriorityQueue<{ id: string; version: number; since: number }>((a, b) => a.since < b.since);
+  private readonly ages = new PriorityQueue<{ id: string; version: number; since: number }>(
+    (a, b) => a.since < b.since,
+  );
   private count = 0;
 
   constructor(
@@ -119,7 +121,12 @@ export class ReadySet {
     node.readySince = Math.max(dag.since, dag.depsDoneAt);
     this.count += 1;
     const inputs = this.inputs(node);
-    const entry: ReadyEntry = { id: node.task.id, version: node.version, key: orderKey(inputs, now, this.agingPerMinute), order: node.task.order };
+    const entry: ReadyEntry = {
+      id: node.task.id,
+      version: node.version,
+      key: orderKey(inputs, now, this.agingPerMinute),
+      order: node.task.order,
+    };
     if (inputs.urgentUntil !== undefined && inputs.urgentUntil > now) entry.urgentUntil = inputs.urgentUntil;
     this.queues.push(node.task.lane, entry);
     this.ages.push({ id: node.task.id, version: node.version, since: node.readySince });

@@ -97,7 +97,10 @@ export class Scheduler {
     for (const id of freed) this.ready.refresh(id, at);
   }
 
-  /** Adds many tasks at once (a drain's first look at the store): each is put in the ready set once, after all are known. */
+  /**
+   * Adds many tasks at once (a drain's first look at the store): each is put in the ready set once, after all are
+   * known.
+   */
   addMany(entries: readonly { task: SchedTask; state: TaskState; at: number; retryAt?: number }[], now: number): void {
     for (const { task, state, at, retryAt } of entries) {
       if (this.ready.nodes.has(task.id)) throw new Error(`task ${task.id} is already scheduled`);
@@ -149,7 +152,8 @@ export class Scheduler {
   pick(now: number, max = Infinity): PickResult {
     this.ready.promoteDue(now);
     const verdict = this.stages.startVerdict();
-    if (!verdict.ok) return { picks: [], reason: verdict.reason, backpressure: verdict.backpressure, skippedLanes: [], parked: [] };
+    if (!verdict.ok)
+      return { picks: [], reason: verdict.reason, backpressure: verdict.backpressure, skippedLanes: [], parked: [] };
     const result: PickResult = { picks: [], backpressure: false, skippedLanes: [], parked: [] };
     let free = Math.min(max, verdict.free);
     let skip: Set<string> | undefined;
@@ -174,12 +178,23 @@ export class Scheduler {
         continue;
       }
       const inputs = this.ready.inputs(node);
-      result.picks.push({ id: node.task.id, lane, score: scoreAt(inputs, now, this.options.agingPerMinute), inputs, at: now, waitedMs: Math.max(0, now - node.readySince) });
+      result.picks.push({
+        id: node.task.id,
+        lane,
+        score: scoreAt(inputs, now, this.options.agingPerMinute),
+        inputs,
+        at: now,
+        waitedMs: Math.max(0, now - node.readySince),
+      });
       this.setState(node.task.id, 'RUNNING', now);
       free -= 1;
     }
     if (free > 0 && result.picks.length === 0) {
-      result.reason = result.skippedLanes.length ? result.skippedLanes.map((s) => `lane ${s.lane}: ${s.reason}`).join('; ') : this.ready.size ? 'ready tasks are waiting for files held by tasks in progress' : 'no task is ready';
+      result.reason = result.skippedLanes.length
+        ? result.skippedLanes.map((s) => `lane ${s.lane}: ${s.reason}`).join('; ')
+        : this.ready.size
+          ? 'ready tasks are waiting for files held by tasks in progress'
+          : 'no task is ready';
     }
     return result;
   }
@@ -206,8 +221,10 @@ export class Scheduler {
     if (!node || !dag) return 'unknown task';
     if (dag.state !== 'READY') return `is ${dag.state}`;
     if (dag.unmet > 0) return `waits on ${this.dag.unmetDeps(id).join(', ')} (not DONE)`;
-    if (node.retryAt !== undefined && node.retryAt > now) return `retry backoff until ${new Date(node.retryAt).toISOString()}`;
-    if (node.parkedOn !== undefined) return `waits for ${node.parkedOn}, held by ${this.files.holder(node.parkedOn) ?? 'a task in progress'}`;
+    if (node.retryAt !== undefined && node.retryAt > now)
+      return `retry backoff until ${new Date(node.retryAt).toISOString()}`;
+    if (node.parkedOn !== undefined)
+      return `waits for ${node.parkedOn}, held by ${this.files.holder(node.parkedOn) ?? 'a task in progress'}`;
     return `ready (${explainScore(this.ready.inputs(node), now, this.options.agingPerMinute)})`;
   }
 

@@ -50,11 +50,16 @@ export class StageCounts {
 export function startVerdict(counts: Record<Stage, number>, limits: WipLimits): StartVerdict {
   for (const stage of DOWNSTREAM) {
     if (counts[stage] >= limits[stage]) {
-      return { ok: false, backpressure: true, reason: `backpressure: ${stage} is full (${counts[stage]}/${limits[stage]}), so no new run starts` };
+      return {
+        ok: false,
+        backpressure: true,
+        reason: `backpressure: ${stage} is full (${counts[stage]}/${limits[stage]}), so no new run starts`,
+      };
     }
   }
   const free = limits.RUNNING - counts.RUNNING;
-  if (free <= 0) return { ok: false, backpressure: false, reason: `RUNNING is full (${counts.RUNNING}/${limits.RUNNING})` };
+  if (free <= 0)
+    return { ok: false, backpressure: false, reason: `RUNNING is full (${counts.RUNNING}/${limits.RUNNING})` };
   return { ok: true, free };
 }
 

@@ -15,16 +15,32 @@ export function commandSecretSource(commands: () => Promise<Record<string, strin
     async get(_lane, secret) {
       const command = (await commands())[secret];
       if (!command) return undefined;
-      const result = await execa(command, { cwd, shell: true, reject: false, timeout: SECRET_COMMAND_TIMEOUT_MS, stdin: 'ignore' });
+      const result = await execa(command, {
+        cwd,
+        shell: true,
+        reject: false,
+        timeout: SECRET_COMMAND_TIMEOUT_MS,
+        stdin: 'ignore',
+      });
       if (result.exitCode !== 0 || result.timedOut) {
-        const why = result.timedOut ? `timed out after ${SECRET_COMMAND_TIMEOUT_MS / 1000} s` : `exited with code ${result.exitCode}`;
+        const why = result.timedOut
+          ? `timed out after ${SECRET_COMMAND_TIMEOUT_MS / 1000} s`
+          : `exited with code ${result.exitCode}`;
         const stderr = String(result.stderr ?? '').trim();
-        throw new SwitchyardError('secret-unavailable', `the secret command for ${secret} (\`${command}\`) ${why}${stderr ? `: ${stderr}` : ''}`);
+        throw new SwitchyardError(
+          'secret-unavailable',
+          `the secret command for ${secret} (\`${command}\`) ${why}${stderr ? `: ${stderr}` : ''}`,
+        );
       }
       const value = String(result.stdout ?? '').trim();
-      if (!value) throw new SwitchyardError('secret-unavailable', `the secret command for ${secret} (\`${command}\`) printed nothing`);
+      if (!value)
+        throw new SwitchyardError(
+          'secret-unavailable',
+          `the secret command for ${secret} (\`${command}\`) printed nothing`,
+        );
       return value;
     },
-    howToSet: (_lane, secret) => `configure a secret command for ${secret} (switchyard secrets command ${secret} '<command>')`,
+    howToSet: (_lane, secret) =>
+      `configure a secret command for ${secret} (switchyard secrets command ${secret} '<command>')`,
   };
 }

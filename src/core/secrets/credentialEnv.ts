@@ -1,12 +1,52 @@
 /** Words of a variable name that make its value a credential. */
 const CREDENTIAL_WORDS = new Set([
-  'KEY', 'KEYS', 'APIKEY', 'TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWORDS', 'PASSWD', 'PASS', 'PASSPHRASE', 'PWD',
-  'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTH', 'AUTHORIZATION', 'BEARER', 'COOKIE', 'DSN',
+  'KEY',
+  'KEYS',
+  'APIKEY',
+  'TOKEN',
+  'TOKENS',
+  'SECRET',
+  'SECRETS',
+  'PASSWORD',
+  'PASSWORDS',
+  'PASSWD',
+  'PASS',
+  'PASSPHRASE',
+  'PWD',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'CREDS',
+  'AUTH',
+  'AUTHORIZATION',
+  'BEARER',
+  'COOKIE',
+  'DSN',
 ]);
 /** A word ending in one of these (APIKEY, GHTOKEN, DBPASSWORD) counts too. */
 const CREDENTIAL_ENDINGS = ['KEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD'];
 /** A last word that says the value is about the credential, not the credential: AUTH_MODE, TOKEN_FILE, SECRET_URL. */
-const NOT_A_VALUE = new Set(['FILE', 'FILES', 'PATH', 'DIR', 'URL', 'URI', 'ENDPOINT', 'HOST', 'PORT', 'REGION', 'MODE', 'TYPE', 'METHOD', 'ENABLED', 'DISABLED', 'TIMEOUT', 'TTL', 'NAME', 'USER', 'USERNAME']);
+const NOT_A_VALUE = new Set([
+  'FILE',
+  'FILES',
+  'PATH',
+  'DIR',
+  'URL',
+  'URI',
+  'ENDPOINT',
+  'HOST',
+  'PORT',
+  'REGION',
+  'MODE',
+  'TYPE',
+  'METHOD',
+  'ENABLED',
+  'DISABLED',
+  'TIMEOUT',
+  'TTL',
+  'NAME',
+  'USER',
+  'USERNAME',
+]);
 /** Values shorter than this are not treated as credentials (flags, ports, "true"). */
 export const MIN_CREDENTIAL_CHARS = 8;
 
@@ -24,9 +64,15 @@ export const MIN_CREDENTIAL_CHARS = 8;
 export function looksLikeCredential(name: string): boolean {
   // PWD alone is the working directory; Switchyard's own variables (SWITCHYARD_IDEMPOTENCY_KEY) are not credentials.
   if (name === 'PWD' || name === 'OLDPWD' || name.startsWith('SWITCHYARD_')) return false;
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean);
   if (!words.length || NOT_A_VALUE.has(words[words.length - 1]!)) return false;
-  return words.some((w) => CREDENTIAL_WORDS.has(w) || CREDENTIAL_ENDINGS.some((end) => w.length > end.length && w.endsWith(end)));
+  return words.some(
+    (w) => CREDENTIAL_WORDS.has(w) || CREDENTIAL_ENDINGS.some((end) => w.length > end.length && w.endsWith(end)),
+  );
 }
 
 /** Names a lane setting passes from the parent environment: `env` and `passEnv` entries, `PREFIX_*` expanded. */
@@ -50,10 +96,15 @@ export function passedEnvNames(settings: Readonly<Record<string, unknown>>, pare
  * declares) and parent variables its `env`/`passEnv` settings pass on, whose
  * names look like credentials and whose values have at least 8 characters.
  */
-export function credentialsInEnv(laneEnv: Readonly<Record<string, string>>, settings: Readonly<Record<string, unknown>>, parent: NodeJS.ProcessEnv): Record<string, string> {
+export function credentialsInEnv(
+  laneEnv: Readonly<Record<string, string>>,
+  settings: Readonly<Record<string, unknown>>,
+  parent: NodeJS.ProcessEnv,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const consider = (name: string, value: string | undefined): void => {
-    if (value !== undefined && value.trim().length >= MIN_CREDENTIAL_CHARS && looksLikeCredential(name)) out[name] = value.trim();
+    if (value !== undefined && value.trim().length >= MIN_CREDENTIAL_CHARS && looksLikeCredential(name))
+      out[name] = value.trim();
   };
   for (const [name, value] of Object.entries(laneEnv)) consider(name, value);
   for (const name of passedEnvNames(settings, parent)) consider(name, parent[name]);

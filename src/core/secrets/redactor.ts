@@ -1,4 +1,6 @@
-/** A secret's value is redacted when it has at least this many characters; very short values would redact ordinary text. */
+/**
+ * A secret's value is redacted when it has at least this many characters; very short values would redact ordinary text.
+ */
 export const MIN_SECRET_CHARS = 6;
 /** A cut-off piece of a secret (its first or last characters) of at least this length is redacted too. */
 export const MIN_FRAGMENT_CHARS = 8;
@@ -38,12 +40,17 @@ export class Redactor {
     return this.originals.size;
   }
 
-  /** The values added (and the lines of multi-line ones), with their names, for the scan that blocks a change holding one: never to be shown. */
+  /**
+   * The values added (and the lines of multi-line ones), with their names, for the scan that blocks a change holding
+   * one: never to be shown.
+   */
   known(): { name: string; value: string }[] {
     const out: { name: string; value: string }[] = [];
     for (const [value, name] of this.originals) {
       out.push({ name, value });
-      if (value.includes('\n')) for (const line of value.split(/\r?\n/)) if (line.trim().length >= MIN_FRAGMENT_CHARS) out.push({ name, value: line.trim() });
+      if (value.includes('\n'))
+        for (const line of value.split(/\r?\n/))
+          if (line.trim().length >= MIN_FRAGMENT_CHARS) out.push({ name, value: line.trim() });
     }
     return out;
   }
@@ -66,7 +73,8 @@ export class Redactor {
   redactValue<T>(value: T): T {
     if (!this.entries.length) return value;
     const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? this.redact(v) : v)) ?? 'null';
-    // A second pass over the JSON text catches escaped forms and keys; should it ever break the JSON, the per-string result stands.
+    // A second pass over the JSON text catches escaped forms and keys; should it ever break the JSON, the per-string
+    // result stands.
     try {
       return JSON.parse(this.redact(text)) as T;
     } catch {

@@ -15,11 +15,17 @@ export type SecretResolution =
  * local server does not need) are passed on when set and skipped when not.
  * Values go into `redactor`.
  */
-export async function resolveLaneSecrets(manifest: LaneManifest, source: SecretSource, redactor: Redactor): Promise<SecretResolution> {
+export async function resolveLaneSecrets(
+  manifest: LaneManifest,
+  source: SecretSource,
+  redactor: Redactor,
+): Promise<SecretResolution> {
   const secrets: Record<string, string> = {};
   const wanted = [
     ...manifest.requiredSecrets.map((name) => ({ name, required: true })),
-    ...(manifest.optionalSecrets ?? []).filter((name) => !manifest.requiredSecrets.includes(name)).map((name) => ({ name, required: false })),
+    ...(manifest.optionalSecrets ?? [])
+      .filter((name) => !manifest.requiredSecrets.includes(name))
+      .map((name) => ({ name, required: false })),
   ];
   for (const { name, required } of wanted) {
     let value: string | undefined;
@@ -33,7 +39,11 @@ export async function resolveLaneSecrets(manifest: LaneManifest, source: SecretS
     }
     if (!value) {
       if (!required) continue;
-      return { ok: false, code: 'secret-missing', reason: `lane "${manifest.id}" needs ${name}, which is not set: ${source.howToSet(manifest.id, name)}` };
+      return {
+        ok: false,
+        code: 'secret-missing',
+        reason: `lane "${manifest.id}" needs ${name}, which is not set: ${source.howToSet(manifest.id, name)}`,
+      };
     }
     redactor.add(name, value);
     secrets[name] = value;

@@ -28,7 +28,9 @@ export class AtomicJsonFile<T> {
       bytes = await readFile(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new SwitchyardError('store-corrupt', `cannot read ${this.path}: ${(error as Error).message}`, { cause: error });
+      throw new SwitchyardError('store-corrupt', `cannot read ${this.path}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     let json: unknown;
     try {
@@ -40,11 +42,14 @@ export class AtomicJsonFile<T> {
     if (newer !== undefined) {
       throw new SwitchyardError(
         'store-newer-version',
-        `${this.path} was written by a newer Switchyard (state version ${newer}; this Switchyard reads version ${this.options.version}). Upgrade Switchyard to use this project; the file is left as it is`,
+        `${this.path} was written by a newer Switchyard (state version ${newer}; this Switchyard reads ` +
+          `version ${this.options.version}). Upgrade Switchyard to use this project; the file is left as it ` +
+          `is`,
       );
     }
     const parsed = this.schema.safeParse(json);
-    if (!parsed.success) throw await this.corrupt(bytes, `does not match the expected shape: ${describeZodError(parsed.error)}`);
+    if (!parsed.success)
+      throw await this.corrupt(bytes, `does not match the expected shape: ${describeZodError(parsed.error)}`);
     return parsed.data;
   }
 
@@ -74,13 +79,22 @@ export class AtomicJsonFile<T> {
     return typeof version === 'number' && version > current ? version : undefined;
   }
 
-  /** The error for a damaged file, after copying the bytes that were read to `<file>.corrupt-<sha256 prefix>.bak` unless that copy exists. */
+  /**
+   * The error for a damaged file, after copying the bytes that were read to `<file>.corrupt-<sha256 prefix>.bak` unless
+   * that copy exists.
+   */
   private async corrupt(bytes: Buffer, problem: string): Promise<SwitchyardError> {
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
     const backup = `${this.path}.corrupt-${hash}.bak`;
     let kept: string | undefined;
     try {
-      if (await access(backup).then(() => true, () => false)) return this.corruptError(problem, backup);
+      if (
+        await access(backup).then(
+          () => true,
+          () => false,
+        )
+      )
+        return this.corruptError(problem, backup);
       const temp = `${backup}.${process.pid}.tmp`;
       const handle = await open(temp, 'w');
       try {
@@ -90,9 +104,11 @@ export class AtomicJsonFile<T> {
         await handle.close();
       }
       // A hard link appears whole or not at all, and fails when a copy of the same content is there already.
-      await link(temp, backup).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      }).finally(() => rm(temp, { force: true }));
+      await link(temp, backup)
+        .catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+        })
+        .finally(() => rm(temp, { force: true }));
       kept = backup;
     } catch {
       // The original stays untouched either way.
@@ -102,6 +118,9 @@ export class AtomicJsonFile<T> {
 
   private corruptError(problem: string, backup: string | undefined): SwitchyardError {
     const kept = backup ? `; a copy was kept at ${backup}` : '';
-    return new SwitchyardError('store-corrupt', `${this.path} ${problem}. Switchyard will not overwrite it: fix or remove the file${kept}`);
+    return new SwitchyardError(
+      'store-corrupt',
+      `${this.path} ${problem}. Switchyard will not overwrite it: fix or remove the file${kept}`,
+    );
   }
 }

@@ -44,7 +44,11 @@ export function parseJsonLine(raw: string): { json: unknown } | { problem: strin
 }
 
 /** Checks complete lines in order (see `JsonlPolicy` for what a damaged line does). */
-export function parseJsonlLines<T>(lines: readonly string[], check: JsonlCheck<T>, policy: JsonlPolicy): Omit<JsonlRead<T>, 'tornTail'> {
+export function parseJsonlLines<T>(
+  lines: readonly string[],
+  check: JsonlCheck<T>,
+  policy: JsonlPolicy,
+): Omit<JsonlRead<T>, 'tornTail'> {
   const values: T[] = [];
   const damaged: JsonlRead<T>['damaged'] = [];
   const place = policy.place ?? ((i: number) => `line ${i + 1}`);
@@ -81,7 +85,10 @@ export function parseJsonlText<T>(text: string, check: JsonlCheck<T>, policy: Js
   return read;
 }
 
-/** Reads `file` with `parseJsonlText`; the default place is `file:line`. A missing file is empty; other read errors are thrown. */
+/**
+ * Reads `file` with `parseJsonlText`; the default place is `file:line`. A missing file is empty; other read errors are
+ * thrown.
+ */
 export async function readJsonlFile<T>(file: string, check: JsonlCheck<T>, policy: JsonlPolicy): Promise<JsonlRead<T>> {
   let text: string;
   try {

@@ -9,7 +9,10 @@ export function lineCutMarker(bytes: number): string {
   return ` … [line cut: ${bytes} more bytes not kept]`;
 }
 
-/** `text` cut to `maxChars` characters plus the marker; the dropped byte count includes what an earlier cut (the lane's splitter) dropped. */
+/**
+ * `text` cut to `maxChars` characters plus the marker; the dropped byte count includes what an earlier cut (the lane's
+ * splitter) dropped.
+ */
 export function cutLine(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   let cut = maxChars;
@@ -26,7 +29,9 @@ export function cutLine(text: string, maxChars: number): string {
   return `${text.slice(0, cut)}${lineCutMarker(Buffer.byteLength(rest) + earlier)}`;
 }
 
-/** Every string inside a JSON-like value longer than `maxChars` cut with the marker; the value itself is not changed. */
+/**
+ * Every string inside a JSON-like value longer than `maxChars` cut with the marker; the value itself is not changed.
+ */
 export function cutLongStrings<T>(value: T, maxChars: number): T {
   if (typeof value === 'string') return (value.length > maxChars ? cutLine(value, maxChars) : value) as T;
   if (Array.isArray(value)) return value.map((v) => cutLongStrings(v, maxChars)) as T;

@@ -33,8 +33,13 @@ export const IntegrationSettings = z
   .object({
     /** Merge each verified (and approved) run into `targetBranch`; off: the work stays on the run's branch. */
     enabled: z.boolean().default(true),
-    targetBranch: z.string().regex(BRANCH, 'targetBranch must be a valid branch name').default('switchyard/integration'),
-    /** `local`: merged without a checkout; `push`: merged the same way, then the target branch is pushed to `remote`. */
+    targetBranch: z
+      .string()
+      .regex(BRANCH, 'targetBranch must be a valid branch name')
+      .default('switchyard/integration'),
+    /**
+     * `local`: merged without a checkout; `push`: merged the same way, then the target branch is pushed to `remote`.
+     */
     mode: z.enum(['local', 'push']).default('local'),
     remote: z.string().min(1).default('origin'),
   })
@@ -45,9 +50,17 @@ export const BreakerSettings = z
   .object({
     /** This many failures with the same code within `windowMs` open a lane's breaker. */
     failures: z.number().int().min(1).max(100).default(3),
-    windowMs: z.number().int().min(1_000).default(10 * 60_000),
+    windowMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(10 * 60_000),
     /** How long an open breaker waits before it lets one probe run through. */
-    cooldownMs: z.number().int().min(100).default(2 * 60_000),
+    cooldownMs: z
+      .number()
+      .int()
+      .min(100)
+      .default(2 * 60_000),
     /** Successes in a row (1, then 2, then 4… at once) that close a half-open breaker. */
     closeAfter: z.number().int().min(1).max(20).default(3),
   })
@@ -63,13 +76,27 @@ export const RetryBackoff = z
   })
   .strict();
 
-/** The cap on a run's stored lane output (`runs/<run>/events.jsonl`): head and tail kept, a marker says what was dropped. */
+/**
+ * The cap on a run's stored lane output (`runs/<run>/events.jsonl`): head and tail kept, a marker says what was
+ * dropped.
+ */
 export const RunOutputSettings = z
   .object({
     /** Lane output bytes a run stores at most: the first half as it comes, then the latest part that fits. */
-    maxBytes: z.number().int().min(1024 * 1024).default(10 * 1024 * 1024),
-    /** Longer output lines (and strings in lane events) are cut with a marker; the lanes cut lines at 1 MiB before that. */
-    maxLineChars: z.number().int().min(256).max(512 * 1024).default(64 * 1024),
+    maxBytes: z
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(10 * 1024 * 1024),
+    /**
+     * Longer output lines (and strings in lane events) are cut with a marker; the lanes cut lines at 1 MiB before that.
+     */
+    maxLineChars: z
+      .number()
+      .int()
+      .min(256)
+      .max(512 * 1024)
+      .default(64 * 1024),
   })
   .strict();
 

@@ -5,24 +5,30 @@ import { LaneId, Task } from '../model/task';
 import { BreakerState } from '../model/breakerState';
 import { migrateSettings, orchestratorSettingsShape } from './orchestratorSettings';
 
-export const ProjectSettings = z.preprocess(migrateSettings, z
-  .object({
-    defaultLane: LaneId.default('command'),
-    /** Per-lane maximum attempts; a lane without an entry uses its manifest's defaultRetryCap. */
-    retryCaps: z.record(z.string(), z.number().int().min(1).max(20)).default({}),
-    /** Per-lane settings, e.g. `{ "command": { "command": "./agent.sh" } }`. */
-    laneSettings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
-    ...orchestratorSettingsShape,
-    /** `strict`: every journal event is durable before its call starts or its result is reported; `on`: group commit, only `never` calls wait. */
-    journalDurability: z.enum(['strict', 'on']).default('strict'),
-    /** How long a run's lease lasts without a heartbeat before another process may take the run over. */
-    leaseMs: z.number().int().min(200).default(30_000),
-    /** Commands that print a secret, by secret name, e.g. `{ "ANTHROPIC_API_KEY": "pass show anthropic" }`. */
-    secretCommands: z.record(z.string(), z.string()).default({}),
-    /** Lane modules the CLI loads (paths relative to the repository, or package names). */
-    laneModules: z.array(z.string()).default([]),
-  })
-  .strict());
+export const ProjectSettings = z.preprocess(
+  migrateSettings,
+  z
+    .object({
+      defaultLane: LaneId.default('command'),
+      /** Per-lane maximum attempts; a lane without an entry uses its manifest's defaultRetryCap. */
+      retryCaps: z.record(z.string(), z.number().int().min(1).max(20)).default({}),
+      /** Per-lane settings, e.g. `{ "command": { "command": "./agent.sh" } }`. */
+      laneSettings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+      ...orchestratorSettingsShape,
+      /**
+       * `strict`: every journal event is durable before its call starts or its result is reported; `on`: group commit,
+       * only `never` calls wait.
+       */
+      journalDurability: z.enum(['strict', 'on']).default('strict'),
+      /** How long a run's lease lasts without a heartbeat before another process may take the run over. */
+      leaseMs: z.number().int().min(200).default(30_000),
+      /** Commands that print a secret, by secret name, e.g. `{ "ANTHROPIC_API_KEY": "pass show anthropic" }`. */
+      secretCommands: z.record(z.string(), z.string()).default({}),
+      /** Lane modules the CLI loads (paths relative to the repository, or package names). */
+      laneModules: z.array(z.string()).default([]),
+    })
+    .strict(),
+);
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 
 export const STATE_VERSION = 1;
@@ -36,7 +42,9 @@ export const ProjectState = z
     runs: z.array(Run),
     /** Incremented by every write, so a reader can tell whether anything changed since it last looked. */
     revision: z.number().int().min(0).default(0),
-    /** Circuit breakers by lane (and `lane:tool`): open, half-open or closed, with the failure code that opened them. */
+    /**
+     * Circuit breakers by lane (and `lane:tool`): open, half-open or closed, with the failure code that opened them.
+     */
     breakers: z.record(z.string(), BreakerState).default({}),
     /** The active canary and every recorded routing change (who, when, why, before and after). */
     routing: RoutingState.default({ history: [] }),
@@ -45,5 +53,14 @@ export const ProjectState = z
 export type ProjectState = z.infer<typeof ProjectState>;
 
 export function emptyProjectState(): ProjectState {
-  return { version: STATE_VERSION, settings: ProjectSettings.parse({}), nextTaskNumber: 1, tasks: [], runs: [], revision: 0, breakers: {}, routing: { history: [] } };
+  return {
+    version: STATE_VERSION,
+    settings: ProjectSettings.parse({}),
+    nextTaskNumber: 1,
+    tasks: [],
+    runs: [],
+    revision: 0,
+    breakers: {},
+    routing: { history: [] },
+  };
 }

@@ -16,7 +16,10 @@ const OUTPUT_TYPES = new Set(['lane', 'review']);
 /** Consecutive log lines of one stream are stored as one JSON line of at most about this size. */
 const BATCH_BYTES = 64 * 1024;
 
-/** Orders the lines of the logs written by this process (a held tail is written after later lines; readers sort by ts, then seq). */
+/**
+ * Orders the lines of the logs written by this process (a held tail is written after later lines; readers sort by ts,
+ * then seq).
+ */
 let seq = 0;
 
 interface LogBatch {
@@ -49,7 +52,10 @@ export class RunEventLog {
     private readonly limits: RunOutputLimits = DEFAULT_RUN_OUTPUT,
   ) {
     this.out = new JsonlAppender(file);
-    this.budget = new OutputBudget(limits.maxBytes, (body, at) => `${JSON.stringify({ ts: at?.ts ?? new Date().toISOString(), seq: at?.seq ?? ++seq, ...body })}\n`);
+    this.budget = new OutputBudget(
+      limits.maxBytes,
+      (body, at) => `${JSON.stringify({ ts: at?.ts ?? new Date().toISOString(), seq: at?.seq ?? ++seq, ...body })}\n`,
+    );
   }
 
   append(type: string, body: Record<string, unknown>): void {
@@ -60,7 +66,11 @@ export class RunEventLog {
     }
     const log = logLine(body);
     if (log) {
-      this.addLine(type, log.stream, log.line.length > this.limits.maxLineChars ? cutLine(log.line, this.limits.maxLineChars) : log.line);
+      this.addLine(
+        type,
+        log.stream,
+        log.line.length > this.limits.maxLineChars ? cutLine(log.line, this.limits.maxLineChars) : log.line,
+      );
       return;
     }
     this.closeBatch();
@@ -80,7 +90,8 @@ export class RunEventLog {
   private addLine(type: string, stream: string, line: string): void {
     const part = JSON.stringify(line);
     const open = this.batch;
-    if (open && (open.type !== type || open.stream !== stream || open.bytes + part.length > BATCH_BYTES)) this.closeBatch();
+    if (open && (open.type !== type || open.stream !== stream || open.bytes + part.length > BATCH_BYTES))
+      this.closeBatch();
     this.batch ??= { ts: new Date().toISOString(), seq: ++seq, type, stream, parts: [], bytes: 0 };
     this.batch.parts.push(part);
     this.batch.bytes += part.length + 1;
@@ -98,7 +109,16 @@ export class RunEventLog {
     if (!b) return;
     this.batch = undefined;
     const text = `{"ts":${JSON.stringify(b.ts)},"seq":${b.seq},"type":${JSON.stringify(b.type)},"event":{"type":"log","stream":${JSON.stringify(b.stream)},"lines":[${b.parts.join(',')}]}}\n`;
-    this.write(this.budget.output({ text, bytes: Buffer.byteLength(text), lines: b.parts.length, events: 0, ts: b.ts, seq: b.seq }));
+    this.write(
+      this.budget.output({
+        text,
+        bytes: Buffer.byteLength(text),
+        lines: b.parts.length,
+        events: 0,
+        ts: b.ts,
+        seq: b.seq,
+      }),
+    );
   }
 
   private write(texts: (string | Buffer)[]): void {
@@ -106,9 +126,13 @@ export class RunEventLog {
   }
 }
 
-/** A lane log event `{event: {type: 'log', stream, line}}` (the lane event schema allows no other field in it), which can be batched. */
+/**
+ * A lane log event `{event: {type: 'log', stream, line}}` (the lane event schema allows no other field in it), which
+ * can be batched.
+ */
 function logLine(body: Record<string, unknown>): { stream: string; line: string } | undefined {
   const event = body.event as { type?: unknown; stream?: unknown; line?: unknown } | undefined;
-  if (!event || event.type !== 'log' || typeof event.line !== 'string' || typeof event.stream !== 'string') return undefined;
+  if (!event || event.type !== 'log' || typeof event.line !== 'string' || typeof event.stream !== 'string')
+    return undefined;
   return event as { stream: string; line: string };
 }

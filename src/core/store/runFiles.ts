@@ -31,7 +31,9 @@ export type RunLogLine = z.infer<typeof RunLogLine>;
 export async function readRunLog(file: string): Promise<RunLogLine[]> {
   // A diagnostic log: a torn or damaged line (the writer appends after a crash without repairing) is skipped;
   // a missing or unreadable file reads as empty.
-  const read = await readJsonlFile(file, zodLine(RunLogLine, 'a run event'), { damaged: 'skip' }).catch(() => undefined);
+  const read = await readJsonlFile(file, zodLine(RunLogLine, 'a run event'), { damaged: 'skip' }).catch(
+    () => undefined,
+  );
   const lines = read?.values ?? [];
   const inOrder = lines.every((line, i) => i === 0 || before(lines[i - 1]!, line) <= 0);
   return (inOrder ? lines : [...lines].sort(before)).flatMap(unbatch);

@@ -23,8 +23,10 @@ export interface PlainTextOptions {
   oneLine?: boolean;
 }
 
-// Terminated string sequences: OSC (ESC ] / 0x9D), DCS (ESC P / 0x90), SOS (ESC X / 0x98), PM (ESC ^ / 0x9E), APC (ESC _ / 0x9F).
-const STRING_SEQUENCE = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)/g;
+// Terminated string sequences: OSC (ESC ] / 0x9D), DCS (ESC P / 0x90), SOS (ESC X / 0x98), PM (ESC ^ / 0x9E), APC (ESC
+// _ / 0x9F).
+const STRING_SEQUENCE =
+  /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)/g;
 // CSI: ESC [ or 0x9B, parameter bytes, intermediate bytes, one final byte.
 const CSI = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]/g;
 // Any other escape: ESC, intermediates, a final byte (charset selection, ESC 7, ESC c, a lone ESC ] …).

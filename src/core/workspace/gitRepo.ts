@@ -13,7 +13,8 @@ export async function resolveRepoRoot(dir: string): Promise<string> {
   } catch (error) {
     throw new SwitchyardError(
       'not-a-git-repo',
-      `${dir} is not inside a git repository (git said: ${firstLine(gitSaid(error))}). Run \`git init\` and make a first commit, or open a repository.`,
+      `${dir} is not inside a git repository (git said: ${firstLine(gitSaid(error))}). Run \`git init\` ` +
+        `and make a first commit, or open a repository.`,
       { cause: error },
     );
   }
@@ -24,7 +25,11 @@ export async function headCommit(root: string): Promise<string> {
   try {
     return (await gitOutput(root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
   } catch (error) {
-    throw new SwitchyardError('git-failed', `${root} has no commits yet: make a first commit so tasks have a base to start from`, { cause: error });
+    throw new SwitchyardError(
+      'git-failed',
+      `${root} has no commits yet: make a first commit so tasks have a base to start from`,
+      { cause: error },
+    );
   }
 }
 

@@ -38,7 +38,10 @@ export async function listSalvage(project: SalvageProject): Promise<SalvageEntry
   const entries: SalvageEntry[] = [];
   for (const run of [...state.runs].reverse()) {
     if (!run.salvage) continue;
-    const at = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${run.salvage.branch}`]).then((s) => s.trim(), () => '');
+    const at = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${run.salvage.branch}`]).then(
+      (s) => s.trim(),
+      () => '',
+    );
     entries.push({
       runId: run.id,
       taskId: run.taskId,
@@ -58,7 +61,10 @@ export async function listSalvage(project: SalvageProject): Promise<SalvageEntry
 export interface PromoteOptions {
   /** The branch to create or fast-forward (default `salvage/<run>`); never one under `switchyard/`. */
   to?: string;
-  /** Instead of the salvaged commits themselves: their diff as one commit on a new branch off this revision (e.g. `HEAD`). */
+  /**
+   * Instead of the salvaged commits themselves: their diff as one commit on a new branch off this revision (e.g.
+   * `HEAD`).
+   */
   onto?: string;
 }
 
@@ -79,21 +85,40 @@ export interface Promotion {
  * and checked-out branch are never touched; a conflict leaves nothing behind.
  * The decision is recorded in the run's log.
  */
-export async function promoteSalvage(project: SalvageProject, runId: string, options: PromoteOptions = {}): Promise<Promotion> {
+export async function promoteSalvage(
+  project: SalvageProject,
+  runId: string,
+  options: PromoteOptions = {},
+): Promise<Promotion> {
   const state = await project.store.read();
   const run = state.runs.find((r) => r.id === runId);
-  if (!run) throw new SwitchyardError('unknown-run', `unknown run "${runId}"${state.runs.length ? `; runs: ${state.runs.map((r) => r.id).join(', ')}` : ''}`);
+  if (!run)
+    throw new SwitchyardError(
+      'unknown-run',
+      `unknown run "${runId}"${state.runs.length ? `; runs: ${state.runs.map((r) => r.id).join(', ')}` : ''}`,
+    );
   if (!run.salvage) {
     const salvaged = state.runs.filter((r) => r.salvage).map((r) => r.id);
-    throw new SwitchyardError('invalid-input', `run ${runId} has no salvaged work (only failed or interrupted runs that left changes do)${salvaged.length ? `; runs with salvage: ${salvaged.join(', ')}` : ''}`);
+    throw new SwitchyardError(
+      'invalid-input',
+      `run ${runId} has no salvaged work (only failed or interrupted runs that left changes ` +
+        `do)${salvaged.length ? `; runs with salvage: ${salvaged.join(', ')}` : ''}`,
+    );
   }
   const root = project.root;
   const branch = options.to ?? `salvage/${runId}`;
   await checkBranchName(project.root, branch);
   const commit = run.salvage.commit;
-  const exists = await gitOutput(root, ['cat-file', '-e', `${commit}^{commit}`]).then(() => true, () => false);
+  const exists = await gitOutput(root, ['cat-file', '-e', `${commit}^{commit}`]).then(
+    () => true,
+    () => false,
+  );
   if (!exists) {
-    throw new SwitchyardError('git-failed', `the salvage commit ${commit.slice(0, 12)} of run ${runId} is gone from the repository; its diff is still in ${diffPath(project.root, runId)} (git apply it by hand)`);
+    throw new SwitchyardError(
+      'git-failed',
+      `the salvage commit ${commit.slice(0, 12)} of run ${runId} is gone from the repository; its diff is ` +
+        `still in ${diffPath(project.root, runId)} (git apply it by hand)`,
+    );
   }
 
   const promotion = options.onto
@@ -101,39 +126,74 @@ export async function promoteSalvage(project: SalvageProject, runId: string, opt
     : await pointBranch(project.root, runId, branch, commit, run.salvage.files);
   const log = new RunEventLog(eventsPath(project.root, runId));
   log.append('decision', {
-    message: promotion.action === 'unchanged'
-      ? `salvage of run ${runId}: branch ${branch} already holds it (${commit.slice(0, 12)})`
-      : `salvage of run ${runId} promoted by the operator: branch ${branch} ${promotion.action} at ${promotion.commit.slice(0, 12)}${options.onto ? ` (its diff applied onto ${options.onto})` : ''}`,
+    message:
+      promotion.action === 'unchanged'
+        ? `salvage of run ${runId}: branch ${branch} already holds it (${commit.slice(0, 12)})`
+        : `salvage of run ${runId} promoted by the operator: branch ${branch} ${promotion.action} at ` +
+          `${promotion.commit.slice(0, 12)}${options.onto ? ` (its diff applied onto ${options.onto})` : ''}`,
   });
   await log.flush();
   return promotion;
 }
 
-async function pointBranch(root: string, runId: string, branch: string, commit: string, files: number): Promise<Promotion> {
-  const current = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((s) => s.trim(), () => '');
+async function pointBranch(
+  root: string,
+  runId: string,
+  branch: string,
+  commit: string,
+  files: number,
+): Promise<Promotion> {
+  const current = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(
+    (s) => s.trim(),
+    () => '',
+  );
   if (current === commit) return { runId, branch, commit, action: 'unchanged', files };
   if (current) {
     // (`merge-base` prints the common ancestor; none, or an error, reads as not behind.)
     const behind = (await gitOutput(root, ['merge-base', current, commit]).catch(() => '')).trim() === current;
     if (!behind) {
-      throw new SwitchyardError('invalid-input', `branch ${branch} exists and has commits the salvage of run ${runId} does not (${current.slice(0, 12)}); choose another branch with --to`);
+      throw new SwitchyardError(
+        'invalid-input',
+        `branch ${branch} exists and has commits the salvage of run ${runId} does not ` +
+          `(${current.slice(0, 12)}); choose another branch with --to`,
+      );
     }
   }
   try {
     // `git branch -f` refuses a branch checked out in any worktree, so a working tree is never moved under the user.
     await gitOutput(root, ['branch', ...(current ? ['-f'] : []), branch, commit]);
   } catch (error) {
-    throw new SwitchyardError('git-failed', `could not point ${branch} at the salvage of run ${runId}: ${firstLine(gitSaid(error))}`, { cause: error });
+    throw new SwitchyardError(
+      'git-failed',
+      `could not point ${branch} at the salvage of run ${runId}: ${firstLine(gitSaid(error))}`,
+      { cause: error },
+    );
   }
   return { runId, branch, commit, action: current ? 'fast-forwarded' : 'created', files };
 }
 
-async function applyOnto(root: string, run: Run, branch: string, onto: string, title: string | undefined): Promise<Promotion> {
-  const taken = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((s) => s.trim(), () => '');
-  if (taken) throw new SwitchyardError('invalid-input', `branch ${branch} already exists; --onto makes a new branch, so choose another name with --to`);
-  const base = await gitOutput(root, ['rev-parse', '--verify', `${onto}^{commit}`]).then((s) => s.trim(), () => {
-    throw new SwitchyardError('invalid-input', `--onto ${onto} does not name a commit in this repository`);
-  });
+async function applyOnto(
+  root: string,
+  run: Run,
+  branch: string,
+  onto: string,
+  title: string | undefined,
+): Promise<Promotion> {
+  const taken = await gitOutput(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(
+    (s) => s.trim(),
+    () => '',
+  );
+  if (taken)
+    throw new SwitchyardError(
+      'invalid-input',
+      `branch ${branch} already exists; --onto makes a new branch, so choose another name with --to`,
+    );
+  const base = await gitOutput(root, ['rev-parse', '--verify', `${onto}^{commit}`]).then(
+    (s) => s.trim(),
+    () => {
+      throw new SwitchyardError('invalid-input', `--onto ${onto} does not name a commit in this repository`);
+    },
+  );
   const commit = run.salvage!.commit;
   const scratch = await mkdtemp(join(tmpdir(), 'switchyard-promote-'));
   const tree = join(scratch, 'tree');
@@ -144,18 +204,33 @@ async function applyOnto(root: string, run: Run, branch: string, onto: string, t
     try {
       await gitOutput(tree, ['apply', '--3way', '--index', '--whitespace=nowarn', patchFile]);
     } catch (error) {
-      const conflicted = (await gitOutput(tree, ['diff', '--name-only', '--diff-filter=U']).catch(() => '')).trim().split('\n').filter(Boolean);
+      const conflicted = (await gitOutput(tree, ['diff', '--name-only', '--diff-filter=U']).catch(() => ''))
+        .trim()
+        .split('\n')
+        .filter(Boolean);
       throw new SwitchyardError(
         'git-failed',
-        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)})${conflicted.length ? `: conflicts in ${conflicted.join(', ')}` : `: ${firstLine(gitSaid(error))}`}; promote it without --onto and merge or rebase it yourself`,
+        `the salvage of run ${run.id} does not apply onto ${onto} ` +
+          `(${base.slice(0, 12)})${conflicted.length ? `: conflicts in ${conflicted.join(', ')}` : `: ${firstLine(gitSaid(error))}`}; promote it without --onto and merge or rebase it yourself`,
         { cause: error },
       );
     }
     const staged = await gitOutput(tree, ['diff', '--cached', '--numstat']);
     const files = staged.split('\n').filter(Boolean).length;
-    if (files === 0) throw new SwitchyardError('invalid-input', `nothing to promote: ${onto} already contains the salvaged changes of run ${run.id}`);
-    const identity = (await gitOutput(tree, ['config', 'user.email']).then((v) => v.trim() !== '', () => false)) ? [] : FALLBACK_IDENTITY;
-    const message = `Salvaged work of run ${run.id}${title ? `: ${title}` : ''}\n\nFrom ${run.salvage!.branch} (${commit.slice(0, 12)}), promoted onto ${onto}.`;
+    if (files === 0)
+      throw new SwitchyardError(
+        'invalid-input',
+        `nothing to promote: ${onto} already contains the salvaged changes of run ${run.id}`,
+      );
+    const identity = (await gitOutput(tree, ['config', 'user.email']).then(
+      (v) => v.trim() !== '',
+      () => false,
+    ))
+      ? []
+      : FALLBACK_IDENTITY;
+    const message =
+      `Salvaged work of run ${run.id}${title ? `: ${title}` : ''}\n\nFrom ${run.salvage!.branch} ` +
+      `(${commit.slice(0, 12)}), promoted onto ${onto}.`;
     await gitOutput(tree, [...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
     const head = (await gitOutput(tree, ['rev-parse', 'HEAD'])).trim();
     await gitOutput(root, ['branch', branch, head]);
@@ -169,8 +244,15 @@ async function applyOnto(root: string, run: Run, branch: string, onto: string, t
 
 async function checkBranchName(root: string, branch: string): Promise<void> {
   if (branch === 'switchyard' || branch.startsWith('switchyard/')) {
-    throw new SwitchyardError('invalid-input', `branch ${branch} is in Switchyard's own namespace (switchyard/…); promote to a branch of yours, e.g. --to salvage/<run>`);
+    throw new SwitchyardError(
+      'invalid-input',
+      `branch ${branch} is in Switchyard's own namespace (switchyard/…); promote to a branch of yours, ` +
+        `e.g. --to salvage/<run>`,
+    );
   }
-  const ok = await gitOutput(root, ['check-ref-format', '--branch', branch]).then(() => true, () => false);
+  const ok = await gitOutput(root, ['check-ref-format', '--branch', branch]).then(
+    () => true,
+    () => false,
+  );
   if (!ok) throw new SwitchyardError('invalid-input', `"${branch}" is not a valid branch name`);
 }

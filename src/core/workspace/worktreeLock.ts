@@ -24,7 +24,11 @@ export function withWorktreeLock<T>(root: string, fn: () => Promise<T>): Promise
         retries: { retries: 400, minTimeout: 5, maxTimeout: 100, factor: 1.5 },
       });
     } catch (error) {
-      throw new SwitchyardError('store-locked', `could not lock the worktrees of ${root}: ${(error as Error).message}`, { cause: error });
+      throw new SwitchyardError(
+        'store-locked',
+        `could not lock the worktrees of ${root}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     try {
       return await fn();
@@ -33,6 +37,9 @@ export function withWorktreeLock<T>(root: string, fn: () => Promise<T>): Promise
     }
   };
   const next = (repoQueues.get(root) ?? Promise.resolve()).then(locked, locked);
-  repoQueues.set(root, next.catch(() => undefined));
+  repoQueues.set(
+    root,
+    next.catch(() => undefined),
+  );
   return next;
 }

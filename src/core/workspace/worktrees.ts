@@ -43,7 +43,11 @@ export async function createWorktree(root: string, path: string, branch: string,
           await defaultSleep(backoffDelayMs(LOCK_BACKOFF, attempt));
           continue;
         }
-        throw new SwitchyardError('git-failed', `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${said}`, { cause: error });
+        throw new SwitchyardError(
+          'git-failed',
+          `could not create worktree ${path} on ${branch} at ${base.slice(0, 12)}: ${said}`,
+          { cause: error },
+        );
       }
     }
   });
@@ -89,7 +93,10 @@ function hasIdentity(path: string): Promise<boolean> {
   const key = resolve(path, '..', '..', '..');
   let known = identityKnown.get(key);
   if (!known) {
-    known = gitOutput(path, ['config', 'user.email']).then((v) => v.trim() !== '', () => false);
+    known = gitOutput(path, ['config', 'user.email']).then(
+      (v) => v.trim() !== '',
+      () => false,
+    );
     identityKnown.set(key, known);
   }
   return known;

@@ -14,27 +14,42 @@ interface CanaryOptions extends Partial<CanaryThresholds> {
 }
 
 /** `switchyard.startCanary(laneId?, {holdBelow, expandAtCost, windowMs, minSamples, why}?)` → the recorded change. */
-export async function startCanaryCommand(deps: CommandDeps, laneArg?: unknown, options: CanaryOptions = {}): Promise<RoutingChange | undefined> {
+export async function startCanaryCommand(
+  deps: CommandDeps,
+  laneArg?: unknown,
+  options: CanaryOptions = {},
+): Promise<RoutingChange | undefined> {
   const project = await deps.host.get();
   const current = (await project.state()).settings.defaultLane;
-  const lane = laneIdFrom(laneArg) ?? (await pickLane(deps.host.registry, `Canary lane (the baseline is the current default, ${current})`));
+  const lane =
+    laneIdFrom(laneArg) ??
+    (await pickLane(deps.host.registry, `Canary lane (the baseline is the current default, ${current})`));
   const why = options.why ?? (await askWhy(`Why try lane ${lane} as a canary?`));
   if (why === undefined) return undefined;
   const { why: _, ...thresholds } = options;
   const change = await project.startCanary(lane, thresholds, why);
   const c = change.next.canary!;
-  void showMessage('info', `Switchyard: canary started — default lane ${change.previous.defaultLane} → ${lane}. Hold below ${c.holdBelow * 100}% of baseline completion; expand at cost ≤ ${c.expandAtCost * 100}%.`,
+  void showMessage(
+    'info',
+    `Switchyard: canary started — default lane ${change.previous.defaultLane} → ${lane}. Hold below ` +
+      `${c.holdBelow * 100}% of baseline completion; expand at cost ≤ ${c.expandAtCost * 100}%.`,
   );
   return change;
 }
 
 /** `switchyard.rollbackCanary({why}?)` → the recorded change that restored the previous default lane. */
-export async function rollbackCanaryCommand(deps: CommandDeps, options: { why?: string } = {}): Promise<RoutingChange | undefined> {
+export async function rollbackCanaryCommand(
+  deps: CommandDeps,
+  options: { why?: string } = {},
+): Promise<RoutingChange | undefined> {
   const project = await deps.host.get();
   const why = options.why ?? (await askWhy('Why roll the canary back?'));
   if (why === undefined) return undefined;
   const change = await project.rollbackCanary(why);
-  void showMessage('info', `Switchyard: canary rolled back — default lane ${change.previous.defaultLane} → ${change.next.defaultLane}.`);
+  void showMessage(
+    'info',
+    `Switchyard: canary rolled back — default lane ${change.previous.defaultLane} → ${change.next.defaultLane}.`,
+  );
   return change;
 }
 
@@ -42,12 +57,19 @@ export async function rollbackCanaryCommand(deps: CommandDeps, options: { why?: 
 export async function showCanaryReportCommand(deps: CommandDeps): Promise<string> {
   const project = await deps.host.get();
   const report = await project.canaryReport();
-  if (!report) throw new SwitchyardError('invalid-input', 'No canary is running: start one with "Switchyard: Start Canary".');
-  const text = `${formatCanaryReport(report)}\n\nRouting changes:\n${formatRoutingHistory((await project.state()).routing.history)}\n`;
+  if (!report)
+    throw new SwitchyardError('invalid-input', 'No canary is running: start one with "Switchyard: Start Canary".');
+  const text =
+    `${formatCanaryReport(report)}\n\nRouting ` +
+    `changes:\n${formatRoutingHistory((await project.state()).routing.history)}\n`;
   await showReport('canary-report', text);
   return text;
 }
 
 async function askWhy(prompt: string): Promise<string | undefined> {
-  return vscode.window.showInputBox({ prompt, placeHolder: 'recorded with your name and the time', validateInput: (v) => (v.trim() ? undefined : 'A reason is required: it is recorded with the change.') });
+  return vscode.window.showInputBox({
+    prompt,
+    placeHolder: 'recorded with your name and the time',
+    validateInput: (v) => (v.trim() ? undefined : 'A reason is required: it is recorded with the change.'),
+  });
 }

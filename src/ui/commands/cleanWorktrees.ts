@@ -5,7 +5,11 @@ import { showMessage } from '../views/showMessage';
 export async function cleanWorktrees(deps: CommandDeps): Promise<string[]> {
   const project = await deps.host.get();
   const removed = await project.cleanWorktrees();
-  void showMessage('info', removed.length ? `Switchyard: removed ${removed.length} worktree(s); their branches are kept.` : 'Switchyard: no worktrees to remove.',
+  void showMessage(
+    'info',
+    removed.length
+      ? `Switchyard: removed ${removed.length} worktree(s); their branches are kept.`
+      : 'Switchyard: no worktrees to remove.',
   );
   return removed;
 }

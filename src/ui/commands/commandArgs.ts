@@ -23,7 +23,8 @@ function idFrom(arg: unknown, key: string, nested: string): string | undefined {
   const record = arg as Record<string, unknown>;
   const inner = record[nested] as Record<string, unknown> | undefined;
   const candidate = record[key] ?? (typeof inner === 'object' && inner !== null ? inner.id : undefined) ?? record.id;
-  if (typeof candidate !== 'string') throw new Error(`expected a ${nested} id or a ${nested} item, got ${JSON.stringify(arg)}`);
+  if (typeof candidate !== 'string')
+    throw new Error(`expected a ${nested} id or a ${nested} item, got ${JSON.stringify(arg)}`);
   return unprefixed(candidate, key, nested);
 }
 
@@ -46,5 +47,7 @@ export function laneIdFrom(arg: unknown): string | undefined {
 
 /** Send to Lane's options object (`{lane?, instruction?}`), as opposed to what a menu passes after the uri. */
 export function isSendOptions(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && ('lane' in value || 'instruction' in value);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && ('lane' in value || 'instruction' in value)
+  );
 }

@@ -31,7 +31,9 @@ export async function promoteSalvage(deps: CommandDeps, arg?: unknown, options?:
     chosen = { ...chosen, to: required(to).trim() || `salvage/${runId}` };
   }
   const result = await project.promoteSalvage(runId, chosen);
-  void showMessage('info', result.action === 'unchanged'
+  void showMessage(
+    'info',
+    result.action === 'unchanged'
       ? `Switchyard: ${result.branch} already holds the salvaged work of ${runId}.`
       : `Switchyard: the salvaged work of ${runId} (${result.files} file(s)) is on branch ${result.branch}.`,
   );
@@ -52,7 +54,12 @@ async function pickSalvagedRun(state: ProjectState): Promise<string> {
   const runs = state.runs.filter((r) => r.salvage).reverse();
   if (!runs.length) throw new Error('no run has salvaged work: only failed or interrupted runs that left changes do');
   const picked = await vscode.window.showQuickPick(
-    runs.map((r) => ({ label: r.id, description: `${r.state} · ${r.salvage!.files} file(s) on ${r.salvage!.branch}`, detail: r.failureReason, runId: r.id })),
+    runs.map((r) => ({
+      label: r.id,
+      description: `${r.state} · ${r.salvage!.files} file(s) on ${r.salvage!.branch}`,
+      detail: r.failureReason,
+      runId: r.id,
+    })),
     { placeHolder: 'Promote the salvaged work of which run?', ignoreFocusOut: true },
   );
   return required(picked).runId;

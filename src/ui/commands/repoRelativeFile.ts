@@ -9,7 +9,8 @@ import type * as vscode from 'vscode';
  * the repository, is an error naming it.
  */
 export async function repoRelativeFile(root: string, uri: vscode.Uri): Promise<string> {
-  if (uri.scheme === 'untitled') throw new Error('Send to Lane needs a saved file in the repository; save the document first');
+  if (uri.scheme === 'untitled')
+    throw new Error('Send to Lane needs a saved file in the repository; save the document first');
   const file = uri.fsPath;
   const info = await stat(file).catch(() => undefined);
   if (!info) throw new Error(`${file} does not exist`);

@@ -11,5 +11,9 @@ export async function runQueue(deps: CommandDeps, arg?: unknown): Promise<QueueS
   const parsed = RunQueueArgs.safeParse(arg ?? {});
   if (!parsed.success) throw new Error(`Run Queue: ${describeZodError(parsed.error)}`);
   const project = await deps.host.get();
-  return runQueueWithProgress(project, { title: 'Switchyard: running the queue', taskIds: parsed.data.taskIds, shutdown: deps.shutdown });
+  return runQueueWithProgress(project, {
+    title: 'Switchyard: running the queue',
+    taskIds: parsed.data.taskIds,
+    shutdown: deps.shutdown,
+  });
 }

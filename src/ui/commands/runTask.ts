@@ -15,5 +15,9 @@ export async function runTask(deps: CommandDeps, arg?: unknown): Promise<QueueSu
     const hint = task.state === 'FAILED' || task.state === 'CANCELED' ? ' (use Retry Task to queue it again)' : '';
     throw new Error(`task ${id} is ${task.state}; only READY tasks can be run${hint}`);
   }
-  return runQueueWithProgress(project, { title: `Switchyard: running ${task.id} · ${task.spec.title}`, taskIds: [task.id], shutdown: deps.shutdown });
+  return runQueueWithProgress(project, {
+    title: `Switchyard: running ${task.id} · ${task.spec.title}`,
+    taskIds: [task.id],
+    shutdown: deps.shutdown,
+  });
 }

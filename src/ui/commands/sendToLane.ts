@@ -10,7 +10,12 @@ import { isSendOptions } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 import { repoRelativeFile } from './repoRelativeFile';
 
-const SendOptions = z.object({ lane: LaneId.optional(), instruction: z.string().trim().min(1, 'the instruction must not be empty').optional() }).strict();
+const SendOptions = z
+  .object({
+    lane: LaneId.optional(),
+    instruction: z.string().trim().min(1, 'the instruction must not be empty').optional(),
+  })
+  .strict();
 const TITLE_MAX = 60;
 
 /**
@@ -28,14 +33,24 @@ export async function sendToLane(deps: CommandDeps, uriArg?: unknown, optionsArg
   if (!parsed.success) throw new Error(`Send to Lane: ${describeZodError(parsed.error)}`);
 
   const lane = parsed.data.lane ?? (await pickLane(deps.host.registry, `Send ${file} to which lane?`));
-  const instruction = parsed.data.instruction ?? (await askInstruction(file, deps.host.registry.require(lane).manifest.displayName));
-  const task = await project.addTask({ title: titleFromInstruction(instruction), spec: instruction, files: [file], lane });
+  const instruction =
+    parsed.data.instruction ?? (await askInstruction(file, deps.host.registry.require(lane).manifest.displayName));
+  const task = await project.addTask({
+    title: titleFromInstruction(instruction),
+    spec: instruction,
+    files: [file],
+    lane,
+  });
   return runOnSend() ? startTaskRun(project, task, deps.shutdown) : task;
 }
 
 /** The first non-empty line, at most 60 characters (cut with an ellipsis). */
 export function titleFromInstruction(instruction: string): string {
-  const line = instruction.split(/\r?\n/).map((l) => l.trim()).find(Boolean) ?? '';
+  const line =
+    instruction
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
   return line.length <= TITLE_MAX ? line : `${line.slice(0, TITLE_MAX - 1).trimEnd()}…`;
 }
 

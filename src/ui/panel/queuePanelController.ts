@@ -27,7 +27,12 @@ export class QueuePanelController implements vscode.WebviewPanelSerializer, vsco
       this.current.reveal();
       return this.current.panel;
     }
-    const panel = vscode.window.createWebviewPanel(QUEUE_PANEL_VIEW_TYPE, 'Switchyard: Queue', vscode.ViewColumn.Active, panelOptions(this.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      QUEUE_PANEL_VIEW_TYPE,
+      'Switchyard: Queue',
+      vscode.ViewColumn.Active,
+      panelOptions(this.extensionUri),
+    );
     this.adopt(panel);
     return panel;
   }

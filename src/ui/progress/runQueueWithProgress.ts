@@ -25,7 +25,11 @@ export interface QueueRunRequest {
  * notificationText (no links, no control characters).
  */
 export function runQueueWithProgress(project: Project, request: QueueRunRequest): Promise<QueueSummary> {
-  const options: vscode.ProgressOptions = { location: vscode.ProgressLocation.Notification, title: notificationText(request.title), cancellable: true };
+  const options: vscode.ProgressOptions = {
+    location: vscode.ProgressLocation.Notification,
+    title: notificationText(request.title),
+    cancellable: true,
+  };
   return Promise.resolve(
     vscode.window.withProgress(options, async (progress, token) => {
       const controller = new AbortController();
@@ -36,7 +40,11 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
           taskIds: request.taskIds,
           signal: request.shutdown ? AbortSignal.any([controller.signal, request.shutdown]) : controller.signal,
           onRunStarted: (run, task) => {
-            progress.report({ message: notificationText(`${run.id} started: ${task.spec.title} on ${run.lane} (attempt ${run.attempt})`) });
+            progress.report({
+              message: notificationText(
+                `${run.id} started: ${task.spec.title} on ${run.lane} (attempt ${run.attempt})`,
+              ),
+            });
             request.onRunStarted?.(run, task);
           },
           onRunFinished: (run) => {

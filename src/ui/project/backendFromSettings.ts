@@ -5,7 +5,8 @@ import { backendSettings } from '../config/switchyardConfig';
 import type { PostgresConnectionSecret } from '../secrets/postgresConnectionSecret';
 
 /** Where the user is told to put the connection string when the postgres backend has none. */
-export const POSTGRES_URL_HINT = 'run "Switchyard: Set PostgreSQL Connection String" or set SWITCHYARD_DATABASE_URL for VS Code';
+export const POSTGRES_URL_HINT =
+  'run "Switchyard: Set PostgreSQL Connection String" or set SWITCHYARD_DATABASE_URL for VS Code';
 
 /**
  * The backend of the folder's project, from `switchyard.backend` and
@@ -37,6 +38,10 @@ async function storedUrl(secret: PostgresConnectionSecret | undefined): Promise<
   try {
     return await secret?.get();
   } catch (error) {
-    throw new SwitchyardError('backend-config', `could not read the PostgreSQL connection string from VS Code's secret storage: ${errorMessage(error)}`, { cause: error });
+    throw new SwitchyardError(
+      'backend-config',
+      `could not read the PostgreSQL connection string from VS Code's secret storage: ${errorMessage(error)}`,
+      { cause: error },
+    );
   }
 }

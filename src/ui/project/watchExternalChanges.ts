@@ -11,7 +11,11 @@ const DEBOUNCE_MS = 150;
  * which reconnects by itself). Bursts (a write is a temp file and a rename)
  * are debounced.
  */
-export function watchExternalChanges(project: Project, onChange: () => void, debounceMs = DEBOUNCE_MS): vscode.Disposable {
+export function watchExternalChanges(
+  project: Project,
+  onChange: () => void,
+  debounceMs = DEBOUNCE_MS,
+): vscode.Disposable {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const subscription = project.onExternalChange(() => {
     if (timer) clearTimeout(timer);

@@ -15,7 +15,8 @@ export async function askTaskSpec(registry: LaneRegistry, defaultLane: string): 
       prompt: 'Task title',
       placeHolder: 'e.g. Add input validation to the signup form',
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? (v.trim().length > 200 ? 'at most 200 characters' : undefined) : 'a task needs a title'),
+      validateInput: (v) =>
+        v.trim() ? (v.trim().length > 200 ? 'at most 200 characters' : undefined) : 'a task needs a title',
     }),
   ).trim();
   const spec = required(
@@ -27,10 +28,16 @@ export async function askTaskSpec(registry: LaneRegistry, defaultLane: string): 
   );
   const choices: LaneChoice[] = [
     { label: 'Project default', description: defaultLane },
-    ...registry.list().map(({ manifest }) => ({ label: manifest.displayName, description: manifest.id, laneId: manifest.id })),
+    ...registry
+      .list()
+      .map(({ manifest }) => ({ label: manifest.displayName, description: manifest.id, laneId: manifest.id })),
   ];
   const lane = required(
-    await vscode.window.showQuickPick(choices, { title: 'Switchyard: New Task (3/3)', placeHolder: 'Lane for this task', ignoreFocusOut: true }),
+    await vscode.window.showQuickPick(choices, {
+      title: 'Switchyard: New Task (3/3)',
+      placeHolder: 'Lane for this task',
+      ignoreFocusOut: true,
+    }),
   ).laneId;
   return lane ? { title, spec, lane } : { title, spec };
 }

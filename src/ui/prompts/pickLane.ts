@@ -16,6 +16,10 @@ export async function pickLane(registry: LaneRegistry, placeHolder: string, curr
     detail: [manifest.description, manifest.id === current ? '(current)' : undefined].filter(Boolean).join(' '),
     laneId: manifest.id,
   }));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder,
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
   return required(picked).laneId;
 }

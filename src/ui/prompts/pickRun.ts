@@ -15,10 +15,16 @@ export async function pickRun(state: ProjectState, placeHolder: string): Promise
   const titles = new Map(state.tasks.map((t) => [t.id, t.spec.title]));
   const items: RunPick[] = runs.map((r) => ({
     label: r.id,
-    description: plainLine(`${titles.get(r.taskId) ?? r.taskId} · ${r.lane} · attempt ${r.attempt} · ${runDuration(r)} · ${r.state}`),
+    description: plainLine(
+      `${titles.get(r.taskId) ?? r.taskId} · ${r.lane} · attempt ${r.attempt} · ${runDuration(r)} · ${r.state}`,
+    ),
     detail: r.failureReason && plainLine(r.failureReason),
     runId: r.id,
   }));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder,
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
   return required(picked).runId;
 }

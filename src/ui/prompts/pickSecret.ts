@@ -9,10 +9,16 @@ interface SecretPick extends vscode.QuickPickItem {
 }
 
 /** The secrets lanes declare (required or optional), one QuickPick item each, with whether they are stored already. */
-export async function pickSecret(registry: LaneRegistry, secrets: SecretStorageSource): Promise<{ laneId: string; secret: string }> {
+export async function pickSecret(
+  registry: LaneRegistry,
+  secrets: SecretStorageSource,
+): Promise<{ laneId: string; secret: string }> {
   const items: SecretPick[] = [];
   for (const { manifest } of registry.list()) {
-    const declared = [...manifest.requiredSecrets.map((s) => ({ s, required: true })), ...manifest.optionalSecrets.map((s) => ({ s, required: false }))];
+    const declared = [
+      ...manifest.requiredSecrets.map((s) => ({ s, required: true })),
+      ...manifest.optionalSecrets.map((s) => ({ s, required: false })),
+    ];
     for (const { s, required: needed } of declared) {
       items.push({
         label: manifest.displayName,
@@ -24,6 +30,10 @@ export async function pickSecret(registry: LaneRegistry, secrets: SecretStorageS
     }
   }
   if (!items.length) throw new Error('no registered lane declares an API key');
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Set the API key of which lane?', matchOnDescription: true, ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder: 'Set the API key of which lane?',
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
   return required(picked);
 }

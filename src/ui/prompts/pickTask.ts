@@ -10,10 +10,18 @@ interface TaskPick extends vscode.QuickPickItem {
 }
 
 /** A QuickPick of the tasks in `states` (all tasks when omitted); none to pick is an error saying why. */
-export async function pickTask(state: ProjectState, placeHolder: string, states?: readonly TaskState[]): Promise<string> {
+export async function pickTask(
+  state: ProjectState,
+  placeHolder: string,
+  states?: readonly TaskState[],
+): Promise<string> {
   const tasks = state.tasks.filter((t) => !states || states.includes(t.state));
   if (tasks.length === 0) {
-    throw new Error(states ? `there are no ${states.join(' or ')} tasks` : 'there are no tasks yet: create one with "Switchyard: New Task"');
+    throw new Error(
+      states
+        ? `there are no ${states.join(' or ')} tasks`
+        : 'there are no tasks yet: create one with "Switchyard: New Task"',
+    );
   }
   const items: TaskPick[] = tasks.map((t: Task) => ({
     label: plainLine(`${t.id} · ${t.spec.title}`),
@@ -21,6 +29,10 @@ export async function pickTask(state: ProjectState, placeHolder: string, states?
     detail: t.failureReason && plainLine(t.failureReason),
     taskId: t.id,
   }));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder,
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
   return required(picked).taskId;
 }

@@ -6,7 +6,13 @@ import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
 import { RunNode, StateNode, TaskNode, type TaskTreeNode } from './taskTreeNodes';
 import { guardStatusLines } from '../../core/guards/guardStatusLines';
-import { isPipelineTreeNode, pipelineChildren, pipelineNodes, pipelineTreeItem, type PipelineTreeNode } from './pipelineTreeItems';
+import {
+  isPipelineTreeNode,
+  pipelineChildren,
+  pipelineNodes,
+  pipelineTreeItem,
+  type PipelineTreeNode,
+} from './pipelineTreeItems';
 
 type TreeNode = TaskTreeNode | PipelineTreeNode;
 
@@ -36,8 +42,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     }
     if (node.kind === 'pipeline') return pipelineChildren(node, this.snapshot.guards);
     if (node.kind === 'pipeline-detail') return [];
-    if (node.kind === 'state') return node.tasks.map((task) => this.taskNode(task.id)).filter((n): n is TaskNode => n !== undefined);
-    if (node.kind === 'task') return node.runs.map((run) => new RunNode(run, guardStatusLines(this.snapshot.guards.events, run.id)));
+    if (node.kind === 'state')
+      return node.tasks.map((task) => this.taskNode(task.id)).filter((n): n is TaskNode => n !== undefined);
+    if (node.kind === 'task')
+      return node.runs.map((run) => new RunNode(run, guardStatusLines(this.snapshot.guards.events, run.id)));
     return [];
   }
 
@@ -50,7 +58,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const state = this.snapshot.state;
     const task = state?.tasks.find((t) => t.id === taskId);
     if (!state || !task) return undefined;
-    const runs = state.runs.filter((r) => r.taskId === task.id).sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id, undefined, { numeric: true }));
+    const runs = state.runs
+      .filter((r) => r.taskId === task.id)
+      .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id, undefined, { numeric: true }));
     return new TaskNode(task, task.spec.lane ?? state.settings.defaultLane, runs);
   }
 
@@ -63,5 +73,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 export function stateNodes(state: ProjectState | undefined): StateNode[] {
   if (!state) return [];
   const byNumber = [...state.tasks].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
-  return TASK_STATES.map((s) => new StateNode(s, byNumber.filter((t) => t.state === s))).filter((n) => n.tasks.length > 0);
+  return TASK_STATES.map(
+    (s) =>
+      new StateNode(
+        s,
+        byNumber.filter((t) => t.state === s),
+      ),
+  ).filter((n) => n.tasks.length > 0);
 }

@@ -50,7 +50,10 @@ export async function waitForFinalState(root: string, id: string, timeoutMs = 30
 
 /** `git status` as the user sees it, minus Switchyard's own folder. */
 export function userGitStatus(root: string): string {
-  const out = execFileSync('git', ['status', '--porcelain=v1', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  const out = execFileSync('git', ['status', '--porcelain=v1', '--untracked-files=all'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   return out
     .split('\n')
     .filter((line) => line && !line.slice(3).startsWith('.switchyard/'))

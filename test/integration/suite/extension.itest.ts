@@ -37,7 +37,11 @@ describe('Switchyard in a real extension host', function () {
     const found = vscode.extensions.getExtension<SwitchyardExtension>(EXTENSION_ID);
     assert.ok(found, `extension ${EXTENSION_ID} is installed in the host`);
     extension = found;
-    assert.equal(extension.isActive, false, 'nothing activated Switchyard before the suite (its Tasks view is not open in a fresh profile)');
+    assert.equal(
+      extension.isActive,
+      false,
+      'nothing activated Switchyard before the suite (its Tasks view is not open in a fresh profile)',
+    );
     const started = performance.now();
     const api = await extension.activate();
     const activateMs = performance.now() - started;
@@ -50,7 +54,9 @@ describe('Switchyard in a real extension host', function () {
   });
 
   it('registers every command contributed in package.json', async function () {
-    const contributed = (extension.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
+    const contributed = (
+      extension.packageJSON as { contributes: { commands: { command: string }[] } }
+    ).contributes.commands.map((c) => c.command);
     assert.ok(contributed.length >= 12, `package.json contributes the commands (found ${contributed.length})`);
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((id) => !registered.has(id));
@@ -60,7 +66,12 @@ describe('Switchyard in a real extension host', function () {
   let created: Task;
 
   it('switchyard.newTask creates a READY task that appears in .switchyard/state.json', async function () {
-    created = await exec<Task>('switchyard.newTask', { title: 'Append to hello', spec: 'appended by the newTask test', files: ['src/hello.txt'], lane: 'command' });
+    created = await exec<Task>('switchyard.newTask', {
+      title: 'Append to hello',
+      spec: 'appended by the newTask test',
+      files: ['src/hello.txt'],
+      lane: 'command',
+    });
     assert.match(created.id, /^t\d+$/);
     assert.equal(created.state, 'READY');
     const stored = storedTask(root, created.id);
@@ -84,38 +95,56 @@ describe('Switchyard in a real extension host', function () {
     const diff = await exec<string>('switchyard.showRunDiff', run.id);
     assert.match(diff, /^diff --git a\/src\/hello\.txt b\/src\/hello\.txt$/m);
     assert.match(diff, /^\+appended by the newTask test$/m);
-    assert.equal(readFileSync(join(run.worktree, 'src', 'hello.txt'), 'utf8'), `${baseline.hello}appended by the newTask test\n`, 'the change is in the run worktree');
+    assert.equal(
+      readFileSync(join(run.worktree, 'src', 'hello.txt'), 'utf8'),
+      `${baseline.hello}appended by the newTask test\n`,
+      'the change is in the run worktree',
+    );
   });
 
-  it('switchyard.sendToLane(uri, {lane, instruction}) makes a DONE task whose diff touches that file', async function () {
-    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'README.md');
-    const instruction = 'Document the send-to-lane flow';
-    const task = await exec<Task>('switchyard.sendToLane', uri, { lane: 'command', instruction });
-    assert.match(task.id, /^t\d+$/);
-    assert.equal(task.spec.lane, 'command');
-    assert.deepEqual(task.spec.files, ['README.md']);
+  it(
+    'switchyard.sendToLane(uri, {lane, instruction}) makes a ' + 'DONE task whose diff touches that file',
+    async function () {
+      const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'README.md');
+      const instruction = 'Document the send-to-lane flow';
+      const task = await exec<Task>('switchyard.sendToLane', uri, { lane: 'command', instruction });
+      assert.match(task.id, /^t\d+$/);
+      assert.equal(task.spec.lane, 'command');
+      assert.deepEqual(task.spec.files, ['README.md']);
 
-    const done = await waitForFinalState(root, task.id);
-    assert.equal(done.state, 'DONE', `task ${task.id} ended ${done.state}: ${done.failureReason ?? ''}`);
-    assert.ok(done.lastRunId, 'the DONE task names its run');
-    const diff = await exec<string>('switchyard.showRunDiff', done.lastRunId);
-    assert.match(diff, /^diff --git a\/README\.md b\/README\.md$/m);
-    assert.match(diff, new RegExp(`^\\+${instruction}$`, 'm'));
-  });
+      const done = await waitForFinalState(root, task.id);
+      assert.equal(done.state, 'DONE', `task ${task.id} ended ${done.state}: ${done.failureReason ?? ''}`);
+      assert.ok(done.lastRunId, 'the DONE task names its run');
+      const diff = await exec<string>('switchyard.showRunDiff', done.lastRunId);
+      assert.match(diff, /^diff --git a\/README\.md b\/README\.md$/m);
+      assert.match(diff, new RegExp(`^\\+${instruction}$`, 'm'));
+    },
+  );
 
   it('a lane command that exits non-zero ends the task FAILED with the exit code in the reason', async function () {
     const config = vscode.workspace.getConfiguration('switchyard');
     const original = config.inspect<Record<string, unknown>>('lanes')?.workspaceValue;
-    await config.update('lanes', { command: { command: 'echo "agent gave up" >&2; exit 7' } }, vscode.ConfigurationTarget.Workspace);
+    await config.update(
+      'lanes',
+      { command: { command: 'echo "agent gave up" >&2; exit 7' } },
+      vscode.ConfigurationTarget.Workspace,
+    );
     try {
-      const task = await exec<Task>('switchyard.newTask', { title: 'Doomed task', spec: 'this lane fails', lane: 'command' });
+      const task = await exec<Task>('switchyard.newTask', {
+        title: 'Doomed task',
+        spec: 'this lane fails',
+        lane: 'command',
+      });
       await exec<QueueSummary>('switchyard.runTask', task.id);
       const failed = storedTask(root, task.id);
       assert.equal(failed.state, 'FAILED');
       assert.match(failed.failureReason ?? '', /exit code 7/);
       assert.match(failed.failureReason ?? '', /agent gave up/, 'the reason carries the real last error (stderr)');
       const runs = readState(root).runs.filter((r) => r.taskId === task.id);
-      assert.ok(runs.length >= 1 && runs.every((r) => r.state === 'FAILED' && /exit code 7/.test(r.failureReason ?? '')), JSON.stringify(runs));
+      assert.ok(
+        runs.length >= 1 && runs.every((r) => r.state === 'FAILED' && /exit code 7/.test(r.failureReason ?? '')),
+        JSON.stringify(runs),
+      );
     } finally {
       await config.update('lanes', original, vscode.ConfigurationTarget.Workspace);
     }
@@ -141,8 +170,15 @@ describe('Switchyard in a real extension host', function () {
     };
     const registration = api.registerLane(lane);
     try {
-      assert.ok(api.lanes().some((l) => l.id === 'itest-notes'), 'the new lane is listed');
-      const task = await exec<Task>('switchyard.newTask', { title: 'Use the plugin lane', spec: 'written by a plugin lane', lane: 'itest-notes' });
+      assert.ok(
+        api.lanes().some((l) => l.id === 'itest-notes'),
+        'the new lane is listed',
+      );
+      const task = await exec<Task>('switchyard.newTask', {
+        title: 'Use the plugin lane',
+        spec: 'written by a plugin lane',
+        lane: 'itest-notes',
+      });
       await exec<QueueSummary>('switchyard.runTask', task.id);
       const done = storedTask(root, task.id);
       assert.equal(done.state, 'DONE', done.failureReason);
@@ -151,18 +187,21 @@ describe('Switchyard in a real extension host', function () {
       registration.dispose();
     }
     assert.ok(!api.lanes().some((l) => l.id === 'itest-notes'), 'disposing the registration removes the lane');
-    assert.throws(() => (extension.exports.getAPI as (v: number) => unknown)(2), (error: Error & { code?: string }) => {
-      assert.equal(error.code, 'unsupported-api-version');
-      assert.match(error.message, /version 2 is not supported; supported versions: 1$/);
-      return true;
-    });
+    assert.throws(
+      () => (extension.exports.getAPI as (v: number) => unknown)(2),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'unsupported-api-version');
+        assert.match(error.message, /version 2 is not supported; supported versions: 1$/);
+        return true;
+      },
+    );
     // The API object carries the lane toolkit, for third-party lanes.
     assert.equal(api.LANE_API_VERSION, 1);
     assert.equal(typeof api.runApiLane, 'function');
     assert.equal(typeof api.startProcessGroup, 'function');
   });
 
-  it('switchyard.promoteSalvage(runId) puts a failed run\'s salvaged work on a branch of the user\'s', async function () {
+  it("switchyard.promoteSalvage(runId) puts a failed run's salvaged work on a branch of the user's", async function () {
     const api = extension.exports.getAPI(1);
     const registration = api.registerLane({
       manifest: {
@@ -180,14 +219,24 @@ describe('Switchyard in a real extension host', function () {
       },
     });
     try {
-      const task = await exec<Task>('switchyard.newTask', { title: 'Drop midway', spec: 'fails after writing', lane: 'itest-dropper' });
+      const task = await exec<Task>('switchyard.newTask', {
+        title: 'Drop midway',
+        spec: 'fails after writing',
+        lane: 'itest-dropper',
+      });
       await exec<QueueSummary>('switchyard.runTask', task.id);
       const failed = storedTask(root, task.id);
       assert.equal(failed.state, 'FAILED');
       const run = readState(root).runs.find((r) => r.id === failed.lastRunId)!;
       assert.equal(run.salvage?.branch, `switchyard/salvage/${run.id}`);
-      const promotion = await exec<{ branch: string; commit: string; action: string }>('switchyard.promoteSalvage', run.id);
-      assert.deepEqual([promotion.branch, promotion.action, promotion.commit], [`salvage/${run.id}`, 'created', run.salvage!.commit]);
+      const promotion = await exec<{ branch: string; commit: string; action: string }>(
+        'switchyard.promoteSalvage',
+        run.id,
+      );
+      assert.deepEqual(
+        [promotion.branch, promotion.action, promotion.commit],
+        [`salvage/${run.id}`, 'created', run.salvage!.commit],
+      );
       assert.equal(git(root, 'rev-parse', `salvage/${run.id}`), run.salvage!.commit);
       assert.match(git(root, 'show', `salvage/${run.id}:partial.txt`), /^half of the work$/);
     } finally {
@@ -222,14 +271,23 @@ function writeActivationReport(measured: { activateMs: number; firstCommandMs: n
   const report = {
     extension: EXTENSION_ID,
     version: (extension.packageJSON as { version: string }).version,
-    host: { appName: vscode.env.appName, vscodeVersion: vscode.version, uiKind: vscode.UIKind[vscode.env.uiKind], remoteName: vscode.env.remoteName ?? null },
+    host: {
+      appName: vscode.env.appName,
+      vscodeVersion: vscode.version,
+      uiKind: vscode.UIKind[vscode.env.uiKind],
+      remoteName: vscode.env.remoteName ?? null,
+    },
     node: process.version,
     activationMs: round(measured.activateMs),
-    activationMeasuredAs: 'cold: from vscode.extensions.getExtension(id).activate() start until its promise resolved, in the real extension host',
+    activationMeasuredAs:
+      'cold: from vscode.extensions.getExtension(id).activate() start until its promise resolved, in the ' +
+      'real extension host',
     firstCommandMs: round(measured.firstCommandMs),
     firstCommandMeasuredAs: 'switchyard.refresh right after activation (opens the project: git root, state file)',
     measuredAt: new Date().toISOString(),
   };
   writeFileSync(join(dir, 'activation.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`    activation ${report.activationMs} ms, first command ${report.firstCommandMs} ms (test-output/activation.json)`);
+  console.log(
+    `    activation ${report.activationMs} ms, first command ${report.firstCommandMs} ms (test-output/activation.json)`,
+  );
 }

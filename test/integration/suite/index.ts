@@ -16,8 +16,11 @@ export function run(): Promise<void> {
     reporter: 'spec',
     grep: process.env.SWITCHYARD_ITEST_GREP,
   });
-  const files = readdirSync(__dirname).filter((f) => f.endsWith('.itest.js')).sort();
-  if (files.length === 0) return Promise.reject(new Error(`no *.itest.js files in ${__dirname}: run node scripts/build-tests.mjs`));
+  const files = readdirSync(__dirname)
+    .filter((f) => f.endsWith('.itest.js'))
+    .sort();
+  if (files.length === 0)
+    return Promise.reject(new Error(`no *.itest.js files in ${__dirname}: run node scripts/build-tests.mjs`));
   for (const file of files) mocha.addFile(join(__dirname, file));
 
   return new Promise((resolve, reject) => {

@@ -19,7 +19,10 @@ describe('agent tools: paths stay in the worktree', () => {
   afterEach(() => root.cleanup());
 
   const refused = async (path: unknown, message: RegExp) => {
-    await assert.rejects(resolveInWorkspace(wt, path), (error: unknown) => error instanceof ToolError && message.test(error.message));
+    await assert.rejects(
+      resolveInWorkspace(wt, path),
+      (error: unknown) => error instanceof ToolError && message.test(error.message),
+    );
   };
 
   it('resolves ordinary relative paths, existing or not', async () => {

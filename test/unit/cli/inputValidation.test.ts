@@ -13,7 +13,9 @@ const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
 
 describe('CLI input validation', () => {
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
-  beforeEach(async () => { repo = await makeTempRepo(); });
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+  });
   afterEach(async () => repo.cleanup());
 
   async function storedTasks(): Promise<unknown[]> {
@@ -25,7 +27,10 @@ describe('CLI input validation', () => {
   it('refuses a title of two lines, and one with a control character, storing nothing', async () => {
     const twoLines = await cli('task', 'add', '--title', 'Fix the parser\nand the lexer', '--repo', repo.dir);
     assert.equal(twoLines.code, 1);
-    assert.match(twoLines.err, /task: title: a title is one line; this one has a line break at character 15 \(put the details in the spec\)/);
+    assert.match(
+      twoLines.err,
+      /task: title: a title is one line; this one has a line break at character 15 \(put the details in the spec\)/,
+    );
     assert.doesNotMatch(twoLines.err, STACK_LINE);
     const crlf = await cli('task', 'add', '--title', 'a\r\nb', '--repo', repo.dir);
     assert.match(crlf.err, /line break at character 2/);
@@ -44,24 +49,41 @@ describe('CLI input validation', () => {
     assert.match(trailing.out, /added t1 One line \(READY\)/);
   });
 
-  it('refuses target files outside the repository or absolute, naming the file; stores normalized relative paths', async () => {
-    for (const [file, why] of [
-      ['../../etc/passwd', /files\.0: "\.\.\/\.\.\/etc\/passwd" points outside the repository/],
-      ['/etc/passwd', /files\.0: "\/etc\/passwd" is an absolute path; target files are relative to the repository root/],
-      ['src/../../x', /"src\/\.\.\/\.\.\/x" points outside the repository/],
-      ['..\\..\\windows\\system32', /points outside the repository/],
-      ['C:\\Windows\\win.ini', /is an absolute path/],
-    ] as const) {
-      const r = await cli('task', 'add', '--title', 'x', '--file', 'src/a.txt', '--file', file, '--repo', repo.dir);
-      assert.equal(r.code, 1, `${file}: ${r.out}`);
-      assert.match(r.err, new RegExp(why.source.replace('files\\.0', 'files\\.1')), file);
-    }
-    assert.deepEqual(await storedTasks(), []);
-    const ok = await cli('task', 'add', '--title', 'x', '--file', './src//a.txt', '--file', 'docs/../README.md', '--repo', repo.dir);
-    assert.equal(ok.code, 0, ok.err);
-    const [task] = (await storedTasks()) as { spec: { files: string[] } }[];
-    assert.deepEqual(task!.spec.files, ['src/a.txt', 'README.md']);
-  });
+  it(
+    'refuses target files outside the repository or absolute, naming the file; stores normalized relative ' + 'paths',
+    async () => {
+      for (const [file, why] of [
+        ['../../etc/passwd', /files\.0: "\.\.\/\.\.\/etc\/passwd" points outside the repository/],
+        [
+          '/etc/passwd',
+          /files\.0: "\/etc\/passwd" is an absolute path; target files are relative to the repository root/,
+        ],
+        ['src/../../x', /"src\/\.\.\/\.\.\/x" points outside the repository/],
+        ['..\\..\\windows\\system32', /points outside the repository/],
+        ['C:\\Windows\\win.ini', /is an absolute path/],
+      ] as const) {
+        const r = await cli('task', 'add', '--title', 'x', '--file', 'src/a.txt', '--file', file, '--repo', repo.dir);
+        assert.equal(r.code, 1, `${file}: ${r.out}`);
+        assert.match(r.err, new RegExp(why.source.replace('files\\.0', 'files\\.1')), file);
+      }
+      assert.deepEqual(await storedTasks(), []);
+      const ok = await cli(
+        'task',
+        'add',
+        '--title',
+        'x',
+        '--file',
+        './src//a.txt',
+        '--file',
+        'docs/../README.md',
+        '--repo',
+        repo.dir,
+      );
+      assert.equal(ok.code, 0, ok.err);
+      const [task] = (await storedTasks()) as { spec: { files: string[] } }[];
+      assert.deepEqual(task!.spec.files, ['src/a.txt', 'README.md']);
+    },
+  );
 
   it('refuses a spec file and a task file that are not UTF-8, naming the byte offset', async () => {
     const spec = join(repo.dir, 'spec.md');
@@ -73,7 +95,10 @@ describe('CLI input validation', () => {
     assert.match(r.err, /is not UTF-8 text: byte 0xE9 at byte offset 12 \(line 2\) is not valid UTF-8/);
     const tasks = join(repo.dir, 'tasks.json');
     // Valid UTF-8 up to a sequence cut short: "é" is C3 A9; C3 followed by a quote is invalid at the C3.
-    await writeFile(tasks, Buffer.concat([Buffer.from('[{"title": "caf\u00e9 '), Buffer.from([0xc3]), Buffer.from('"}]')]));
+    await writeFile(
+      tasks,
+      Buffer.concat([Buffer.from('[{"title": "caf\u00e9 '), Buffer.from([0xc3]), Buffer.from('"}]')]),
+    );
     const t = await cli('task', 'add', '--from', tasks, '--repo', repo.dir);
     assert.equal(t.code, 1);
     assert.match(t.err, /tasks\.json is not UTF-8 text: byte 0xC3 at byte offset 18 \(line 1\)/);
@@ -85,57 +110,104 @@ describe('CLI input validation', () => {
     assert.equal(((await storedTasks()) as { spec: { spec: string } }[])[0]!.spec.spec, 'Résumé ✓\n');
   });
 
-  it('lanes set checks each value against the lane\'s documented settings: exit 2 naming the key and type, nothing stored', async () => {
-    const stored = async () => JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings;
-    const ok = await cli('lanes', 'set', 'command', 'command=echo hi', 'timeoutMs=600000', 'env=["MY_TOKEN"]', '--repo', repo.dir);
-    assert.equal(ok.code, 0, ok.err);
-    assert.deepEqual(await stored(), { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } });
+  it(
+    "lanes set checks each value against the lane's documented settings: exit 2 naming the key and type, " +
+      'nothing stored',
+    async () => {
+      const stored = async () =>
+        JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings;
+      const ok = await cli(
+        'lanes',
+        'set',
+        'command',
+        'command=echo hi',
+        'timeoutMs=600000',
+        'env=["MY_TOKEN"]',
+        '--repo',
+        repo.dir,
+      );
+      assert.equal(ok.code, 0, ok.err);
+      assert.deepEqual(await stored(), { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } });
 
-    const cases: [string[], RegExp][] = [
-      [['timeoutMs="abc"'], /lane "command" setting "timeoutMs" takes a whole number, e\.g\. 600000 \(type integer\), not "\\"abc\\""/],
-      [['timeoutMs=abc'], /setting "timeoutMs" takes a whole number.*not "abc"/],
-      [['timeoutMs=1.5'], /setting "timeoutMs" takes a whole number/],
-      [['env=MY_TOKEN'], /setting "env" takes a JSON list of strings, e\.g\. \["a","b"\] \(type string\[\]\), not "MY_TOKEN"/],
-      [['env=[1,2]'], /setting "env" takes a JSON list of strings/],
-      [['comand=true'], /lane "command" has no setting "comand"; its settings: command, reviewCommand, timeoutMs, env/],
-      // One bad pair of several: none of them is stored.
-      [['command=echo changed', 'timeoutMs=soon'], /setting "timeoutMs" takes a whole number/],
-    ];
-    for (const [pairs, message] of cases) {
-      const r = await cli('lanes', 'set', 'command', ...pairs, '--repo', repo.dir);
-      assert.equal(r.code, 2, `${pairs.join(' ')}: ${r.out}`);
-      assert.match(r.err, message);
-      assert.doesNotMatch(r.err, STACK_LINE);
-      assert.doesNotMatch(r.err, /^Usage:/m, 'a wrong value is not a reason to print the whole usage');
-    }
-    assert.deepEqual(await stored(), { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } }, 'nothing was stored by the refused calls');
+      const cases: [string[], RegExp][] = [
+        [
+          ['timeoutMs="abc"'],
+          /lane "command" setting "timeoutMs" takes a whole number, e\.g\. 600000 \(type integer\), not "\\"abc\\""/,
+        ],
+        [['timeoutMs=abc'], /setting "timeoutMs" takes a whole number.*not "abc"/],
+        [['timeoutMs=1.5'], /setting "timeoutMs" takes a whole number/],
+        [
+          ['env=MY_TOKEN'],
+          /setting "env" takes a JSON list of strings, e\.g\. \["a","b"\] \(type string\[\]\), not "MY_TOKEN"/,
+        ],
+        [['env=[1,2]'], /setting "env" takes a JSON list of strings/],
+        [
+          ['comand=true'],
+          /lane "command" has no setting "comand"; its settings: command, reviewCommand, timeoutMs, env/,
+        ],
+        // One bad pair of several: none of them is stored.
+        [['command=echo changed', 'timeoutMs=soon'], /setting "timeoutMs" takes a whole number/],
+      ];
+      for (const [pairs, message] of cases) {
+        const r = await cli('lanes', 'set', 'command', ...pairs, '--repo', repo.dir);
+        assert.equal(r.code, 2, `${pairs.join(' ')}: ${r.out}`);
+        assert.match(r.err, message);
+        assert.doesNotMatch(r.err, STACK_LINE);
+        assert.doesNotMatch(r.err, /^Usage:/m, 'a wrong value is not a reason to print the whole usage');
+      }
+      assert.deepEqual(
+        await stored(),
+        { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } },
+        'nothing was stored by the refused calls',
+      );
 
-    const api = await cli('lanes', 'set', 'anthropic', 'maxTaskCostUsd=cheap', '--repo', repo.dir);
-    assert.equal(api.code, 2);
-    assert.match(api.err, /lane "anthropic" setting "maxTaskCostUsd" takes a number, e\.g\. 2\.5 \(type number\), not "cheap"/);
-    const cliLane = await cli('lanes', 'set', 'claude-code', 'extraArgs=--verbose', '--repo', repo.dir);
-    assert.equal(cliLane.code, 2);
-    assert.match(cliLane.err, /lane "claude-code" setting "extraArgs" takes a JSON list of strings/);
-  });
+      const api = await cli('lanes', 'set', 'anthropic', 'maxTaskCostUsd=cheap', '--repo', repo.dir);
+      assert.equal(api.code, 2);
+      assert.match(
+        api.err,
+        /lane "anthropic" setting "maxTaskCostUsd" takes a number, e\.g\. 2\.5 \(type number\), not "cheap"/,
+      );
+      const cliLane = await cli('lanes', 'set', 'claude-code', 'extraArgs=--verbose', '--repo', repo.dir);
+      assert.equal(cliLane.code, 2);
+      assert.match(cliLane.err, /lane "claude-code" setting "extraArgs" takes a JSON list of strings/);
+    },
+  );
 
-  it('a string setting keeps the text as typed: command=true is the command `true`, command=123 the text "123"', async () => {
-    assert.equal((await cli('lanes', 'set', 'command', 'command=true', 'reviewCommand=123', '--repo', repo.dir)).code, 0);
-    const settings = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings.command;
-    assert.deepEqual(settings, { command: 'true', reviewCommand: '123' });
-    assert.equal(typeof settings.command, 'string');
-    assert.equal((await cli('lanes', 'set', 'command', 'command={"not": "json"}', '--repo', repo.dir)).code, 0);
-    assert.equal(JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings.command.command, '{"not": "json"}');
-    await cli('task', 'add', '--title', 'runs true', '--repo', repo.dir);
-    assert.equal((await cli('lanes', 'set', 'command', 'command=true', '--repo', repo.dir)).code, 0);
-    const run = await cli('run', '--repo', repo.dir);
-    assert.equal(run.code, 0, run.err + run.out);
-    assert.match(run.out, /t1 DONE/);
-  });
+  it(
+    'a string setting keeps the text as typed: command=true is the ' + 'command `true`, command=123 the text "123"',
+    async () => {
+      assert.equal(
+        (await cli('lanes', 'set', 'command', 'command=true', 'reviewCommand=123', '--repo', repo.dir)).code,
+        0,
+      );
+      const settings = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings
+        .laneSettings.command;
+      assert.deepEqual(settings, { command: 'true', reviewCommand: '123' });
+      assert.equal(typeof settings.command, 'string');
+      assert.equal((await cli('lanes', 'set', 'command', 'command={"not": "json"}', '--repo', repo.dir)).code, 0);
+      assert.equal(
+        JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings.command
+          .command,
+        '{"not": "json"}',
+      );
+      await cli('task', 'add', '--title', 'runs true', '--repo', repo.dir);
+      assert.equal((await cli('lanes', 'set', 'command', 'command=true', '--repo', repo.dir)).code, 0);
+      const run = await cli('run', '--repo', repo.dir);
+      assert.equal(run.code, 0, run.err + run.out);
+      assert.match(run.out, /t1 DONE/);
+    },
+  );
 
   it('lanes set usage errors exit 2 without a stack trace', async () => {
     const word = await cli('lanes', 'set', 'command', 'justaword', '--repo', repo.dir);
     assert.equal(word.code, 2);
-    assert.match(word.err, /switchyard lanes: "justaword" is not key=value: switchyard lanes set command key=value…, e\.g\. timeoutMs=600000/);
+    assert.match(
+      word.err,
+      new RegExp(
+        String.raw`switchyard lanes: "justaword" is not key=value: switchyard lanes set command key=value…, e\.g\. ` +
+          'timeoutMs=600000',
+      ),
+    );
     assert.doesNotMatch(word.err, STACK_LINE);
     const none = await cli('lanes', 'set', 'command', '--repo', repo.dir);
     assert.equal(none.code, 2);
@@ -159,7 +231,11 @@ describe('CLI input validation', () => {
     assert.match(priority.err, /--priority takes a whole number from 0 to 100, not "high"/);
     for (const r of [run, priority]) assert.doesNotMatch(r.err, STACK_LINE);
     const tasks = (await storedTasks()) as { state: string }[];
-    assert.deepEqual(tasks.map((t) => t.state), ['READY'], 'nothing ran, nothing was added');
+    assert.deepEqual(
+      tasks.map((t) => t.state),
+      ['READY'],
+      'nothing ran, nothing was added',
+    );
   });
 
   it('an unexpected error prints its message without a stack trace (SWITCHYARD_DEBUG=1 shows it)', async () => {
@@ -171,9 +247,15 @@ describe('CLI input validation', () => {
     await writeFile(join(home, '.config', 'switchyard', 'trusted-workspaces.json'), '{"not": "a list"}');
     const r = await runCli(['trust', '--repo', repo.dir], { env });
     assert.equal(r.code, 1);
-    assert.match(r.err, /is not a list of trusted workspaces; fix or remove it \(set SWITCHYARD_DEBUG=1 for the stack trace\)/);
+    assert.match(
+      r.err,
+      /is not a list of trusted workspaces; fix or remove it \(set SWITCHYARD_DEBUG=1 for the stack trace\)/,
+    );
     assert.doesNotMatch(r.err, STACK_LINE);
-    assert.match((await runCli(['trust', '--repo', repo.dir], { env: { ...env, SWITCHYARD_DEBUG: '1' } })).err, STACK_LINE);
+    assert.match(
+      (await runCli(['trust', '--repo', repo.dir], { env: { ...env, SWITCHYARD_DEBUG: '1' } })).err,
+      STACK_LINE,
+    );
   });
 
   it('lists each setting with its type', async () => {
@@ -202,10 +284,19 @@ describe('CLI input validation', () => {
     await cli('status', '--repo', repo.dir);
     assert.equal((await backups()).length, 2, 'a different damage gets its own copy, once');
 
-    await writeFile(file, JSON.stringify({ version: 7, settings: {}, tasks: [], runs: [], nextTaskNumber: 1, somethingNew: true }));
+    await writeFile(
+      file,
+      JSON.stringify({ version: 7, settings: {}, tasks: [], runs: [], nextTaskNumber: 1, somethingNew: true }),
+    );
     const newer = await cli('status', '--repo', repo.dir);
     assert.equal(newer.code, 1);
-    assert.match(newer.err, /state\.json was written by a newer Switchyard \(state version 7; this Switchyard reads version 1\)\. Upgrade Switchyard to use this project/);
+    assert.match(
+      newer.err,
+      new RegExp(
+        String.raw`state\.json was written by a newer Switchyard \(state version 7; this Switchyard reads version ` +
+          String.raw`1\)\. Upgrade Switchyard to use this project`,
+      ),
+    );
     assert.doesNotMatch(newer.err, /expected shape/);
     assert.equal((await backups()).length, 2, 'a newer file is not damaged: no copy');
   });

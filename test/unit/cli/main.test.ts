@@ -10,7 +10,9 @@ function cli(...args: string[]) {
 
 describe('switchyard CLI', () => {
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
-  beforeEach(async () => { repo = await makeTempRepo(); });
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+  });
   afterEach(async () => repo.cleanup());
 
   it('lists lanes as a table and as JSON', async () => {
@@ -19,12 +21,26 @@ describe('switchyard CLI', () => {
     assert.match(text.out, /^LANE\s+KIND/m);
     assert.match(text.out, /command\s+command\s+1\.0\.0/);
     const json = await cli('lanes', '--json');
-    assert.ok((JSON.parse(json.out) as { id: string }[]).some((l) => l.id === 'command'), json.out);
+    assert.ok(
+      (JSON.parse(json.out) as { id: string }[]).some((l) => l.id === 'command'),
+      json.out,
+    );
   });
 
   it('adds tasks, runs the queue, shows status and diffs', async () => {
     assert.equal((await cli('lanes', 'set', 'command', 'command=echo changed > out.txt', '--repo', repo.dir)).code, 0);
-    const added = await cli('task', 'add', '--title', 'Make out.txt', '--spec', 'do it', '--file', 'out.txt', '--repo', repo.dir);
+    const added = await cli(
+      'task',
+      'add',
+      '--title',
+      'Make out.txt',
+      '--spec',
+      'do it',
+      '--file',
+      'out.txt',
+      '--repo',
+      repo.dir,
+    );
     assert.equal(added.code, 0, added.err);
     assert.match(added.out, /added t1 Make out\.txt \(READY\)/);
     const run = await cli('run', '--repo', repo.dir);
@@ -34,7 +50,11 @@ describe('switchyard CLI', () => {
     assert.match(status.out, /t1\s+DONE\s+command\s+1\s+Make out\.txt/);
     const json = JSON.parse((await cli('status', '--json', '--repo', repo.dir)).out);
     assert.equal(json.runs[0].state, 'SUCCEEDED');
-    assert.match(status.out, /Guards \(latest verdict each\):\n(  .*\n)*  conflict-markers pass \(conflict-marker\)/, 'guard verdicts are shown');
+    assert.match(
+      status.out,
+      /Guards \(latest verdict each\):\n( {2}.*\n)* {2}conflict-markers pass \(conflict-marker\)/,
+      'guard verdicts are shown',
+    );
     assert.equal(json.guards.find((g: { guard: string }) => g.guard === 'secret-scan')?.last.verdict, 'pass');
     const diff = await cli('diff', 't1.1', '--repo', repo.dir);
     assert.match(diff.out, /\+changed/);
@@ -49,7 +69,10 @@ describe('switchyard CLI', () => {
     await cli('task', 'add', '--title', 'fails', '--repo', repo.dir);
     const run = await cli('run', '--repo', repo.dir);
     assert.equal(run.code, 1);
-    assert.match(run.out, /t1 FAILED: exceeded max attempts \(3\): last attempt failed with: .*exit code 7; stderr: broken/);
+    assert.match(
+      run.out,
+      /t1 FAILED: exceeded max attempts \(3\): last attempt failed with: .*exit code 7; stderr: broken/,
+    );
   });
 
   it('names the field of a malformed task file and stores nothing', async () => {

@@ -14,7 +14,8 @@ const CAP = 10 * MiB;
 /** Bytes `seq 1 n` prints. */
 function seqBytes(n: number): number {
   let total = 0;
-  for (let digits = 1, from = 1; from <= n; digits++, from *= 10) total += (Math.min(n, from * 10 - 1) - from + 1) * (digits + 1);
+  for (let digits = 1, from = 1; from <= n; digits++, from *= 10)
+    total += (Math.min(n, from * 10 - 1) - from + 1) * (digits + 1);
   return total;
 }
 /** The n for which `seq 1 n` prints about `bytes`. */
@@ -48,7 +49,9 @@ describe('bounded lane output (real CLI process, real command lane)', function (
     cli = await buildCliBundle();
     repo = await makeTempRepo();
     project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) => { s.retryCaps.command = 1; });
+    await project.updateSettings((s) => {
+      s.retryCaps.command = 1;
+    });
   });
   after(async () => {
     await repo.cleanup();
@@ -57,7 +60,9 @@ describe('bounded lane output (real CLI process, real command lane)', function (
 
   /** One task on the command lane with `command`, run by a fresh CLI process. */
   async function runCommand(command: string) {
-    await project.updateSettings((s) => { s.laneSettings.command = { command }; });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = { command };
+    });
     const task = await project.addTask({ title: `output ${++n}` });
     const run = await runMeasured([cli, 'run', '--repo', repo.dir]);
     assert.equal(run.exitCode, 0, run.stderr);
@@ -77,7 +82,10 @@ describe('bounded lane output (real CLI process, real command lane)', function (
     assert.ok(idlePeak > 10, `peak RSS measured: ${idlePeak} MiB`);
   });
 
-  for (const [name, bytes] of [['12.5 MB', 12.5e6], ['50 MB', 50e6]] as const) {
+  for (const [name, bytes] of [
+    ['12.5 MB', 12.5e6],
+    ['50 MB', 50e6],
+  ] as const) {
     it(`${name} of short lines: head, tail and a dropped-lines marker within the cap; memory bounded`, async () => {
       const last = seqFor(bytes);
       const r = await runCommand(`seq 1 ${last}`);
@@ -92,15 +100,35 @@ describe('bounded lane output (real CLI process, real command lane)', function (
       assert.equal(lines.length + droppedLines, last, 'stored + dropped = every line printed');
       const head = lines.findIndex((l, i) => Number(l) !== i + 1);
       assert.ok(head > 0, 'the head is stored from line 1');
-      assert.deepEqual(lines.slice(head).map(Number), Array.from({ length: lines.length - head }, (_, i) => last - (lines.length - head) + 1 + i), 'the tail runs to the last line');
+      assert.deepEqual(
+        lines.slice(head).map(Number),
+        Array.from({ length: lines.length - head }, (_, i) => last - (lines.length - head) + 1 + i),
+        'the tail runs to the last line',
+      );
       // In the file: the head, the notice that the head is full, then (when the lane ends) the marker and the tail.
       const markerAt = r.log.findIndex((l) => l.type === 'output-dropped');
-      const notice = r.log.findIndex((l) => l.type === 'decision' && /^lane output passed 5\.0 MiB/.test(String(l.message)));
+      const notice = r.log.findIndex(
+        (l) => l.type === 'decision' && /^lane output passed 5\.0 MiB/.test(String(l.message)),
+      );
       assert.ok(notice > 0 && notice < markerAt, 'the head-full notice comes before the marker');
-      assert.equal(Number((r.log[notice - 1]!.event as { line: string }).line), head, 'the head ends just before the notice');
-      assert.equal(Number((r.log[markerAt + 1]!.event as { line: string }).line), last - (lines.length - head) + 1, 'the tail starts just after the marker');
-      assert.match(String((r.log[markerAt] as { message?: unknown }).message), new RegExp(`^${droppedLines} line\\(s\\) of lane output .* dropped here`));
-      assert.ok(r.peakKiB / 1024 - idlePeak <= 50 + 15, `peak RSS ${(r.peakKiB / 1024).toFixed(1)} MiB vs idle ${idlePeak.toFixed(1)} MiB`);
+      assert.equal(
+        Number((r.log[notice - 1]!.event as { line: string }).line),
+        head,
+        'the head ends just before the notice',
+      );
+      assert.equal(
+        Number((r.log[markerAt + 1]!.event as { line: string }).line),
+        last - (lines.length - head) + 1,
+        'the tail starts just after the marker',
+      );
+      assert.match(
+        String((r.log[markerAt] as { message?: unknown }).message),
+        new RegExp(`^${droppedLines} line\\(s\\) of lane output .* dropped here`),
+      );
+      assert.ok(
+        r.peakKiB / 1024 - idlePeak <= 50 + 15,
+        `peak RSS ${(r.peakKiB / 1024).toFixed(1)} MiB vs idle ${idlePeak.toFixed(1)} MiB`,
+      );
     });
   }
 
@@ -109,7 +137,12 @@ describe('bounded lane output (real CLI process, real command lane)', function (
     const large = figures['50 MB'];
     assert.ok(small && large, 'both runs measured');
     const ratio = large.ms / small.ms;
-    console.log(`      idle peak ${idlePeak.toFixed(1)} MiB; ${small.mib.toFixed(1)} MiB of lines: ${(small.ms / 1000).toFixed(1)} s, peak ${small.peakMiB.toFixed(1)} MiB; ${large.mib.toFixed(1)} MiB: ${(large.ms / 1000).toFixed(1)} s, peak ${large.peakMiB.toFixed(1)} MiB; time ratio ${ratio.toFixed(2)} for 4x the output`);
+    console.log(
+      `      idle peak ${idlePeak.toFixed(1)} MiB; ${small.mib.toFixed(1)} MiB of lines: ` +
+        `${(small.ms / 1000).toFixed(1)} s, peak ${small.peakMiB.toFixed(1)} MiB; ${large.mib.toFixed(1)} ` +
+        `MiB: ${(large.ms / 1000).toFixed(1)} s, peak ${large.peakMiB.toFixed(1)} MiB; time ratio ` +
+        `${ratio.toFixed(2)} for 4x the output`,
+    );
     assert.ok(ratio < 8, `time ratio ${ratio.toFixed(2)}`);
   });
 
@@ -120,6 +153,9 @@ describe('bounded lane output (real CLI process, real command lane)', function (
     assert.equal(lines[0], `${'x'.repeat(64 * 1024)} … [line cut: ${50_000_000 - 64 * 1024} more bytes not kept]`);
     assert.equal(lines[1], 'after');
     assert.ok(r.size < 100 * 1024, `events.jsonl ${r.size} bytes`);
-    assert.ok(r.peakKiB / 1024 - idlePeak <= 50 + 15, `peak RSS ${(r.peakKiB / 1024).toFixed(1)} MiB vs idle ${idlePeak.toFixed(1)} MiB`);
+    assert.ok(
+      r.peakKiB / 1024 - idlePeak <= 50 + 15,
+      `peak RSS ${(r.peakKiB / 1024).toFixed(1)} MiB vs idle ${idlePeak.toFixed(1)} MiB`,
+    );
   });
 });

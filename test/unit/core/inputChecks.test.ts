@@ -19,27 +19,50 @@ describe('input checks', () => {
     for (let n = 0; n < 3000; n += 1) {
       // Mostly valid text with a few random bytes in it, so both outcomes are common.
       const text = Buffer.from(`héllo ✓ 𝄞 ${n}`);
-      const bytes = Buffer.concat([text.subarray(0, Math.floor(random() * text.length)), Buffer.from([Math.floor(random() * 256), Math.floor(random() * 256)]), text]);
+      const bytes = Buffer.concat([
+        text.subarray(0, Math.floor(random() * text.length)),
+        Buffer.from([Math.floor(random() * 256), Math.floor(random() * 256)]),
+        text,
+      ]);
       const offset = firstInvalidUtf8Byte(bytes);
       let decodes = true;
-      try { fatal.decode(bytes); } catch { decodes = false; }
+      try {
+        fatal.decode(bytes);
+      } catch {
+        decodes = false;
+      }
       assert.equal(offset === -1, decodes, bytes.toString('hex'));
       if (offset >= 0) {
         assert.doesNotThrow(() => fatal.decode(bytes.subarray(0, offset)), 'everything before the offset is valid');
       }
     }
-    for (const [hex, offset] of [['c0af', 0], ['e080af', 0], ['eda080', 0], ['f4908080', 0], ['41e282', 1], ['4142ff', 2], ['f09d849e41', -1]] as const) {
+    for (const [hex, offset] of [
+      ['c0af', 0],
+      ['e080af', 0],
+      ['eda080', 0],
+      ['f4908080', 0],
+      ['41e282', 1],
+      ['4142ff', 2],
+      ['f09d849e41', -1],
+    ] as const) {
       assert.equal(firstInvalidUtf8Byte(Buffer.from(hex, 'hex')), offset, hex);
     }
   });
 
   it('decodeUtf8 refuses with the offset, value and line, and keeps valid text', () => {
     assert.equal(decodeUtf8(Buffer.from('ok ✓'), 'x'), 'ok ✓');
-    assert.throws(() => decodeUtf8(Buffer.from('a\nb\n\xff', 'latin1'), 'spec.md'), (e: unknown) => {
-      assert.ok(isSwitchyardError(e, 'invalid-input'));
-      assert.equal(e.message, 'spec.md is not UTF-8 text: byte 0xFF at byte offset 4 (line 3) is not valid UTF-8; save the file as UTF-8 and try again');
-      return true;
-    });
+    assert.throws(
+      () => decodeUtf8(Buffer.from('a\nb\n\xff', 'latin1'), 'spec.md'),
+      (e: unknown) => {
+        assert.ok(isSwitchyardError(e, 'invalid-input'));
+        assert.equal(
+          e.message,
+          'spec.md is not UTF-8 text: byte 0xFF at byte offset 4 (line 3) is not valid UTF-8; save the ' +
+            'file as UTF-8 and try again',
+        );
+        return true;
+      },
+    );
   });
 
   it('titles are one line; target files are relative paths inside the repository', () => {
@@ -60,8 +83,14 @@ describe('input checks', () => {
       const project = await Project.open(repo.dir, { registry: registryWithBuiltins() });
       try {
         await assert.rejects(project.addTask({ title: 'one\ntwo' }), /title: a title is one line/);
-        await assert.rejects(project.addTask({ title: 'x', files: ['/etc/passwd'] }), /files\.0: "\/etc\/passwd" is an absolute path/);
-        await assert.rejects(project.addTask({ title: 'x', spec: 'a\u0000b' }), /spec: contains a NUL character \(at character 2\)/);
+        await assert.rejects(
+          project.addTask({ title: 'x', files: ['/etc/passwd'] }),
+          /files\.0: "\/etc\/passwd" is an absolute path/,
+        );
+        await assert.rejects(
+          project.addTask({ title: 'x', spec: 'a\u0000b' }),
+          /spec: contains a NUL character \(at character 2\)/,
+        );
         assert.deepEqual((await project.state()).tasks, []);
       } finally {
         await project.close();
@@ -80,23 +109,45 @@ describe('input checks', () => {
     assert.ok(bytes <= ENV_VALUE_MAX_BYTES, `${bytes}`);
     assert.ok(bytes > ENV_VALUE_MAX_BYTES - 300, `${bytes}`);
     assert.ok(!cut.SWITCHYARD_TASK_SPEC.includes('\ufffd'), 'cut at a character boundary');
-    assert.match(cut.SWITCHYARD_TASK_SPEC, /\n\[… the spec is 140000 bytes, more than an environment variable carries; the whole spec is in the file named by SWITCHYARD_TASK_SPEC_FILE\]$/);
-    assert.match(taskSpecEnv('a\u0000b', '/f').SWITCHYARD_TASK_SPEC, /^\[… the spec is 3 bytes and holds a NUL character/);
+    assert.match(
+      cut.SWITCHYARD_TASK_SPEC,
+      new RegExp(
+        String.raw`\n\[… the spec is 140000 bytes, more than an environment variable carries; the whole spec is in ` +
+          String.raw`the file named by SWITCHYARD_TASK_SPEC_FILE\]$`,
+      ),
+    );
+    assert.match(
+      taskSpecEnv('a\u0000b', '/f').SWITCHYARD_TASK_SPEC,
+      /^\[… the spec is 3 bytes and holds a NUL character/,
+    );
     const env = buildLaneEnv({}, [], { SWITCHYARD_FEEDBACK: 'x'.repeat(200_000), SWITCHYARD_TASK_ID: 't1' });
     assert.ok(Buffer.byteLength(env.SWITCHYARD_FEEDBACK!) <= ENV_VALUE_MAX_BYTES);
-    assert.match(env.SWITCHYARD_FEEDBACK!, /\n\[… the SWITCHYARD_FEEDBACK is 200000 bytes, more than an environment variable carries; cut at 65536 bytes\]$/);
+    assert.match(
+      env.SWITCHYARD_FEEDBACK!,
+      /\n\[… the SWITCHYARD_FEEDBACK is 200000 bytes, more than an environment variable carries; cut at 65536 bytes\]$/,
+    );
     assert.equal(env.SWITCHYARD_TASK_ID, 't1');
   });
 
   it('E2BIG is a permanent error', () => {
-    assert.equal(classify('could not start the command (spawn E2BIG: the command line and environment are larger than the system allows): `cat`').class, 'permanent');
-    assert.equal(classify('cursor-agent could not be started: spawn /usr/bin/cursor-agent E2BIG').rule, 'input-too-large');
+    assert.equal(
+      classify(
+        'could not start the command (spawn E2BIG: the command line and environment are larger than the ' +
+          'system allows): `cat`',
+      ).class,
+      'permanent',
+    );
+    assert.equal(
+      classify('cursor-agent could not be started: spawn /usr/bin/cursor-agent E2BIG').rule,
+      'input-too-large',
+    );
   });
 
   it('every built-in lane types each of its settings; values are parsed by type', () => {
     for (const lane of builtinLanes()) {
       const manifest = LaneManifest.parse(lane.manifest);
-      for (const [key, doc] of Object.entries(manifest.settings)) assert.ok(doc.type, `${manifest.id}.${key} has a type`);
+      for (const [key, doc] of Object.entries(manifest.settings))
+        assert.ok(doc.type, `${manifest.id}.${key} has a type`);
     }
     const manifest = LaneManifest.parse(builtinLanes().find((l) => l.manifest.id === 'command')!.manifest);
     assert.deepEqual(parseSettingValue(manifest, 'command', 'true'), { ok: true, value: 'true' });

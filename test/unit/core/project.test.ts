@@ -16,18 +16,33 @@ async function openProject(dir: string, extra: Parameters<LaneRegistry['register
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
   for (const lane of extra) registry.register(lane);
-  return Project.open(dir, { registry, cancelPollMs: 50, parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, AWS_PROFILE: 'prod-admin', GITHUB_TOKEN: 'ghp_secret' } });
+  return Project.open(dir, {
+    registry,
+    cancelPollMs: 50,
+    parentEnv: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      AWS_PROFILE: 'prod-admin',
+      GITHUB_TOKEN: 'ghp_secret',
+    },
+  });
 }
 
 describe('Project (queue, runs, retries) on a real git repository', () => {
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
-  beforeEach(async () => { repo = await makeTempRepo(); });
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+  });
   afterEach(async () => repo.cleanup());
 
   it('runs a command-lane task to DONE: spec on stdin, allowlisted env, diff captured, output logged', async () => {
     const project = await openProject(repo.dir);
     await project.updateSettings((s) => {
-      s.laneSettings.command = { command: 'cat > from-stdin.txt; printf "%s|%s|%s|%s" "$SWITCHYARD_TASK_ID" "$SWITCHYARD_TASK_FILES" "${AWS_PROFILE:-none}" "${GITHUB_TOKEN:-none}" > env.txt; echo working' };
+      s.laneSettings.command = {
+        command:
+          'cat > from-stdin.txt; printf "%s|%s|%s|%s" "$SWITCHYARD_TASK_ID" "$SWITCHYARD_TASK_FILES" ' +
+          '"${AWS_PROFILE:-none}" "${GITHUB_TOKEN:-none}" > env.txt; echo working',
+      };
     });
     const task = await project.addTask({ title: 'stdin and env', spec: 'the instruction', files: ['src/a.txt'] });
     const summary = await project.runQueue();
@@ -41,20 +56,28 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.match(diff, /\+the instruction/);
     assert.match(diff, /\+t1\|src\/a\.txt\|none\|none/, 'AWS_PROFILE and GITHUB_TOKEN are not inherited');
     const log = await project.runLog(run.id);
-    assert.ok(log.some((l) => l.type === 'lane' && JSON.stringify(l.event).includes('working')), 'stdout is streamed as events');
+    assert.ok(
+      log.some((l) => l.type === 'lane' && JSON.stringify(l.event).includes('working')),
+      'stdout is streamed as events',
+    );
     assert.deepEqual((await repo.git.status()).files, [], 'the user working tree is untouched');
   });
 
   it('a lane that exits non-zero is retried up to its cap, then fails with the real last error', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo "pytest: 1 failed in tests/test_user.py::test_create" >&2; exit 3' }; });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = { command: 'echo "pytest: 1 failed in tests/test_user.py::test_create" >&2; exit 3' };
+    });
     await project.addTask({ title: 'always fails' });
     await project.runQueue();
     const state = await project.state();
     const task = state.tasks[0]!;
     assert.equal(task.state, 'FAILED');
     assert.equal(task.attempts, 2);
-    assert.match(task.failureReason!, /^exceeded max attempts \(2\): last attempt failed with: `echo .*` failed with exit code 3; stderr: pytest: 1 failed in tests\/test_user\.py::test_create$/);
+    assert.match(
+      task.failureReason!,
+      /^exceeded max attempts \(2\): last attempt failed with: `echo .*` failed with exit code 3; stderr: pytest: 1 failed in tests\/test_user\.py::test_create$/,
+    );
     const [first, second] = state.runs;
     assert.equal(first!.state, 'FAILED');
     assert.equal(second!.attempt, 2);
@@ -63,19 +86,26 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.notEqual(first!.worktree, second!.worktree, 'each attempt has a fresh worktree');
   });
 
-  it('a task retried by the user gets fresh branches and never reuses an earlier attempt\'s', async () => {
+  it("a task retried by the user gets fresh branches and never reuses an earlier attempt's", async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt; test -f ok' }; });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt; test -f ok' };
+    });
     await project.addTask({ title: 'flaky' });
     await project.runQueue();
     assert.equal((await project.state()).tasks[0]!.state, 'FAILED');
     await project.retryTask('t1');
-    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt' }; });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt' };
+    });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE');
-    assert.deepEqual(state.runs.map((r) => `${r.id}@${r.branch}#${r.attempt}`), ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#1']);
-    assert.match(await project.diff('t1.1'), /\+t1\.1/, 'the first attempt\'s work is still on its branch');
+    assert.deepEqual(
+      state.runs.map((r) => `${r.id}@${r.branch}#${r.attempt}`),
+      ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#1'],
+    );
+    assert.match(await project.diff('t1.1'), /\+t1\.1/, "the first attempt's work is still on its branch");
   });
 
   it('a lane that hangs is aborted at its timeout and its process group is killed', async () => {
@@ -99,11 +129,19 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('an acceptance failure starts a fix attempt on top of the failed one, with the output as feedback', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo attempt >> count.txt; printf "%s" "${SWITCHYARD_FEEDBACK:-none}" > feedback.txt' }; });
-    await project.addTask({ title: 'verify', acceptance: 'echo "expected 2 lines" && test $(wc -l < count.txt) -ge 2' });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = {
+        command: 'echo attempt >> count.txt; printf "%s" "${SWITCHYARD_FEEDBACK:-none}" > feedback.txt',
+      };
+    });
+    await project.addTask({
+      title: 'verify',
+      acceptance: 'echo "expected 2 lines" && test $(wc -l < count.txt) -ge 2',
+    });
     await project.runQueue();
     const state = await project.state();
-    // Behaviour change (orchestrator): a fix attempt starts from the failed attempt's commit, so the second attempt has 2 lines.
+    // Behaviour change (orchestrator): a fix attempt starts from the failed attempt's commit, so the second attempt has
+    // 2 lines.
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
     const [first, second] = state.runs;
     assert.equal(first!.failureCode, 'verify-failed');
@@ -111,22 +149,37 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.deepEqual(second!.resumeFrom, { runId: first!.id, commit: first!.headCommit });
     assert.match(second!.feedback!, /expected 2 lines/);
     assert.match(await project.diff(second!.id), /\+attempt\n\+attempt/);
-    assert.match(await project.diff(second!.id), /expected 2 lines/, 'the lane saw the feedback in SWITCHYARD_FEEDBACK');
+    assert.match(
+      await project.diff(second!.id),
+      /expected 2 lines/,
+      'the lane saw the feedback in SWITCHYARD_FEEDBACK',
+    );
   });
 
   it('an acceptance command that keeps failing ends with the real last error', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo attempt >> count.txt' }; });
-    await project.addTask({ title: 'verify', acceptance: 'echo "expected 5 lines" && test $(wc -l < count.txt) -ge 5' });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = { command: 'echo attempt >> count.txt' };
+    });
+    await project.addTask({
+      title: 'verify',
+      acceptance: 'echo "expected 5 lines" && test $(wc -l < count.txt) -ge 5',
+    });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'FAILED');
-    assert.match(state.tasks[0]!.failureReason!, /^exceeded max attempts \(2\): last attempt failed with: acceptance command `.*` exited with code 1: expected 5 lines/);
+    assert.match(
+      state.tasks[0]!.failureReason!,
+      /^exceeded max attempts \(2\): last attempt failed with: acceptance command `.*` exited with code 1: expected 5 lines/,
+    );
   });
 
   it('refuses an unknown lane at task creation, listing lanes, and stores nothing', async () => {
     const project = await openProject(repo.dir);
-    await assert.rejects(project.addTask({ title: 'x', lane: 'nope' }), /unknown lane "nope"; registered lanes: command/);
+    await assert.rejects(
+      project.addTask({ title: 'x', lane: 'nope' }),
+      /unknown lane "nope"; registered lanes: command/,
+    );
     await assert.rejects(project.addTasks([{ title: 'ok' }, { title: '' }]), /task #2: title: a task needs a title/);
     assert.deepEqual((await project.state()).tasks, []);
   });
@@ -143,13 +196,18 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
   });
 
   it('contains a lane that throws: its task fails, other lanes go on', async () => {
-    const bad = scriptedLane('bad', async () => { throw new Error('kaboom'); });
+    const bad = scriptedLane('bad', async () => {
+      throw new Error('kaboom');
+    });
     const good = scriptedLane('good', async (input) => {
       await writeFile(join(input.workspaceDir, 'good.txt'), 'ok\n');
       return { status: 'succeeded' };
     });
     const project = await openProject(repo.dir, [bad, good]);
-    await project.addTasks([{ title: 'bad', lane: 'bad' }, { title: 'good', lane: 'good' }]);
+    await project.addTasks([
+      { title: 'bad', lane: 'bad' },
+      { title: 'good', lane: 'good' },
+    ]);
     await project.runQueue();
     const [t1, t2] = (await project.state()).tasks;
     assert.equal(t1!.state, 'FAILED');
@@ -159,7 +217,9 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('a canceled task never integrates a late result: the run is kept as STALE_RESULT', async () => {
     let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const slow = scriptedLane('slow', async (input) => {
       await gate;
       await writeFile(join(input.workspaceDir, 'late.txt'), 'late\n');
@@ -180,29 +240,43 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('two schedulers on one repository never run the same task twice', async () => {
     const counts = new Map<string, number>();
-    const counting = () => scriptedLane('count', async (input) => {
-      counts.set(input.task.id, (counts.get(input.task.id) ?? 0) + 1);
-      await new Promise((r) => setTimeout(r, 20));
-      return { status: 'succeeded' };
-    });
+    const counting = () =>
+      scriptedLane('count', async (input) => {
+        counts.set(input.task.id, (counts.get(input.task.id) ?? 0) + 1);
+        await new Promise((r) => setTimeout(r, 20));
+        return { status: 'succeeded' };
+      });
     const a = await openProject(repo.dir, [counting()]);
     const b = await openProject(repo.dir, [counting()]);
     await a.addTasks(Array.from({ length: 8 }, (_, i) => ({ title: `task ${i}`, lane: 'count' })));
     await Promise.all([a.runQueue(), b.runQueue()]);
     assert.equal(counts.size, 8);
-    assert.ok([...counts.values()].every((n) => n === 1), JSON.stringify([...counts]));
+    assert.ok(
+      [...counts.values()].every((n) => n === 1),
+      JSON.stringify([...counts]),
+    );
     assert.ok((await a.state()).tasks.every((t) => t.state === 'DONE'));
   });
 
   it('runs dependencies first, then by priority, and reports tasks left waiting', async () => {
     const order: string[] = [];
-    const lane = scriptedLane('seq', async (input) => { order.push(input.task.title); return { status: input.task.title === 'fails' ? 'failed' : 'succeeded', failureReason: 'no' }; });
+    const lane = scriptedLane('seq', async (input) => {
+      order.push(input.task.title);
+      return { status: input.task.title === 'fails' ? 'failed' : 'succeeded', failureReason: 'no' };
+    });
     const project = await openProject(repo.dir, [lane]);
     const [a] = await project.addTasks([{ title: 'first', lane: 'seq' }]);
     const [f] = await project.addTasks([{ title: 'fails', lane: 'seq' }]);
-    await project.addTasks([{ title: 'second', lane: 'seq', dependsOn: [a!.id], priority: 90 }, { title: 'blocked', lane: 'seq', dependsOn: [f!.id] }]);
+    await project.addTasks([
+      { title: 'second', lane: 'seq', dependsOn: [a!.id], priority: 90 },
+      { title: 'blocked', lane: 'seq', dependsOn: [f!.id] },
+    ]);
     const summary = await project.runQueue({ concurrency: 1 });
-    assert.deepEqual(order, ['first', 'second', 'fails'], 'second becomes ready once first is DONE and outranks fails by priority');
+    assert.deepEqual(
+      order,
+      ['first', 'second', 'fails'],
+      'second becomes ready once first is DONE and outranks fails by priority',
+    );
     assert.deepEqual(summary.waiting, [{ taskId: 't4', on: ['t2'] }]);
     await assert.rejects(project.addTask({ title: 'x', dependsOn: ['t99'] }), /dependsOn names unknown task\(s\) t99/);
   });
@@ -216,7 +290,19 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       task.state = 'RUNNING';
       task.attempts = 1;
       task.lastRunId = 't1.1';
-      s.runs.push({ id: 't1.1', taskId: 't1', lane: 'ok', attempt: 1, generation: 0, state: 'RUNNING', branch: 'switchyard/t1/1', worktree: join(repo.dir, '.switchyard/worktrees/t1.1'), baseCommit: task.baseCommit, startedAt: new Date().toISOString(), owner: `${hostname()}/999999/dead` });
+      s.runs.push({
+        id: 't1.1',
+        taskId: 't1',
+        lane: 'ok',
+        attempt: 1,
+        generation: 0,
+        state: 'RUNNING',
+        branch: 'switchyard/t1/1',
+        worktree: join(repo.dir, '.switchyard/worktrees/t1.1'),
+        baseCommit: task.baseCommit,
+        startedAt: new Date().toISOString(),
+        owner: `${hostname()}/999999/dead`,
+      });
     });
     await project.runQueue();
     const state = await project.state();
@@ -228,7 +314,9 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('cleans worktrees but keeps branches and diffs', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => { s.laneSettings.command = { command: 'echo x > x.txt' }; });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = { command: 'echo x > x.txt' };
+    });
     await project.addTask({ title: 'x' });
     await project.runQueue();
     assert.equal((await project.worktrees()).length, 1);

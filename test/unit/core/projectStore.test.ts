@@ -7,7 +7,9 @@ import { makeTempDir } from '../../helpers/tempRepo';
 
 describe('ProjectStore', () => {
   let tmp: Awaited<ReturnType<typeof makeTempDir>>;
-  beforeEach(async () => { tmp = await makeTempDir(); });
+  beforeEach(async () => {
+    tmp = await makeTempDir();
+  });
   afterEach(async () => tmp.cleanup());
 
   it('creates a self-ignoring .switchyard folder with a default state', async () => {
@@ -20,23 +22,36 @@ describe('ProjectStore', () => {
 
   it('persists updates atomically and leaves no temp files', async () => {
     const store = await ProjectStore.open(tmp.dir);
-    await store.update((s) => { s.settings.defaultLane = 'other'; });
+    await store.update((s) => {
+      s.settings.defaultLane = 'other';
+    });
     const reopened = await ProjectStore.open(tmp.dir);
     assert.equal((await reopened.read()).settings.defaultLane, 'other');
     const files = await readdir(join(tmp.dir, '.switchyard'));
-    assert.deepEqual(files.filter((f) => f.endsWith('.tmp')), []);
+    assert.deepEqual(
+      files.filter((f) => f.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('serializes concurrent updates so none is lost', async () => {
     const a = await ProjectStore.open(tmp.dir);
     const b = await ProjectStore.open(tmp.dir);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).update((s) => { s.nextTaskNumber += 1; })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).update((s) => {
+          s.nextTaskNumber += 1;
+        }),
+      ),
+    );
     assert.equal((await a.read()).nextTaskNumber, 21);
   });
 
   it('refuses a corrupt state file: names the file and problem, keeps a backup, never overwrites', async () => {
     const store = await ProjectStore.open(tmp.dir);
-    await store.update((s) => { s.settings.defaultLane = 'precious'; });
+    await store.update((s) => {
+      s.settings.defaultLane = 'precious';
+    });
     const file = join(tmp.dir, '.switchyard', 'state.json');
     const corrupt = (await readFile(file, 'utf8')).slice(0, 40);
     await writeFile(file, corrupt);
@@ -47,7 +62,12 @@ describe('ProjectStore', () => {
       assert.match(e.message, /will not overwrite it/);
       return true;
     });
-    await assert.rejects(store.update((s) => { s.settings.defaultLane = 'clobber'; }), /not valid JSON/);
+    await assert.rejects(
+      store.update((s) => {
+        s.settings.defaultLane = 'clobber';
+      }),
+      /not valid JSON/,
+    );
     assert.equal(await readFile(file, 'utf8'), corrupt, 'the file is untouched');
     const backups = (await readdir(join(tmp.dir, '.switchyard'))).filter((f) => f.includes('.corrupt-'));
     assert.ok(backups.length >= 1, 'a backup copy is kept');

@@ -8,7 +8,9 @@ import { until } from '../../helpers/until';
 describe('stage WIP limits in a drain', function () {
   this.timeout(30_000);
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
-  beforeEach(async () => { repo = await makeTempRepo(); });
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+  });
   afterEach(async () => repo.cleanup());
 
   async function project() {
@@ -28,13 +30,20 @@ describe('stage WIP limits in a drain', function () {
     await p.addTasks([1, 2, 3].map((i) => ({ title: `v${i}`, acceptance: 'sleep 0.8' })));
     const summary = await p.runQueue();
     const state = await p.state();
-    assert.deepEqual(state.tasks.map((t) => t.state), ['DONE', 'DONE', 'DONE']);
+    assert.deepEqual(
+      state.tasks.map((t) => t.state),
+      ['DONE', 'DONE', 'DONE'],
+    );
     assert.equal(summary.stats.peak.VERIFYING, 1);
     assert.equal(summary.stats.peak.RUNNING, 3);
     const waited = state.runs.filter((r) => r.stageWaitMs?.VERIFYING);
     assert.ok(waited.length >= 1, 'runs waited for the slot');
     const logs = await Promise.all(waited.map((r) => p.runLog(r.id)));
-    for (const log of logs) assert.ok(log.some((l) => /^waiting for a VERIFYING slot: 1\/1 taken \(t\d\)$/.test(String(l.message))), JSON.stringify(log));
+    for (const log of logs)
+      assert.ok(
+        log.some((l) => /^waiting for a VERIFYING slot: 1\/1 taken \(t\d\)$/.test(String(l.message))),
+        JSON.stringify(log),
+      );
   });
 
   it('a saturated VERIFYING stage stops new starts while RUNNING has free slots (backpressure, recorded)', async () => {
@@ -46,8 +55,14 @@ describe('stage WIP limits in a drain', function () {
     await draining;
     const state = await p.state();
     const [first, second] = state.runs;
-    assert.ok(Date.parse(second!.startedAt) >= Date.parse(first!.endedAt!) - 5, `t2 started ${second!.startedAt}, after t1 left VERIFYING at ${first!.endedAt}`);
+    assert.ok(
+      Date.parse(second!.startedAt) >= Date.parse(first!.endedAt!) - 5,
+      `t2 started ${second!.startedAt}, after t1 left VERIFYING at ${first!.endedAt}`,
+    );
     const trace = (await p.trace()).map((l) => `${l.kind}: ${l.message}`);
-    assert.ok(trace.includes('backpressure: backpressure: VERIFYING is full (1/1), so no new run starts'), trace.join('\n'));
+    assert.ok(
+      trace.includes('backpressure: backpressure: VERIFYING is full (1/1), so no new run starts'),
+      trace.join('\n'),
+    );
   });
 });

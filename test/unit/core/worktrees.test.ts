@@ -1,14 +1,22 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { captureChange, createWorktree, listWorktrees, removeWorktree, worktreePath } from '../../../src/core/workspace/worktrees';
+import {
+  captureChange,
+  createWorktree,
+  listWorktrees,
+  removeWorktree,
+  worktreePath,
+} from '../../../src/core/workspace/worktrees';
 import { headCommit, resolveRepoRoot } from '../../../src/core/workspace/gitRepo';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 
 describe('worktrees', () => {
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
-  beforeEach(async () => { repo = await makeTempRepo(); });
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+  });
   afterEach(async () => repo.cleanup());
 
   it('creates a worktree on its own branch, captures the diff, and leaves the user tree alone', async () => {
@@ -25,24 +33,37 @@ describe('worktrees', () => {
     const status = await repo.git.status();
     assert.deepEqual(status.files, [], 'user working tree clean');
     assert.equal((await repo.git.revparse(['switchyard/t1/1'])).trim(), change.headCommit);
-    assert.deepEqual((await listWorktrees(repo.dir)).map((w) => w.branch), ['switchyard/t1/1']);
+    assert.deepEqual(
+      (await listWorktrees(repo.dir)).map((w) => w.branch),
+      ['switchyard/t1/1'],
+    );
     await removeWorktree(repo.dir, path);
     assert.deepEqual(await listWorktrees(repo.dir), []);
-    assert.equal((await repo.git.revparse(['switchyard/t1/1'])).trim(), change.headCommit, 'the branch survives cleaning');
+    assert.equal(
+      (await repo.git.revparse(['switchyard/t1/1'])).trim(),
+      change.headCommit,
+      'the branch survives cleaning',
+    );
   });
 
-  it('a branch lock held by another git process is waited out (git names the lock above several lines of hints)', async () => {
-    const base = await headCommit(repo.dir);
-    const path = worktreePath(repo.dir, 't3.1');
-    const lock = join(repo.dir, '.git', 'refs', 'heads', 'switchyard', 't3', '1.lock');
-    await mkdir(dirname(lock), { recursive: true });
-    await writeFile(lock, '');
-    const released = new Promise<void>((done) => setTimeout(() => void rm(lock).then(done), 150));
-    await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
-    await released;
-    assert.equal((await repo.git.revparse(['switchyard/t3/1'])).trim(), base);
-    assert.deepEqual((await listWorktrees(repo.dir)).map((w) => w.branch), ['switchyard/t3/1']);
-  });
+  it(
+    'a branch lock held by another git process is waited out (git names the lock above several lines of ' + 'hints)',
+    async () => {
+      const base = await headCommit(repo.dir);
+      const path = worktreePath(repo.dir, 't3.1');
+      const lock = join(repo.dir, '.git', 'refs', 'heads', 'switchyard', 't3', '1.lock');
+      await mkdir(dirname(lock), { recursive: true });
+      await writeFile(lock, '');
+      const released = new Promise<void>((done) => setTimeout(() => void rm(lock).then(done), 150));
+      await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
+      await released;
+      assert.equal((await repo.git.revparse(['switchyard/t3/1'])).trim(), base);
+      assert.deepEqual(
+        (await listWorktrees(repo.dir)).map((w) => w.branch),
+        ['switchyard/t3/1'],
+      );
+    },
+  );
 
   it('a lock that is never released fails with git-failed naming the worktree, after the retries', async () => {
     const base = await headCommit(repo.dir);
@@ -50,8 +71,16 @@ describe('worktrees', () => {
     await mkdir(dirname(lock), { recursive: true });
     await writeFile(lock, '');
     const at = Date.now();
-    await assert.rejects(createWorktree(repo.dir, worktreePath(repo.dir, 't4.1'), 'switchyard/t4/1', base), (e: unknown) =>
-      isSwitchyardError(e, 'git-failed') && /could not create worktree .*t4\.1 on switchyard\/t4\/1 .*cannot lock ref 'refs\/heads\/switchyard\/t4\/1'/s.test(e.message));
+    await assert.rejects(
+      createWorktree(repo.dir, worktreePath(repo.dir, 't4.1'), 'switchyard/t4/1', base),
+      (e: unknown) =>
+        isSwitchyardError(e, 'git-failed') &&
+        new RegExp(
+          String.raw`could not create worktree .*t4\.1 on switchyard\/t4\/1 .*cannot lock ref ` +
+            String.raw`'refs\/heads\/switchyard\/t4\/1'`,
+          's',
+        ).test(e.message),
+    );
     // Five waits of 50 ms doubling (±20 %): at least about 1.2 s.
     assert.ok(Date.now() - at >= 1_000, `gave up after ${Date.now() - at} ms`);
   });
@@ -72,7 +101,11 @@ describe('worktrees', () => {
   it('names a folder that is not a git repository', async () => {
     const plain = await makeTempDir();
     try {
-      await assert.rejects(resolveRepoRoot(plain.dir), (e: unknown) => isSwitchyardError(e, 'not-a-git-repo') && e.message.includes(plain.dir) && /git init/.test(e.message));
+      await assert.rejects(
+        resolveRepoRoot(plain.dir),
+        (e: unknown) =>
+          isSwitchyardError(e, 'not-a-git-repo') && e.message.includes(plain.dir) && /git init/.test(e.message),
+      );
     } finally {
       await plain.cleanup();
     }

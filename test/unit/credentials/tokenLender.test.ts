@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { TokenLender, type Credential, type CredentialSource, type TokenLoan } from '../../../src/core/credentials/tokenLender';
+import {
+  TokenLender,
+  type Credential,
+  type CredentialSource,
+  type TokenLoan,
+} from '../../../src/core/credentials/tokenLender';
 
 const MIN = 60_000;
 
@@ -62,7 +67,10 @@ describe('token lending', () => {
     const loan = await lender.lend();
     assert.equal('refresh' in loan, false);
     assert.equal(JSON.stringify(loan).includes(source.refreshToken), false);
-    assert.equal(Object.values(loan).some((v) => v === source.refreshToken), false);
+    assert.equal(
+      Object.values(loan).some((v) => v === source.refreshToken),
+      false,
+    );
   });
 
   it('shares one refresh between concurrent borrowers', async () => {
@@ -78,19 +86,37 @@ describe('token lending', () => {
     const loans = Promise.all([lender.lend(), lender.lend(), lender.lend()]);
     await new Promise((r) => setImmediate(r));
     release();
-    assert.deepEqual((await loans).map((l) => l.token), ['shared', 'shared', 'shared']);
+    assert.deepEqual(
+      (await loans).map((l) => l.token),
+      ['shared', 'shared', 'shared'],
+    );
     assert.equal(calls, 1);
   });
 
   it('refuses to lend a token that would arrive (nearly) expired, and says so without showing it', async () => {
-    const lender = new TokenLender({ refresh: async () => ({ token: 'tok-short-lived', expiresAt: clock + 10_000 }) }, { now });
-    await assert.rejects(lender.lend(), (e: Error) => /valid for only 10 s/.test(e.message) && !e.message.includes('tok-short-lived'));
-    const bad = new TokenLender({ refresh: async () => ({ token: 'tok-leak', expiresAt: 'soon' }) as unknown as Credential }, { now });
-    await assert.rejects(bad.lend(), (e: Error) => /not \{token, expiresAt\}/.test(e.message) && !e.message.includes('tok-leak'));
+    const lender = new TokenLender(
+      { refresh: async () => ({ token: 'tok-short-lived', expiresAt: clock + 10_000 }) },
+      { now },
+    );
+    await assert.rejects(
+      lender.lend(),
+      (e: Error) => /valid for only 10 s/.test(e.message) && !e.message.includes('tok-short-lived'),
+    );
+    const bad = new TokenLender(
+      { refresh: async () => ({ token: 'tok-leak', expiresAt: 'soon' }) as unknown as Credential },
+      { now },
+    );
+    await assert.rejects(
+      bad.lend(),
+      (e: Error) => /not \{token, expiresAt\}/.test(e.message) && !e.message.includes('tok-leak'),
+    );
   });
 
   it('never shows the token when a loan is logged', async () => {
-    const lender = new TokenLender({ refresh: async () => ({ token: 'ghs_supersecretvalue', expiresAt: clock + 60 * MIN }) }, { now });
+    const lender = new TokenLender(
+      { refresh: async () => ({ token: 'ghs_supersecretvalue', expiresAt: clock + 60 * MIN }) },
+      { now },
+    );
     const loan = await lender.lend();
     for (const shown of [JSON.stringify(loan), inspect(loan), String(loan), `${loan}`]) {
       assert.equal(shown.includes('ghs_supersecretvalue'), false, shown);
@@ -100,7 +126,11 @@ describe('token lending', () => {
 
   it('reports refreshes to the caller (for the guard log)', async () => {
     const seen: unknown[] = [];
-    const lender = new TokenLender(countingSource(now), { now, initial: { token: 'old', expiresAt: clock + 2 * MIN }, onRefresh: (i) => seen.push(i) });
+    const lender = new TokenLender(countingSource(now), {
+      now,
+      initial: { token: 'old', expiresAt: clock + 2 * MIN },
+      onRefresh: (i) => seen.push(i),
+    });
     await lender.lend();
     assert.deepEqual(seen, [{ ok: true, remainingBeforeMs: 2 * MIN, durationMs: 0 }]);
   });

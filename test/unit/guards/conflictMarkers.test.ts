@@ -99,13 +99,18 @@ describe('added lines of a unified diff', () => {
   it('unquotes paths git quotes', () => {
     assert.equal(unquotePath('"b/caf\\303\\251 \\"x\\".txt"'), 'b/café "x".txt');
     assert.equal(unquotePath('b/plain.txt'), 'b/plain.txt');
-    const diff = ['diff --git "a/t\\tab" "b/t\\tab"', '--- "a/t\\tab"', '+++ "b/t\\tab"', '@@ -0,0 +1 @@', '+x'].join('\n');
+    const diff = ['diff --git "a/t\\tab" "b/t\\tab"', '--- "a/t\\tab"', '+++ "b/t\\tab"', '@@ -0,0 +1 @@', '+x'].join(
+      '\n',
+    );
     assert.deepEqual(parse(diff), ['t\tab:1:x']);
   });
 
   it('rejects output it does not understand (so the guard fails safe instead of passing silently)', () => {
     assert.throws(() => parse(['diff --git a/x b/x', '+++ b/x', '@@ bogus @@'].join('\n')), /unexpected hunk header/);
-    assert.throws(() => parse(['diff --git a/x b/x', '+++ b/x', '@@ -1 +1 @@', '?weird'].join('\n')), /unexpected line 4 in git diff output/);
+    assert.throws(
+      () => parse(['diff --git a/x b/x', '+++ b/x', '@@ -1 +1 @@', '?weird'].join('\n')),
+      /unexpected line 4 in git diff output/,
+    );
   });
 });
 
@@ -114,9 +119,16 @@ describe('pre-push stdin', () => {
   const z = '0'.repeat(40);
 
   it('parses update and delete lines and ignores blank ones', () => {
-    const updates = parsePrePushInput(`refs/heads/main ${a} refs/heads/main ${z}\n\nrefs/heads/(delete) ${z} refs/heads/old ${a}\n`);
+    const updates = parsePrePushInput(
+      `refs/heads/main ${a} refs/heads/main ${z}\n\nrefs/heads/(delete) ${z} refs/heads/old ${a}\n`,
+    );
     assert.equal(updates.length, 2);
-    assert.deepEqual(updates[0], { localRef: 'refs/heads/main', localSha: a, remoteRef: 'refs/heads/main', remoteSha: z });
+    assert.deepEqual(updates[0], {
+      localRef: 'refs/heads/main',
+      localSha: a,
+      remoteRef: 'refs/heads/main',
+      remoteSha: z,
+    });
     assert.equal(updates[1]!.remoteRef, 'refs/heads/old');
   });
 

@@ -62,8 +62,19 @@ export async function makePushSetup() {
   await git('push', '-q', '--no-verify', 'origin', 'main');
   /** `git push` with the hooks running; never throws. */
   const push = (...args: string[]): Promise<RunResult> => run('git', ['push', ...args], clone);
-  const remoteHead = async (branch = 'main'): Promise<string> => (await run('git', ['rev-parse', '-q', '--verify', `refs/heads/${branch}`], remote)).stdout.trim();
-  return { root, remote, clone, git, write, commit, push, remoteHead, cleanup: () => rm(root, { recursive: true, force: true }) };
+  const remoteHead = async (branch = 'main'): Promise<string> =>
+    (await run('git', ['rev-parse', '-q', '--verify', `refs/heads/${branch}`], remote)).stdout.trim();
+  return {
+    root,
+    remote,
+    clone,
+    git,
+    write,
+    commit,
+    push,
+    remoteHead,
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
 }
 
 export type PushSetup = Awaited<ReturnType<typeof makePushSetup>>;

@@ -23,14 +23,26 @@ describe('guard CLI commands', function () {
       const text = await cli('classify-error', '--repo', s.clone, 'connect ECONNREFUSED 127.0.0.1:443');
       assert.equal(text.code, 0);
       assert.match(text.out, /^transient \(rule connection-failed\): /);
-      const json = await cli('classify-error', '--json', '--repo', s.clone, '2 of 3 required status checks are expected.');
+      const json = await cli(
+        'classify-error',
+        '--json',
+        '--repo',
+        s.clone,
+        '2 of 3 required status checks are expected.',
+      );
       assert.deepEqual(JSON.parse(json.out).class, 'ci-pending');
     });
 
-    it('uses the project\'s rules, and names a bad rules file', async () => {
+    it("uses the project's rules, and names a bad rules file", async () => {
       await mkdir(join(s.clone, '.switchyard'), { recursive: true });
-      await writeFile(join(s.clone, '.switchyard', 'error-rules.json'), JSON.stringify({ rules: [{ id: 'ours', class: 'permanent', message: 'flux capacitor' }] }));
-      assert.match((await cli('classify-error', '--repo', s.clone, 'the flux capacitor is broken')).out, /^permanent \(rule ours\)/);
+      await writeFile(
+        join(s.clone, '.switchyard', 'error-rules.json'),
+        JSON.stringify({ rules: [{ id: 'ours', class: 'permanent', message: 'flux capacitor' }] }),
+      );
+      assert.match(
+        (await cli('classify-error', '--repo', s.clone, 'the flux capacitor is broken')).out,
+        /^permanent \(rule ours\)/,
+      );
       await writeFile(join(s.clone, '.switchyard', 'error-rules.json'), '{"rules": 1}');
       const bad = await cli('classify-error', '--repo', s.clone, 'x');
       assert.equal(bad.code, 1);
@@ -40,7 +52,10 @@ describe('guard CLI commands', function () {
     it('works outside a repository with the built-in rules', async () => {
       const plain = await makeTempDir();
       try {
-        assert.match((await cli('classify-error', '--repo', plain.dir, 'HttpError: Bad credentials')).out, /^permanent \(rule auth-invalid\)/);
+        assert.match(
+          (await cli('classify-error', '--repo', plain.dir, 'HttpError: Bad credentials')).out,
+          /^permanent \(rule auth-invalid\)/,
+        );
       } finally {
         await plain.cleanup();
       }
@@ -59,7 +74,10 @@ describe('guard CLI commands', function () {
       await s.commit({ 'deep/dir/file.txt': `ok\n${L} HEAD\n` }, 'bad');
       const r = await cli('guard', 'scan', '--full', '--repo', s.clone);
       assert.equal(r.code, 1);
-      assert.match(r.out, /deep\/dir\/file\.txt:2: conflict marker "<{7} HEAD" committed\n1 conflict marker\(s\) committed/);
+      assert.match(
+        r.out,
+        /deep\/dir\/file\.txt:2: conflict marker "<{7} HEAD" committed\n1 conflict marker\(s\) committed/,
+      );
     });
 
     it('checks the branch against its upstream as a push would', async () => {

@@ -6,7 +6,17 @@ import { formatGuardEvent, runGuard } from '../../../src/core/guards/runGuard';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 const event = (over: Partial<GuardEvent> = {}): GuardEvent =>
-  ({ v: 1, type: 'guard.verdict', ts: '2026-01-01T00:00:00.000Z', guard: 'conflict-markers', verdict: 'pass', rule: 'conflict-marker', evidence: [], durationMs: 3, ...over }) as GuardEvent;
+  ({
+    v: 1,
+    type: 'guard.verdict',
+    ts: '2026-01-01T00:00:00.000Z',
+    guard: 'conflict-markers',
+    verdict: 'pass',
+    rule: 'conflict-marker',
+    evidence: [],
+    durationMs: 3,
+    ...over,
+  }) as GuardEvent;
 
 describe('guard log', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
@@ -15,12 +25,21 @@ describe('guard log', () => {
 
   it('appends verdicts as JSON lines under .switchyard/ (which ignores itself) and reads them back', async () => {
     await appendGuardEvent(dir.dir, event());
-    await appendGuardEvent(dir.dir, event({ verdict: 'block', evidence: [{ file: 'a.ts', line: 3, message: 'conflict marker' }] }));
+    await appendGuardEvent(
+      dir.dir,
+      event({ verdict: 'block', evidence: [{ file: 'a.ts', line: 3, message: 'conflict marker' }] }),
+    );
     const events = await readGuardEvents(dir.dir);
-    assert.deepEqual(events.map((e) => e.verdict), ['pass', 'block']);
+    assert.deepEqual(
+      events.map((e) => e.verdict),
+      ['pass', 'block'],
+    );
     assert.equal((await readFile(guardLogPath(dir.dir), 'utf8')).split('\n').length, 3);
     assert.equal(await readFile(`${dir.dir}/.switchyard/.gitignore`, 'utf8'), '*\n');
-    assert.deepEqual((await readGuardEvents(dir.dir, { limit: 1 })).map((e) => e.verdict), ['block']);
+    assert.deepEqual(
+      (await readGuardEvents(dir.dir, { limit: 1 })).map((e) => e.verdict),
+      ['block'],
+    );
   });
 
   it('refuses to write an event that does not match the schema', async () => {
@@ -46,8 +65,15 @@ describe('guard log', () => {
 
   describe('runGuard (fail-safe)', () => {
     it('records a verdict with its duration', async () => {
-      const result = await runGuard('demo', { root: dir.dir, subject: 'push', runId: 'r1' }, async () => ({ verdict: 'warn', rule: 'demo-rule', evidence: [{ message: 'hm' }] }));
-      assert.deepEqual([result.type, result.verdict, result.rule, result.subject, result.runId], ['guard.verdict', 'warn', 'demo-rule', 'push', 'r1']);
+      const result = await runGuard('demo', { root: dir.dir, subject: 'push', runId: 'r1' }, async () => ({
+        verdict: 'warn',
+        rule: 'demo-rule',
+        evidence: [{ message: 'hm' }],
+      }));
+      assert.deepEqual(
+        [result.type, result.verdict, result.rule, result.subject, result.runId],
+        ['guard.verdict', 'warn', 'demo-rule', 'push', 'r1'],
+      );
       assert.ok(result.durationMs >= 0);
       assert.deepEqual(await readGuardEvents(dir.dir), [result]);
     });
@@ -64,7 +90,11 @@ describe('guard log', () => {
 
     it('still returns the verdict when it cannot be recorded', async () => {
       await writeFile(`${dir.dir}/.switchyard`, 'a file where the folder should be');
-      const result = await runGuard('demo', { root: dir.dir }, async () => ({ verdict: 'block', rule: 'x', evidence: [] }));
+      const result = await runGuard('demo', { root: dir.dir }, async () => ({
+        verdict: 'block',
+        rule: 'x',
+        evidence: [],
+      }));
       assert.equal(result.verdict, 'block');
       assert.match(result.recordError ?? '', /EEXIST|ENOTDIR/);
     });
@@ -73,12 +103,28 @@ describe('guard log', () => {
   it('summarizes the latest verdict per guard, optionally for one run, and formats one line', () => {
     const events = [
       event({ ts: '2026-01-01T00:00:01.000Z', runId: 'a' }),
-      event({ ts: '2026-01-01T00:00:02.000Z', guard: 'secret-scan', verdict: 'block', rule: 'secret', evidence: [{ file: 'x.ts', line: 2, message: 'possible secret [REDACTED 40 chars]' }, { message: 'more' }], runId: 'b' }),
+      event({
+        ts: '2026-01-01T00:00:02.000Z',
+        guard: 'secret-scan',
+        verdict: 'block',
+        rule: 'secret',
+        evidence: [{ file: 'x.ts', line: 2, message: 'possible secret [REDACTED 40 chars]' }, { message: 'more' }],
+        runId: 'b',
+      }),
       event({ ts: '2026-01-01T00:00:03.000Z', verdict: 'block', runId: 'b' }),
     ];
     const all = summarizeGuards(events);
-    assert.deepEqual(all.map((s) => `${s.guard}:${s.last.verdict}:${s.counts.pass}/${s.counts.block}`), ['conflict-markers:block:1/1', 'secret-scan:block:0/1']);
-    assert.deepEqual(summarizeGuards(events, 'a').map((s) => s.counts.pass), [1]);
-    assert.equal(formatGuardEvent(events[1]!), 'secret-scan block (secret) 3 ms: x.ts:2: possible secret [REDACTED 40 chars] (+1 more)');
+    assert.deepEqual(
+      all.map((s) => `${s.guard}:${s.last.verdict}:${s.counts.pass}/${s.counts.block}`),
+      ['conflict-markers:block:1/1', 'secret-scan:block:0/1'],
+    );
+    assert.deepEqual(
+      summarizeGuards(events, 'a').map((s) => s.counts.pass),
+      [1],
+    );
+    assert.equal(
+      formatGuardEvent(events[1]!),
+      'secret-scan block (secret) 3 ms: x.ts:2: possible secret [REDACTED 40 chars] (+1 more)',
+    );
   });
 });

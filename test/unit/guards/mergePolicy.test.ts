@@ -20,11 +20,17 @@ describe('merge policy', () => {
     ['a.b', 'refs/heads/aXb', false], // dots are literal
   ];
   for (const [pattern, ref, matches] of table) {
-    it(`${pattern} ${matches ? 'matches' : 'does not match'} ${ref}`, () => assert.equal(refPatternMatches(pattern, ref), matches));
+    it(`${pattern} ${matches ? 'matches' : 'does not match'} ${ref}`, () =>
+      assert.equal(refPatternMatches(pattern, ref), matches));
   }
 
   it('picks the first rule whose feature pattern matches the pushed ref', () => {
-    const policy = { rules: [{ feature: ['hotfix/*'], base: 'release', allowed: [] }, { feature: '**', base: 'main', allowed: ['develop'] }] };
+    const policy = {
+      rules: [
+        { feature: ['hotfix/*'], base: 'release', allowed: [] },
+        { feature: '**', base: 'main', allowed: ['develop'] },
+      ],
+    };
     assert.equal(ruleForRef(policy, 'refs/heads/hotfix/x')?.base, 'release');
     assert.equal(ruleForRef(policy, 'refs/heads/feature/y')?.base, 'main');
   });
@@ -44,7 +50,10 @@ describe('merge policy', () => {
 
     it('is read with defaults', async () => {
       await write(JSON.stringify({ version: 1, rules: [{ feature: 'feature/*', base: 'main' }] }));
-      assert.deepEqual(await loadMergePolicy(dir.dir), { version: 1, rules: [{ feature: 'feature/*', base: 'main', allowed: [] }] });
+      assert.deepEqual(await loadMergePolicy(dir.dir), {
+        version: 1,
+        rules: [{ feature: 'feature/*', base: 'main', allowed: [] }],
+      });
     });
 
     const bad: [string, RegExp][] = [

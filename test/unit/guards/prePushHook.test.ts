@@ -37,7 +37,10 @@ describe('pre-push guard hook (real git push)', function () {
 
   it('refuses a push with committed conflict markers, naming file and line', async () => {
     const before = await s.remoteHead();
-    await s.commit({ 'src/app.ts': `export const x = 1;\n${L} HEAD\nconst a = 1;\n${SEP}\nconst a = 2;\n${R} feature\n` }, 'half-resolved merge');
+    await s.commit(
+      { 'src/app.ts': `export const x = 1;\n${L} HEAD\nconst a = 1;\n${SEP}\nconst a = 2;\n${R} feature\n` },
+      'half-resolved merge',
+    );
     const pushed = await s.push('origin', 'main');
     assert.notEqual(pushed.code, 0);
     assert.match(pushed.stderr, /switchyard pre-push guard: push blocked/);
@@ -47,18 +50,28 @@ describe('pre-push guard hook (real git push)', function () {
     const events = await readGuardEvents(s.clone);
     const markers = events.find((e) => e.guard === 'conflict-markers');
     assert.equal(markers?.verdict, 'block');
-    assert.deepEqual(markers?.evidence.map((e) => `${e.file}:${e.line}`), ['src/app.ts:2', 'src/app.ts:6']);
+    assert.deepEqual(
+      markers?.evidence.map((e) => `${e.file}:${e.line}`),
+      ['src/app.ts:2', 'src/app.ts:6'],
+    );
   });
 
   it('allows Markdown "=======" headings and marker-like text that is not at line start', async () => {
-    const head = await s.commit({
-      'docs/guide.md': `Guide\n${SEP}\n\n| a | b |\n${SEP}|${SEP}\nQuote: "${L} not a marker at line start"\n ${R} indented\n`,
-    }, 'docs');
+    const head = await s.commit(
+      {
+        'docs/guide.md':
+          `Guide\n${SEP}\n\n| a | b |\n${SEP}|${SEP}\nQuote: "${L} not a marker at line start"\n ${R} ` + `indented\n`,
+      },
+      'docs',
+    );
     const pushed = await s.push('origin', 'main');
     assert.equal(pushed.code, 0, pushed.stderr);
     assert.equal(await s.remoteHead(), head);
     const events = await readGuardEvents(s.clone);
-    assert.deepEqual(events.map((e) => `${e.guard}:${e.verdict}`), ['conflict-markers:pass', 'merge-policy:pass', 'secret-scan:pass']);
+    assert.deepEqual(
+      events.map((e) => `${e.guard}:${e.verdict}`),
+      ['conflict-markers:pass', 'merge-policy:pass', 'secret-scan:pass'],
+    );
   });
 
   it('checks what is committed, not the working tree', async () => {
@@ -92,7 +105,10 @@ describe('pre-push guard hook (real git push)', function () {
       const developTip = await mergeDevelopIntoFeature();
       const pushed = await s.push('origin', 'feature/login');
       assert.notEqual(pushed.code, 0);
-      assert.match(pushed.stderr, new RegExp(`merge-policy: merge [0-9a-f]{12} brings in ${developTip.slice(0, 12)} from origin/develop`));
+      assert.match(
+        pushed.stderr,
+        new RegExp(`merge-policy: merge [0-9a-f]{12} brings in ${developTip.slice(0, 12)} from origin/develop`),
+      );
       assert.equal(await s.remoteHead('feature/login'), '');
     });
 
@@ -127,7 +143,10 @@ describe('pre-push guard hook (real git push)', function () {
       const pushed = await s.push('origin', 'main');
       assert.equal(pushed.code, 0, pushed.stderr);
       assert.equal(await s.remoteHead(), head);
-      assert.match(pushed.stderr, /merge-policy could not run \(.*merge-policy\.json: rules\.0\.base: .*\); not blocking, recorded as guard\.error/);
+      assert.match(
+        pushed.stderr,
+        /merge-policy could not run \(.*merge-policy\.json: rules\.0\.base: .*\); not blocking, recorded as guard\.error/,
+      );
       const error = (await readGuardEvents(s.clone)).find((e) => e.verdict === 'error');
       assert.equal(error?.type, 'guard.error');
       assert.equal(error?.guard, 'merge-policy');
@@ -143,7 +162,14 @@ describe('pre-push guard hook (real git push)', function () {
     });
 
     it('lets the push through and records guard.error when the guard command itself cannot run', async () => {
-      const broken = await cli('guard', 'install', '--repo', s.clone, '--hook-command', `'${process.execPath}' /nonexistent/switchyard/cli.js`);
+      const broken = await cli(
+        'guard',
+        'install',
+        '--repo',
+        s.clone,
+        '--hook-command',
+        `'${process.execPath}' /nonexistent/switchyard/cli.js`,
+      );
       assert.match(broken.out, /updated the pre-push guard/);
       const head = await s.commit({ 'a.txt': `${L} HEAD\n` }, 'would be blocked if the guard ran');
       const pushed = await s.push('origin', 'main');
@@ -156,7 +182,7 @@ describe('pre-push guard hook (real git push)', function () {
     });
   });
 
-  it('chains to the hook it replaced, passing git\'s stdin, and does not chain to itself when installed twice', async () => {
+  it("chains to the hook it replaced, passing git's stdin, and does not chain to itself when installed twice", async () => {
     // A fresh repository: the user's own hook is there first, then Switchyard is installed.
     await s.cleanup();
     s = await makePushSetup();
@@ -183,19 +209,27 @@ describe('pre-push guard hook (real git push)', function () {
     assert.match(refused.stderr, /user hook says no/);
   });
 
-  it('installs into a run worktree only, keeping the repository hooks and forwarding the user\'s other hooks', async () => {
+  it("installs into a run worktree only, keeping the repository hooks and forwarding the user's other hooks", async () => {
     const wt = join(s.root, 'wt');
     await s.git('worktree', 'add', '-q', '-b', 'switchyard/t1/1', wt);
     const repoHook = await readFile(join(s.clone, '.git', 'hooks', 'pre-push'), 'utf8');
-    await writeFile(join(s.clone, '.git', 'hooks', 'post-commit'), `#!/bin/sh\necho ran > '${join(s.root, 'post-commit-ran')}'\n`);
+    await writeFile(
+      join(s.clone, '.git', 'hooks', 'post-commit'),
+      `#!/bin/sh\necho ran > '${join(s.root, 'post-commit-ran')}'\n`,
+    );
     await chmod(join(s.clone, '.git', 'hooks', 'post-commit'), 0o755);
     // The repository hook is Switchyard's: the worktree must not run the guard twice.
     const installed = await cli('guard', 'install', '--repo', wt, '--hook-command', hookCommand);
     assert.match(installed.out, /\(this worktree only\)/);
     assert.equal(await readFile(join(s.clone, '.git', 'hooks', 'pre-push'), 'utf8'), repoHook);
-    const hooksPath = (await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], wt)).stdout.trim();
+    const hooksPath = (
+      await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], wt)
+    ).stdout.trim();
     assert.match(hooksPath, /\.git\/worktrees\/wt\/switchyard-hooks$/);
-    assert.equal((await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], s.clone)).stdout.trim(), join(s.clone, '.git', 'hooks'));
+    assert.equal(
+      (await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], s.clone)).stdout.trim(),
+      join(s.clone, '.git', 'hooks'),
+    );
     await stat(join(hooksPath, 'post-commit'));
 
     await writeFile(join(wt, 'x.txt'), `${L} HEAD\n`);

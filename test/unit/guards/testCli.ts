@@ -15,7 +15,15 @@ export function testCliCommand(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-cli-'));
     const outfile = join(dir, 'cli.js');
     await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
-    await esbuild.build({ entryPoints: ['src/cli/bin.ts'], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+    await esbuild.build({
+      entryPoints: ['src/cli/bin.ts'],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'error',
+    });
     return `'${process.execPath}' '${outfile}'`;
   })();
   return built;

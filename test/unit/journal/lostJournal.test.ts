@@ -14,13 +14,18 @@ import { crashProject } from '../../helpers/crashProject';
 describe('a resumed run whose journal is lost (real SIGKILL, real processes)', function () {
   this.timeout(180_000);
   let cli: string;
-  before(async () => { cli = await buildCliBundle(); });
+  before(async () => {
+    cli = await buildCliBundle();
+  });
   after(async () => rm(join(cli, '..'), { recursive: true, force: true }));
 
   const damage = {
     deleted: (file: string) => rmSync(file),
     // A directory where the file was: it cannot be read (EISDIR), whoever runs the test (root reads a chmod 000 file).
-    unreadable: (file: string) => { rmSync(file); mkdirSync(file); },
+    unreadable: (file: string) => {
+      rmSync(file);
+      mkdirSync(file);
+    },
     corrupt: (file: string) => appendFileSync(file, 'not json\n{"v":1}\n'),
   };
   for (const [what, harm] of Object.entries(damage)) {
@@ -37,7 +42,12 @@ describe('a resumed run whose journal is lost (real SIGKILL, real processes)', f
         const resumed = await t.sy(['resume']);
         assert.equal(resumed.exitCode, 1, `resume exits non-zero: ${resumed.stdout}\n${resumed.stderr}`);
         assert.match(resumed.stderr, /resumed run\(s\) failed: t1\.1 \(journal-(missing|corrupt)\)/);
-        for (let i = 1; i <= 6; i++) assert.equal(t.count(`never-${i}`), i <= 2 ? 1 : 0, `never-${i}: ${i <= 2 ? 'ran once, not again' : 'never reached'}`);
+        for (let i = 1; i <= 6; i++)
+          assert.equal(
+            t.count(`never-${i}`),
+            i <= 2 ? 1 : 0,
+            `never-${i}: ${i <= 2 ? 'ran once, not again' : 'never reached'}`,
+          );
         assert.equal(t.count('model-1'), 1, 'no call was repeated');
 
         const state = await t.readState();
@@ -54,7 +64,11 @@ describe('a resumed run whose journal is lost (real SIGKILL, real processes)', f
           assert.match(run.failureReason, /not restarted from scratch/);
         }
         assert.match(resumed.stdout, /✖ t1\.1 · FAILED .*reason: .*journal/);
-        if (what !== 'corrupt') assert.ok(!state.breakers.crash?.recent.length, `a lost journal says nothing about the lane: ${JSON.stringify(state.breakers.crash)}`);
+        if (what !== 'corrupt')
+          assert.ok(
+            !state.breakers.crash?.recent.length,
+            `a lost journal says nothing about the lane: ${JSON.stringify(state.breakers.crash)}`,
+          );
       } finally {
         await t.cleanup();
       }

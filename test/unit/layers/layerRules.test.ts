@@ -22,8 +22,13 @@ function checkIn(cwd: string, ...options: string[]) {
 /** The violations the check reports on `cwd` (its JSON report, which always exits 0). */
 async function violationsIn(cwd: string): Promise<Violation[]> {
   const result = await checkIn(cwd, '--output-type', 'json');
-  assert.ok(result.stdout.startsWith('{'), `the layer check printed no report (exit ${result.exitCode}): ${result.stderr}`);
-  const report = JSON.parse(result.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+  assert.ok(
+    result.stdout.startsWith('{'),
+    `the layer check printed no report (exit ${result.exitCode}): ${result.stderr}`,
+  );
+  const report = JSON.parse(result.stdout) as {
+    summary: { violations: { rule: { name: string }; from: string; to: string }[] };
+  };
   const violations = report.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }));
   return violations.sort((a, b) => `${a.rule} ${a.from}`.localeCompare(`${b.rule} ${b.from}`));
 }
@@ -54,9 +59,15 @@ describe('layer rules (.dependency-cruiser.cjs)', function () {
   });
 
   it('gives every folder and root file of src/core exactly one layer', () => {
-    const config = createRequire(import.meta.url)(join(repo, '.dependency-cruiser.cjs')) as { forbidden: { name: string }[] };
-    const layered = config.forbidden.filter((rule) => rule.name.startsWith('layer-')).map((rule) => rule.name.slice('layer-'.length));
-    const entries = readdirSync(join(repo, 'src/core'), { withFileTypes: true }).map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(/\.ts$/, '')));
+    const config = createRequire(import.meta.url)(join(repo, '.dependency-cruiser.cjs')) as {
+      forbidden: { name: string }[];
+    };
+    const layered = config.forbidden
+      .filter((rule) => rule.name.startsWith('layer-'))
+      .map((rule) => rule.name.slice('layer-'.length));
+    const entries = readdirSync(join(repo, 'src/core'), { withFileTypes: true }).map((entry) =>
+      entry.isDirectory() ? entry.name : entry.name.replace(/\.ts$/, ''),
+    );
     assert.deepEqual([...layered].sort(), [...entries].sort());
     assert.equal(new Set(layered).size, layered.length);
   });

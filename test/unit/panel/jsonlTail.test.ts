@@ -28,7 +28,10 @@ describe('JsonlTail (following the guard log and the trace)', () => {
 
   it('reads only the tail of a huge file the first time', async () => {
     const file = join(dir, 'big.jsonl');
-    writeFileSync(file, `${Array.from({ length: 1000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(80) })).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `${Array.from({ length: 1000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(80) })).join('\n')}\n`,
+    );
     const read = await new JsonlTail(file, 10_000).read();
     assert.equal(read.reset, true);
     assert.ok(read.lines.length > 50 && read.lines.length < 120, `${read.lines.length} lines`);

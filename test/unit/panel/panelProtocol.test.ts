@@ -10,7 +10,8 @@ describe('panel protocol (zod/mini, validated on both sides)', () => {
       { type: 'command', command: 'retryTask', taskId: 't3' },
       { type: 'command', command: 'showRunDiff', runId: 't3.2' },
       { type: 'command', command: 'openWorktree', runId: 't3.2' },
-    ]) assert.equal(WebviewMessage.safeParse(m).success, true, JSON.stringify(m));
+    ])
+      assert.equal(WebviewMessage.safeParse(m).success, true, JSON.stringify(m));
   });
 
   it('rejects unknown commands, unknown types and extra fields, naming the field', () => {
@@ -22,7 +23,27 @@ describe('panel protocol (zod/mini, validated on both sides)', () => {
   });
 
   it('rejects a host patch whose task has a state that does not exist', () => {
-    const bad = HostMessage.safeParse({ type: 'patch', seq: 2, base: 1, remove: [], sections: {}, upsert: [{ id: 't1', n: 1, title: 'x', state: 'EXPLODED', lane: 'command', laneOverride: false, priority: 50, attempts: 0, since: 'now', runs: 0 }] });
+    const bad = HostMessage.safeParse({
+      type: 'patch',
+      seq: 2,
+      base: 1,
+      remove: [],
+      sections: {},
+      upsert: [
+        {
+          id: 't1',
+          n: 1,
+          title: 'x',
+          state: 'EXPLODED',
+          lane: 'command',
+          laneOverride: false,
+          priority: 50,
+          attempts: 0,
+          since: 'now',
+          runs: 0,
+        },
+      ],
+    });
     assert.equal(bad.success, false);
     if (!bad.success) assert.match(describeIssue(bad.error), /^upsert\.0\.state: /);
   });

@@ -12,11 +12,16 @@ for (const c of API_LANES) {
     it('15 tool calls in one run: no MaxListenersExceededWarning', async () => {
       const TOOL_CALLS = 15;
       const script = [
-        ...Array.from({ length: TOOL_CALLS }, () => ({ turn: { tools: [{ name: 'list_dir', input: {} }] }, usage: { input: 10, output: 1 } })),
+        ...Array.from({ length: TOOL_CALLS }, () => ({
+          turn: { tools: [{ name: 'list_dir', input: {} }] },
+          usage: { input: 10, output: 1 },
+        })),
         { turn: { tools: [{ name: 'finish', input: { summary: 'looked around' } }] }, usage: { input: 10, output: 1 } },
       ];
       const warnings: Error[] = [];
-      const onWarning = (w: Error): void => { warnings.push(w); };
+      const onWarning = (w: Error): void => {
+        warnings.push(w);
+      };
       process.on('warning', onWarning);
       const t = await apiLaneProject(c, script);
       try {
@@ -27,7 +32,10 @@ for (const c of API_LANES) {
         assert.equal(t.server.requests.length, TOOL_CALLS + 1);
         // Warnings are emitted on the next tick.
         await new Promise((r) => setImmediate(r));
-        assert.deepEqual(warnings.map((w) => `${w.name}: ${w.message}`), []);
+        assert.deepEqual(
+          warnings.map((w) => `${w.name}: ${w.message}`),
+          [],
+        );
       } finally {
         process.off('warning', onWarning);
         await t.cleanup();

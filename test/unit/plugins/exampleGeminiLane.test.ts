@@ -20,8 +20,14 @@ describe('the example Gemini lane (examples/gemini-lane, local chat-completions 
 
   it('loads as a lane module, edits the worktree through the agent loop and prices gemini-2.5-flash', async () => {
     const server = await openaiServer([
-      { turn: { tools: [{ name: 'write_file', input: { path: 'NOTES.md', content: 'from gemini\n' } }] }, usage: { input: 1000, output: 100 } },
-      { turn: { text: 'Done.', tools: [{ name: 'finish', input: { summary: 'wrote NOTES.md' } }] }, usage: { input: 1200, output: 50 } },
+      {
+        turn: { tools: [{ name: 'write_file', input: { path: 'NOTES.md', content: 'from gemini\n' } }] },
+        usage: { input: 1000, output: 100 },
+      },
+      {
+        turn: { text: 'Done.', tools: [{ name: 'finish', input: { summary: 'wrote NOTES.md' } }] },
+        usage: { input: 1200, output: 50 },
+      },
     ]);
     const repo = await makeTempRepo(REPO_FILES);
     try {
@@ -31,7 +37,10 @@ describe('the example Gemini lane (examples/gemini-lane, local chat-completions 
       assert.ok(!warnings.some((w) => w.includes('was not loaded')), warnings.join('\n'));
       assert.equal(registry.get('gemini')?.manifest.displayName, 'Gemini (example lane)');
 
-      const project = await Project.open(repo.dir, { registry, parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, GEMINI_API_KEY: FAKE_GEMINI_KEY } });
+      const project = await Project.open(repo.dir, {
+        registry,
+        parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, GEMINI_API_KEY: FAKE_GEMINI_KEY },
+      });
       await project.updateSettings((s) => {
         s.defaultLane = 'gemini';
         s.laneSettings.gemini = { baseUrl: `${server.url}/v1`, retry: { initialIntervalMs: 5, jitter: 0 } };

@@ -1,13 +1,27 @@
 import assert from 'node:assert/strict';
-import { RetryGaveUpError, RetryPolicy, backoffDelayMs, decideRetry, withRetry } from '../../../src/core/retry/retryPolicy';
+import {
+  RetryGaveUpError,
+  RetryPolicy,
+  backoffDelayMs,
+  decideRetry,
+  withRetry,
+} from '../../../src/core/retry/retryPolicy';
 
 const policy = (input: Parameters<typeof RetryPolicy.parse>[0] = {}) => RetryPolicy.parse(input);
 
 describe('retry policy', () => {
   describe('backoff (Temporal-style)', () => {
     const p = policy({ initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000, jitter: 0 });
-    const table: [retry: number, delay: number][] = [[1, 1_000], [2, 2_000], [3, 4_000], [4, 8_000], [5, 10_000], [9, 10_000]];
-    for (const [retry, delay] of table) it(`retry ${retry} waits ${delay} ms`, () => assert.equal(backoffDelayMs(p, retry), delay));
+    const table: [retry: number, delay: number][] = [
+      [1, 1_000],
+      [2, 2_000],
+      [3, 4_000],
+      [4, 8_000],
+      [5, 10_000],
+      [9, 10_000],
+    ];
+    for (const [retry, delay] of table)
+      it(`retry ${retry} waits ${delay} ms`, () => assert.equal(backoffDelayMs(p, retry), delay));
 
     it('defaults the maximum interval to 100 × the initial one', () => {
       assert.equal(backoffDelayMs(policy({ initialIntervalMs: 100, jitter: 0 }), 20), 10_000);
@@ -15,14 +29,28 @@ describe('retry policy', () => {
 
     it('spreads delays by ±jitter and never beyond the maximum', () => {
       const j = policy({ initialIntervalMs: 1_000, jitter: 0.2, maximumIntervalMs: 1_100 });
-      assert.equal(backoffDelayMs(j, 1, () => 0), 800);
-      assert.equal(backoffDelayMs(j, 1, () => 0.5), 1_000);
-      assert.equal(backoffDelayMs(j, 1, () => 0.999), 1_100); // 1 199 capped
+      assert.equal(
+        backoffDelayMs(j, 1, () => 0),
+        800,
+      );
+      assert.equal(
+        backoffDelayMs(j, 1, () => 0.5),
+        1_000,
+      );
+      assert.equal(
+        backoffDelayMs(j, 1, () => 0.999),
+        1_100,
+      ); // 1 199 capped
     });
   });
 
   describe('decideRetry', () => {
-    const p = policy({ initialIntervalMs: 1_000, jitter: 0, maximumAttempts: 3, laneMaximumAttempts: { 'cheap-model': 5 } });
+    const p = policy({
+      initialIntervalMs: 1_000,
+      jitter: 0,
+      maximumAttempts: 3,
+      laneMaximumAttempts: { 'cheap-model': 5 },
+    });
 
     it('retries a transient error with backoff and says why', () => {
       const d = decideRetry(p, { attempt: 1, kind: 'error', error: new Error('read ECONNRESET') });
@@ -35,7 +63,10 @@ describe('retry policy', () => {
       const d = decideRetry(p, { attempt: 1, kind: 'error', error: err });
       assert.equal(d.delayMs, 30_000);
       assert.match(d.reason, /as the server asked \(Retry-After\)/);
-      assert.equal(decideRetry(p, { attempt: 1, kind: 'error', error: 'Rate limit reached. Please try again in 644ms.' }).delayMs, 1_000);
+      assert.equal(
+        decideRetry(p, { attempt: 1, kind: 'error', error: 'Rate limit reached. Please try again in 644ms.' }).delayMs,
+        1_000,
+      );
     });
 
     it('escalates instead of sleeping when Retry-After is beyond the policy', () => {
@@ -46,22 +77,34 @@ describe('retry policy', () => {
     });
 
     it('waits and retries ci-pending', () => {
-      assert.equal(decideRetry(p, { attempt: 2, kind: 'error', error: '2 of 3 required status checks are expected.' }).retry, true);
+      assert.equal(
+        decideRetry(p, { attempt: 2, kind: 'error', error: '2 of 3 required status checks are expected.' }).retry,
+        true,
+      );
     });
 
     it('never retries non-retryable classes', () => {
       const d = decideRetry(p, { attempt: 1, kind: 'error', error: 'HttpError: Bad credentials' });
       assert.deepEqual([d.retry, d.class, d.rule], [false, 'permanent', 'auth-invalid']);
       const strict = policy({ nonRetryableClasses: ['permanent', 'ci-pending'] });
-      assert.equal(decideRetry(strict, { attempt: 1, kind: 'error', error: 'Required status check "x" is expected.' }).retry, false);
+      assert.equal(
+        decideRetry(strict, { attempt: 1, kind: 'error', error: 'Required status check "x" is expected.' }).retry,
+        false,
+      );
     });
 
     it('counts every attempt against the (per-lane) maximum', () => {
       assert.equal(decideRetry(p, { attempt: 3, kind: 'error', error: 'ETIMEDOUT' }).retry, false);
-      assert.match(decideRetry(p, { attempt: 3, kind: 'error', error: 'ETIMEDOUT' }).reason, /exceeded max attempts \(3\)/);
+      assert.match(
+        decideRetry(p, { attempt: 3, kind: 'error', error: 'ETIMEDOUT' }).reason,
+        /exceeded max attempts \(3\)/,
+      );
       assert.equal(decideRetry(p, { attempt: 3, lane: 'cheap-model', kind: 'error', error: 'ETIMEDOUT' }).retry, true);
       assert.equal(decideRetry(p, { attempt: 5, lane: 'cheap-model', kind: 'error', error: 'ETIMEDOUT' }).retry, false);
-      assert.equal(decideRetry(policy({ maximumAttempts: 0 }), { attempt: 99, kind: 'error', error: 'ETIMEDOUT' }).retry, true);
+      assert.equal(
+        decideRetry(policy({ maximumAttempts: 0 }), { attempt: 99, kind: 'error', error: 'ETIMEDOUT' }).retry,
+        true,
+      );
     });
 
     for (const kind of ['product-defect', 'policy-violation', 'spec-gap'] as const) {
@@ -94,11 +137,18 @@ describe('retry policy', () => {
     it('stops on a permanent error with the decision and the last error', async () => {
       let calls = 0;
       await assert.rejects(
-        withRetry(async () => {
-          calls++;
-          throw new Error('Resource not accessible by integration');
-        }, { policy: policy(), sleep: async () => undefined }),
-        (e: unknown) => e instanceof RetryGaveUpError && e.attempts === 1 && e.decision.rule === 'permission-denied' && /last error: Resource not accessible/.test(e.message),
+        withRetry(
+          async () => {
+            calls++;
+            throw new Error('Resource not accessible by integration');
+          },
+          { policy: policy(), sleep: async () => undefined },
+        ),
+        (e: unknown) =>
+          e instanceof RetryGaveUpError &&
+          e.attempts === 1 &&
+          e.decision.rule === 'permission-denied' &&
+          /last error: Resource not accessible/.test(e.message),
       );
       assert.equal(calls, 1);
     });

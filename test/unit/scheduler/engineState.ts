@@ -9,7 +9,16 @@ export function stateWith(specs: (TaskSpecInput & { id?: string })[]): ProjectSt
   const state = emptyProjectState();
   const at = new Date(0).toISOString();
   for (const [i, { id, ...spec }] of specs.entries()) {
-    const task: Task = { id: id ?? `t${i + 1}`, spec: TaskSpec.parse(spec), state: 'READY', baseCommit: 'base0', createdAt: at, updatedAt: at, attempts: 0, generation: 0 };
+    const task: Task = {
+      id: id ?? `t${i + 1}`,
+      spec: TaskSpec.parse(spec),
+      state: 'READY',
+      baseCommit: 'base0',
+      createdAt: at,
+      updatedAt: at,
+      attempts: 0,
+      generation: 0,
+    };
     state.tasks.push(task);
   }
   state.nextTaskNumber = specs.length + 1;
@@ -18,7 +27,8 @@ export function stateWith(specs: (TaskSpecInput & { id?: string })[]): ProjectSt
 
 export function registry(...lanes: { id: string; cap: number }[]): LaneRegistry {
   const r = new LaneRegistry();
-  for (const lane of lanes) r.register(scriptedLane(lane.id, async () => ({ status: 'succeeded' }), { defaultRetryCap: lane.cap }));
+  for (const lane of lanes)
+    r.register(scriptedLane(lane.id, async () => ({ status: 'succeeded' }), { defaultRetryCap: lane.cap }));
   return r;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { finish, ids, sched, task } from './schedHelpers';
 
-describe('scheduler: the DAG\'s ready set', () => {
+describe("scheduler: the DAG's ready set", () => {
   it('a task is ready only when every dependency is DONE; DONE releases its dependents at once', () => {
     const s = sched();
     s.add(task('a'), 'READY', 0);
@@ -61,7 +61,10 @@ describe('scheduler: the DAG\'s ready set', () => {
     s.add(task('b', { files: ['src/x.ts', 'src/y.ts'] }), 'READY', 0);
     s.add(task('c', { files: ['src/y.ts'] }), 'READY', 0);
     const first = s.pick(1);
-    assert.deepEqual(first.picks.map((p) => p.id), ['a', 'c']);
+    assert.deepEqual(
+      first.picks.map((p) => p.id),
+      ['a', 'c'],
+    );
     assert.deepEqual(first.parked, [{ id: 'b', file: 'src/x.ts', heldBy: 'a' }]);
     finish(s, 'a', 2);
     assert.deepEqual(ids(s, 3), [], 'b still waits: c holds src/y.ts');

@@ -3,7 +3,10 @@ import type { WipLimits } from '../../../src/core/store/orchestratorSettings';
 
 export const LIMITS: WipLimits = { RUNNING: 4, VERIFYING: 2, REVIEWING: 3, INTEGRATING: 1 };
 
-export function sched(limits: Partial<WipLimits> = {}, extra: Partial<ConstructorParameters<typeof Scheduler>[0]> = {}): Scheduler {
+export function sched(
+  limits: Partial<WipLimits> = {},
+  extra: Partial<ConstructorParameters<typeof Scheduler>[0]> = {},
+): Scheduler {
   return new Scheduler({ limits: { ...LIMITS, ...limits }, agingPerMinute: 1, ...extra });
 }
 

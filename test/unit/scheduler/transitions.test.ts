@@ -27,7 +27,8 @@ const RUN: Record<RunState, RunState[]> = {
 describe('every state transition', () => {
   for (const from of TASK_STATES) {
     it(`task ${from}: allows exactly ${TASK[from].join(', ') || 'nothing'}`, () => {
-      for (const to of TASK_STATES) assert.equal(canTransitionTask(from, to), TASK[from].includes(to), `${from} → ${to}`);
+      for (const to of TASK_STATES)
+        assert.equal(canTransitionTask(from, to), TASK[from].includes(to), `${from} → ${to}`);
     });
   }
   for (const from of RUN_STATES) {

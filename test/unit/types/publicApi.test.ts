@@ -16,23 +16,41 @@ const DTS = read('switchyard.d.ts');
 const API = read('src/api.ts');
 const TYPE_TEST = read('test/types/publicApi.ts');
 
-interface Variant { name: string; dts?: (text: string) => string; api?: (text: string) => string }
-const swap = (from: string, to: string) => (text: string): string => {
-  assert.ok(text.includes(from), `the fixture expects ${JSON.stringify(from)} in the file`);
-  return text.replace(from, to);
-};
+interface Variant {
+  name: string;
+  dts?: (text: string) => string;
+  api?: (text: string) => string;
+}
+const swap =
+  (from: string, to: string) =>
+  (text: string): string => {
+    assert.ok(text.includes(from), `the fixture expects ${JSON.stringify(from)} in the file`);
+    return text.replace(from, to);
+  };
 
 const VARIANTS: Variant[] = [
   { name: 'unchanged' },
   { name: 'dts-member-removed', dts: swap('  readonly acceptance?: string;\n', '') },
-  { name: 'dts-member-added', dts: swap('  readonly acceptance?: string;\n', '  readonly acceptance?: string;\n  readonly priority?: number;\n') },
+  {
+    name: 'dts-member-added',
+    dts: swap('  readonly acceptance?: string;\n', '  readonly acceptance?: string;\n  readonly priority?: number;\n'),
+  },
   { name: 'dts-type-changed', dts: swap('  killGraceMs?: number;', '  killGraceMs?: string;') },
   { name: 'dts-value-added', dts: (text) => `${text}\nexport declare function formatUsd(usd: number): string;\n` },
-  { name: 'dts-type-removed', dts: swap('export interface PriceTable {\n  inputPerMTokUsd: number;\n  outputPerMTokUsd: number;\n}\n', '') },
+  {
+    name: 'dts-type-removed',
+    dts: swap('export interface PriceTable {\n  inputPerMTokUsd: number;\n  outputPerMTokUsd: number;\n}\n', ''),
+  },
   { name: 'api-value-added', api: (text) => `${text}\nexport { formatUsd } from './core/agent/pricing';\n` },
-  { name: 'api-value-removed', api: swap('export { LANE_API_VERSION, startProcessGroup, ', 'export { LANE_API_VERSION, ') },
-  { name: 'api-type-removed', api: swap("export type { ProcessGroupRecord } from './core/process/processGroupRecord';\n", '') },
-  { name: 'api-type-changed', api: swap("UsageInput as Usage }", "Usage }") },
+  {
+    name: 'api-value-removed',
+    api: swap('export { LANE_API_VERSION, startProcessGroup, ', 'export { LANE_API_VERSION, '),
+  },
+  {
+    name: 'api-type-removed',
+    api: swap("export type { ProcessGroupRecord } from './core/process/processGroupRecord';\n", ''),
+  },
+  { name: 'api-type-changed', api: swap('UsageInput as Usage }', 'Usage }') },
 ];
 
 describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function () {
@@ -53,7 +71,13 @@ describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function (
       write('switchyard.d.ts', (variant.dts ?? ((t) => t))(DTS));
       // The copy of src/api.ts re-exports the real core.
       write('src/api.ts', (variant.api ?? ((t) => t))(API).replaceAll("from './core/", `from '${REPO}/src/core/`));
-      write('test/types/publicApi.ts', TYPE_TEST.replaceAll("from '../../src/core/", `from '${REPO}/src/core/`).replaceAll("from '../../src/ui/", `from '${REPO}/src/ui/`));
+      write(
+        'test/types/publicApi.ts',
+        TYPE_TEST.replaceAll("from '../../src/core/", `from '${REPO}/src/core/`).replaceAll(
+          "from '../../src/ui/",
+          `from '${REPO}/src/ui/`,
+        ),
+      );
       files.push(`./${variant.name}/test/types/publicApi.ts`);
     }
     const base = JSON.parse(read('tsconfig.json')) as { compilerOptions: object };
@@ -67,11 +91,14 @@ describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function (
 
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  const errorsOf = (name: string): string[] => output.split('\n').filter((line) => line.startsWith(`${name}/`) && line.includes('error TS'));
+  const errorsOf = (name: string): string[] =>
+    output.split('\n').filter((line) => line.startsWith(`${name}/`) && line.includes('error TS'));
 
   it('passes on the unchanged copy, and nothing else is broken', () => {
     assert.deepEqual(errorsOf('unchanged'), []);
-    const elsewhere = output.split('\n').filter((line) => line.includes('error TS') && !VARIANTS.some((v) => line.startsWith(`${v.name}/`)));
+    const elsewhere = output
+      .split('\n')
+      .filter((line) => line.includes('error TS') && !VARIANTS.some((v) => line.startsWith(`${v.name}/`)));
     assert.deepEqual(elsewhere, []);
   });
 
@@ -79,20 +106,42 @@ describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function (
     it(`fails when ${variant.name.replaceAll('-', ' ')}`, () => {
       const errors = errorsOf(variant.name);
       assert.ok(errors.length > 0, `tsc reported nothing for ${variant.name}:\n${output}`);
-      assert.ok(errors.some((line) => line.startsWith(`${variant.name}/test/types/publicApi.ts`)), errors.join('\n'));
+      assert.ok(
+        errors.some((line) => line.startsWith(`${variant.name}/test/types/publicApi.ts`)),
+        errors.join('\n'),
+      );
     });
   }
 
   it('the type test names every type either side exports', () => {
     const checked = new Set([...TYPE_TEST.matchAll(/Same<Public\.(\w+)/g)].map((m) => m[1]));
     const dtsTypes = [...DTS.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
-    const names = (list: string): string[] => list.split(',').map((name) => name.trim().split(/\s+as\s+/).pop()!).filter(Boolean);
+    const names = (list: string): string[] =>
+      list
+        .split(',')
+        .map(
+          (name) =>
+            name
+              .trim()
+              .split(/\s+as\s+/)
+              .pop()!,
+        )
+        .filter(Boolean);
     const apiTypes = [
-      ...[...API.matchAll(/^export (?:type \{([^}]*)\}|interface (\w+))/gm)].flatMap((m) => (m[2] ? [m[2]] : names(m[1]!))),
+      ...[...API.matchAll(/^export (?:type \{([^}]*)\}|interface (\w+))/gm)].flatMap((m) =>
+        m[2] ? [m[2]] : names(m[1]!),
+      ),
       // A zod schema is a value and its type: ApiLaneSettings.
-      ...[...API.matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => names(m[1]!)).filter((name) => /^[A-Z][a-z]/.test(name)),
+      ...[...API.matchAll(/^export \{([^}]*)\}/gm)]
+        .flatMap((m) => names(m[1]!))
+        .filter((name) => /^[A-Z][a-z]/.test(name)),
     ];
-    assert.deepEqual([...new Set(dtsTypes)].sort(), [...new Set(apiTypes)].sort(), 'the two files export different type names');
-    for (const name of dtsTypes) assert.ok(checked.has(name), `test/types/publicApi.ts does not check the type ${name}`);
+    assert.deepEqual(
+      [...new Set(dtsTypes)].sort(),
+      [...new Set(apiTypes)].sort(),
+      'the two files export different type names',
+    );
+    for (const name of dtsTypes)
+      assert.ok(checked.has(name), `test/types/publicApi.ts does not check the type ${name}`);
   });
 });

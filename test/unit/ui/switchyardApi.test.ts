@@ -21,7 +21,10 @@ describe('getAPI(version)', () => {
           assert.equal(error.name, 'UnsupportedApiVersionError');
           assert.equal(error.requested, version);
           assert.deepEqual(error.supported, SUPPORTED_API_VERSIONS);
-          assert.match(error.message, new RegExp(`version ${String(version)} is not supported; supported versions: 1$`));
+          assert.match(
+            error.message,
+            new RegExp(`version ${String(version)} is not supported; supported versions: 1$`),
+          );
           return true;
         },
       );

@@ -6,7 +6,10 @@ import { resolveInWorkspace } from '../workspacePath';
 const Input = z
   .object({
     path: z.string().describe('File path relative to the worktree root'),
-    search: z.string().min(1).describe('Text that occurs exactly once in the file, copied exactly (whitespace and indentation included)'),
+    search: z
+      .string()
+      .min(1)
+      .describe('Text that occurs exactly once in the file, copied exactly (whitespace and indentation included)'),
     replace: z.string().describe('The text that takes its place'),
   })
   .strict();
@@ -19,16 +22,24 @@ const Input = z
  */
 export const editFileTool = defineTool({
   name: 'edit_file',
-  description: 'Change part of a file: replace the exact text `search` (which must occur exactly once) with `replace`. Read the file first and copy the text exactly.',
+  description:
+    'Change part of a file: replace the exact text `search` (which must occur exactly once) with ' +
+    '`replace`. Read the file first and copy the text exactly.',
   inputSchema: Input,
   replay: () => 'safe',
   async run(input, ctx) {
     const file = await resolveInWorkspace(ctx.workspaceDir, input.path);
     const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new ToolError(error.code === 'ENOENT' ? `file "${input.path}" does not exist; create it with write_file` : `cannot read "${input.path}": ${error.code ?? error.message}`);
+      throw new ToolError(
+        error.code === 'ENOENT'
+          ? `file "${input.path}" does not exist; create it with write_file`
+          : `cannot read "${input.path}": ${error.code ?? error.message}`,
+      );
     });
     if (alreadyApplied(text, input.search, input.replace)) {
-      return { text: `${input.path} already contains the replacement text and not the search text: the edit was already made` };
+      return {
+        text: `${input.path} already contains the replacement text and not the search text: the edit was already made`,
+      };
     }
     const at = occurrences(text, input.search);
     if (at.length === 1) {
@@ -37,14 +48,26 @@ export const editFileTool = defineTool({
       return { text: `edited ${input.path} at line ${lineOf(text, start)}` };
     }
     if (at.length > 1) {
-      const lines = at.slice(0, 10).map((i) => lineOf(text, i)).join(', ');
-      throw new ToolError(`the search text occurs ${at.length} times in ${input.path} (at lines ${lines}); include more of the surrounding lines so it matches exactly once`);
+      const lines = at
+        .slice(0, 10)
+        .map((i) => lineOf(text, i))
+        .join(', ');
+      throw new ToolError(
+        `the search text occurs ${at.length} times in ${input.path} (at lines ${lines}); include more of ` +
+          `the surrounding lines so it matches exactly once`,
+      );
     }
-    throw new ToolError(`the search text was not found in ${input.path}; read the file and copy the text exactly, whitespace and indentation included`);
+    throw new ToolError(
+      `the search text was not found in ${input.path}; read the file and copy the text exactly, ` +
+        `whitespace and indentation included`,
+    );
   },
 });
 
-/** The replacement is there once, and apart from it the search text is not: applying the edit again would change nothing the model asked for. */
+/**
+ * The replacement is there once, and apart from it the search text is not: applying the edit again would change nothing
+ * the model asked for.
+ */
 function alreadyApplied(text: string, search: string, replace: string): boolean {
   if (!replace || replace === search) return false;
   const at = occurrences(text, replace);

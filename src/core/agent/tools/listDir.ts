@@ -27,6 +27,8 @@ export const listDirTool = defineTool({
       .sort();
     if (!entries.length) return { text: '(empty folder)' };
     const shown = entries.slice(0, MAX_ENTRIES).join('\n');
-    return { text: entries.length > MAX_ENTRIES ? `${shown}\n[… ${entries.length - MAX_ENTRIES} more entries]` : shown };
+    return {
+      text: entries.length > MAX_ENTRIES ? `${shown}\n[… ${entries.length - MAX_ENTRIES} more entries]` : shown,
+    };
   },
 });

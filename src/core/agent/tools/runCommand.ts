@@ -27,7 +27,9 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
   const safe = new Set(options.safeCommands.map((c) => c.trim()));
   return defineTool({
     name: 'run_command',
-    description: 'Run a shell command in the worktree root (tests, builds, linters, git status). Returns the exit code and the combined output (its end, when long).',
+    description:
+      'Run a shell command in the worktree root (tests, builds, linters, git status). Returns the exit ' +
+      'code and the combined output (its end, when long).',
     inputSchema: Input,
     replay: (input) => (safe.has(input.command) ? 'safe' : 'never'),
     async run(input, ctx) {
@@ -61,7 +63,11 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
       const output = redact(result.spawnError ? result.spawnError : Buffer.concat(chunks).toString('utf8'));
       const command = redact(input.command);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const how = timedOut ? `timed out after ${timeout} ms` : result.exitCode !== undefined ? `exit code ${result.exitCode}` : `killed by ${result.signal ?? 'a signal'}`;
+      const how = timedOut
+        ? `timed out after ${timeout} ms`
+        : result.exitCode !== undefined
+          ? `exit code ${result.exitCode}`
+          : `killed by ${result.signal ?? 'a signal'}`;
       const text = `$ ${command}\n${how} (${seconds} s)\n${clip(output, MAX_OUTPUT, 'tail') || '(no output)'}`;
       if (result.exitCode === 0 && !timedOut) return { text };
       const short = result.exitCode !== undefined && !timedOut ? `exit ${result.exitCode}` : how;
@@ -71,10 +77,22 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
   });
 }
 
-/** The line of a failed command's output that says most: the last one that names a failure, else the last non-empty one. */
+/**
+ * The line of a failed command's output that says most: the last one that names a failure, else the last non-empty one.
+ */
 export function telltaleLine(output: string): string | undefined {
-  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean).slice(-40);
-  const telling = [...lines].reverse().find((l) => /\b(FAIL(ED|URE)?|ERROR|Error|error|failed|AssertionError|panicked|Traceback)\b/.test(l) && !/^=+\s.*\s=+$/.test(l));
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-40);
+  const telling = [...lines]
+    .reverse()
+    .find(
+      (l) =>
+        /\b(FAIL(ED|URE)?|ERROR|Error|error|failed|AssertionError|panicked|Traceback)\b/.test(l) &&
+        !/^=+\s.*\s=+$/.test(l),
+    );
   const line = telling ?? lines[lines.length - 1];
   return line ? oneLine(line, 200) : undefined;
 }

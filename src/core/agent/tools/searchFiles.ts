@@ -20,7 +20,9 @@ const Input = z
  */
 export const searchTool = defineTool({
   name: 'search',
-  description: 'Search the worktree\'s files (git grep: tracked and untracked, not ignored). Returns "file:line:text" per match, at most 200.',
+  description:
+    "Search the worktree's files (git grep: tracked and untracked, not ignored). Returns " +
+    '"file:line:text" per match, at most 200.',
   inputSchema: Input,
   replay: () => 'safe',
   async run(input, ctx) {
@@ -28,11 +30,29 @@ export const searchTool = defineTool({
     const args = ['grep', '-n', '-I', '--untracked', '--no-color', '--full-name', input.regex ? '-E' : '-F'];
     if (input.ignoreCase) args.push('-i');
     args.push('-e', input.pattern, '--', input.path || '.');
-    const result = await execa('git', args, { cwd: ctx.workspaceDir, reject: false, cancelSignal: ctx.signal, stdin: 'ignore', env: { ...ctx.env }, extendEnv: false });
+    const result = await execa('git', args, {
+      cwd: ctx.workspaceDir,
+      reject: false,
+      cancelSignal: ctx.signal,
+      stdin: 'ignore',
+      env: { ...ctx.env },
+      extendEnv: false,
+    });
     if (result.exitCode === 1 && !result.stderr) return { text: `no matches for ${JSON.stringify(input.pattern)}` };
-    if (result.exitCode !== 0) throw new ToolError(`search failed: ${String(result.stderr).trim() || `git grep exited with code ${result.exitCode}`}`);
+    if (result.exitCode !== 0)
+      throw new ToolError(
+        `search failed: ${String(result.stderr).trim() || `git grep exited with code ${result.exitCode}`}`,
+      );
     const lines = String(result.stdout).split('\n').filter(Boolean);
-    const shown = lines.slice(0, MAX_LINES).map((l) => clip(l, 400)).join('\n');
-    return { text: lines.length > MAX_LINES ? `${shown}\n[… ${lines.length - MAX_LINES} more matches; narrow the pattern or the path]` : shown };
+    const shown = lines
+      .slice(0, MAX_LINES)
+      .map((l) => clip(l, 400))
+      .join('\n');
+    return {
+      text:
+        lines.length > MAX_LINES
+          ? `${shown}\n[… ${lines.length - MAX_LINES} more matches; narrow the pattern or the path]`
+          : shown,
+    };
   },
 });

@@ -14,7 +14,8 @@ const Input = z
 /** `write_file`: creates or replaces a file. The same input leaves the same file, so it is safe to re-run. */
 export const writeFileTool = defineTool({
   name: 'write_file',
-  description: 'Create a file, or replace a file\'s whole content. For a change to part of an existing file use edit_file.',
+  description:
+    "Create a file, or replace a file's whole content. For a change to part of an existing file use edit_file.",
   inputSchema: Input,
   replay: () => 'safe',
   async run(input, ctx) {
@@ -26,6 +27,10 @@ export const writeFileTool = defineTool({
     await resolveInWorkspace(ctx.workspaceDir, input.path);
     await writeFile(file, input.content);
     const lines = input.content ? input.content.split('\n').length : 0;
-    return { text: `${existing ? 'replaced' : 'created'} ${input.path} (${Buffer.byteLength(input.content)} bytes, ${lines} lines)` };
+    return {
+      text:
+        `${existing ? 'replaced' : 'created'} ${input.path} (${Buffer.byteLength(input.content)} bytes, ` +
+        `${lines} lines)`,
+    };
   },
 });

@@ -30,15 +30,25 @@ export interface MigrationReport {
  * the trace and guard records stay in `.switchyard/` where they are.
  */
 export async function migrateFilesToPostgres(root: string, target: PostgresBackend): Promise<MigrationReport> {
-  if (await readMigratedMarker(root)) throw new SwitchyardError('backend-migrated', `${migratedMarkerPath(root)} says this project was migrated already`);
+  if (await readMigratedMarker(root))
+    throw new SwitchyardError('backend-migrated', `${migratedMarkerPath(root)} says this project was migrated already`);
   const stateFile = join(root, STATE_DIR, 'state.json');
-  if (!existsSync(stateFile)) throw new SwitchyardError('invalid-input', `${root} has no files backend to migrate (${stateFile} is missing)`);
+  if (!existsSync(stateFile))
+    throw new SwitchyardError('invalid-input', `${root} has no files backend to migrate (${stateFile} is missing)`);
   const source = await ProjectStore.open(root);
   const state = await source.read();
   const now = Date.now();
-  const live = state.runs.filter((r) => r.state === 'RUNNING' && !leaseIsFree(readLeaseSync(leasePath(root, r.id)), r.owner, r.startedAt, now, state.settings.leaseMs));
+  const live = state.runs.filter(
+    (r) =>
+      r.state === 'RUNNING' &&
+      !leaseIsFree(readLeaseSync(leasePath(root, r.id)), r.owner, r.startedAt, now, state.settings.leaseMs),
+  );
   if (live.length) {
-    throw new SwitchyardError('lease-held', `run(s) ${live.map((r) => `${r.id} (${r.owner})`).join(', ')} are held by a live process: stop every window and \`switchyard run\` on this repository, then migrate`);
+    throw new SwitchyardError(
+      'lease-held',
+      `run(s) ${live.map((r) => `${r.id} (${r.owner})`).join(', ')} are held by a live process: stop ` +
+        `every window and \`switchyard run\` on this repository, then migrate`,
+    );
   }
   const warnings: string[] = [];
   const journals: { runId: string; lines: string[] }[] = [];
@@ -52,16 +62,30 @@ export async function migrateFilesToPostgres(root: string, target: PostgresBacke
   await target.state.updateWith(
     (draft) => {
       if (draft.tasks.length || draft.runs.length) {
-        throw new SwitchyardError('backend-config', `project "${project}" in ${target.db.description} already has ${draft.tasks.length} task(s) and ${draft.runs.length} run(s): the migration copies only into an empty project (pick another name with SWITCHYARD_PROJECT)`);
+        throw new SwitchyardError(
+          'backend-config',
+          `project "${project}" in ${target.db.description} already has ${draft.tasks.length} task(s) and ` +
+            `${draft.runs.length} run(s): the migration copies only into an empty project (pick another ` +
+            `name with SWITCHYARD_PROJECT)`,
+        );
       }
       Object.assign(draft, structuredClone(state), { revision: draft.revision });
     },
     async (q) => {
-      const existing = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM sy_journal_events WHERE project = $1', [project]);
-      if (existing.rows[0]!.n > 0) throw new SwitchyardError('backend-config', `project "${project}" already has journal events in ${target.db.description}; the migration copies only into an empty project`);
+      const existing = await q.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM sy_journal_events WHERE project = $1',
+        [project],
+      );
+      if (existing.rows[0]!.n > 0)
+        throw new SwitchyardError(
+          'backend-config',
+          `project "${project}" already has journal events in ${target.db.description}; the migration ` +
+            `copies only into an empty project`,
+        );
       for (const j of journals) {
         await q.query(
-          'INSERT INTO sy_journal_events (project, run_id, seq, event) SELECT $1, $2, seq, event FROM unnest($3::int[], $4::text[]) AS x(seq, event)',
+          'INSERT INTO sy_journal_events (project, run_id, seq, event) SELECT $1, $2, seq, event FROM ' +
+            'unnest($3::int[], $4::text[]) AS x(seq, event)',
           [project, j.runId, j.lines.map((_, i) => i + 1), j.lines],
         );
       }
@@ -69,15 +93,43 @@ export async function migrateFilesToPostgres(root: string, target: PostgresBacke
   );
   // Read back through the backend (the same validation every reader uses) and compare with the source.
   const back = await target.state.read();
-  if (!isDeepStrictEqual(back.tasks, state.tasks) || !isDeepStrictEqual(back.runs, state.runs) || !isDeepStrictEqual(back.settings, state.settings)) {
-    throw new SwitchyardError('store-corrupt', `the copy in ${target.db.description} (project ${project}) differs from ${source.file}; the files backend was left in use`);
+  if (
+    !isDeepStrictEqual(back.tasks, state.tasks) ||
+    !isDeepStrictEqual(back.runs, state.runs) ||
+    !isDeepStrictEqual(back.settings, state.settings)
+  ) {
+    throw new SwitchyardError(
+      'store-corrupt',
+      `the copy in ${target.db.description} (project ${project}) differs from ${source.file}; the files ` +
+        `backend was left in use`,
+    );
   }
   let events = 0;
   for (const j of journals) {
     const read = await target.journals.read(j.runId);
-    if (read.events.length !== j.lines.length) throw new SwitchyardError('journal-corrupt', `${read.where}: ${read.events.length} events read back where ${j.lines.length} were copied`);
+    if (read.events.length !== j.lines.length)
+      throw new SwitchyardError(
+        'journal-corrupt',
+        `${read.where}: ${read.events.length} events read back where ${j.lines.length} were copied`,
+      );
     events += read.events.length;
   }
-  await writeMigratedMarker(root, { to: 'postgres', target: target.db.description, project, at: new Date().toISOString(), tasks: state.tasks.length, runs: state.runs.length, events });
-  return { target: target.db.description, project, tasks: state.tasks.length, runs: state.runs.length, journals: journals.length, events, warnings };
+  await writeMigratedMarker(root, {
+    to: 'postgres',
+    target: target.db.description,
+    project,
+    at: new Date().toISOString(),
+    tasks: state.tasks.length,
+    runs: state.runs.length,
+    events,
+  });
+  return {
+    target: target.db.description,
+    project,
+    tasks: state.tasks.length,
+    runs: state.runs.length,
+    journals: journals.length,
+    events,
+    warnings,
+  };
 }

@@ -4,8 +4,10 @@ import { RetryPolicy, backoffDelayMs, defaultSleep } from '../../retry/retryPoli
 import { isTransientPgError } from './pgErrors';
 import { describePgUrl, parsePgUrl, type PgTarget } from './pgUrl';
 
-
-/** Between attempts while the server is unreachable: 50 ms doubling to 2 s, ±20 % jitter (the run retry policy's backoff). */
+/**
+ * Between attempts while the server is unreachable: 50 ms doubling to 2 s, ±20 % jitter (the run retry policy's
+ * backoff).
+ */
 const RECONNECT_BACKOFF = RetryPolicy.parse({ initialIntervalMs: 50, maximumIntervalMs: 2_000 });
 /** SQLSTATEs of a server that answered and refused: bad password or role (28P01, 28000), no such database (3D000). */
 const CONFIG_STATES = new Set(['28P01', '28000', '3D000']);
@@ -52,7 +54,10 @@ export class PgConnection {
     this.pool.on('error', () => undefined);
   }
 
-  /** Connects once, without retries: a wrong URL, bad credentials or an unreachable server fail at start with a clear message. */
+  /**
+   * Connects once, without retries: a wrong URL, bad credentials or an unreachable server fail at start with a clear
+   * message.
+   */
   static async open(url: string, options: PgConnectionOptions = {}): Promise<PgConnection> {
     const connection = new PgConnection(url, options);
     try {
@@ -62,7 +67,10 @@ export class PgConnection {
       await connection.pool.end().catch(() => undefined);
       // The server answered but refused these credentials or this database: a setting to fix, not an outage.
       const refused = CONFIG_STATES.has(String((error as { code?: unknown })?.code));
-      throw new SwitchyardError(refused ? 'backend-config' : 'backend-unreachable', `could not connect to PostgreSQL at ${describePgUrl(connection.target)}: ${connection.clean(error)}`);
+      throw new SwitchyardError(
+        refused ? 'backend-config' : 'backend-unreachable',
+        `could not connect to PostgreSQL at ${describePgUrl(connection.target)}: ${connection.clean(error)}`,
+      );
     }
     return connection;
   }
@@ -72,7 +80,10 @@ export class PgConnection {
   }
 
   /** A single statement (its own transaction), retried while the server is unreachable. */
-  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    sql: string,
+    params: unknown[] = [],
+  ): Promise<pg.QueryResult<R>> {
     return this.retrying(() => this.pool.query<R>(sql, params));
   }
 
@@ -82,7 +93,10 @@ export class PgConnection {
    * outside the transaction. When the connection drops during COMMIT itself,
    * `committed` (if given) asks the database whether it landed.
    */
-  async transaction<T>(fn: (client: Queryable) => Promise<T>, committed?: (q: Queryable) => Promise<boolean>): Promise<T> {
+  async transaction<T>(
+    fn: (client: Queryable) => Promise<T>,
+    committed?: (q: Queryable) => Promise<boolean>,
+  ): Promise<T> {
     return this.retrying(async () => {
       const client = await this.pool.connect();
       let broken = false;
@@ -98,12 +112,16 @@ export class PgConnection {
           await client.query('COMMIT');
         } catch (error) {
           broken = true;
-          if (committed && isTransientPgError(error) && (await this.retrying(() => committed(this.pool)))) return result;
+          if (committed && isTransientPgError(error) && (await this.retrying(() => committed(this.pool))))
+            return result;
           throw error;
         }
         return result;
       } catch (error) {
-        if (!broken) await client.query('ROLLBACK').catch(() => { broken = true; });
+        if (!broken)
+          await client.query('ROLLBACK').catch(() => {
+            broken = true;
+          });
         throw error;
       } finally {
         client.off('error', onError);
@@ -114,7 +132,12 @@ export class PgConnection {
 
   /** A client of its own (for LISTEN); the caller ends it. */
   newClient(): pg.Client {
-    return new pg.Client({ connectionString: this.target.url, connectionTimeoutMillis: 5_000, keepAlive: true, application_name: 'switchyard-listen' });
+    return new pg.Client({
+      connectionString: this.target.url,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      application_name: 'switchyard-listen',
+    });
   }
 
   async close(): Promise<void> {
@@ -135,10 +158,16 @@ export class PgConnection {
       try {
         return await op();
       } catch (error) {
-        if (this.closed || !isTransientPgError(error)) throw error instanceof SwitchyardError ? error : this.wrap(error);
+        if (this.closed || !isTransientPgError(error))
+          throw error instanceof SwitchyardError ? error : this.wrap(error);
         const delay = backoffDelayMs(RECONNECT_BACKOFF, retry);
         if (Date.now() + delay > deadline) {
-          throw new SwitchyardError('backend-unreachable', `PostgreSQL at ${this.description} unreachable for ${Math.round(this.budgetMs / 1000)} s: ${this.clean(error)}`, { cause: error });
+          throw new SwitchyardError(
+            'backend-unreachable',
+            `PostgreSQL at ${this.description} unreachable for ${Math.round(this.budgetMs / 1000)} s: ` +
+              `${this.clean(error)}`,
+            { cause: error },
+          );
         }
         await defaultSleep(delay);
       }

@@ -33,7 +33,8 @@ export class PgJournalSink extends BatchedJournalSink {
     const seqs = batch.map((b) => b.seq);
     const lines = batch.map((b) => b.line);
     // FOR SHARE: a takeover (which updates the lease row) waits until these rows are committed, and an insert that
-    // waited for a takeover re-reads the row and finds the new owner; so no row lands after the new owner read the journal.
+    // waited for a takeover re-reads the row and finds the new owner; so no row lands after the new owner read the
+    // journal.
     const { rowCount } = await this.db.query(
       `INSERT INTO sy_journal_events (project, run_id, seq, event)
        SELECT $1, $2, seq, event FROM unnest($3::int[], $4::text[]) AS x(seq, event)
@@ -42,7 +43,8 @@ export class PgJournalSink extends BatchedJournalSink {
       [this.project, this.runId, seqs, lines, this.owner],
     );
     if (rowCount === batch.length) return;
-    // Fewer rows: an earlier try of this batch landed before its connection dropped, or another process owns the run now.
+    // Fewer rows: an earlier try of this batch landed before its connection dropped, or another process owns the run
+    // now.
     const { rows } = await this.db.query<{ seq: number; event: string }>(
       'SELECT seq, event FROM sy_journal_events WHERE project = $1 AND run_id = $2 AND seq = ANY($3::int[])',
       [this.project, this.runId, seqs],
@@ -50,7 +52,17 @@ export class PgJournalSink extends BatchedJournalSink {
     const landed = new Map(rows.map((r) => [r.seq, r.event]));
     const missing = batch.filter((b) => landed.get(b.seq) === undefined);
     const different = batch.find((b) => landed.has(b.seq) && landed.get(b.seq) !== b.line);
-    if (different) throw new SwitchyardError('lease-held', `journal ${this.where}: event ${different.seq} was written by another process; this process no longer owns the run`);
-    if (missing.length) throw new SwitchyardError('lease-held', `journal ${this.where}: this process (${this.owner}) no longer holds the run's lease; its events were not written`);
+    if (different)
+      throw new SwitchyardError(
+        'lease-held',
+        `journal ${this.where}: event ${different.seq} was written by another process; this process no ` +
+          `longer owns the run`,
+      );
+    if (missing.length)
+      throw new SwitchyardError(
+        'lease-held',
+        `journal ${this.where}: this process (${this.owner}) no longer holds the run's lease; its events ` +
+          `were not written`,
+      );
   }
 }

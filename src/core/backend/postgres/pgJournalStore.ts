@@ -3,7 +3,9 @@ import type { JournalSink, JournalStore } from '../../journal/journalStore';
 import type { PgConnection } from './pgConnection';
 import { PgJournalSink } from './pgJournalSink';
 
-/** Journals in `sy_journal_events`: append-only rows ordered per run by seq, validated on read like the files' lines. */
+/**
+ * Journals in `sy_journal_events`: append-only rows ordered per run by seq, validated on read like the files' lines.
+ */
 export class PgJournalStore implements JournalStore {
   constructor(
     private readonly db: PgConnection,
@@ -16,13 +18,24 @@ export class PgJournalStore implements JournalStore {
       'SELECT seq, event FROM sy_journal_events WHERE project = $1 AND run_id = $2 ORDER BY seq',
       [this.project, runId],
     );
-    return { ...parseJournalLines(rows.map((r) => r.event), (i) => `${where} seq ${rows[i]!.seq}`), where };
+    return {
+      ...parseJournalLines(
+        rows.map((r) => r.event),
+        (i) => `${where} seq ${rows[i]!.seq}`,
+      ),
+      where,
+    };
   }
 
   /** Rows are written in transactions: there is never a torn row to drop. */
   async dropTornTail(): Promise<void> {}
 
-  async openSink(runId: string, lastSeq: number, owner: string, redact?: (line: string) => string): Promise<JournalSink> {
+  async openSink(
+    runId: string,
+    lastSeq: number,
+    owner: string,
+    redact?: (line: string) => string,
+  ): Promise<JournalSink> {
     return new PgJournalSink(this.db, this.project, runId, lastSeq, owner, redact);
   }
 }

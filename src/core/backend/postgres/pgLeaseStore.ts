@@ -27,22 +27,41 @@ export class PgLeaseStore implements LeaseStore {
       [this.project, runId, owner, durationMs],
     );
     if (rows.length) return undefined;
-    const holder = await this.db.query<{ owner: string }>('SELECT owner FROM sy_run_leases WHERE project = $1 AND run_id = $2', [this.project, runId]);
+    const holder = await this.db.query<{ owner: string }>(
+      'SELECT owner FROM sy_run_leases WHERE project = $1 AND run_id = $2',
+      [this.project, runId],
+    );
     const now = holder.rows[0]?.owner;
     return now && now !== owner ? now : undefined;
   }
 
   async recordGroups(runId: string, owner: string, groups: ProcessGroupRecord[]): Promise<void> {
-    await this.db.query('UPDATE sy_run_leases SET groups = $4 WHERE project = $1 AND run_id = $2 AND owner = $3', [this.project, runId, owner, groups.length ? JSON.stringify(groups) : null]);
+    await this.db.query('UPDATE sy_run_leases SET groups = $4 WHERE project = $1 AND run_id = $2 AND owner = $3', [
+      this.project,
+      runId,
+      owner,
+      groups.length ? JSON.stringify(groups) : null,
+    ]);
   }
 
   async release(runId: string, owner: string): Promise<void> {
-    await this.db.query('DELETE FROM sy_run_leases WHERE project = $1 AND run_id = $2 AND owner = $3', [this.project, runId, owner]);
+    await this.db.query('DELETE FROM sy_run_leases WHERE project = $1 AND run_id = $2 AND owner = $3', [
+      this.project,
+      runId,
+      owner,
+    ]);
   }
 
   async handBack(runId: string, owner: string): Promise<void> {
-    await this.db.query(`UPDATE sy_run_leases SET expires_at = now() - interval '1 millisecond' WHERE project = $1 AND run_id = $2 AND owner = $3`, [this.project, runId, owner]);
+    await this.db.query(
+      `UPDATE sy_run_leases SET expires_at = now() - interval '1 millisecond' WHERE project = $1 AND ` +
+        `run_id = $2 AND owner = $3`,
+      [this.project, runId, owner],
+    );
     // Idle workers wake on the change feed and take the run over at once.
-    await this.db.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, JSON.stringify({ project: this.project, handedBack: runId })]);
+    await this.db.query('SELECT pg_notify($1, $2)', [
+      CHANGE_CHANNEL,
+      JSON.stringify({ project: this.project, handedBack: runId }),
+    ]);
   }
 }

@@ -4,7 +4,14 @@ import type { LeaseView } from '../../lease/leaseStore';
 import type { Queryable } from './pgConnection';
 
 /** A lease row as the state query returns it; `remainingMs` is measured on the server's clock. */
-export interface LeaseRow { runId: string; owner: string; heartbeatAt: string; expiresAt: string; remainingMs: number; groups?: unknown }
+export interface LeaseRow {
+  runId: string;
+  owner: string;
+  heartbeatAt: string;
+  expiresAt: string;
+  remainingMs: number;
+  groups?: unknown;
+}
 
 /**
  * The leases seen inside a state transaction. Expiry times are translated
@@ -43,7 +50,11 @@ export class PgLeaseView implements LeaseView {
 
   take(runId: string, owner: string, durationMs: number): void {
     const now = Date.now();
-    this.leases.set(runId, { owner, heartbeatAt: new Date(now).toISOString(), expiresAt: new Date(now + durationMs).toISOString() });
+    this.leases.set(runId, {
+      owner,
+      heartbeatAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + durationMs).toISOString(),
+    });
     this.taken.push({ runId, owner, durationMs });
   }
 
@@ -52,8 +63,17 @@ export class PgLeaseView implements LeaseView {
   }
 }
 
-/** Gives run `runId`'s lease to `owner` for `durationMs` from now (the statement's clock, not the transaction's start); a new owner starts with no recorded groups. */
-export async function writeLease(q: Queryable, project: string, runId: string, owner: string, durationMs: number): Promise<void> {
+/**
+ * Gives run `runId`'s lease to `owner` for `durationMs` from now (the statement's clock, not the transaction's start);
+ * a new owner starts with no recorded groups.
+ */
+export async function writeLease(
+  q: Queryable,
+  project: string,
+  runId: string,
+  owner: string,
+  durationMs: number,
+): Promise<void> {
   await q.query(
     `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
      ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at,

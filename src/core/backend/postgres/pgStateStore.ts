@@ -12,7 +12,11 @@ import { PgLeaseView, type LeaseRow } from './pgLeaseView';
 /** The channel every process LISTENs on; the payload names the project and its new revision. */
 export const CHANGE_CHANNEL = 'switchyard_changes';
 
-interface Row { id: string; position: number; doc: unknown }
+interface Row {
+  id: string;
+  position: number;
+  doc: unknown;
+}
 interface Snapshot {
   revision: number;
   epoch: number;
@@ -48,8 +52,16 @@ export class PgStateStore implements StateStore {
   async ensureProject(): Promise<void> {
     const empty = emptyProjectState();
     await this.db.query(
-      `INSERT INTO sy_projects (project, version, settings, next_task_number, revision, breakers, routing) VALUES ($1, $2, $3, $4, 0, $5, $6) ON CONFLICT (project) DO NOTHING`,
-      [this.project, empty.version, JSON.stringify(empty.settings), empty.nextTaskNumber, JSON.stringify(empty.breakers), JSON.stringify(empty.routing)],
+      `INSERT INTO sy_projects (project, version, settings, next_task_number, revision, breakers, ` +
+        `routing) VALUES ($1, $2, $3, $4, 0, $5, $6) ON CONFLICT (project) DO NOTHING`,
+      [
+        this.project,
+        empty.version,
+        JSON.stringify(empty.settings),
+        empty.nextTaskNumber,
+        JSON.stringify(empty.breakers),
+        JSON.stringify(empty.routing),
+      ],
     );
   }
 
@@ -66,7 +78,10 @@ export class PgStateStore implements StateStore {
    * `update`, with `alongside` run in the same transaction after the state
    * is written (the one-way migration writes the journals with it).
    */
-  async updateWith<T>(change: (state: ProjectState, leases: LeaseView) => T, alongside?: (q: Queryable, state: ProjectState) => Promise<void>): Promise<T> {
+  async updateWith<T>(
+    change: (state: ProjectState, leases: LeaseView) => T,
+    alongside?: (q: Queryable, state: ProjectState) => Promise<void>,
+  ): Promise<T> {
     const updateId = randomUUID();
     let written: Snapshot | undefined;
     const result = await this.db.transaction(
@@ -87,13 +102,18 @@ export class PgStateStore implements StateStore {
         if (alongside) await alongside(q, before.state);
         return value;
       },
-      async (q) => (await q.query('SELECT 1 FROM sy_revisions WHERE project = $1 AND update_id = $2', [this.project, updateId])).rowCount === 1,
+      async (q) =>
+        (await q.query('SELECT 1 FROM sy_revisions WHERE project = $1 AND update_id = $2', [this.project, updateId]))
+          .rowCount === 1,
     );
     if (written) this.cache = written;
     return result;
   }
 
-  /** Loads the state, fetching only the rows changed since the cached revision; `withLeases` also reads the project's run leases. */
+  /**
+   * Loads the state, fetching only the rows changed since the cached revision; `withLeases` also reads the project's
+   * run leases.
+   */
   private async load(q: Queryable, withLeases: boolean): Promise<Snapshot & { leases?: LeaseRow[] }> {
     const cached = this.cache;
     const since = cached ? cached.revision : -1;
@@ -108,17 +128,50 @@ export class PgStateStore implements StateStore {
       [this.project, since, cached?.epoch ?? -1],
     );
     const row = rows[0];
-    if (!row) throw new SwitchyardError('store-corrupt', `project "${this.project}" is missing from the database (sy_projects)`);
+    if (!row)
+      throw new SwitchyardError(
+        'store-corrupt',
+        `project "${this.project}" is missing from the database (sy_projects)`,
+      );
     const leases = withLeases ? ((row.leases ?? []) as LeaseRow[]) : undefined;
     if (cached && cached.revision === row.revision && cached.epoch === row.epoch) return { ...cached, leases };
     const full = !cached || cached.epoch !== row.epoch;
-    const tasks = merge(full ? new Map() : cached.json.tasks, full ? [] : cached.state.tasks, (row.tasks ?? []) as Row[], Task, 'sy_tasks', this.project);
-    const runs = merge(full ? new Map() : cached.json.runs, full ? [] : cached.state.runs, (row.runs ?? []) as Row[], Run, 'sy_runs', this.project);
+    const tasks = merge(
+      full ? new Map() : cached.json.tasks,
+      full ? [] : cached.state.tasks,
+      (row.tasks ?? []) as Row[],
+      Task,
+      'sy_tasks',
+      this.project,
+    );
+    const runs = merge(
+      full ? new Map() : cached.json.runs,
+      full ? [] : cached.state.runs,
+      (row.runs ?? []) as Row[],
+      Run,
+      'sy_runs',
+      this.project,
+    );
     const head = Head.safeParse({
-      version: row.version, settings: row.settings, nextTaskNumber: row.next_task_number, revision: row.revision, breakers: row.breakers, routing: row.routing,
+      version: row.version,
+      settings: row.settings,
+      nextTaskNumber: row.next_task_number,
+      revision: row.revision,
+      breakers: row.breakers,
+      routing: row.routing,
     });
-    if (!head.success) throw new SwitchyardError('store-corrupt', `project "${this.project}" in sy_projects does not match the expected shape: ${describeZodError(head.error)}`);
-    const snapshot: Snapshot = { revision: row.revision, epoch: row.epoch, headJson: headJsonOf(head.data), state: { ...head.data, tasks: tasks.list, runs: runs.list }, json: { tasks: tasks.json, runs: runs.json } };
+    if (!head.success)
+      throw new SwitchyardError(
+        'store-corrupt',
+        `project "${this.project}" in sy_projects does not match the expected shape: ${describeZodError(head.error)}`,
+      );
+    const snapshot: Snapshot = {
+      revision: row.revision,
+      epoch: row.epoch,
+      headJson: headJsonOf(head.data),
+      state: { ...head.data, tasks: tasks.list, runs: runs.list },
+      json: { tasks: tasks.json, runs: runs.json },
+    };
     this.cache = snapshot;
     return { ...snapshot, leases };
   }
@@ -150,13 +203,27 @@ export class PgStateStore implements StateStore {
        record AS (INSERT INTO sy_revisions (project, revision, update_id) VALUES ($1, $2, $20))
        SELECT pg_notify($21, $22)`,
       [
-        this.project, revision, ...columns(next.tasks.changed), ...columns(next.runs.changed), runTaskIds, next.tasks.removed, next.runs.removed,
-        state.version, JSON.stringify(state.settings), state.nextTaskNumber, JSON.stringify(state.breakers), JSON.stringify(state.routing), epoch,
-        updateId, CHANGE_CHANNEL, JSON.stringify({ project: this.project, revision }),
+        this.project,
+        revision,
+        ...columns(next.tasks.changed),
+        ...columns(next.runs.changed),
+        runTaskIds,
+        next.tasks.removed,
+        next.runs.removed,
+        state.version,
+        JSON.stringify(state.settings),
+        state.nextTaskNumber,
+        JSON.stringify(state.breakers),
+        JSON.stringify(state.routing),
+        epoch,
+        updateId,
+        CHANGE_CHANNEL,
+        JSON.stringify({ project: this.project, revision }),
       ],
     );
     // Keep the last 1,000 revisions: enough to answer "did my commit land" after any reconnect.
-    if (revision % 500 === 0) await q.query('DELETE FROM sy_revisions WHERE project = $1 AND revision < $2', [this.project, revision - 1_000]);
+    if (revision % 500 === 0)
+      await q.query('DELETE FROM sy_revisions WHERE project = $1 AND revision < $2', [this.project, revision - 1_000]);
     return { revision, epoch, headJson: next.headJson, state, json: { tasks: next.tasks.json, runs: next.runs.json } };
   }
 }
@@ -181,10 +248,16 @@ function prepare(before: Snapshot, draft: ProjectState, force = false): Prepared
   const headJson = headJsonOf(draftHead);
   const tasks = diffRows(before.json.tasks, draftTasks, Task, 'task');
   const runs = diffRows(before.json.runs, draftRuns, Run, 'run');
-  const same = headJson === before.headJson && !tasks.changed.length && !runs.changed.length && !tasks.removed.length && !runs.removed.length;
+  const same =
+    headJson === before.headJson &&
+    !tasks.changed.length &&
+    !runs.changed.length &&
+    !tasks.removed.length &&
+    !runs.removed.length;
   if (same && !force) return undefined;
   const head = Head.safeParse({ ...draftHead, revision: before.revision });
-  if (!head.success) throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${describeZodError(head.error)}`);
+  if (!head.success)
+    throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${describeZodError(head.error)}`);
   return { head: head.data, headJson: headJsonOf(head.data), tasks, runs };
 }
 
@@ -194,7 +267,12 @@ function headJsonOf(head: Head): string {
   return JSON.stringify(rest);
 }
 
-interface Changed { id: string; position: number; state: string; json: string }
+interface Changed {
+  id: string;
+  position: number;
+  state: string;
+  json: string;
+}
 
 interface RowChanges<T> {
   list: T[];
@@ -203,7 +281,9 @@ interface RowChanges<T> {
   json: Map<string, string>;
 }
 
-/** The rows of `list` whose position or JSON differ from `previous`, validated with `schema`; and the ids that are gone. */
+/**
+ * The rows of `list` whose position or JSON differ from `previous`, validated with `schema`; and the ids that are gone.
+ */
 function diffRows<T extends { id: string; state: string }>(
   previous: Map<string, string>,
   list: readonly T[],
@@ -222,7 +302,11 @@ function diffRows<T extends { id: string; state: string }>(
       return;
     }
     const parsed = schema.safeParse(item);
-    if (!parsed.success) throw new SwitchyardError('invalid-input', `refusing to store an invalid state: ${what} ${item.id}: ${describeZodError(parsed.error)}`);
+    if (!parsed.success)
+      throw new SwitchyardError(
+        'invalid-input',
+        `refusing to store an invalid state: ${what} ${item.id}: ${describeZodError(parsed.error)}`,
+      );
     const text = JSON.stringify(parsed.data);
     json.set(item.id, `${position}:${text}`);
     changed.push({ id: parsed.data.id, position, state: parsed.data.state, json: text });
@@ -233,7 +317,12 @@ function diffRows<T extends { id: string; state: string }>(
 }
 
 function columns(changed: readonly Changed[]): [string[], number[], string[], string[]] {
-  return [changed.map((c) => c.id), changed.map((c) => c.position), changed.map((c) => c.state), changed.map((c) => c.json)];
+  return [
+    changed.map((c) => c.id),
+    changed.map((c) => c.position),
+    changed.map((c) => c.state),
+    changed.map((c) => c.json),
+  ];
 }
 
 /** Applies fetched rows (validated one by one) to the cached list. */
@@ -250,7 +339,12 @@ function merge<T extends { id: string }>(
   const nextJson = new Map(json);
   for (const row of rows) {
     const parsed = schema.safeParse(row.doc);
-    if (!parsed.success) throw new SwitchyardError('store-corrupt', `${table} row "${row.id}" of project "${project}" does not match the expected shape: ${describeZodError(parsed.error)}`);
+    if (!parsed.success)
+      throw new SwitchyardError(
+        'store-corrupt',
+        `${table} row "${row.id}" of project "${project}" does not match the expected shape: ` +
+          `${describeZodError(parsed.error)}`,
+      );
     byId.set(row.id, { item: parsed.data, position: row.position });
     nextJson.set(row.id, `${row.position}:${JSON.stringify(parsed.data)}`);
   }

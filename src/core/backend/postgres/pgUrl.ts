@@ -9,7 +9,10 @@ export interface PgTarget {
   password: string;
 }
 
-/** Parses a `postgres://` connection string; a malformed one is an error that never echoes the string (it may hold a password). */
+/**
+ * Parses a `postgres://` connection string; a malformed one is an error that never echoes the string (it may hold a
+ * password).
+ */
 export function parsePgUrl(url: string): PgTarget {
   let parsed: URL;
   try {
@@ -17,7 +20,8 @@ export function parsePgUrl(url: string): PgTarget {
   } catch {
     throw invalid('it is not a URL');
   }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') throw invalid(`its scheme is "${parsed.protocol.replace(/:$/, '')}", not postgres`);
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw invalid(`its scheme is "${parsed.protocol.replace(/:$/, '')}", not postgres`);
   const database = decode(parsed.pathname.replace(/^\//, ''), 'database name');
   if (!database) throw invalid('it names no database');
   if (!parsed.hostname && !parsed.searchParams.get('host')) throw invalid('it names no host');
@@ -46,5 +50,8 @@ function decode(part: string, what: string): string {
 }
 
 function invalid(why: string): SwitchyardError {
-  return new SwitchyardError('backend-config', `the PostgreSQL connection string is not valid (${why}); expected postgres://user:password@host:5432/database`);
+  return new SwitchyardError(
+    'backend-config',
+    `the PostgreSQL connection string is not valid (${why}); expected postgres://user:password@host:5432/database`,
+  );
 }

@@ -34,7 +34,10 @@ export class PostgresBackend implements Backend {
     this.feed = new PgChangeFeed(db, project);
   }
 
-  static async open(spec: Extract<BackendSpec, { kind: 'postgres' }>, options: PgConnectionOptions = {}): Promise<PostgresBackend> {
+  static async open(
+    spec: Extract<BackendSpec, { kind: 'postgres' }>,
+    options: PgConnectionOptions = {},
+  ): Promise<PostgresBackend> {
     const db = await PgConnection.open(spec.url, options);
     try {
       await applyMigrations(db);

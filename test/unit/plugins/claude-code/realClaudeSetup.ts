@@ -36,7 +36,11 @@ export function claudeEnv(home: string, serverUrl: string, maxRetries: number): 
  * arrives, before it is answered. Other fields of the step (e.g.
  * `dropAfterEvents`) are kept.
  */
-export function writeTurns(server: ScriptedModelServer, script: ScriptStep[], writes: Record<number, { file: string; content: string }>): void {
+export function writeTurns(
+  server: ScriptedModelServer,
+  script: ScriptStep[],
+  writes: Record<number, { file: string; content: string }>,
+): void {
   const before = server.onRequest;
   server.onRequest = (request) => {
     before?.(request);
@@ -44,11 +48,16 @@ export function writeTurns(server: ScriptedModelServer, script: ScriptStep[], wr
     const step = script[request.index];
     if (!write || !step || !('turn' in step)) return;
     // The last one: a resumed session's history still names the earlier attempt's worktree.
-    const cwd = [...JSON.stringify(request.body ?? '').matchAll(/Primary working directory: (\S+)/g)].at(-1)?.[1]?.replace(/\\n$/, '');
+    const cwd = [...JSON.stringify(request.body ?? '').matchAll(/Primary working directory: (\S+)/g)]
+      .at(-1)?.[1]
+      ?.replace(/\\n$/, '');
     if (!cwd) throw new Error(`request ${request.index} names no working directory`);
     script[request.index] = {
       ...step,
-      turn: { text: `Writing ${write.file}.`, tools: [{ name: 'Write', input: { file_path: join(cwd, write.file), content: write.content } }] },
+      turn: {
+        text: `Writing ${write.file}.`,
+        tools: [{ name: 'Write', input: { file_path: join(cwd, write.file), content: write.content } }],
+      },
     };
   };
 }

@@ -13,14 +13,19 @@ describe('line splitter: bounded lines', () => {
     for (let i = 0; i < 100; i++) out.push(...split.push(chunk)); // 6.5 MB without a newline
     assert.equal(out.length, 0);
     out.push(...split.push('yy\r\nnext\n')); // 'yy\r' is dropped too
-    assert.deepEqual(out, [`${'x'.repeat(1000)} … [line cut: ${100 * 64 * 1024 - 1000 + 3} more bytes not kept]`, 'next']);
+    assert.deepEqual(out, [
+      `${'x'.repeat(1000)} … [line cut: ${100 * 64 * 1024 - 1000 + 3} more bytes not kept]`,
+      'next',
+    ]);
     assert.equal(split.end(), undefined);
   });
 
   it('never cuts inside a character', () => {
     const split = new LineSplitter(10);
     // 'aaaaaaaaa' + '€' (3 bytes) crosses the 10-byte limit: the whole character goes.
-    assert.deepEqual(split.push(Buffer.from(`${'a'.repeat(9)}€b\n`)), [`${'a'.repeat(9)} … [line cut: 4 more bytes not kept]`]);
+    assert.deepEqual(split.push(Buffer.from(`${'a'.repeat(9)}€b\n`)), [
+      `${'a'.repeat(9)} … [line cut: 4 more bytes not kept]`,
+    ]);
   });
 
   it('a cut last line without a newline still comes out of end()', () => {
@@ -31,11 +36,16 @@ describe('line splitter: bounded lines', () => {
 
   it('takes linear time: 20 MB on one line in 64 KiB chunks is split in well under a second', async () => {
     const started = performance.now();
-    const chunks = (function* () { for (let i = 0; i < 320; i++) yield Buffer.alloc(64 * 1024, 'z'); })();
+    const chunks = (function* () {
+      for (let i = 0; i < 320; i++) yield Buffer.alloc(64 * 1024, 'z');
+    })();
     const lines: string[] = [];
     for await (const batch of readLines(Readable.from(chunks))) lines.push(...batch);
     assert.equal(lines.length, 1);
-    assert.equal(lines[0]!.length, 1024 * 1024 + ` … [line cut: ${320 * 64 * 1024 - 1024 * 1024} more bytes not kept]`.length);
+    assert.equal(
+      lines[0]!.length,
+      1024 * 1024 + ` … [line cut: ${320 * 64 * 1024 - 1024 * 1024} more bytes not kept]`.length,
+    );
     assert.ok(performance.now() - started < 3_000, `${performance.now() - started} ms`);
   });
 
@@ -56,7 +66,10 @@ describe('line splitter: bounded lines', () => {
       });
       assert.equal(result.status, 'succeeded');
       const lines = events.filter((e) => e.type === 'log').map((e) => (e.type === 'log' ? e.line : ''));
-      assert.deepEqual(lines, [`${'q'.repeat(1024 * 1024)} … [line cut: ${5_000_000 - 1024 * 1024} more bytes not kept]`, 'done']);
+      assert.deepEqual(lines, [
+        `${'q'.repeat(1024 * 1024)} … [line cut: ${5_000_000 - 1024 * 1024} more bytes not kept]`,
+        'done',
+      ]);
     } finally {
       await tmp.cleanup();
     }
