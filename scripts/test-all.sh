@@ -43,7 +43,8 @@ skip() {
 
 # Runs "$@" with loopback as the only network, when possible.
 offline() {
-  if [[ ${SWITCHYARD_TEST_OFFLINE:-1} != 0 ]] && command -v unshare >/dev/null && command -v ip >/dev/null && unshare -n true 2>/dev/null; then
+  if [[ ${SWITCHYARD_TEST_OFFLINE:-1} != 0 ]] && command -v unshare >/dev/null && command -v ip >/dev/null &&
+    unshare -n true 2>/dev/null; then
     echo "(offline: a network namespace with loopback only)"
     unshare -n bash -c 'ip link set lo up && exec "$@"' offline "$@"
   else
@@ -67,18 +68,20 @@ section "Unit tests" npm run test:unit
 section "code-server" bash scripts/install-code-server.sh && installed=1
 section "Integration suite build" node scripts/build-tests.mjs && suite=1
 
+integration="Integration tests (real extension host in code-server)"
 if ((built && installed && suite)); then
-  section "Integration tests (real extension host in code-server)" offline node_modules/.bin/tsx test/integration/runInCodeServer.ts
+  section "$integration" offline node_modules/.bin/tsx test/integration/runInCodeServer.ts
 else
-  skip "Integration tests (real extension host in code-server)" "the build, the code-server install or the suite build failed"
+  skip "$integration" "the build, the code-server install or the suite build failed"
 fi
+mocha=(node --import tsx node_modules/mocha/bin/mocha.js)
 if ((built)) && [[ -x /usr/bin/chromium ]]; then
-  section "Webview tests (standalone, headless chromium)" offline node --import tsx node_modules/mocha/bin/mocha.js --config test/webview/mocharc.json
+  section "Webview tests (standalone, headless chromium)" offline "${mocha[@]}" --config test/webview/mocharc.json
 else
   skip "Webview tests (standalone, headless chromium)" "the build failed or /usr/bin/chromium is missing"
 fi
 if ((built && installed)); then
-  section "UI tests (code-server + headless chromium)" offline node --import tsx node_modules/mocha/bin/mocha.js --config test/ui/mocharc.json
+  section "UI tests (code-server + headless chromium)" offline "${mocha[@]}" --config test/ui/mocharc.json
 else
   skip "UI tests (code-server + headless chromium)" "the build or the code-server install failed"
 fi

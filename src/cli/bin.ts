@@ -1,6 +1,7 @@
 import { main } from './main';
 
-main(process.argv.slice(2), {
+// The exit code is all there is to wait for: main() reports its own errors and never rejects.
+void main(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
   stdin: process.stdin,

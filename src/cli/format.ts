@@ -22,10 +22,7 @@ export function runLine(run: Run): string {
   }
   if (run.resumes) {
     const c = run.resumeCounts;
-    parts.push(
-      `resumed ` +
-        `${run.resumes}×${c ? ` (replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain})` : ''}`,
-    );
+    parts.push(`resumed ${run.resumes}×${c ? ` (${resumeCountsText(c)})` : ''}`);
   }
   if (run.salvage) parts.push(`salvaged ${run.salvage.files} file(s) on ${run.salvage.branch}`);
   if (run.failureReason) parts.push(`reason: ${run.failureReason}`);
@@ -70,4 +67,8 @@ export function pipelineLines(state: ProjectState): string[] {
   if (p.backpressure) lines.push(p.backpressure);
   for (const b of p.breakers) if (b.state !== 'closed' || /recent/.test(b.line)) lines.push(`breaker ${b.line}`);
   return lines;
+}
+
+function resumeCountsText(c: { replayed: number; resent: number; rerun: number; uncertain: number }): string {
+  return `replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}`;
 }

@@ -69,10 +69,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     // A stack trace only when asked for: what users see is the message.
     const debug = Boolean(io.env.SWITCHYARD_DEBUG);
-    err(
-      `switchyard ${name}: ` +
-        `${isSwitchyardError(error) || !(error instanceof Error) ? errorMessage(error) : debug ? error.stack : `${error.message} (set SWITCHYARD_DEBUG=1 for the stack trace)`}`,
-    );
+    const plain = isSwitchyardError(error) || !(error instanceof Error);
+    err(`switchyard ${name}: ${plain ? errorMessage(error) : debug ? error.stack : withDebugHint(error)}`);
     return 1;
   } finally {
     for (const close of closers) await close().catch(() => undefined);
@@ -107,4 +105,8 @@ function commandIndex(argv: readonly string[]): number {
     if (valued.has(arg)) i += 1;
   }
   return -1;
+}
+
+function withDebugHint(error: Error): string {
+  return `${error.message} (set SWITCHYARD_DEBUG=1 for the stack trace)`;
 }

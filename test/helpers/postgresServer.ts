@@ -126,7 +126,8 @@ function errText(err: unknown): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function urlFor(user: string, password: string, port: number, db: string): string {
-  return `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(db)}`;
+  const credentials = `${encodeURIComponent(user)}:${encodeURIComponent(password)}`;
+  return `postgres://${credentials}@127.0.0.1:${port}/${encodeURIComponent(db)}`;
 }
 
 /** Makes a private temp dir the server user can use (owned by `postgres`, 0700, when we are root). */

@@ -16,7 +16,7 @@ type Assert<T extends true> = T;
 type Identical<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** Each assignable to the other (for functions, whose zod-typed parameters are never identical). */
 type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T];
+type OptionalKeys<T> = { [K in keyof T]-?: Record<never, never> extends Pick<T, K> ? K : never }[keyof T];
 /**
  * Identical, or else the same shape member by member: the same keys, the same
  * optional keys and each member the same (zod's inferred types are not

@@ -19,12 +19,10 @@ export async function backendCommand(ctx: CliContext): Promise<number> {
   const state = await project.state();
   const counts = new Map<string, number>();
   for (const t of state.tasks) counts.set(t.state, (counts.get(t.state) ?? 0) + 1);
+  const byState = counts.size ? ` (${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')})` : '';
   const { kind, description } = project.backendInfo;
   ctx.out(`backend: ${kind} (${description})`);
-  ctx.out(
-    `tasks: ` +
-      `${state.tasks.length}${counts.size ? ` (${[...counts].map(([s, n]) => `${n} ${s}`).join(', ')})` : ''}; runs: ${state.runs.length}; revision ${state.revision}`,
-  );
+  ctx.out(`tasks: ${state.tasks.length}${byState}; runs: ${state.runs.length}; revision ${state.revision}`);
   return 0;
 }
 

@@ -28,13 +28,17 @@ export async function journalCommand(ctx: CliContext): Promise<number> {
       case 'outcome':
         ctx.out(
           `${head} call ${e.call} ← ${e.uncertain ? 'UNCERTAIN' : e.ok ? 'ok' : 'error'} ` +
-            `${e.ok ? short(e.output) : (e.error ?? '')}${e.usage ? ` (${e.usage.inputTokens}+${e.usage.outputTokens} tokens, $${e.usage.costUsd.toFixed(4)})` : ''}`,
+            `${e.ok ? short(e.output) : (e.error ?? '')}${e.usage ? usageNote(e.usage) : ''}`,
         );
         break;
     }
   }
   if (tornTail) ctx.out(`line ${tornTail.line}: torn (a crash mid-write); resume drops it`);
   return 0;
+}
+
+function usageNote(usage: { inputTokens: number; outputTokens: number; costUsd: number }): string {
+  return ` (${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)})`;
 }
 
 function short(value: unknown): string {

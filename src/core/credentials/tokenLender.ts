@@ -93,12 +93,14 @@ export class TokenLender {
 
 function parseCredential(value: unknown): Credential {
   const parsed = Credential.safeParse(value);
-  // Never echo the value: it holds the token.
-  if (!parsed.success)
+  if (!parsed.success) {
+    // Never echo the value: it holds the token.
+    const problem = describeZodError(parsed.error).replace(/"[^"]*"/g, '"…"');
     throw new SwitchyardError(
       'invalid-input',
-      `the credential source returned something that is not {token, expiresAt}: ${describeZodError(parsed.error).replace(/"[^"]*"/g, '"…"')}`,
+      `the credential source returned something that is not {token, expiresAt}: ${problem}`,
     );
+  }
   return parsed.data;
 }
 

@@ -44,12 +44,13 @@ export async function executeRun(
     log.append(type, clean);
     ctx.onRunEvent?.(run.id, type, clean);
   };
+  const retried = run.retryReason ? ` (retry after: ${run.retryReason})` : '';
+  const picked = why ? `; picked now: ${why}` : '';
   record('decision', {
     message: resume
       ? `run ${run.id} resumed by ${ctx.owner} from its journal (previous owner ` +
         `${resume.previousOwner ?? 'unknown'} is gone)`
-      : `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ` +
-        `${run.attempt}${run.retryReason ? ` (retry after: ${run.retryReason})` : ''}${why ? `; picked now: ${why}` : ''}`,
+      : `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ${run.attempt}${retried}${picked}`,
   });
 
   const cancel = new AbortController();

@@ -1,4 +1,3 @@
-import { SwitchyardError } from '../errors';
 import { git, gitSync } from '../git/gitExec';
 
 /**

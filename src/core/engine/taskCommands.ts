@@ -5,7 +5,6 @@ import type { Task, TaskSpecInput } from '../model/task';
 import { describeZodError } from '../model/zodIssues';
 import { describeCycle, findCycle } from '../scheduler/findCycle';
 import { blockDependents, unblockDependents } from './dependencyBlocks';
-import type { ProjectState } from '../store/projectState';
 import type { StateStore } from '../backend/stateStore';
 import { findTask, setTaskState } from './setTaskState';
 

@@ -19,6 +19,7 @@ export function shellQuote(word: string): string {
  * the repository's `.switchyard/guards.jsonl`.
  */
 export function prePushHookScript(cliCommand: string): string {
+  // line-length: data-table, the hook's shell script exactly as sh reads it (its guard.error line is one printf)
   return `#!/bin/sh
 ${HOOK_MARKER}
 # Installed by \`switchyard guard install\` (re-run it to update; remove this file to uninstall).
@@ -50,6 +51,7 @@ if [ -x "$hook_dir/${CHAINED_HOOK}" ]; then
 fi
 exit 0
 `;
+  // line-length: end
 }
 
 /** A hook that only forwards to a hook elsewhere (used to keep the user's hooks working in a run worktree). */

@@ -332,5 +332,6 @@ export function describeIssue(error: { issues: readonly { path: readonly Propert
   const issue = error.issues[0];
   if (!issue) return 'unknown problem';
   const where = issue.path.map(String).join('.');
-  return `${where ? `${where}: ` : ''}${issue.message}${error.issues.length > 1 ? ` (+${error.issues.length - 1} more)` : ''}`;
+  const more = error.issues.length > 1 ? ` (+${error.issues.length - 1} more)` : '';
+  return `${where ? `${where}: ` : ''}${issue.message}${more}`;
 }

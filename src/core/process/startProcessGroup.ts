@@ -77,10 +77,8 @@ export function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup {
     }
   });
   const { file, args = [], shell = false, cwd, env, killGraceMs = KILL_GRACE_MS } = spec;
-  control.write(
-    `${JSON.stringify({ file, args, shell, cwd, env, killGraceMs, ownerGoneGraceMs: Math.min(OWNER_GONE_GRACE_MS, killGraceMs) })}\n`,
-    () => undefined,
-  );
+  const ownerGoneGraceMs = Math.min(OWNER_GONE_GRACE_MS, killGraceMs);
+  control.write(`${JSON.stringify({ file, args, shell, cwd, env, killGraceMs, ownerGoneGraceMs })}\n`, () => undefined);
   if (spec.input !== undefined) {
     // A program that exits without reading its input closes the pipe; that is not an error.
     supervisor.stdin!.on('error', () => undefined);

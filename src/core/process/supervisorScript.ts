@@ -23,6 +23,7 @@
  * SIGINT (a Ctrl-C in the owner's terminal reaches the supervisor too) is
  * ignored: the owner decides. SIGTERM and SIGHUP end the group first.
  */
+// line-length: data-table, the supervisor's source exactly as node -e runs it (a raw string: no JS escapes)
 export const SUPERVISOR_SCRIPT = String.raw`
 'use strict';
 const cp = require('child_process'), fs = require('fs'), net = require('net');
@@ -97,3 +98,4 @@ ctl.on('error', ownerGone);
 process.on('SIGINT', () => {});
 for (const s of ['SIGTERM', 'SIGHUP']) process.on(s, () => { if (spec) end(spec.killGraceMs); else process.exit(1); });
 `;
+// line-length: end

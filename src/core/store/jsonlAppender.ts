@@ -23,7 +23,7 @@ export class JsonlAppender {
 
   /** Resolves once everything written so far is in the file. */
   async flush(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running !== undefined) await this.running;
   }
 
   private async drain(): Promise<void> {

@@ -108,7 +108,8 @@ export class RunEventLog {
     const b = this.batch;
     if (!b) return;
     this.batch = undefined;
-    const text = `{"ts":${JSON.stringify(b.ts)},"seq":${b.seq},"type":${JSON.stringify(b.type)},"event":{"type":"log","stream":${JSON.stringify(b.stream)},"lines":[${b.parts.join(',')}]}}\n`;
+    const event = `{"type":"log","stream":${JSON.stringify(b.stream)},"lines":[${b.parts.join(',')}]}`;
+    const text = `{"ts":${JSON.stringify(b.ts)},"seq":${b.seq},"type":${JSON.stringify(b.type)},"event":${event}}\n`;
     this.write(
       this.budget.output({
         text,
@@ -132,7 +133,6 @@ export class RunEventLog {
  */
 function logLine(body: Record<string, unknown>): { stream: string; line: string } | undefined {
   const event = body.event as { type?: unknown; stream?: unknown; line?: unknown } | undefined;
-  if (!event || event.type !== 'log' || typeof event.line !== 'string' || typeof event.stream !== 'string')
-    return undefined;
+  if (event?.type !== 'log' || typeof event.line !== 'string' || typeof event.stream !== 'string') return undefined;
   return event as { stream: string; line: string };
 }

@@ -46,7 +46,7 @@ function before(a: RunLogLine, b: RunLogLine): number {
 
 function unbatch(line: RunLogLine): RunLogLine[] {
   const event = line.event as { type?: unknown; stream?: unknown; lines?: unknown } | undefined;
-  if (!event || event.type !== 'log' || !Array.isArray(event.lines)) return [line];
+  if (event?.type !== 'log' || !Array.isArray(event.lines)) return [line];
   return event.lines.map((l) => ({ ...line, event: { type: 'log', stream: event.stream, line: String(l) } }));
 }
 

@@ -208,10 +208,11 @@ async function applyOnto(
         .trim()
         .split('\n')
         .filter(Boolean);
+      const why = conflicted.length ? `conflicts in ${conflicted.join(', ')}` : firstLine(gitSaid(error));
       throw new SwitchyardError(
         'git-failed',
-        `the salvage of run ${run.id} does not apply onto ${onto} ` +
-          `(${base.slice(0, 12)})${conflicted.length ? `: conflicts in ${conflicted.join(', ')}` : `: ${firstLine(gitSaid(error))}`}; promote it without --onto and merge or rebase it yourself`,
+        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)}): ${why}; ` +
+          `promote it without --onto and merge or rebase it yourself`,
         { cause: error },
       );
     }

@@ -66,7 +66,9 @@ describe('a spec too large for an environment variable', function () {
       assert.equal(state.tasks[0].state, 'FAILED');
       assert.match(
         state.tasks[0].failureReason,
+        // line-length: data-table, the error message quoted whole, backticks included
         /could not start the command \(spawn E2BIG: the command line and environment are larger than the system allows.*\): `true xxxx+…` \(132077 characters\)/,
+        // line-length: end
       );
       assert.doesNotMatch(state.tasks[0].failureReason, /signal unknown/);
     },

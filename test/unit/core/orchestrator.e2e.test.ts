@@ -22,7 +22,9 @@ const title = process.env.SWITCHYARD_TASK_TITLE;
 const feedback = process.env.SWITCHYARD_FEEDBACK || '';
 if (process.env.SWITCHYARD_REVIEW === '1') {
   const spec = fs.readFileSync(0, 'utf8');
-  if (title === 'c' && !spec.includes('+c: reviewed')) { console.log('c.txt must say that it was reviewed'); process.exit(1); }
+  if (title === 'c' && !spec.includes('+c: reviewed')) {
+    console.log('c.txt must say that it was reviewed'); process.exit(1);
+  }
   console.log('looks good'); process.exit(0);
 }
 if (title === 'd') {

@@ -76,7 +76,9 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.equal(task.attempts, 2);
     assert.match(
       task.failureReason!,
+      // line-length: data-table, the failure reason quoted whole, backticks included
       /^exceeded max attempts \(2\): last attempt failed with: `echo .*` failed with exit code 3; stderr: pytest: 1 failed in tests\/test_user\.py::test_create$/,
+      // line-length: end
     );
     const [first, second] = state.runs;
     assert.equal(first!.state, 'FAILED');
@@ -170,7 +172,9 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.equal(state.tasks[0]!.state, 'FAILED');
     assert.match(
       state.tasks[0]!.failureReason!,
+      // line-length: data-table, the failure reason quoted whole, backticks included
       /^exceeded max attempts \(2\): last attempt failed with: acceptance command `.*` exited with code 1: expected 5 lines/,
+      // line-length: end
     );
   });
 

@@ -96,8 +96,8 @@ describe('anthropic lane killed mid-turn (real SIGKILL) and resumed', function (
         assert.match(
           command!.text,
           new RegExp(
-            String.raw`^uncertain: this call \(run_command\) may have executed before the run was interrupted; verify ` +
-              'with idempotency key sy-[0-9a-f]{24}.*check whether it took effect',
+            String.raw`^uncertain: this call \(run_command\) may have executed before the run was interrupted; ` +
+              'verify with idempotency key sy-[0-9a-f]{24}.*check whether it took effect',
           ),
         );
         assert.equal(

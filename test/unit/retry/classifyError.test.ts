@@ -192,7 +192,9 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
   {
     text:
       'API Error: 529 ' +
+      // line-length: data-table, a recorded API error body kept verbatim
       '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded.\nhttps://docs.claude.com/en/api/errors"},"request_id":"req_011CZTEFvft13DajMTp9pp64"}',
+    // line-length: end
     expect: ['transient', 'overloaded'],
     source: 'https://github.com/anthropics/claude-code/issues/39745',
   },
@@ -251,7 +253,9 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
   {
     text:
       'Error: 403 {"documentation_url": ' +
+      // line-length: data-table, a recorded API error body kept verbatim
       '"https://docs.github.com/en/free-pro-team@latest/rest/overview/resources-in-the-rest-api#secondary-rate-limits", "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}',
+    // line-length: end
     expect: ['transient', 'rate-limited'],
     source: 'https://github.com/Orobas42/GitShodanKey/issues/3',
   },

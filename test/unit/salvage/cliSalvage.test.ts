@@ -237,7 +237,8 @@ describe("salvage of a CLI lane's partial work", () => {
       calls[2]!.prompt,
       new RegExp(
         String.raw`An earlier attempt \(run t1\.1\) stopped before it finished\. It stopped with: .*\nIts partial ` +
-          String.raw`work was kept on branch switchyard\/salvage\/t1\.1, and this working tree already starts from it\.`,
+          String.raw`work was kept on branch switchyard\/salvage\/t1\.1, ` +
+          String.raw`and this working tree already starts from it\.`,
       ),
     );
     assert.match(calls[2]!.prompt, /```diff\ndiff --git a\/half\.txt b\/half\.txt\n(.*\n)*\+half done\n```/);

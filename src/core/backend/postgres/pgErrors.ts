@@ -12,6 +12,18 @@ const TRANSIENT_CODES = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
 ]);
+/** Messages of the driver and the server when a connection is lost, refused or not ready yet. */
+const CONNECTION_LOST = new RegExp(
+  [
+    'Connection terminated',
+    'connection timeout',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'the database system is (starting up|shutting down)',
+    'terminating connection',
+  ].join('|'),
+  'i',
+);
 
 /** Whether a failed database operation may succeed if tried again once the server is back. */
 export function isTransientPgError(error: unknown): boolean {
@@ -19,7 +31,5 @@ export function isTransientPgError(error: unknown): boolean {
   if (typeof code === 'string' && (TRANSIENT_STATES.has(code) || code.startsWith('08') || TRANSIENT_CODES.has(code)))
     return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|terminating connection/i.test(
-    message,
-  );
+  return CONNECTION_LOST.test(message);
 }

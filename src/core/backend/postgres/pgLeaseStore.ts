@@ -21,8 +21,11 @@ export class PgLeaseStore implements LeaseStore {
 
   async renew(runId: string, owner: string, durationMs: number): Promise<string | undefined> {
     const { rows } = await this.db.query<{ owner: string }>(
-      `INSERT INTO sy_run_leases AS l (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
-       ON CONFLICT (project, run_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at WHERE l.owner = EXCLUDED.owner
+      `INSERT INTO sy_run_leases AS l (project, run_id, owner, heartbeat_at, expires_at)
+         VALUES ($1, $2, $3, now(), now() + $4 * interval '1 millisecond')
+       ON CONFLICT (project, run_id) DO UPDATE
+         SET heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at
+         WHERE l.owner = EXCLUDED.owner
        RETURNING l.owner`,
       [this.project, runId, owner, durationMs],
     );

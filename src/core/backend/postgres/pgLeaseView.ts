@@ -75,8 +75,10 @@ export async function writeLease(
   durationMs: number,
 ): Promise<void> {
   await q.query(
-    `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at) VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
-     ON CONFLICT (project, run_id) DO UPDATE SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at,
+    `INSERT INTO sy_run_leases (project, run_id, owner, heartbeat_at, expires_at)
+       VALUES ($1, $2, $3, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
+     ON CONFLICT (project, run_id) DO UPDATE
+       SET owner = EXCLUDED.owner, heartbeat_at = EXCLUDED.heartbeat_at, expires_at = EXCLUDED.expires_at,
        groups = CASE WHEN sy_run_leases.owner = EXCLUDED.owner THEN sy_run_leases.groups END`,
     [project, runId, owner, durationMs],
   );

@@ -12,6 +12,12 @@ import { PgLeaseView, type LeaseRow } from './pgLeaseView';
 /** The channel every process LISTENs on; the payload names the project and its new revision. */
 export const CHANGE_CHANNEL = 'switchyard_changes';
 
+/** The extra column of the state read that carries the project's leases, with the time each has left. */
+const LEASES_COLUMN = `, (SELECT json_agg(json_build_object(
+           'runId', l.run_id, 'owner', l.owner, 'heartbeatAt', l.heartbeat_at, 'expiresAt', l.expires_at,
+           'groups', l.groups, 'remainingMs', extract(epoch FROM l.expires_at - clock_timestamp()) * 1000))
+         FROM sy_run_leases l WHERE l.project = p.project) AS leases`;
+
 interface Row {
   id: string;
   position: number;
@@ -123,7 +129,7 @@ export class PgStateStore implements StateStore {
             WHERE t.project = p.project AND (p.epoch <> $3 OR t.rev > $2)) AS tasks,
          (SELECT json_agg(json_build_object('id', r.id, 'position', r.position, 'doc', r.doc)) FROM sy_runs r
             WHERE r.project = p.project AND (p.epoch <> $3 OR r.rev > $2)) AS runs
-         ${withLeases ? `, (SELECT json_agg(json_build_object('runId', l.run_id, 'owner', l.owner, 'heartbeatAt', l.heartbeat_at, 'expiresAt', l.expires_at, 'groups', l.groups, 'remainingMs', extract(epoch FROM l.expires_at - clock_timestamp()) * 1000)) FROM sy_run_leases l WHERE l.project = p.project) AS leases` : ''}
+         ${withLeases ? LEASES_COLUMN : ''}
        FROM sy_projects p WHERE p.project = $1`,
       [this.project, since, cached?.epoch ?? -1],
     );
@@ -189,16 +195,23 @@ export class PgStateStore implements StateStore {
     await q.query(
       `WITH upsert_tasks AS (
          INSERT INTO sy_tasks (project, id, position, state, doc, rev)
-         SELECT $1, id, position, state, doc, $2 FROM unnest($3::text[], $4::int[], $5::text[], $6::jsonb[]) AS x(id, position, state, doc)
-         ON CONFLICT (project, id) DO UPDATE SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev),
+         SELECT $1, id, position, state, doc, $2
+           FROM unnest($3::text[], $4::int[], $5::text[], $6::jsonb[]) AS x(id, position, state, doc)
+         ON CONFLICT (project, id) DO UPDATE
+           SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev),
        upsert_runs AS (
          INSERT INTO sy_runs (project, id, position, state, doc, rev, task_id)
-         SELECT $1, id, position, state, doc, $2, task_id FROM unnest($7::text[], $8::int[], $9::text[], $10::jsonb[], $11::text[]) AS x(id, position, state, doc, task_id)
-         ON CONFLICT (project, id) DO UPDATE SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev),
+         SELECT $1, id, position, state, doc, $2, task_id
+           FROM unnest($7::text[], $8::int[], $9::text[], $10::jsonb[], $11::text[])
+             AS x(id, position, state, doc, task_id)
+         ON CONFLICT (project, id) DO UPDATE
+           SET position = EXCLUDED.position, state = EXCLUDED.state, doc = EXCLUDED.doc, rev = EXCLUDED.rev),
        removed_tasks AS (DELETE FROM sy_tasks WHERE project = $1 AND id = ANY($12::text[])),
        removed_runs AS (DELETE FROM sy_runs WHERE project = $1 AND id = ANY($13::text[])),
        head AS (
-         UPDATE sy_projects SET version = $14, settings = $15, next_task_number = $16, revision = $2, breakers = $17, routing = $18, epoch = $19, updated_at = now()
+         UPDATE sy_projects
+           SET version = $14, settings = $15, next_task_number = $16, revision = $2, breakers = $17, routing = $18,
+             epoch = $19, updated_at = now()
          WHERE project = $1),
        record AS (INSERT INTO sy_revisions (project, revision, update_id) VALUES ($1, $2, $20))
        SELECT pg_notify($21, $22)`,

@@ -130,7 +130,9 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     assert.deepEqual(logs, [
       'Warning: update available 2.0.15',
       '{"type":"rate_limit_event","rate_limit_info":{"status":"allowed","resetsAt":1789040400}}',
+      // line-length: data-table, a recorded stream-json line kept verbatim
       '{"type":"system","subtype":"api_retry","session_id":"5f0c9d4e-2b7a-4c61-9e38-1d7a6b2f4c90","attempt":1,"max_retries":10,"retry_delay_ms":500,"error_status":529,"error":"server_error"}',
+      // line-length: end
       '\u001b[2K not json {',
     ]);
     const progress = (await laneEvents(project, run.id)).filter((e) => e.type === 'progress').map((e) => e.message);
@@ -364,7 +366,9 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     assert.equal(state.runs[0]!.failureCode, 'lane-misconfigured');
     assert.match(
       state.tasks[0]!.failureReason!,
+      // line-length: data-table, the error message quoted whole, backticks included
       /lane "claude-code" cannot find the Claude Code CLI: `claude` is not on PATH \(\/nonexistent-bin\); set the lane's binary \(switchyard lanes set claude-code binary=\/path\/to\/claude\) or put claude on PATH/,
+      // line-length: end
     );
   });
 });

@@ -281,8 +281,8 @@ describe(
         assert.match(
           run.failureReason ?? '',
           new RegExp(
-            String.raw`^claude reported: claude was denied every edit and command it asked for: Write\. Nothing it meant ` +
-              'to change was changed; allow these tools for the lane',
+            String.raw`^claude reported: claude was denied every edit and command it asked for: Write\. Nothing it ` +
+              'meant to change was changed; allow these tools for the lane',
           ),
         );
         assert.equal(state.tasks[0]!.state, 'FAILED');
