@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { untilValue } from '../helpers/until';
 
 /**
  * A person's moves in the VS Code workbench (code-server, VS Code 1.100),
@@ -176,25 +177,14 @@ export class Workbench {
   }
 }
 
-export async function poll<T>(
+/** The UI tests' wait: the one polling helper with a minute's patience, probing every 250 ms. */
+export function poll<T>(
   what: string,
   probe: () => Promise<T | undefined>,
   timeoutMs = 60_000,
   everyMs = 250,
 ): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > until)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  return untilValue(what, probe, timeoutMs, everyMs);
 }
 
 function escapeRegExp(text: string): string {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { untilValue } from '../../helpers/until';
 
 /** What the tests read of `.switchyard/state.json` (the store validates the whole shape). */
 export interface StoredTask {
@@ -38,14 +38,16 @@ export function storedTask(root: string, id: string): StoredTask {
 const FINAL = new Set(['DONE', 'FAILED', 'CANCELED']);
 
 /** Polls the state file until task `id` is DONE, FAILED or CANCELED. */
-export async function waitForFinalState(root: string, id: string, timeoutMs = 30_000): Promise<StoredTask> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const task = storedTask(root, id);
-    if (FINAL.has(task.state)) return task;
-    if (Date.now() > until) throw new Error(`task ${id} is still ${task.state} after ${timeoutMs} ms`);
-    await sleep(100);
-  }
+export function waitForFinalState(root: string, id: string, timeoutMs = 30_000): Promise<StoredTask> {
+  return untilValue(
+    `task ${id} to reach a final state`,
+    () => {
+      const task = storedTask(root, id);
+      return FINAL.has(task.state) ? task : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 /** `git status` as the user sees it, minus Switchyard's own folder. */

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import * as vscode from 'vscode';
+import { untilValue } from '../../helpers/until';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { ProjectState } from '../../../src/core/store/projectState';
 import { Project } from '../../../src/core/project';
@@ -190,14 +190,8 @@ describe('PostgreSQL backend in VS Code (settings, SecretStorage, LISTEN/NOTIFY)
 });
 
 /** Polls `probe` every 50 ms until it returns a value; fails naming `what` after `timeoutMs`. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
+function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  return untilValue(what, probe, timeoutMs, 50);
 }
 
 /** Size, mtime and content of a file, or null when it does not exist. */
