@@ -15,6 +15,7 @@ export function laneOf(task: Task, state: ProjectState): string {
 export function runLine(run: Run): string {
   const parts = [`${run.id}`, run.state, `lane ${run.lane}`, `attempt ${run.attempt}`];
   if (run.durationMs !== undefined) parts.push(formatMs(run.durationMs));
+  if (run.setup) parts.push(setupText(run.setup));
   if (run.diffStat) parts.push(`${run.diffStat.files} file(s) +${run.diffStat.insertions} -${run.diffStat.deletions}`);
   if (run.usage && (run.usage.inputTokens || run.usage.costUsd)) {
     const review = run.reviewUsage?.costUsd ? ` (review $${run.reviewUsage.costUsd.toFixed(4)})` : '';
@@ -27,6 +28,13 @@ export function runLine(run: Run): string {
   if (run.salvage) parts.push(`salvaged ${run.salvage.files} file(s) on ${run.salvage.branch}`);
   if (run.failureReason) parts.push(`reason: ${run.failureReason}`);
   return parts.join(' · ');
+}
+
+/** How long preparing the run's worktree took, e.g. `setup 1.2s (cache hit)`. */
+export function setupText(setup: NonNullable<Run['setup']>): string {
+  const cache = setup.cache === 'hit' ? ' (cache hit)' : setup.cache === 'stored' ? ' (cache stored)' : '';
+  const waited = setup.waitMs && setup.waitMs >= 100 ? `, waited ${formatMs(setup.waitMs)}` : '';
+  return `setup ${formatMs(setup.durationMs)}${cache}${waited}`;
 }
 
 /** The human-readable `switchyard status`. */

@@ -20,6 +20,7 @@ export const BREAKER_NEUTRAL: ReadonlySet<FailureCode> = new Set<FailureCode>([
   'lease-lost',
   'interrupted',
   'journal-missing',
+  'workspace-setup-failed',
 ]);
 
 /**

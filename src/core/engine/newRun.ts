@@ -2,6 +2,7 @@ import type { FailureCode } from '../model/failureCodes';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
+import { freePortSlot } from '../lanes/portBlock';
 import { branchName, worktreePath } from '../workspace/worktrees';
 import { inputHash } from './inputHash';
 import { setTaskState } from './setTaskState';
@@ -61,6 +62,7 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
     owner: options.owner,
     inputHash: inputHash(task),
     ...(task.feedback ? { feedback: task.feedback } : {}),
+    portSlot: freePortSlot(state.runs.filter((r) => r.state === 'RUNNING').map((r) => r.portSlot)),
   };
   task.lastRunId = id;
   delete task.feedback;

@@ -10,6 +10,8 @@ import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { endRunGroups } from '../process/runGroups';
 import { captureChange, createWorktree } from '../workspace/worktrees';
+import { portBlockEnv } from '../lanes/portBlock';
+import { setUpWorktree } from './setUpWorktree';
 import type { RecordFn } from './recordFn';
 import { salvageChange } from './salvageChange';
 import { findRun, type RunEnd } from './finishRun';
@@ -71,6 +73,8 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
           : '';
     record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${start.slice(0, 12)}${from}` });
     await installRunHook(ctx, run.worktree, record);
+    const setUp = await setUpWorktree(ctx, run, state.settings.worktree, signal, record);
+    if (setUp) return setUp;
   }
 
   // The whole spec is in a file; an environment variable holds it only up to ENV_VALUE_MAX_BYTES.
@@ -83,6 +87,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     SWITCHYARD_RUN_ID: run.id,
     SWITCHYARD_ATTEMPT: String(run.attempt),
     SWITCHYARD_WORKSPACE: run.worktree,
+    ...portBlockEnv(run.portSlot),
     ...(run.feedback ? { SWITCHYARD_FEEDBACK: run.feedback } : {}),
   });
   // Credentials the lane gets through its environment or its env/passEnv settings are secrets of the run, like its
@@ -142,12 +147,12 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   // commit.
   await endRunGroups();
   // Whatever the lane left on disk is kept on the run's branch, success or not.
-  const change = await captureChange(run.worktree, run.baseCommit, `switchyard: ${task.spec.title} (${run.id})`).catch(
-    (error) => {
-      record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
-      return undefined;
-    },
-  );
+  const provided = [...state.settings.worktree.copy, ...state.settings.worktree.link];
+  const message = `switchyard: ${task.spec.title} (${run.id})`;
+  const change = await captureChange(run.worktree, run.baseCommit, message, provided).catch((error) => {
+    record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
+    return undefined;
+  });
   // The diff is redacted before it is stored or shown (diff.patch, the review's spec); the commit keeps the content,
   // for the guards to judge.
   if (change) change.diff = redactor.redact(change.diff);

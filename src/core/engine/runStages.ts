@@ -4,6 +4,7 @@ import type { Stage, TaskState } from '../model/taskStates';
 import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import type { CapturedChange } from '../workspace/worktrees';
+import { missingIgnoredNote } from '../workspace/ignoredEntries';
 import type { RecordFn } from './recordFn';
 import { addUsage, findRun, type RunEnd } from './finishRun';
 import type { Usage } from '../model/laneEvent';
@@ -79,14 +80,18 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     );
     record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });
     if (!verdict.ok) {
+      // A worktree without the main checkout's ignored files (node_modules, .env…) fails for that, not for the change.
+      const missing = signal.aborted ? undefined : await missingIgnoredNote(ctx.root, run.worktree);
+      const reason = missing ? `${verdict.reason}; ${missing}` : verdict.reason;
+      if (missing) record('decision', { message: missing });
       const feedback =
-        `Attempt ${run.attempt} failed verification: ${verdict.reason}\nThe command's output (last ` +
+        `Attempt ${run.attempt} failed verification: ${reason}\nThe command's output (last ` +
         `part):\n${verdict.output.slice(-3_000).trimEnd()}`;
       return {
         ...base,
         ok: false,
         code: signal.aborted ? 'canceled' : 'verify-failed',
-        reason: verdict.reason,
+        reason,
         feedback,
       };
     }

@@ -51,6 +51,11 @@ export const FAILURE_CODES = {
     summary: 'the target branch cannot be integrated into (checked out in a worktree, or misconfigured)',
   },
   'integration-error': { retryable: true, summary: 'merging into or pushing the target branch failed' },
+  'workspace-setup-failed': {
+    retryable: false,
+    summary:
+      "preparing the run's worktree failed (a worktree.setup command, a worktree.copy file or worktree.link folder)",
+  },
 } as const satisfies Record<string, { retryable: boolean; summary: string }>;
 
 export type FailureCode = keyof typeof FAILURE_CODES;

@@ -83,6 +83,18 @@ export const Run = z
       })
       .strict()
       .optional(),
+    /** Preparing the worktree (worktree.copy, .link, .setup): how long it took, whether the setup cache served it. */
+    setup: z
+      .object({
+        durationMs: z.number(),
+        cache: z.enum(['hit', 'stored', 'none']),
+        /** Part of `durationMs` spent waiting for another run building the same cache entry. */
+        waitMs: z.number().optional(),
+      })
+      .strict()
+      .optional(),
+    /** The run's port block: `SWITCHYARD_PORT` is PORT_BASE + 10 × portSlot (no two active runs share a slot). */
+    portSlot: z.number().int().min(0).optional(),
   })
   .strict();
 export type Run = z.infer<typeof Run>;

@@ -100,6 +100,30 @@ export const RunOutputSettings = z
   })
   .strict();
 
+const RepoPath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), 'a path inside the repository, relative');
+
+/** How each run's fresh worktree is prepared before its lane starts (see prepareWorktree.ts). */
+export const WorktreeSettings = z
+  .object({
+    /** Shell commands run in each new worktree, in order, before the lane starts (e.g. `npm ci --offline`). */
+    setup: z.array(z.string().min(1)).default([]),
+    /** Files copied from the main checkout into each new worktree (e.g. `.env`). */
+    copy: z.array(RepoPath).default([]),
+    /** Folders symlinked from the main checkout into each new worktree (e.g. `node_modules`), shared by every run. */
+    link: z.array(RepoPath).default([]),
+    /** How long all setup commands of one worktree may take together. */
+    setupTimeoutSeconds: z.number().int().min(1).default(600),
+    /** Keep what setup produced per lockfile hash and hard-link it into later worktrees instead of running setup. */
+    setupCache: z.boolean().default(true),
+    /** Worktrees of failed or salvaged runs are kept this many days. */
+    keepFailedDays: z.number().min(0).default(7),
+  })
+  .strict();
+export type WorktreeSettings = z.infer<typeof WorktreeSettings>;
+
 /** The orchestrator's fields of ProjectSettings. */
 export const orchestratorSettingsShape = {
   /** Stage WIP limits; `RUNNING` is what `concurrency` used to be (an old `concurrency` value is read into it). */
@@ -113,6 +137,7 @@ export const orchestratorSettingsShape = {
   retryBackoff: RetryBackoff.prefault({}),
   /** Priority points a READY task gains per minute it waits (aging), so low priority is never starved. */
   agingPerMinute: z.number().min(0).max(100).default(1),
+  worktree: WorktreeSettings.prefault({}),
 };
 
 /** Reads the pre-orchestrator `concurrency` setting as `wip.RUNNING`. */

@@ -12,7 +12,7 @@ export interface RunOutputLimits {
 export const DEFAULT_RUN_OUTPUT: RunOutputLimits = { maxBytes: 10 * 1024 * 1024, maxLineChars: 64 * 1024 };
 
 /** Record types that carry lane output (capped); every other type is a host line (always kept). */
-const OUTPUT_TYPES = new Set(['lane', 'review']);
+const OUTPUT_TYPES = new Set(['lane', 'review', 'setup']);
 /** Consecutive log lines of one stream are stored as one JSON line of at most about this size. */
 const BATCH_BYTES = 64 * 1024;
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
-import { gitOutput, gitSaid } from '../git/gitExec';
+import { gitLines, gitOutput, gitSaid } from '../git/gitExec';
 import { RetryPolicy, backoffDelayMs, defaultSleep } from '../retry/retryPolicy';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { withWorktreeLock } from './worktreeLock';
@@ -60,12 +60,23 @@ export interface CapturedChange {
 }
 
 /**
- * Commits whatever the lane left in the worktree (hooks skipped) and returns
+ * Commits whatever the lane left in the worktree (hooks skipped; the `exclude` paths left out) and returns
  * the diff of the branch against the task's base, including commits the lane
  * made itself.
  */
-export async function captureChange(path: string, base: string, message: string): Promise<CapturedChange> {
-  await gitOutput(path, ['add', '-A']);
+export async function captureChange(
+  path: string,
+  base: string,
+  message: string,
+  exclude: readonly string[] = [],
+): Promise<CapturedChange> {
+  // What worktree setup put there from the main checkout and git does not ignore already (a symlinked node_modules is
+  // not ignored by `node_modules/`; naming an ignored path makes `git add` fail).
+  const ignored = new Set<string>();
+  if (exclude.length)
+    await gitLines(path, ['check-ignore', '--', ...exclude], (line) => ignored.add(line), [0, 1]).catch(() => 0);
+  const left = exclude.filter((p) => !ignored.has(p)).map((p) => `:(exclude,literal)${p}`);
+  await gitOutput(path, ['add', '-A', ...(left.length ? ['--', '.', ...left] : [])]);
   const staged = (await gitOutput(path, ['diff', '--cached', '--name-only'])).trim();
   if (staged) {
     const identity = (await hasIdentity(path)) ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);

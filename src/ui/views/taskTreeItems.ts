@@ -5,6 +5,7 @@ import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';
 import type { RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
 import { plainLine, plainText } from '../../core/text/plainText';
+import { formatMs } from '../../core/text/formatMs';
 
 const TASK_ICONS: Record<TaskState, string> = {
   DRAFT: 'edit',
@@ -91,6 +92,10 @@ function runItem(node: RunNode): vscode.TreeItem {
     `branch ${run.branch}`,
   ];
   if (run.diffStat) lines.push(`${run.diffStat.files} file(s), +${run.diffStat.insertions} −${run.diffStat.deletions}`);
+  if (run.setup) {
+    const cache = run.setup.cache === 'none' ? '' : ` (setup cache ${run.setup.cache})`;
+    lines.push(`worktree setup: ${formatMs(run.setup.durationMs)}${cache}`);
+  }
   if (run.retryReason) lines.push(`retry after: ${run.retryReason}`);
   if (run.failureReason) lines.push(`failure (${run.failureCode ?? 'unknown'}): ${run.failureReason}`);
   if (run.salvage)

@@ -1,0 +1,72 @@
+import { startProcessGroup } from '../process/startProcessGroup';
+
+export interface SetupCommandExit {
+  ok: boolean;
+  /** What went wrong, e.g. `exited with code 1`, `timed out after 600 s`. */
+  why?: string;
+  canceled?: boolean;
+  /** The last lines of its output (stdout and stderr together). */
+  tail: string[];
+}
+
+const TAIL_LINES = 10;
+
+/**
+ * Runs one `worktree.setup` command line in the shell, in its own process
+ * group behind the supervisor (it dies with Switchyard; a timeout or a cancel
+ * ends all of it), each output line passed to `onLine`.
+ */
+export async function runSetupCommand(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  onLine: (stream: 'stdout' | 'stderr', line: string) => void,
+): Promise<SetupCommandExit> {
+  const group = startProcessGroup({ file: command, shell: true, cwd, env });
+  const tail: string[] = [];
+  const lines = (stream: 'stdout' | 'stderr') => {
+    let rest = '';
+    return {
+      data: (chunk: Buffer): void => {
+        const parts = (rest + chunk.toString('utf8')).split('\n');
+        rest = parts.pop() ?? '';
+        for (const line of parts) emit(stream, line);
+      },
+      end: (): void => {
+        if (rest) emit(stream, rest);
+        rest = '';
+      },
+    };
+  };
+  const emit = (stream: 'stdout' | 'stderr', line: string): void => {
+    const clean = line.replace(/\r$/, '');
+    onLine(stream, clean);
+    if (clean.trim()) tail.push(clean);
+    if (tail.length > TAIL_LINES) tail.shift();
+  };
+  const out = lines('stdout');
+  const err = lines('stderr');
+  group.stdout.on('data', out.data);
+  group.stderr.on('data', err.data);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    group.stop();
+  }, timeoutMs);
+  const cancel = (): void => group.stop();
+  if (signal?.aborted) cancel();
+  else signal?.addEventListener('abort', cancel, { once: true });
+  const exit = await group.done.finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', cancel);
+  });
+  out.end();
+  err.end();
+  if (exit.spawnError !== undefined) return { ok: false, why: `could not start: ${exit.spawnError}`, tail };
+  if (timedOut) return { ok: false, why: `timed out after ${Math.round(timeoutMs / 1000)} s`, tail };
+  if (signal?.aborted) return { ok: false, why: 'was canceled', canceled: true, tail };
+  if (exit.exitCode === 0) return { ok: true, tail };
+  return { ok: false, why: `exited with code ${exit.exitCode ?? exit.signal}`, tail };
+}
