@@ -90,16 +90,20 @@ export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutco
     const failed = await runCommands();
     return failed ?? { ok: true, setup: took() };
   }
+  const restore = async (paths: string[]): Promise<PrepareOutcome> => {
+    await restoreCacheEntry(root, key, paths, worktree);
+    cache = 'hit';
+    input.onDecision(`worktree setup: restored ${paths.join(', ')} from the setup cache (${key})`);
+    return { ok: true, setup: took() };
+  };
   try {
+    // A stored entry never changes (it is renamed into place whole): it is restored without the lock.
+    const stored = await readCacheEntry(root, key);
+    if (stored) return await restore(stored);
     return await withCacheEntryLock(root, key, timeoutMs, async (waited) => {
       waitMs = waited;
       const paths = await readCacheEntry(root, key);
-      if (paths) {
-        await restoreCacheEntry(root, key, paths, worktree);
-        cache = 'hit';
-        input.onDecision(`worktree setup: restored ${paths.join(', ')} from the setup cache (${key})`);
-        return { ok: true, setup: took() };
-      }
+      if (paths) return restore(paths);
       const before = new Set(await ignoredEntries(worktree));
       const failed = await runCommands();
       if (failed) return failed;

@@ -91,7 +91,7 @@ export async function withCacheEntryLock<T>(
     lockfilePath: join(base, `${key}.lock`),
     realpath: false,
     stale: 20_000,
-    retries: { retries: Math.ceil(maxWaitMs / 500) + 10, minTimeout: 50, maxTimeout: 500, factor: 1.3 },
+    retries: { retries: Math.ceil(maxWaitMs / 250) + 10, minTimeout: 50, maxTimeout: 250, factor: 1.3 },
   });
   try {
     return await fn(Date.now() - started);

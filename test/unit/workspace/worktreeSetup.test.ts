@@ -7,6 +7,7 @@ import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { PORT_BASE, PORT_BLOCK_SIZE } from '../../../src/core/lanes/portBlock';
 import { Project } from '../../../src/core/project';
 import type { ProjectSettings } from '../../../src/core/store/projectState';
+import { formatStatus } from '../../../src/cli/format';
 import { makeNodeProject } from '../../helpers/nodeProject';
 
 type NodeProject = Awaited<ReturnType<typeof makeNodeProject>>;
@@ -83,6 +84,9 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
       const caches = state.runs.map((r) => r.setup?.cache).sort();
       assert.deepEqual(caches, ['hit', 'hit', 'stored']);
       for (const run of state.runs) assert.ok(run.setup!.durationMs >= 0);
+      // `switchyard status` shows each run's setup time and whether the cache served it.
+      assert.match(formatStatus(state), /setup [\d.]+ (ms|s) \(cache hit\)/);
+      assert.match(formatStatus(state), /setup [\d.]+ (ms|s) \(cache stored\)/);
       // The restored node_modules is a real folder of the worktree, and it is not part of the run's change.
       const hit = state.runs.find((r) => r.setup?.cache === 'hit')!;
       assert.ok((await lstat(join(hit.worktree, 'node_modules', 'dep', 'index.js'))).isFile());
