@@ -60,7 +60,8 @@ export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutco
   const timeoutMs = settings.setupTimeoutSeconds * 1000;
   const key = settings.setupCache ? await setupCacheKey(worktree, settings.setup) : undefined;
   const runCommands = async (): Promise<PrepareOutcome | undefined> => {
-    const deadline = started + timeoutMs;
+    // The timeout counts from the first command: waiting for another run's cache build does not use it up.
+    const deadline = Date.now() + timeoutMs;
     for (const command of settings.setup) {
       input.onDecision(`worktree setup: \`${command}\``);
       const exit = await runSetupCommand(
