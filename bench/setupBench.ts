@@ -84,7 +84,8 @@ async function makeProject(dir: string): Promise<string> {
     execFileSync('npm', ['pack', '--silent', '--pack-destination', repo], { cwd: src, stdio: 'pipe' });
     deps[`dep${p}`] = `file:dep${p}-1.0.0.tgz`;
   }
-  const test = `for (let p = 0; p < ${PACKAGES}; p++) require(require('path').join(__dirname, 'node_modules', 'dep' + p));`;
+  const load = "require(require('path').join(__dirname, 'node_modules', 'dep' + p))";
+  const test = `for (let p = 0; p < ${PACKAGES}; p++) ${load};`;
   await writeFile(join(repo, 'test.js'), `${test}\n`);
   await writeFile(
     join(repo, 'package.json'),

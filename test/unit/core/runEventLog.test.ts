@@ -134,6 +134,25 @@ describe('run event log: capped lane output', () => {
     },
   );
 
+  it('caps worktree setup output like lane output; decisions around it are kept', async () => {
+    const file = join(tmp.dir, 'runs', 'r1', 'events.jsonl');
+    const events = new RunEventLog(file, { maxBytes: MiB, maxLineChars: 1024 });
+    events.append('decision', { message: 'worktree setup: `npm ci`' });
+    const line = 'y'.repeat(500);
+    for (let i = 0; i < 10_000; i++) events.append('setup', log(`${i} ${line}`));
+    events.append('decision', { message: 'worktree setup done' });
+    await events.flush();
+    const size = (await stat(file)).size;
+    assert.ok(size < 1.2 * MiB, `events.jsonl is ${size} bytes for 5 MB of setup output`);
+    const back = await readRunLog(file);
+    assert.equal(back[0]!.message, 'worktree setup: `npm ci`');
+    assert.ok(back.some((l) => l.message === 'worktree setup done'));
+    const setupLines = back.filter((l) => l.type === 'setup' && (l.event as { type: string }).type === 'log');
+    assert.ok(setupLines[0] && (setupLines[0].event as { line: string }).line.startsWith('0 '), 'the head is kept');
+    assert.ok((setupLines.at(-1)!.event as { line: string }).line.startsWith('9999 '), 'the tail is kept');
+    assert.ok(setupLines.length < 10_000, 'the middle is dropped');
+  });
+
   it('adds up a cut the lane already made to the same line', () => {
     const fromLane = `${'a'.repeat(2000)} … [line cut: 5000 more bytes not kept]`;
     assert.equal(cutLine(fromLane, 500), `${'a'.repeat(500)} … [line cut: 6500 more bytes not kept]`);
