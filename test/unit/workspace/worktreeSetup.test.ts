@@ -178,6 +178,27 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.match(JSON.stringify(setupLines), /cannot reach the registry/);
   });
 
+  it('a worktree.copy file the main checkout lacks is workspace-setup-failed, naming the setting', async () => {
+    repo = await makeNodeProject();
+    const project = await open(
+      repo,
+      'echo work > work.txt',
+      (s) => {
+        s.worktree.copy = ['.env.local'];
+      },
+      3,
+    );
+    await project.addTasks([{ title: 'a' }]);
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.runs.length, 1);
+    assert.equal(state.runs[0]!.failureCode, 'workspace-setup-failed');
+    assert.match(
+      state.runs[0]!.failureReason!,
+      /worktree\.copy names "\.env\.local", which does not exist in the main/,
+    );
+  });
+
   it('a setup command over worktree.setupTimeoutSeconds is stopped and named', async () => {
     repo = await makeNodeProject();
     const project = await open(repo, 'echo work > work.txt', (s) => {
