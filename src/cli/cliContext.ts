@@ -68,9 +68,12 @@ export async function openProject(ctx: CliContext, options: { ownerName?: string
     registry,
     parentEnv: ctx.env,
     backend: (root) => cliBackendSpec(ctx, root),
+    trusted: () => isTrusted(project.root, ctx.env).catch(() => false),
     ...options,
   });
   ctx.onExit?.(() => project.close());
+  const notice = await project.configNotice();
+  if (notice) ctx.err(`warning: ${notice}`);
   const { laneModules } = (await project.state()).settings;
   if (laneModules.length) {
     if (await isTrusted(project.root, ctx.env))

@@ -3,6 +3,7 @@ import { type OptionSpec, flag, int, text } from './optionSpec';
 import { approveCommand } from './commands/approveCommand';
 import { backendCommand } from './commands/backendCommand';
 import { canaryCommand } from './commands/canaryCommand';
+import { configCommand } from './commands/configCommand';
 import { classifyErrorCommand } from './commands/classifyErrorCommand';
 import { demoCommand } from './commands/demoCommand';
 import { experimentCommand } from './commands/experimentCommand';
@@ -202,6 +203,31 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       { sub: 'report', options: { json }, help: 'the canary vs its baseline, with the verdict' },
       { sub: 'history', options: { json }, help: 'every routing change' },
+    ],
+  },
+  {
+    name: 'config',
+    run: configCommand,
+    opensProject: true,
+    forms: [
+      {
+        sub: 'get',
+        args: '[<key>]',
+        options: { json, explain: flag('say where each value comes from: default, committed file, local override') },
+        help: 'the effective project settings (default < committed .switchyard/config.json < local override)',
+      },
+      {
+        sub: 'set',
+        args: '<key> <value>',
+        options: { local: flag("write this machine's override (the state) instead of the committed file") },
+        help: 'set a dotted key (review.enabled, wip.VERIFYING…): JSON when it parses and the key is not text',
+      },
+      {
+        sub: 'unset',
+        args: '<key>',
+        options: { local: flag("remove this machine's override instead of the committed value") },
+        help: 'back to the next layer',
+      },
     ],
   },
   {

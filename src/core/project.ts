@@ -6,7 +6,6 @@ import type { Disposable } from './model/disposable';
 import type { Task, TaskSpecInput } from './model/task';
 import type { Backend } from './backend/backend';
 import type { BackendSpec } from './backend/backendSpec';
-import type { StateStore } from './backend/stateStore';
 import { openBackend } from './backend/openBackend';
 import type { JournalRead } from './journal/journalReader';
 import { canaryReport, type CanaryReport } from './routing/canaryReport';
@@ -25,6 +24,10 @@ import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
 import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
+import { configPath } from './store/projectConfig';
+import type { LayeredSettings } from './store/settingsLayers';
+import { LayeredStateStore } from './engine/layeredStateStore';
+import { type ConfigEdit, editProjectConfig } from './engine/projectConfigEdits';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
 import {
@@ -65,6 +68,11 @@ export interface ProjectOptions {
   backend?: BackendSpec | ((root: string) => BackendSpec | Promise<BackendSpec>);
   /** How this process appears as the owner of its runs (default: the host name). */
   ownerName?: string;
+  /**
+   * Whether the workspace is trusted (CLI: `switchyard trust`; VS Code: workspace trust). Untrusted (the default), the
+   * committed `.switchyard/config.json` may not make Switchyard run a command: those keys are ignored.
+   */
+  trusted?: boolean | (() => boolean | Promise<boolean>);
 }
 
 /**
@@ -76,7 +84,7 @@ export class Project {
   private readonly ctx: RunContext;
   private rules: readonly ErrorRule[] = BUILTIN_ERROR_RULES;
   /** Tasks, runs and settings in the backend; the UI and the CLI go through the methods below. */
-  private readonly store: StateStore;
+  private readonly store: LayeredStateStore;
 
   private constructor(
     readonly root: string,
@@ -84,7 +92,8 @@ export class Project {
     readonly registry: LaneRegistry,
     options: ProjectOptions,
   ) {
-    const store = backend.state;
+    const trusted = options.trusted;
+    const store = new LayeredStateStore(backend.state, root, typeof trusted === 'function' ? trusted : () => !!trusted);
     this.store = store;
     this.ctx = {
       root,
@@ -253,6 +262,29 @@ export class Project {
     });
     this.changed();
     return settings;
+  }
+
+  /** The effective settings, where each comes from (default, committed, local) and what the committed file ignored. */
+  settingsLayers(): Promise<LayeredSettings> {
+    return this.store.layers();
+  }
+
+  /** What the committed config had ignored because the workspace is not trusted, as one message; none: undefined. */
+  async configNotice(): Promise<string | undefined> {
+    const { ignored } = await this.store.layers();
+    if (!ignored.length) return undefined;
+    return (
+      `ignored in ${configPath(this.root)} until this workspace is trusted (they would run commands): ` +
+      `${ignored.join(', ')}. Trust it with \`switchyard trust\` (VS Code: Manage Workspace Trust).`
+    );
+  }
+
+  /** Sets or (no `text`) unsets a config key in the committed file, or with `local` in this machine's override. */
+  async editConfig(edit: ConfigEdit): Promise<{ file: string; value: unknown }> {
+    const result = await editProjectConfig(this.root, this.store, edit);
+    this.ctx.stageGate.notify();
+    this.changed();
+    return result;
   }
 
   /** Drains the queue (or runs only `taskIds`). */
