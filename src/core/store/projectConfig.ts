@@ -84,7 +84,7 @@ export async function writeProjectConfig(root: string, config: ConfigObject): Pr
 /** The JSON schema of `.switchyard/config.json`, generated from the zod schema (the input side: defaults optional). */
 export function projectConfigJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(ProjectConfig, { io: 'input', unrepresentable: 'any' }),
+    ...z.toJSONSchema(ProjectConfig, { io: 'input', unrepresentable: 'any', target: 'draft-7' }),
     title: 'Switchyard project config (.switchyard/config.json)',
   };
 }

@@ -93,6 +93,8 @@ export class ProjectHost implements vscode.Disposable {
         laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
         verifyTimeoutMs: verifyTimeoutMs(folder),
         backend: backendFromSettings(folder, this.secrets?.postgres),
+        // Workspace trust: untrusted, the committed config may not make Switchyard run a command.
+        trusted: () => vscode.workspace.isTrusted,
       });
     } catch (error) {
       this.report(error, generation);
