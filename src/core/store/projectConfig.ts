@@ -14,7 +14,7 @@ export const CONFIG_VERSION = 1;
 /** Settings that are not team policy: routing is a recorded change in the state, the overrides are this machine's. */
 export const NOT_IN_CONFIG = ['defaultLane', 'localOverrides'] as const;
 
-/** The object schema inside `ProjectSettings` (behind its migration step), so every setting added there appears here. */
+/** The object inside `ProjectSettings` (behind its migration step): every setting added there appears here. */
 export const SettingsObject = (
   ProjectSettings as unknown as { _zod: { def: { out: z.ZodObject<Record<string, z.ZodType>> } } }
 )._zod.def.out;

@@ -13,7 +13,7 @@ export interface LayeredSettings {
   ignored: string[];
 }
 
-/** A key whose value makes Switchyard run something: lane command lines, setup commands, lane modules, secret commands. */
+/** A key whose value makes Switchyard run something: lane command lines, setup commands, lane modules, secrets. */
 export function isCommandKey(key: string): boolean {
   return key.split('.').some((segment) => /command|setup|module|script|hook/i.test(segment));
 }

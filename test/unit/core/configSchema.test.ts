@@ -8,7 +8,7 @@ interface SchemaFile {
 }
 
 describe('schemas/config.schema.json', () => {
-  it('is the schema generated from the zod schema (regenerate: node --import tsx scripts/write-config-schema.ts)', async () => {
+  it('is the one generated from the zod schema (node --import tsx scripts/write-config-schema.ts)', async () => {
     const committed: SchemaFile = JSON.parse(
       await readFile(join(__dirname, '..', '..', '..', 'schemas', 'config.schema.json'), 'utf8'),
     );
