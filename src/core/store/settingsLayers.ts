@@ -144,6 +144,9 @@ export function applyLocalChange(local: ProjectSettings, before: ProjectSettings
     if (isDeepStrictEqual(getPath(before, key), value)) continue;
     if (value === undefined) deletePath(target, key);
     else setPath(target, key, structuredClone(value));
-    if (key !== 'defaultLane' && !local.localOverrides.some((o) => within(key, o))) local.localOverrides.push(key);
+    // An empty object that gained entries is not itself an override: its new leaves are.
+    const deeper = [...keys].some((k) => k !== key && within(k, key));
+    if (key !== 'defaultLane' && !deeper && !local.localOverrides.some((o) => within(key, o)))
+      local.localOverrides.push(key);
   }
 }

@@ -4,11 +4,14 @@ import { join } from 'node:path';
 /** Switchyard's folder in a repository: state, run logs and worktrees. */
 export const STATE_DIR = '.switchyard';
 
-/** What `.switchyard/.gitignore` says: everything but the committed project config (and this file) is ignored. */
-export const STATE_DIR_GITIGNORE = '*\n!.gitignore\n!config.json\n';
+/**
+ * What `.switchyard/.gitignore` says: everything but the committed project config is ignored (the file ignores itself
+ * too, so a repository without a config shows nothing new in `git status`; each checkout writes its own).
+ */
+export const STATE_DIR_GITIGNORE = '*\n!config.json\n';
 
 /**
- * Creates `<root>/.switchyard/` with a `.gitignore` that ignores everything but `config.json` and itself, so the
+ * Creates `<root>/.switchyard/` with a `.gitignore` that ignores everything but `config.json`, so the
  * user's .gitignore is never edited; the older `*` (which hid the config too) is replaced.
  */
 export async function ensureStateDir(root: string, ...sub: string[]): Promise<string> {
