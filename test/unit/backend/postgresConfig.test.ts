@@ -25,7 +25,7 @@ describe('PostgreSQL backend: the committed project config', function () {
     await home.cleanup();
   });
 
-  it('reads .switchyard/config.json from the repository; a local override goes into the shared state alone', async () => {
+  it('reads .switchyard/config.json from the repository; a local override alone goes into the state', async () => {
     const url = await server.createDatabase('sy_config');
     const env = {
       ...process.env,
