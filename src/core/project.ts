@@ -54,8 +54,11 @@ export interface ProjectOptions {
   /** Where lane secrets come from first (VS Code passes SecretStorage); then the environment, then secret commands. */
   secrets?: SecretSource;
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
-  /** Milliseconds an acceptance command may run: a number, or a function read at each verification. */
-  verifyTimeoutMs?: number | (() => number);
+  /**
+   * Milliseconds an acceptance command may run: a number, or a function read at each verification; unset (or
+   * `undefined` from the function): the project's `verifyTimeoutSeconds`.
+   */
+  verifyTimeoutMs?: number | (() => number | undefined);
   cancelPollMs?: number;
   /**
    * The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no
@@ -109,10 +112,9 @@ export class Project {
         commandSecretSource(async () => (await store.read()).settings.secretCommands, root),
       ),
       laneSettingsOverride: options.laneSettingsOverride,
-      verifyTimeoutMs:
-        typeof options.verifyTimeoutMs === 'function'
-          ? options.verifyTimeoutMs
-          : () => (options.verifyTimeoutMs as number | undefined) ?? 10 * 60_000,
+      verifyTimeoutMs: (settings) =>
+        (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??
+        settings.verifyTimeoutSeconds * 1_000,
       cancelPollMs: options.cancelPollMs ?? 500,
       stageGate: new StageGate(store),
       trace: new TraceLog(root),

@@ -31,6 +31,8 @@ export const ProjectSettings = z.preprocess(
        * even when equal to the built-in default.
        */
       localOverrides: z.array(z.string()).default([]),
+      /** How many seconds an acceptance command may run before verification fails (VS Code's setting wins). */
+      verifyTimeoutSeconds: z.number().int().min(1).max(86_400).default(600),
     })
     .strict(),
 );

@@ -80,3 +80,29 @@ describe('the committed project config in a fresh clone', function () {
     assert.match(after.out, /\(committed/);
   });
 });
+
+describe('the committed verify timeout', function () {
+  this.timeout(120_000);
+  it('bounds the acceptance command of a run', async () => {
+    const repo = await makeTempRepo();
+    const home = await makeTempDir();
+    const env = { ...process.env, XDG_CONFIG_HOME: home.dir, SWITCHYARD_BACKEND: 'files' };
+    const cli = (...args: string[]) => runCli([...args, '--repo', repo.dir], { env });
+    try {
+      assert.equal((await cli('config', 'set', 'verifyTimeoutSeconds', '1')).code, 0);
+      assert.equal((await cli('lanes', 'set', 'command', 'command=echo x > x.txt')).code, 0);
+      const add = await cli('task', 'add', '--title', 'slow check', '--accept', 'sleep 30', '--json');
+      assert.equal(add.code, 0, add.err);
+      const started = Date.now();
+      const run = await cli('run');
+      assert.equal(run.code, 1, run.out + run.err);
+      assert.ok(Date.now() - started < 25_000, `took ${Date.now() - started} ms: the 30 s command was not cut`);
+      const status = JSON.parse((await cli('status', '--json')).out);
+      assert.equal(status.tasks[0].state, 'FAILED');
+      assert.match(JSON.stringify(status.tasks[0]), /time/i);
+    } finally {
+      await repo.cleanup();
+      await home.cleanup();
+    }
+  });
+});
