@@ -236,7 +236,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     forms: [
       {
         options: { revoke: flag('stop trusting it') },
-        help: "allow this repository's settings to load lane modules (laneModules)",
+        help:
+          "allow this repository's settings to load lane modules and its committed .switchyard/config.json to run " +
+          'commands (lane command lines, setup, secret commands)',
       },
     ],
   },
