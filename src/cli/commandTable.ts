@@ -29,6 +29,7 @@ import { trustCommand } from './commands/trustCommand';
 import { workerCommand } from './commands/workerCommand';
 
 const json = flag('print JSON instead of text');
+const local = flag("this machine's override (the state's settings) instead of the committed .switchyard/config.json");
 const why = text('TEXT', 'the reason, recorded with the change (who: git user.email)');
 const concurrency = int('N', 'at most N runs at once', 1);
 const ratio = (help: string): OptionSpec => ({ help, placeholder: 'R', value: { kind: 'ratio' } });
@@ -219,13 +220,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         sub: 'set',
         args: '<key> <value>',
-        options: { local: flag("write this machine's override (the state) instead of the committed file") },
+        options: { local },
         help: 'set a dotted key (review.enabled, wip.VERIFYING…): JSON when it parses and the key is not text',
       },
       {
         sub: 'unset',
         args: '<key>',
-        options: { local: flag("remove this machine's override instead of the committed value") },
+        options: { local },
         help: 'back to the next layer',
       },
     ],

@@ -6,7 +6,7 @@ import { getPath } from '../../core/store/settingsLayers';
 import { resolveKey } from '../../core/store/settingKeys';
 import { type CliContext, openProject, requirePositional, UsageError } from '../cliContext';
 
-const SOURCE_TEXT = { default: 'default', committed: 'committed (.switchyard/config.json)', local: 'local override' };
+const SOURCE_TEXT = { default: 'default', committed: 'committed .switchyard/config.json', local: 'local override' };
 
 /**
  * `switchyard config get [key] [--json] [--explain]`, `config set <key> <value> [--local]`, `config unset <key>
