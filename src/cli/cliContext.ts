@@ -64,13 +64,17 @@ export function repoFlag(ctx: CliContext): string {
  */
 export async function openProject(ctx: CliContext, options: { ownerName?: string } = {}): Promise<Project> {
   const registry = registryWithBuiltins();
+  const trust = trustReader(ctx.env);
   const project = await Project.open(repoFlag(ctx), {
     registry,
     parentEnv: ctx.env,
     backend: (root) => cliBackendSpec(ctx, root),
+    trusted: () => trust.get(project.root),
     ...options,
   });
   ctx.onExit?.(() => project.close());
+  const notice = await project.configNotice();
+  if (notice) ctx.err(`warning: ${notice}`);
   const { laneModules } = (await project.state()).settings;
   if (laneModules.length) {
     if (await isTrusted(project.root, ctx.env))
@@ -82,6 +86,18 @@ export async function openProject(ctx: CliContext, options: { ownerName?: string
       );
   }
   return project;
+}
+
+/** `isTrusted`, read again at most every 2 s: the engine asks at every state read; `switchyard trust` applies soon. */
+function trustReader(env: NodeJS.ProcessEnv): { get(root: string): Promise<boolean> } {
+  let cached: { at: number; value: Promise<boolean> } | undefined;
+  return {
+    get(root) {
+      if (!cached || Date.now() - cached.at > 2_000)
+        cached = { at: Date.now(), value: isTrusted(root, env).catch(() => false) };
+      return cached.value;
+    },
+  };
 }
 
 export function flagString(ctx: CliContext, name: string): string | undefined {

@@ -3,6 +3,7 @@ import { type OptionSpec, flag, int, text } from './optionSpec';
 import { approveCommand } from './commands/approveCommand';
 import { backendCommand } from './commands/backendCommand';
 import { canaryCommand } from './commands/canaryCommand';
+import { configCommand } from './commands/configCommand';
 import { classifyErrorCommand } from './commands/classifyErrorCommand';
 import { demoCommand } from './commands/demoCommand';
 import { experimentCommand } from './commands/experimentCommand';
@@ -28,6 +29,7 @@ import { trustCommand } from './commands/trustCommand';
 import { workerCommand } from './commands/workerCommand';
 
 const json = flag('print JSON instead of text');
+const local = flag("this machine's override (the state's settings) instead of the committed .switchyard/config.json");
 const why = text('TEXT', 'the reason, recorded with the change (who: git user.email)');
 const concurrency = int('N', 'at most N runs at once', 1);
 const ratio = (help: string): OptionSpec => ({ help, placeholder: 'R', value: { kind: 'ratio' } });
@@ -205,12 +207,39 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'config',
+    run: configCommand,
+    opensProject: true,
+    forms: [
+      {
+        sub: 'get',
+        args: '[<key>]',
+        options: { json, explain: flag('say where each value comes from: default, committed file, local override') },
+        help: 'the effective project settings (default < committed .switchyard/config.json < local override)',
+      },
+      {
+        sub: 'set',
+        args: '<key> <value>',
+        options: { local },
+        help: 'set a dotted key (review.enabled, wip.VERIFYING…): JSON when it parses and the key is not text',
+      },
+      {
+        sub: 'unset',
+        args: '<key>',
+        options: { local },
+        help: 'back to the next layer',
+      },
+    ],
+  },
+  {
     name: 'trust',
     run: trustCommand,
     forms: [
       {
         options: { revoke: flag('stop trusting it') },
-        help: "allow this repository's settings to load lane modules (laneModules)",
+        help:
+          "allow this repository's settings to load lane modules and its committed .switchyard/config.json to run " +
+          'commands (lane command lines, setup, secret commands)',
       },
     ],
   },

@@ -6,7 +6,6 @@ import type { Disposable } from './model/disposable';
 import type { Task, TaskSpecInput } from './model/task';
 import type { Backend } from './backend/backend';
 import type { BackendSpec } from './backend/backendSpec';
-import type { StateStore } from './backend/stateStore';
 import { openBackend } from './backend/openBackend';
 import type { JournalRead } from './journal/journalReader';
 import { canaryReport, type CanaryReport } from './routing/canaryReport';
@@ -25,6 +24,10 @@ import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
 import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
+import { configPath } from './store/projectConfig';
+import type { LayeredSettings } from './store/settingsLayers';
+import { LayeredStateStore } from './engine/layeredStateStore';
+import { type ConfigEdit, editProjectConfig } from './engine/projectConfigEdits';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
 import {
@@ -51,8 +54,11 @@ export interface ProjectOptions {
   /** Where lane secrets come from first (VS Code passes SecretStorage); then the environment, then secret commands. */
   secrets?: SecretSource;
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
-  /** Milliseconds an acceptance command may run: a number, or a function read at each verification. */
-  verifyTimeoutMs?: number | (() => number);
+  /**
+   * Milliseconds an acceptance command may run: a number, or a function read at each verification; unset (or
+   * `undefined` from the function): the project's `verifyTimeoutSeconds`.
+   */
+  verifyTimeoutMs?: number | (() => number | undefined);
   cancelPollMs?: number;
   /**
    * The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no
@@ -65,6 +71,11 @@ export interface ProjectOptions {
   backend?: BackendSpec | ((root: string) => BackendSpec | Promise<BackendSpec>);
   /** How this process appears as the owner of its runs (default: the host name). */
   ownerName?: string;
+  /**
+   * Whether the workspace is trusted (CLI: `switchyard trust`; VS Code: workspace trust). Untrusted (the default), the
+   * committed `.switchyard/config.json` may not make Switchyard run a command: those keys are ignored.
+   */
+  trusted?: boolean | (() => boolean | Promise<boolean>);
 }
 
 /**
@@ -76,7 +87,7 @@ export class Project {
   private readonly ctx: RunContext;
   private rules: readonly ErrorRule[] = BUILTIN_ERROR_RULES;
   /** Tasks, runs and settings in the backend; the UI and the CLI go through the methods below. */
-  private readonly store: StateStore;
+  private readonly store: LayeredStateStore;
 
   private constructor(
     readonly root: string,
@@ -84,7 +95,8 @@ export class Project {
     readonly registry: LaneRegistry,
     options: ProjectOptions,
   ) {
-    const store = backend.state;
+    const trusted = options.trusted;
+    const store = new LayeredStateStore(backend.state, root, typeof trusted === 'function' ? trusted : () => !!trusted);
     this.store = store;
     this.ctx = {
       root,
@@ -100,10 +112,9 @@ export class Project {
         commandSecretSource(async () => (await store.read()).settings.secretCommands, root),
       ),
       laneSettingsOverride: options.laneSettingsOverride,
-      verifyTimeoutMs:
-        typeof options.verifyTimeoutMs === 'function'
-          ? options.verifyTimeoutMs
-          : () => (options.verifyTimeoutMs as number | undefined) ?? 10 * 60_000,
+      verifyTimeoutMs: (settings) =>
+        (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??
+        settings.verifyTimeoutSeconds * 1_000,
       cancelPollMs: options.cancelPollMs ?? 500,
       stageGate: new StageGate(store),
       trace: new TraceLog(root),
@@ -253,6 +264,29 @@ export class Project {
     });
     this.changed();
     return settings;
+  }
+
+  /** The effective settings, where each comes from (default, committed, local) and what the committed file ignored. */
+  settingsLayers(): Promise<LayeredSettings> {
+    return this.store.layers();
+  }
+
+  /** What the committed config had ignored because the workspace is not trusted, as one message; none: undefined. */
+  async configNotice(): Promise<string | undefined> {
+    const { ignored } = await this.store.layers();
+    if (!ignored.length) return undefined;
+    return (
+      `ignored in ${configPath(this.root)} until this workspace is trusted (they would run commands): ` +
+      `${ignored.join(', ')}. Trust it with \`switchyard trust\` (VS Code: Manage Workspace Trust).`
+    );
+  }
+
+  /** Sets or (no `text`) unsets a config key in the committed file, or with `local` in this machine's override. */
+  async editConfig(edit: ConfigEdit): Promise<{ file: string; value: unknown }> {
+    const result = await editProjectConfig(this.root, this.store, edit);
+    this.ctx.stageGate.notify();
+    this.changed();
+    return result;
   }
 
   /** Drains the queue (or runs only `taskIds`). */

@@ -22,6 +22,7 @@ export const COMMANDS = {
   promoteSalvage: 'switchyard.promoteSalvage',
   setPostgresConnection: 'switchyard.setPostgresConnection',
   tasksTreeRows: 'switchyard.tasksTreeRows',
+  openProjectConfig: 'switchyard.openProjectConfig',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

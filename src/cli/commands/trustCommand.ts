@@ -7,12 +7,18 @@ export async function trustCommand(ctx: CliContext): Promise<number> {
   const root = await resolveRepoRoot(repoFlag(ctx));
   if (ctx.flags.revoke) {
     await setTrust(root, false, ctx.env);
-    ctx.out(`${root} is no longer trusted: its lane modules will not be loaded (${trustFilePath(ctx.env)})`);
+    ctx.out(
+      `${root} is no longer trusted: its lane modules will not be loaded, nor the commands of its ` +
+        `.switchyard/config.json run (${trustFilePath(ctx.env)})`,
+    );
   } else if (await isTrusted(root, ctx.env)) {
     ctx.out(`${root} is already trusted`);
   } else {
     await setTrust(root, true, ctx.env);
-    ctx.out(`${root} is trusted: the lane modules its settings name will be loaded (${trustFilePath(ctx.env)})`);
+    ctx.out(
+      `${root} is trusted: the lane modules its settings name will be loaded, and the commands of its ` +
+        `.switchyard/config.json run (${trustFilePath(ctx.env)})`,
+    );
   }
   return 0;
 }

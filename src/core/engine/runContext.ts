@@ -1,5 +1,6 @@
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { StateStore } from '../backend/stateStore';
+import type { ProjectSettings } from '../store/projectState';
 import type { LeaseStore } from '../lease/leaseStore';
 import type { JournalStore } from '../journal/journalStore';
 import type { SecretSource } from '../secrets/secretSource';
@@ -24,8 +25,8 @@ export interface RunContext {
   readonly secrets: SecretSource;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
-  /** Read when each verification starts, so a changed setting applies to the next one. */
-  verifyTimeoutMs(): number;
+  /** Read when each verification starts (with the effective settings), so a changed setting applies to the next one. */
+  verifyTimeoutMs(settings: ProjectSettings): number;
   /** How often a running run checks the store for a cancel made by another process. */
   readonly cancelPollMs: number;
   /** Admission to the downstream stages under their WIP limits (one per project in this process). */

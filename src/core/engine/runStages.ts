@@ -75,7 +75,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
       task.spec.acceptance,
       run.worktree,
       input.env,
-      ctx.verifyTimeoutMs(),
+      ctx.verifyTimeoutMs(settings),
       signal,
     );
     record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });

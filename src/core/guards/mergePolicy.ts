@@ -1,40 +1,39 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import { MergePolicy, type MergePolicyRule } from '../model/mergePolicyRules';
+import { readProjectConfig } from '../store/projectConfig';
 import { readJsonConfig } from '../store/readJsonConfig';
 import { STATE_DIR } from '../store/stateDir';
 
 /** The opt-in merge policy: `<repo>/.switchyard/merge-policy.json`. */
 export const MERGE_POLICY_FILE = 'merge-policy.json';
 
-const Pattern = z.string().min(1);
-
-export const MergePolicyRule = z
-  .object({
-    /** Branches pushed under this rule (the remote ref being updated), e.g. `feature/*` or `switchyard/**`. */
-    feature: z.union([Pattern, z.array(Pattern).min(1)]),
-    /** The branch their pull requests aim at, e.g. `main`. Its history may always be merged in. */
-    base: Pattern,
-    /** More branches whose history may be merged in, e.g. `release/*`. */
-    allowed: z.array(Pattern).default([]),
-  })
-  .strict();
-export type MergePolicyRule = z.infer<typeof MergePolicyRule>;
-
-export const MergePolicy = z
-  .object({ version: z.literal(1).optional(), rules: z.array(MergePolicyRule).min(1) })
-  .strict();
-export type MergePolicy = z.infer<typeof MergePolicy>;
+export { MergePolicy, MergePolicyRule } from '../model/mergePolicyRules';
 
 export function mergePolicyPath(root: string): string {
   return join(root, STATE_DIR, MERGE_POLICY_FILE);
 }
 
+/** The deprecation note for a policy still read from `.switchyard/merge-policy.json`. */
+export function mergePolicyDeprecation(root: string): string {
+  return (
+    `${mergePolicyPath(root)} is deprecated and ignored by git: move its rules to "mergePolicy" in ` +
+    '.switchyard/config.json (committed with the repository), then delete it'
+  );
+}
+
 /**
- * The policy, or null when the file does not exist (stage 2 is off). A bad file is an error naming the file and field.
+ * The policy: `mergePolicy` of the committed `.switchyard/config.json`, else (deprecated, `onDeprecated` is told) the
+ * old `.switchyard/merge-policy.json`; null when neither has one (stage 2 is off). A bad file is an error naming the
+ * file and field.
  */
-export async function loadMergePolicy(root: string): Promise<MergePolicy | null> {
-  const file = mergePolicyPath(root);
-  const data = await readJsonConfig(file, MergePolicy);
+export async function loadMergePolicy(
+  root: string,
+  onDeprecated?: (note: string) => void,
+): Promise<MergePolicy | null> {
+  const config = await readProjectConfig(root);
+  if (config?.mergePolicy) return MergePolicy.parse(config.mergePolicy);
+  const data = await readJsonConfig(mergePolicyPath(root), MergePolicy);
+  if (data) onDeprecated?.(mergePolicyDeprecation(root));
   return data ?? null;
 }
 

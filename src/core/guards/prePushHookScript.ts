@@ -39,7 +39,7 @@ if [ "$status" -ne 0 ]; then
     */.git)
       root=\${common%/.git}
       if mkdir -p "$root/.switchyard" 2>/dev/null; then
-        [ -f "$root/.switchyard/.gitignore" ] || printf '*\\n' > "$root/.switchyard/.gitignore"
+        [ -f "$root/.switchyard/.gitignore" ] || printf '*\\n!config.json\\n' > "$root/.switchyard/.gitignore"
         printf '{"v":1,"type":"guard.error","ts":"%s","guard":"pre-push","verdict":"error","rule":"internal-error","evidence":[],"durationMs":0,"subject":"push to %s","error":"the hook command exited with status %s before the guard decided; push allowed"}\\n' \\
           "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(printf '%s' "$1" | tr -d '"\\\\')" "$status" >> "$root/.switchyard/guards.jsonl" 2>/dev/null
       fi

@@ -26,6 +26,13 @@ export const ProjectSettings = z.preprocess(
       secretCommands: z.record(z.string(), z.string()).default({}),
       /** Lane modules the CLI loads (paths relative to the repository, or package names). */
       laneModules: z.array(z.string()).default([]),
+      /**
+       * The dotted keys set on this machine (`switchyard config set --local`): they win over `.switchyard/config.json`
+       * even when equal to the built-in default.
+       */
+      localOverrides: z.array(z.string()).default([]),
+      /** How many seconds an acceptance command may run before verification fails (VS Code's setting wins). */
+      verifyTimeoutSeconds: z.number().int().min(1).max(86_400).default(600),
     })
     .strict(),
 );

@@ -1,16 +1,25 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Switchyard's folder in a repository: state, run logs and worktrees. */
 export const STATE_DIR = '.switchyard';
 
 /**
- * Creates `<root>/.switchyard/` with a `.gitignore` of `*`, so it ignores itself and the user's .gitignore is never
- * edited.
+ * What `.switchyard/.gitignore` says: everything but the committed project config is ignored (the file ignores itself
+ * too, so a repository without a config shows nothing new in `git status`; each checkout writes its own).
+ */
+export const STATE_DIR_GITIGNORE = '*\n!config.json\n';
+
+/**
+ * Creates `<root>/.switchyard/` with a `.gitignore` that ignores everything but `config.json`, so the
+ * user's .gitignore is never edited; the older `*` (which hid the config too) is replaced.
  */
 export async function ensureStateDir(root: string, ...sub: string[]): Promise<string> {
   const dir = join(root, STATE_DIR);
   await mkdir(join(dir, ...sub), { recursive: true });
-  await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
+  const file = join(dir, '.gitignore');
+  const current = await readFile(file, 'utf8').catch(() => undefined);
+  if (current === undefined || current === '*\n')
+    await writeFile(file, STATE_DIR_GITIGNORE, current === undefined ? { flag: 'wx' } : {}).catch(() => undefined);
   return join(dir, ...sub);
 }

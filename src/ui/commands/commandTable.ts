@@ -3,6 +3,7 @@ import { cancelTask } from './cancelTask';
 import { cleanWorktrees } from './cleanWorktrees';
 import type { CommandDeps } from './commandDeps';
 import { newTask } from './newTask';
+import { openProjectConfig } from './openProjectConfig';
 import { openQueuePanel } from './openQueuePanel';
 import { promoteSalvage } from './promoteSalvage';
 import { refresh } from './refresh';
@@ -41,5 +42,6 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.promoteSalvage, handler: (run, options) => promoteSalvage(deps, run, options) },
     { id: COMMANDS.setPostgresConnection, handler: (value) => setPostgresConnection(deps, value) },
     { id: COMMANDS.tasksTreeRows, handler: () => tasksTreeRows(deps) },
+    { id: COMMANDS.openProjectConfig, handler: () => openProjectConfig(deps) },
   ];
 }

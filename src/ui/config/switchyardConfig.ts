@@ -41,6 +41,13 @@ export function verifyTimeoutMs(scope?: vscode.ConfigurationScope): number {
   return Math.round((valid ? seconds : DEFAULT_VERIFY_TIMEOUT_SECONDS) * 1_000);
 }
 
+/** `switchyard.verifyTimeoutSeconds` in ms when the user set it anywhere; else the project setting applies. */
+export function verifyTimeoutOverrideMs(scope?: vscode.ConfigurationScope): number | undefined {
+  const set = section(scope).inspect<number>(SETTINGS.verifyTimeoutSeconds);
+  const given = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+  return given === undefined ? undefined : verifyTimeoutMs(scope);
+}
+
 export interface BackendSettings {
   /** `switchyard.backend` as written ("files" or "postgres"; anything else is the backend's clear error). */
   kind: string;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
 import { Project } from '../../core/project';
-import { affectsProjectOptions, laneSettingsFromConfig, verifyTimeoutMs } from '../config/switchyardConfig';
+import { affectsProjectOptions, laneSettingsFromConfig, verifyTimeoutOverrideMs } from '../config/switchyardConfig';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import { backendFromSettings } from './backendFromSettings';
 import { isBackendError, showBackendError } from './showBackendError';
@@ -91,8 +91,10 @@ export class ProjectHost implements vscode.Disposable {
         registry: this.registry,
         secrets: this.secrets,
         laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
-        verifyTimeoutMs: verifyTimeoutMs(folder),
+        verifyTimeoutMs: verifyTimeoutOverrideMs(folder),
         backend: backendFromSettings(folder, this.secrets?.postgres),
+        // Workspace trust: untrusted, the committed config may not make Switchyard run a command.
+        trusted: () => vscode.workspace.isTrusted,
       });
     } catch (error) {
       this.report(error, generation);

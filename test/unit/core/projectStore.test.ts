@@ -14,7 +14,7 @@ describe('ProjectStore', () => {
 
   it('creates a self-ignoring .switchyard folder with a default state', async () => {
     const store = await ProjectStore.open(tmp.dir);
-    assert.equal(await readFile(join(tmp.dir, '.switchyard', '.gitignore'), 'utf8'), '*\n');
+    assert.equal(await readFile(join(tmp.dir, '.switchyard', '.gitignore'), 'utf8'), '*\n!config.json\n');
     const state = await store.read();
     assert.equal(state.settings.defaultLane, 'command');
     assert.deepEqual(state.tasks, []);

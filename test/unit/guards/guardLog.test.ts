@@ -35,7 +35,7 @@ describe('guard log', () => {
       ['pass', 'block'],
     );
     assert.equal((await readFile(guardLogPath(dir.dir), 'utf8')).split('\n').length, 3);
-    assert.equal(await readFile(`${dir.dir}/.switchyard/.gitignore`, 'utf8'), '*\n');
+    assert.equal(await readFile(`${dir.dir}/.switchyard/.gitignore`, 'utf8'), '*\n!config.json\n');
     assert.deepEqual(
       (await readGuardEvents(dir.dir, { limit: 1 })).map((e) => e.verdict),
       ['block'],

@@ -1,0 +1,71 @@
+import { access } from 'node:fs/promises';
+import { isSwitchyardError } from '../../core/errors';
+import { mergePolicyDeprecation, mergePolicyPath } from '../../core/guards/mergePolicy';
+import { configPath } from '../../core/store/projectConfig';
+import { getPath } from '../../core/store/settingsLayers';
+import { resolveKey } from '../../core/store/settingKeys';
+import { type CliContext, openProject, requirePositional, UsageError } from '../cliContext';
+
+const SOURCE_TEXT = { default: 'default', committed: 'committed .switchyard/config.json', local: 'local override' };
+
+/**
+ * `switchyard config get [key] [--json] [--explain]`, `config set <key> <value> [--local]`, `config unset <key>
+ * [--local]`: the project's settings, the committed file's and this machine's.
+ */
+export async function configCommand(ctx: CliContext): Promise<number> {
+  try {
+    return await config(ctx);
+  } catch (error) {
+    // A bad key or value is a usage error (exit 2); nothing was written.
+    if (isSwitchyardError(error) && error.code === 'invalid-input') throw new UsageError(error.message, false);
+    throw error;
+  }
+}
+
+async function config(ctx: CliContext): Promise<number> {
+  const sub = ctx.positionals[0];
+  if (sub !== 'get' && sub !== 'set' && sub !== 'unset')
+    throw new UsageError(`unknown config command "${sub ?? ''}": use config get, config set or config unset`);
+  const project = await openProject(ctx);
+  const local = ctx.flags.local === true;
+  if (sub === 'set' || sub === 'unset') {
+    const key = requirePositional(ctx, 1, 'the key (e.g. review.enabled)');
+    const text = sub === 'set' ? requirePositional(ctx, 2, `the value for ${key}`) : undefined;
+    const { file, value } = await project.editConfig({ key, ...(text !== undefined ? { text } : {}), local });
+    ctx.out(sub === 'set' ? `${key} = ${JSON.stringify(value)} in ${file}` : `${key} unset in ${file}`);
+    return 0;
+  }
+  const key = ctx.positionals[1];
+  if (key !== undefined) resolveKey(key);
+  const layers = await project.settingsLayers();
+  const picked = [...layers.sources].filter(([k]) => key === undefined || k === key || k.startsWith(`${key}.`));
+  const value = key === undefined ? withoutInternal(layers.settings) : getPath(layers.settings, key);
+  if (value === undefined && !ctx.flags.explain) {
+    // Set nowhere and no default (a record's entry, an optional field): JSON prints nothing.
+    if (ctx.flags.json !== true) ctx.out(`${key} is not set`);
+  } else if (ctx.flags.json === true) {
+    const out = ctx.flags.explain
+      ? Object.fromEntries(picked.map(([k, source]) => [k, { value: getPath(layers.settings, k), source }]))
+      : value;
+    ctx.out(JSON.stringify(out, null, 2));
+  } else if (ctx.flags.explain) {
+    for (const [k, source] of picked)
+      ctx.out(`${k} = ${JSON.stringify(getPath(layers.settings, k))}  (${SOURCE_TEXT[source]})`);
+    ctx.out(
+      `precedence: default < committed ${configPath(project.root)} < local override (the state, VS Code settings)`,
+    );
+  } else ctx.out(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  if (
+    await access(mergePolicyPath(project.root)).then(
+      () => true,
+      () => false,
+    )
+  )
+    ctx.err(`warning: ${mergePolicyDeprecation(project.root)}`);
+  return 0;
+}
+
+function withoutInternal(settings: Record<string, unknown>): Record<string, unknown> {
+  const { defaultLane: _d, localOverrides: _l, ...rest } = settings;
+  return rest;
+}

@@ -1,0 +1,60 @@
+import type { StateStore } from '../backend/stateStore';
+import type { LeaseView } from '../lease/leaseStore';
+import { readProjectConfig } from '../store/projectConfig';
+import type { ProjectSettings, ProjectState } from '../store/projectState';
+import { applyLocalChange, type LayeredSettings, layerSettings } from '../store/settingsLayers';
+
+/**
+ * The state as the engine sees it: its settings are the effective ones (defaults < committed `.switchyard/config.json`
+ * < the state's own, machine-local settings), on every backend. A change to the effective settings is written back
+ * into the state as a local override; the committed values never enter the state.
+ */
+export class LayeredStateStore implements StateStore {
+  constructor(
+    private readonly inner: StateStore,
+    private readonly root: string,
+    private readonly trusted: () => boolean | Promise<boolean>,
+  ) {}
+
+  async read(): Promise<ProjectState> {
+    const [state, committed, trusted] = await Promise.all([
+      this.inner.read(),
+      readProjectConfig(this.root),
+      this.trusted(),
+    ]);
+    state.settings = layerSettings(state.settings, committed, trusted).settings;
+    return state;
+  }
+
+  async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+    const [committed, trusted] = await Promise.all([readProjectConfig(this.root), this.trusted()]);
+    return this.inner.update((state, leases) => {
+      const local = state.settings;
+      const effective = layerSettings(local, committed, trusted).settings;
+      const before = structuredClone(effective);
+      state.settings = effective;
+      try {
+        return change(state, leases);
+      } finally {
+        const after = state.settings;
+        state.settings = local;
+        applyLocalChange(local, before, after);
+      }
+    });
+  }
+
+  /** The effective settings with where each comes from and what the committed file had ignored. */
+  async layers(): Promise<LayeredSettings> {
+    const [state, committed, trusted] = await Promise.all([
+      this.inner.read(),
+      readProjectConfig(this.root),
+      this.trusted(),
+    ]);
+    return layerSettings(state.settings, committed, trusted);
+  }
+
+  /** Changes the machine-local settings as stored, without the committed layer. */
+  updateLocal<T>(change: (local: ProjectSettings) => T): Promise<T> {
+    return this.inner.update((state) => change(state.settings));
+  }
+}

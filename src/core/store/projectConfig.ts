@@ -1,0 +1,90 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { SwitchyardError } from '../errors';
+import { MergePolicy } from '../model/mergePolicyRules';
+import { describeZodError } from '../model/zodIssues';
+import { ProjectSettings } from './projectState';
+import { ensureStateDir, STATE_DIR } from './stateDir';
+
+/** The team's project config, committed with the repository: `<root>/.switchyard/config.json`. */
+export const CONFIG_FILE = 'config.json';
+export const CONFIG_VERSION = 1;
+
+/** Settings that are not team policy: routing is a recorded change in the state, the overrides are this machine's. */
+export const NOT_IN_CONFIG = ['defaultLane', 'localOverrides'] as const;
+
+/** The object inside `ProjectSettings` (behind its migration step): every setting added there appears here. */
+export const SettingsObject = (
+  ProjectSettings as unknown as { _zod: { def: { out: z.ZodObject<Record<string, z.ZodType>> } } }
+)._zod.def.out;
+
+const configShape = Object.fromEntries(
+  Object.entries(SettingsObject.shape).filter(([k]) => !(NOT_IN_CONFIG as readonly string[]).includes(k)),
+);
+
+/** The settings a machine-local override may set (`config set --local`): the config's, without the merge policy. */
+export const LocalSettings = z.object(configShape).strict();
+
+/** The file's schema: every project setting (each optional: unset keys take the default), and the merge policy. */
+export const ProjectConfig = z
+  .object({
+    $schema: z.string().optional(),
+    version: z.literal(CONFIG_VERSION),
+    ...configShape,
+    mergePolicy: MergePolicy.optional(),
+  })
+  .strict();
+
+export type ConfigObject = Record<string, unknown>;
+
+export function configPath(root: string): string {
+  return join(root, STATE_DIR, CONFIG_FILE);
+}
+
+/** The committed config as written (only the keys it sets), validated; `undefined` when there is no file. */
+export async function readProjectConfig(root: string): Promise<ConfigObject | undefined> {
+  const file = configPath(root);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SwitchyardError('invalid-input', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SwitchyardError(
+      'invalid-input',
+      `${file}: not valid JSON (${(error as Error).message}); fix the file or run \`switchyard config get\` after`,
+    );
+  }
+  checkProjectConfig(json, file);
+  return json as ConfigObject;
+}
+
+/** Throws a permanent error naming the file and the field when `json` is not a valid config. */
+export function checkProjectConfig(json: unknown, file: string): void {
+  const parsed = ProjectConfig.safeParse(json);
+  if (!parsed.success) throw new SwitchyardError('invalid-input', `${file}: ${describeZodError(parsed.error)}`);
+}
+
+/** Writes the config (validated first: nothing is written when it is invalid), atomically. */
+export async function writeProjectConfig(root: string, config: ConfigObject): Promise<string> {
+  const file = configPath(root);
+  checkProjectConfig(config, file);
+  await ensureStateDir(root);
+  await writeFile(`${file}.tmp`, `${JSON.stringify(config, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+  return file;
+}
+
+/** The JSON schema of `.switchyard/config.json`, generated from the zod schema (the input side: defaults optional). */
+export function projectConfigJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ProjectConfig, { io: 'input', unrepresentable: 'any', target: 'draft-7' }),
+    title: 'Switchyard project config (.switchyard/config.json)',
+  };
+}

@@ -1,0 +1,152 @@
+import { isDeepStrictEqual } from 'node:util';
+import { ProjectSettings } from './projectState';
+import type { ConfigObject } from './projectConfig';
+
+/** Where an effective setting comes from, lowest first. */
+export type SettingSource = 'default' | 'committed' | 'local';
+
+export interface LayeredSettings {
+  settings: ProjectSettings;
+  /** Every leaf key of the effective settings (dotted) and the layer its value comes from. */
+  sources: Map<string, SettingSource>;
+  /** Keys of the committed file not applied because they would run a command and the workspace is not trusted. */
+  ignored: string[];
+}
+
+/** A key whose value makes Switchyard run something: lane command lines, setup commands, lane modules, secrets. */
+export function isCommandKey(key: string): boolean {
+  return key.split('.').some((segment) => /command|setup|module|script|hook/i.test(segment));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The dotted paths of a value's leaves (arrays, scalars and empty objects are leaves). */
+export function leafPaths(value: unknown, prefix = ''): string[] {
+  if (!isPlainObject(value) || (Object.keys(value).length === 0 && prefix)) return prefix ? [prefix] : [];
+  return Object.entries(value).flatMap(([k, v]) => leafPaths(v, prefix ? `${prefix}.${k}` : k));
+}
+
+export function getPath(value: unknown, key: string): unknown {
+  let at: unknown = value;
+  for (const segment of key.split('.')) {
+    if (!isPlainObject(at) || !Object.hasOwn(at, segment)) return undefined;
+    at = at[segment];
+  }
+  return at;
+}
+
+export function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+  const segments = key.split('.');
+  let at = target;
+  for (const segment of segments.slice(0, -1)) {
+    if (!isPlainObject(at[segment])) at[segment] = {};
+    at = at[segment] as Record<string, unknown>;
+  }
+  at[segments[segments.length - 1]!] = value;
+}
+
+/** Deletes `key`, and the objects it leaves empty; whether it was there. */
+export function deletePath(target: Record<string, unknown>, key: string): boolean {
+  const segments = key.split('.');
+  const parents: Record<string, unknown>[] = [];
+  let at = target;
+  for (const segment of segments.slice(0, -1)) {
+    if (!isPlainObject(at[segment])) return false;
+    parents.push(at);
+    at = at[segment] as Record<string, unknown>;
+  }
+  const last = segments[segments.length - 1]!;
+  if (!Object.hasOwn(at, last)) return false;
+  delete at[last];
+  for (let i = parents.length - 1; i >= 0; i--) {
+    const child = parents[i]![segments[i]!] as Record<string, unknown>;
+    if (Object.keys(child).length) break;
+    delete parents[i]![segments[i]!];
+  }
+  return true;
+}
+
+/** Whether `key` is `scope` or lies inside it. */
+function within(key: string, scope: string): boolean {
+  return key === scope || key.startsWith(`${scope}.`);
+}
+
+const DEFAULTS = ProjectSettings.parse({});
+
+/**
+ * The leaves of the state's settings that override the committed file: those set with `config set --local` (listed
+ * in `localOverrides`), and those that differ from the built-in default (set in the state before the config existed).
+ */
+export function localOverrideKeys(local: ProjectSettings): string[] {
+  return leafPaths(local).filter(
+    (key) =>
+      key !== 'defaultLane' &&
+      !within(key, 'localOverrides') &&
+      (local.localOverrides.some((o) => within(key, o) || within(o, key)) ||
+        !isDeepStrictEqual(getPath(local, key), getPath(DEFAULTS, key))),
+  );
+}
+
+/** The committed file's settings (without `version`, `$schema` and the merge policy). */
+function committedSettings(committed: ConfigObject | undefined): Record<string, unknown> {
+  const { version: _v, $schema: _s, mergePolicy: _m, ...settings } = committed ?? {};
+  return structuredClone(settings);
+}
+
+/**
+ * The effective settings: built-in defaults < the committed `.switchyard/config.json` < this machine's overrides (the
+ * state's settings). Untrusted, the committed keys that would run a command are left out (and listed in `ignored`).
+ */
+export function layerSettings(
+  local: ProjectSettings,
+  committed: ConfigObject | undefined,
+  trusted: boolean,
+): LayeredSettings {
+  const fromFile = committedSettings(committed);
+  const ignored: string[] = [];
+  for (const key of leafPaths(fromFile)) {
+    if (trusted || !isCommandKey(key)) continue;
+    ignored.push(key);
+    deletePath(fromFile, key);
+  }
+  const overrides = localOverrideKeys(local);
+  const merged = fromFile;
+  for (const key of overrides) setPath(merged, key, structuredClone(getPath(local, key)));
+  merged.defaultLane = local.defaultLane;
+  merged.localOverrides = [...local.localOverrides];
+  const settings = ProjectSettings.parse(merged);
+  const committedKeys = leafPaths(committedSettings(committed)).filter((k) => !ignored.includes(k));
+  const sources = new Map<string, SettingSource>();
+  for (const key of leafPaths(settings)) {
+    if (key === 'defaultLane' || within(key, 'localOverrides')) continue;
+    const source: SettingSource = overrides.some((o) => within(key, o))
+      ? 'local'
+      : committedKeys.some((c) => within(key, c) || within(c, key))
+        ? 'committed'
+        : 'default';
+    sources.set(key, source);
+  }
+  return { settings, sources, ignored };
+}
+
+/**
+ * Writes back into the state's settings what a change did to the effective ones: each changed leaf becomes a local
+ * override; the committed values it did not touch stay out of the state.
+ */
+export function applyLocalChange(local: ProjectSettings, before: ProjectSettings, after: ProjectSettings): void {
+  const keys = new Set([...leafPaths(before), ...leafPaths(after)]);
+  const target = local as unknown as Record<string, unknown>;
+  for (const key of keys) {
+    if (within(key, 'localOverrides')) continue;
+    const value = getPath(after, key);
+    if (isDeepStrictEqual(getPath(before, key), value)) continue;
+    if (value === undefined) deletePath(target, key);
+    else setPath(target, key, structuredClone(value));
+    // An empty object that gained entries is not itself an override: its new leaves are.
+    const deeper = [...keys].some((k) => k !== key && within(k, key));
+    if (key !== 'defaultLane' && !deeper && !local.localOverrides.some((o) => within(key, o)))
+      local.localOverrides.push(key);
+  }
+}
