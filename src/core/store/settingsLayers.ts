@@ -13,9 +13,19 @@ export interface LayeredSettings {
   ignored: string[];
 }
 
-/** A key whose value makes Switchyard run something: lane command lines, setup commands, lane modules, secrets. */
+/**
+ * A key whose value makes Switchyard run something: lane command lines (`command`, `reviewCommand`), a lane's
+ * binary, setup commands (`worktree.setup`), lane modules, secret commands, scripts and hooks. Settings *about*
+ * those (`worktree.setupTimeoutSeconds`, `worktree.setupCache`) are not.
+ */
 export function isCommandKey(key: string): boolean {
-  return key.split('.').some((segment) => /command|setup|module|script|hook/i.test(segment));
+  return key
+    .split('.')
+    .some(
+      (segment) =>
+        /^(setup|binary|commands?|scripts?|hooks?|modules?)$/i.test(segment) ||
+        /(Command|Commands|Binary|Module|Modules|Script|Scripts|Hook|Hooks)$/.test(segment),
+    );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
