@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { Project } from '../../../../src/core/project';
@@ -75,6 +75,22 @@ describe(
             "the first call's tool result in the run's events",
             async () => (await readFile(firstEvents, 'utf8').catch(() => '')).includes('"type":"tool-result"'),
             10_000,
+          );
+          // …and Claude Code has written the Write call and its result to its own session transcript
+          // (CLAUDE_CONFIG_DIR/projects/…/<session>.jsonl), which it flushes on its own schedule: a kill before that is
+          // a different (legitimate) case, in which the resumed session cannot know the call.
+          const transcripts = join(home.dir, '.claude', 'projects');
+          await until(
+            "the Write call and its result in Claude Code's session transcript",
+            async () => {
+              const files = await readdir(transcripts, { recursive: true }).catch(() => [] as string[]);
+              for (const file of files.filter((f) => f.endsWith('.jsonl'))) {
+                const text = await readFile(join(transcripts, file), 'utf8').catch(() => '');
+                if (text.includes('"tool_use_id":"toolu_0_0"')) return true;
+              }
+              return false;
+            },
+            15_000,
           );
           host.kill('SIGKILL');
           const killed = await host;
