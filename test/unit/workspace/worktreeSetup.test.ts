@@ -131,28 +131,35 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.doesNotMatch(tree, /node_modules/);
   });
 
-  it('set through `switchyard config set`: worktree.link (committed) and worktree.setup (--local) each make it DONE', async () => {
-    repo = await makeNodeProject();
-    const linked = await runCli(['config', 'set', 'worktree.link', '["node_modules"]', '--repo', repo.dir]);
-    assert.equal(linked.code, 0, linked.err);
-    const project = await open(repo, 'echo work > work.txt', () => undefined);
-    await project.addTasks([{ title: 'linked', acceptance: 'npm test' }]);
-    await project.runQueue();
-    let state = await project.state();
-    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+  it(
+    'set through `switchyard config set`: worktree.link (committed) and worktree.setup (--local) each make ' +
+      'it DONE',
+    async () => {
+      repo = await makeNodeProject();
+      const linked = await runCli(['config', 'set', 'worktree.link', '["node_modules"]', '--repo', repo.dir]);
+      assert.equal(linked.code, 0, linked.err);
+      const project = await open(repo, 'echo work > work.txt', () => undefined);
+      await project.addTasks([{ title: 'linked', acceptance: 'npm test' }]);
+      await project.runQueue();
+      let state = await project.state();
+      assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
 
-    assert.equal((await runCli(['config', 'unset', 'worktree.link', '--repo', repo.dir])).code, 0);
-    const setup = ['config', 'set', 'worktree.setup', '["npm ci --offline --no-audit --no-fund"]', '--local'];
-    const local = await runCli([...setup, '--repo', repo.dir]);
-    assert.equal(local.code, 0, local.err);
-    const explained = await runCli(['config', 'get', 'worktree', '--explain', '--repo', repo.dir]);
-    assert.match(explained.out, /worktree\.setup.*local/);
-    await project.addTasks([{ title: 'set up', acceptance: 'npm test' }]);
-    await project.runQueue();
-    state = await project.state();
-    assert.equal(state.tasks[1]!.state, 'DONE', state.tasks[1]!.failureReason);
-    assert.ok(!(await lstat(join(state.runs[1]!.worktree, 'node_modules'))).isSymbolicLink(), 'installed, not linked');
-  });
+      assert.equal((await runCli(['config', 'unset', 'worktree.link', '--repo', repo.dir])).code, 0);
+      const setup = ['config', 'set', 'worktree.setup', '["npm ci --offline --no-audit --no-fund"]', '--local'];
+      const local = await runCli([...setup, '--repo', repo.dir]);
+      assert.equal(local.code, 0, local.err);
+      const explained = await runCli(['config', 'get', 'worktree', '--explain', '--repo', repo.dir]);
+      assert.match(explained.out, /worktree\.setup.*local/);
+      await project.addTasks([{ title: 'set up', acceptance: 'npm test' }]);
+      await project.runQueue();
+      state = await project.state();
+      assert.equal(state.tasks[1]!.state, 'DONE', state.tasks[1]!.failureReason);
+      assert.ok(
+        !(await lstat(join(state.runs[1]!.worktree, 'node_modules'))).isSymbolicLink(),
+        'installed, not linked',
+      );
+    },
+  );
 
   it('worktree.copy [".env"] makes a test that reads it pass; without it the reason names .env', async () => {
     repo = await makeNodeProject({ env: true });
