@@ -75,6 +75,11 @@ export interface ProjectOptions {
    * Whether the workspace is trusted (CLI: `switchyard trust`; VS Code: workspace trust). Untrusted (the default), the
    * committed `.switchyard/config.json` may not make Switchyard run a command: those keys are ignored.
    */
+  /**
+   * Project settings set in the editor (VS Code's Settings UI), by dotted key (`review.enabled`, `wip.RUNNING`):
+   * they win over the committed config and the local state, and are never stored.
+   */
+  editorSettings?: Readonly<Record<string, unknown>>;
   trusted?: boolean | (() => boolean | Promise<boolean>);
 }
 
@@ -96,7 +101,8 @@ export class Project {
     options: ProjectOptions,
   ) {
     const trusted = options.trusted;
-    const store = new LayeredStateStore(backend.state, root, typeof trusted === 'function' ? trusted : () => !!trusted);
+    const isTrusted = typeof trusted === 'function' ? trusted : () => !!trusted;
+    const store = new LayeredStateStore(backend.state, root, isTrusted, options.editorSettings);
     this.store = store;
     this.ctx = {
       root,

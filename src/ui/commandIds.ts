@@ -43,4 +43,8 @@ export const SETTINGS = {
   verifyTimeoutSeconds: 'verifyTimeoutSeconds',
   backend: 'backend',
   project: 'project',
+  reviewEnabled: 'review.enabled',
+  wipRunning: 'wip.running',
+  integrationMode: 'integration.mode',
+  integrationTargetBranch: 'integration.targetBranch',
 } as const;

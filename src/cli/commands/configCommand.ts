@@ -6,7 +6,12 @@ import { getPath } from '../../core/store/settingsLayers';
 import { resolveKey } from '../../core/store/settingKeys';
 import { type CliContext, openProject, requirePositional, UsageError } from '../cliContext';
 
-const SOURCE_TEXT = { default: 'default', committed: 'committed .switchyard/config.json', local: 'local override' };
+const SOURCE_TEXT = {
+  default: 'default',
+  committed: 'committed .switchyard/config.json',
+  local: 'local override',
+  editor: 'editor setting',
+};
 
 /**
  * `switchyard config get [key] [--json] [--explain]`, `config set <key> <value> [--local]`, `config unset <key>
@@ -52,7 +57,7 @@ async function config(ctx: CliContext): Promise<number> {
     for (const [k, source] of picked)
       ctx.out(`${k} = ${JSON.stringify(getPath(layers.settings, k))}  (${SOURCE_TEXT[source]})`);
     ctx.out(
-      `precedence: default < committed ${configPath(project.root)} < local override (the state, VS Code settings)`,
+      `precedence: default < committed ${configPath(project.root)} < local override (the state) < VS Code settings`,
     );
   } else ctx.out(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
   if (

@@ -2,19 +2,25 @@ import type { StateStore } from '../backend/stateStore';
 import type { LeaseView } from '../lease/leaseStore';
 import { readProjectConfig } from '../store/projectConfig';
 import type { ProjectSettings, ProjectState } from '../store/projectState';
-import { applyLocalChange, type LayeredSettings, layerSettings } from '../store/settingsLayers';
+import { applyEditorOverrides, applyLocalChange, type LayeredSettings, layerSettings } from '../store/settingsLayers';
 
 /**
  * The state as the engine sees it: its settings are the effective ones (defaults < committed `.switchyard/config.json`
  * < the state's own, machine-local settings), on every backend. A change to the effective settings is written back
- * into the state as a local override; the committed values never enter the state.
+ * into the state as a local override; the committed values never enter the state. The editor's settings (VS
+ * Code's Settings UI), when given, lie on top of all of them and never enter the state either.
  */
 export class LayeredStateStore implements StateStore {
   constructor(
     private readonly inner: StateStore,
     private readonly root: string,
     private readonly trusted: () => boolean | Promise<boolean>,
+    private readonly editor: Readonly<Record<string, unknown>> = {},
   ) {}
+
+  private layer(local: ProjectSettings, committed: Parameters<typeof layerSettings>[1], trusted: boolean) {
+    return applyEditorOverrides(layerSettings(local, committed, trusted), this.editor);
+  }
 
   async read(): Promise<ProjectState> {
     const [state, committed, trusted] = await Promise.all([
@@ -22,7 +28,7 @@ export class LayeredStateStore implements StateStore {
       readProjectConfig(this.root),
       this.trusted(),
     ]);
-    state.settings = layerSettings(state.settings, committed, trusted).settings;
+    state.settings = this.layer(state.settings, committed, trusted).settings;
     return state;
   }
 
@@ -30,7 +36,7 @@ export class LayeredStateStore implements StateStore {
     const [committed, trusted] = await Promise.all([readProjectConfig(this.root), this.trusted()]);
     return this.inner.update((state, leases) => {
       const local = state.settings;
-      const effective = layerSettings(local, committed, trusted).settings;
+      const effective = this.layer(local, committed, trusted).settings;
       const before = structuredClone(effective);
       state.settings = effective;
       try {
@@ -50,7 +56,7 @@ export class LayeredStateStore implements StateStore {
       readProjectConfig(this.root),
       this.trusted(),
     ]);
-    return layerSettings(state.settings, committed, trusted);
+    return this.layer(state.settings, committed, trusted);
   }
 
   /** Changes the machine-local settings as stored, without the committed layer. */

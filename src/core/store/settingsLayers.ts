@@ -3,7 +3,7 @@ import { ProjectSettings } from './projectState';
 import type { ConfigObject } from './projectConfig';
 
 /** Where an effective setting comes from, lowest first. */
-export type SettingSource = 'default' | 'committed' | 'local';
+export type SettingSource = 'default' | 'committed' | 'local' | 'editor';
 
 export interface LayeredSettings {
   settings: ProjectSettings;
@@ -11,6 +11,8 @@ export interface LayeredSettings {
   sources: Map<string, SettingSource>;
   /** Keys of the committed file not applied because they would run a command and the workspace is not trusted. */
   ignored: string[];
+  /** Editor settings (VS Code) not applied because the settings schema refuses their value. */
+  editorIgnored?: string[];
 }
 
 /**
@@ -159,4 +161,30 @@ export function applyLocalChange(local: ProjectSettings, before: ProjectSettings
     if (key !== 'defaultLane' && !deeper && !local.localOverrides.some((o) => within(key, o)))
       local.localOverrides.push(key);
   }
+}
+
+/**
+ * The editor's settings on top of everything (VS Code's Settings UI: `switchyard.review.enabled`, …), by dotted
+ * key. Only what the user set is given; the result is validated as a whole, and an override the schema refuses is
+ * left out (and listed in `editorIgnored`) rather than breaking the project.
+ */
+export function applyEditorOverrides(
+  layered: LayeredSettings,
+  overrides: Readonly<Record<string, unknown>>,
+): LayeredSettings {
+  let settings = layered.settings;
+  const sources = new Map(layered.sources);
+  const editorIgnored: string[] = [];
+  for (const [key, value] of Object.entries(overrides)) {
+    const next = structuredClone(settings) as unknown as Record<string, unknown>;
+    setPath(next, key, structuredClone(value));
+    const parsed = ProjectSettings.safeParse(next);
+    if (!parsed.success) {
+      editorIgnored.push(key);
+      continue;
+    }
+    settings = parsed.data;
+    sources.set(key, 'editor');
+  }
+  return { settings, sources, ignored: layered.ignored, editorIgnored };
 }

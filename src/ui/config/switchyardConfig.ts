@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { SETTINGS } from '../commandIds';
+import { EDITOR_PROJECT_SETTING_IDS } from './editorProjectSettings';
 
 const LaneSettingsMap = z.record(z.string(), z.record(z.string(), z.unknown()));
 const DEFAULT_VERIFY_TIMEOUT_SECONDS = 600;
@@ -70,7 +71,12 @@ export function backendSettings(scope?: vscode.ConfigurationScope): BackendSetti
 }
 
 /** Settings the open project was opened with: changing one reopens it. */
-const PROJECT_OPTIONS = [SETTINGS.verifyTimeoutSeconds, SETTINGS.backend, SETTINGS.project] as const;
+const PROJECT_OPTIONS = [
+  SETTINGS.verifyTimeoutSeconds,
+  SETTINGS.backend,
+  SETTINGS.project,
+  ...EDITOR_PROJECT_SETTING_IDS,
+] as const;
 
 export function affectsProjectOptions(event: vscode.ConfigurationChangeEvent): boolean {
   return PROJECT_OPTIONS.some((key) => event.affectsConfiguration(`${SETTINGS.section}.${key}`));

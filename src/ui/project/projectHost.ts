@@ -1,3 +1,4 @@
+import { editorProjectSettings } from '../config/editorProjectSettings';
 import * as vscode from 'vscode';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
 import { Project } from '../../core/project';
@@ -92,6 +93,7 @@ export class ProjectHost implements vscode.Disposable {
         secrets: this.secrets,
         laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
         verifyTimeoutMs: verifyTimeoutOverrideMs(folder),
+        editorSettings: editorProjectSettings(folder),
         backend: backendFromSettings(folder, this.secrets?.postgres),
         // Workspace trust: untrusted, the committed config may not make Switchyard run a command.
         trusted: () => vscode.workspace.isTrusted,

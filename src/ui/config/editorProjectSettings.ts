@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { SETTINGS } from '../commandIds';
+
+/** The project settings the Settings UI offers: the VS Code setting, its project key, and what it must be. */
+const EDITOR_PROJECT_SETTINGS = [
+  { setting: SETTINGS.reviewEnabled, key: 'review.enabled', schema: z.boolean() },
+  { setting: SETTINGS.wipRunning, key: 'wip.RUNNING', schema: z.number().int().min(1) },
+  { setting: SETTINGS.integrationMode, key: 'integration.mode', schema: z.enum(['local', 'push']) },
+  { setting: SETTINGS.integrationTargetBranch, key: 'integration.targetBranch', schema: z.string().trim().min(1) },
+] as const;
+
+/** The VS Code setting ids the project is opened with (changing one reopens it). */
+export const EDITOR_PROJECT_SETTING_IDS = EDITOR_PROJECT_SETTINGS.map((s) => s.setting);
+
+/**
+ * The project settings the user set in VS Code (user, workspace or folder settings; the defaults do not count), by
+ * dotted project key, for `Project.open({ editorSettings })`. A value of the wrong type is left out: the project's
+ * own value applies and the Settings UI already flags it.
+ */
+export function editorProjectSettings(scope?: vscode.ConfigurationScope): Record<string, unknown> {
+  const config = vscode.workspace.getConfiguration(SETTINGS.section, scope);
+  const overrides: Record<string, unknown> = {};
+  for (const { setting, key, schema } of EDITOR_PROJECT_SETTINGS) {
+    const set = config.inspect<unknown>(setting);
+    const given = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
+    const parsed = schema.safeParse(given);
+    if (given !== undefined && parsed.success) overrides[key] = parsed.data;
+  }
+  return overrides;
+}

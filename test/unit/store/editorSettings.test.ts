@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
+import { Project } from '../../../src/core/project';
+import { runCli } from '../../helpers/runCli';
+import { makeTempRepo } from '../../helpers/tempRepo';
+
+describe('editor settings (VS Code Settings UI) on top of the project config', () => {
+  it('win over the committed file and the local state, show as "editor", and are never stored', async () => {
+    const repo = await makeTempRepo();
+    try {
+      assert.equal((await runCli(['config', 'set', 'wip.RUNNING', '3', '--repo', repo.dir])).code, 0);
+      assert.equal((await runCli(['config', 'set', 'review.enabled', 'false', '--local', '--repo', repo.dir])).code, 0);
+      const project = await Project.open(repo.dir, {
+        registry: new LaneRegistry(),
+        editorSettings: { 'wip.RUNNING': 1, 'review.enabled': true, 'integration.mode': 'teleport' },
+      });
+      const { settings } = await project.state();
+      assert.equal(settings.wip.RUNNING, 1, 'over the committed 3');
+      assert.equal(settings.review.enabled, true, 'over the local false');
+      assert.equal(settings.integration.mode, 'local', 'a value the schema refuses is left out');
+      const layers = await project.settingsLayers();
+      assert.equal(layers.sources.get('wip.RUNNING'), 'editor');
+      assert.deepEqual(layers.editorIgnored, ['integration.mode']);
+      assert.deepEqual(layers.ignored, [], 'not a trust matter');
+
+      // A change made through the project keeps the editor's values out of the state and the committed file.
+      await project.updateSettings((s) => {
+        s.leaseMs = 45_000;
+      });
+      const stored = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
+      assert.equal(stored.settings.leaseMs, 45_000);
+      assert.notEqual(stored.settings.wip?.RUNNING, 1);
+      assert.equal(stored.settings.review.enabled, false);
+      const committed = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'config.json'), 'utf8'));
+      assert.equal(committed.wip.RUNNING, 3);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+});
