@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as vscode from 'vscode';
+import type { ProjectState } from '../../../src/core/store/projectState';
 import { untilValue } from '../../helpers/until';
 
 // Runs in the shared window and repository (files run in name order); removes the config file it creates.
@@ -47,4 +48,35 @@ describe('the project config in VS Code (Open Project Config, the contributed JS
     }
     assert.equal(existsSync(file), false);
   });
+
+  it('a project setting set in the Settings UI (switchyard.review.enabled) is what the project runs with', async () => {
+    const config = vscode.workspace.getConfiguration('switchyard');
+    const reviewing = (state: ProjectState | undefined) => (state?.settings.review.enabled ? state : undefined);
+    try {
+      await config.update('review.enabled', true, vscode.ConfigurationTarget.Workspace);
+      // Changing it reopens the project; the views then read the layered settings.
+      const state = await untilValue(
+        'the project to see review.enabled',
+        async () => reviewing(await refresh()),
+        30_000,
+        200,
+      );
+      assert.equal(state.settings.review.enabled, true);
+    } finally {
+      await config.update('review.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await untilValue(
+      'review.enabled back to the project value',
+      async () => {
+        const state = await refresh();
+        return state.settings.review.enabled ? undefined : state;
+      },
+      30_000,
+      200,
+    );
+  });
 });
+
+function refresh(): Promise<ProjectState> {
+  return Promise.resolve(vscode.commands.executeCommand<ProjectState>('switchyard.refresh', {}));
+}
