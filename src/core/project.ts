@@ -27,6 +27,7 @@ import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
+import { measureWorktreeUsage, readWorktreeUsage, type WorktreeUsage } from './workspace/worktreeUsage';
 import {
   listSalvage,
   promoteSalvage,
@@ -65,6 +66,8 @@ export interface ProjectOptions {
   backend?: BackendSpec | ((root: string) => BackendSpec | Promise<BackendSpec>);
   /** How this process appears as the owner of its runs (default: the host name). */
   ownerName?: string;
+  /** Keeps the worktrees of integrated runs (default: removed once integrated); for measuring what they cost. */
+  keepIntegratedWorktrees?: boolean;
 }
 
 /**
@@ -109,6 +112,7 @@ export class Project {
       trace: new TraceLog(root),
       errorRules: () => this.rules,
       ...(options.hookCommand !== undefined ? { hookCommand: options.hookCommand } : {}),
+      ...(options.keepIntegratedWorktrees ? { keepIntegratedWorktrees: true } : {}),
       onChange: () => this.events.emit('change'),
       onRunEvent: (runId, type, body) => this.events.emit('run-event', runId, type, body),
     };
@@ -318,7 +322,13 @@ export class Project {
       await removeWorktree(this.root, wt.path);
       removed.push(wt.path);
     }
+    await measureWorktreeUsage(this.root).catch(() => undefined);
     return removed;
+  }
+
+  /** How many worktrees exist now, and their size as measured by the last drain or clean (absent when unknown). */
+  worktreeUsage(): Promise<WorktreeUsage> {
+    return readWorktreeUsage(this.root);
   }
 
   onDidChange(listener: () => void): Disposable {

@@ -113,6 +113,14 @@ export const orchestratorSettingsShape = {
   retryBackoff: RetryBackoff.prefault({}),
   /** Priority points a READY task gains per minute it waits (aging), so low priority is never starved. */
   agingPerMinute: z.number().min(0).max(100).default(1),
+  /** Run worktrees: an integrated run's is removed at once; a failed or salvaged run's is kept this many days. */
+  worktree: z
+    .object({
+      /** Days a failed, canceled or salvaged run's worktree is kept; the next drain after that removes it. */
+      keepFailedDays: z.number().min(0).default(7),
+    })
+    .strict()
+    .prefault({}),
 };
 
 /** Reads the pre-orchestrator `concurrency` setting as `wip.RUNNING`. */
