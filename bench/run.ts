@@ -9,6 +9,7 @@ import { benchGuardScan } from './guardScan';
 import { benchScheduler } from './schedulerBench';
 import { benchClaims } from './claims';
 import { benchOutput } from './outputBench';
+import { benchLifecycle } from './lifecycleBench';
 
 const all = [
   benchBundleSize,
@@ -18,6 +19,7 @@ const all = [
   benchScheduler,
   benchClaims,
   benchOutput,
+  benchLifecycle,
 ];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();
