@@ -30,7 +30,9 @@ export async function benchLifecycle(): Promise<void> {
         `${(a / b).toFixed(2).padStart(7)}x`,
     );
   }
-  console.log(`worktrees left: ${before.worktrees} kept, ${after.worktrees} removed (figures per 1,000 tasks)`);
+  console.log(
+    `sizes per 1,000 tasks; worktrees left after ${TASKS}: ${before.worktrees} kept, ${after.worktrees} removed`,
+  );
   console.log(`wall time: ${(before.ms / 1000).toFixed(1)} s kept, ${(after.ms / 1000).toFixed(1)} s removed`);
 }
 benchLifecycle.title = 'Worktree lifecycle: disk per 1,000 integrated one-file tasks, worktrees kept vs removed';
@@ -73,7 +75,6 @@ async function diskBytes(path: string): Promise<number> {
   const info = await lstat(path).catch(() => undefined);
   if (!info) return 0;
   let total = info.blocks * 512;
-  if (info.isDirectory())
-    for (const child of await readdir(path)) total += await diskBytes(join(path, child));
+  if (info.isDirectory()) for (const child of await readdir(path)) total += await diskBytes(join(path, child));
   return total;
 }

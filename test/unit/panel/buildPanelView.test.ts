@@ -24,7 +24,7 @@ describe('panel view model (buildPanelView)', () => {
     });
   });
 
-  it('shows the worktree count and size when known, the count alone when the size is not, nothing without a figure', () => {
+  it('shows the worktree count and size when known, the count alone when the size is not, else nothing', () => {
     const { state: s } = richProject();
     const known = buildPanelView(s, '/r', { guards: [], worktreeUsage: { count: 3, bytes: 41_200 } }, NOW);
     assert.deepEqual(known.header.worktrees, { count: 3, bytes: 41_200 });
