@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { lstat, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { gitOutput } from '../git/gitExec';
@@ -51,7 +51,11 @@ export async function measureWorktreeUsage(root: string, maxEntries = USAGE_MAX_
     bytes += own + git;
   }
   const measuredAt = new Date().toISOString();
-  if (Number.isNaN(bytes)) return { count: names.length };
+  if (Number.isNaN(bytes)) {
+    // Unknown now: an older figure must not pass for it.
+    await rm(cachePath(root), { force: true }).catch(() => undefined);
+    return { count: names.length };
+  }
   const usage = { count: names.length, bytes, measuredAt };
   await ensureStateDir(root);
   const tmp = `${cachePath(root)}.${process.pid}.tmp`;

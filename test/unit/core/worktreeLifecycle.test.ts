@@ -6,6 +6,7 @@ import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { diffPath } from '../../../src/core/store/runFiles';
 import { WORKTREES_DIR } from '../../../src/core/workspace/worktrees';
+import { measureWorktreeUsage } from '../../../src/core/workspace/worktreeUsage';
 import { createCommandLane } from '../../../plugins/command';
 import { editState } from '../../helpers/editState';
 import { runCli } from '../../helpers/runCli';
@@ -96,6 +97,11 @@ describe('worktree lifecycle', function () {
     const status = await runCli(['status'], { cwd: repo.dir });
     assert.match(status.out, /worktrees: 1 \(\d+(\.\d)? (kB|MB)\)/);
 
+    // A tree larger than the measurement's cap has an unknown size: absent, not 0, and no older figure stands in.
+    assert.deepEqual(await measureWorktreeUsage(repo.dir, 3), { count: 1 });
+    assert.deepEqual(await project.worktreeUsage(), { count: 1 });
+    assert.match((await runCli(['status'], { cwd: repo.dir })).out, /worktrees: 1 \(size not measured yet\)/);
+
     // Another drain within the default 7 days keeps it…
     await project.runQueue();
     assert.equal(existsSync(failed.worktree), true);
@@ -130,6 +136,27 @@ describe('worktree lifecycle', function () {
     await project.runQueue();
     assert.equal(existsSync(failed.worktree), false);
     assert.deepEqual(await worktreeFolders(repo.dir), []);
+  });
+
+  it("the next drain removes an integrated run's worktree that its process left behind", async () => {
+    const registry = new LaneRegistry();
+    registry.register(createCommandLane());
+    // A process that recorded the integration but never removed the worktree (as one killed right after would).
+    const left = await Project.open(repo.dir, { registry, hookCommand: null, keepIntegratedWorktrees: true });
+    await left.updateSettings((s) => {
+      s.laneSettings.command = { command: 'echo y > y.txt' };
+    });
+    await left.addTask({ title: 'y' });
+    await left.runQueue();
+    const run = (await left.state()).runs[0]!;
+    assert.ok(run.integration);
+    assert.equal(existsSync(run.worktree), true);
+    await left.close();
+    const project = await openProject(repo.dir, 'echo y > y.txt');
+    await project.runQueue();
+    assert.equal(existsSync(run.worktree), false);
+    assert.deepEqual(await gitWorktrees(repo), []);
+    assert.ok((await repo.git.raw(['branch', '--list', run.branch])).trim(), 'its branch stays');
   });
 
   it('keepIntegratedWorktrees keeps them (the old behaviour), and --clean still removes them', async () => {
