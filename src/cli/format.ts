@@ -61,8 +61,7 @@ export function formatStatus(state: ProjectState): string {
 
 /** `worktrees: 3 (41.2 MB)`: how many run worktrees exist and, when known, their size at the last measurement. */
 export function worktreeLine(usage: WorktreeUsage): string {
-  const size =
-    usage.bytes !== undefined ? ` (${formatBytes(usage.bytes)})` : usage.count ? ' (size unknown)' : '';
+  const size = usage.bytes !== undefined ? ` (${formatBytes(usage.bytes)})` : usage.count ? ' (size unknown)' : '';
   return `worktrees: ${usage.count}${size}`;
 }
 

@@ -100,7 +100,7 @@ describe('worktree lifecycle', function () {
     // A tree larger than the measurement's cap has an unknown size: absent, not 0, and no older figure stands in.
     assert.deepEqual(await measureWorktreeUsage(repo.dir, 3), { count: 1 });
     assert.deepEqual(await project.worktreeUsage(), { count: 1 });
-    assert.match((await runCli(['status'], { cwd: repo.dir })).out, /worktrees: 1 \(size not measured yet\)/);
+    assert.match((await runCli(['status'], { cwd: repo.dir })).out, /worktrees: 1 \(size unknown\)/);
 
     // Another drain within the default 7 days keeps it…
     await project.runQueue();
