@@ -37,7 +37,9 @@ export async function benchLifecycle(): Promise<void> {
 }
 benchLifecycle.title = 'Worktree lifecycle: disk per 1,000 integrated one-file tasks, worktrees kept vs removed';
 
-async function measure(keep: boolean): Promise<{ bytes: Record<string, number>; worktrees: number; ms: number }> {
+export async function measure(
+  keep: boolean,
+): Promise<{ bytes: Record<string, number>; worktrees: number; ms: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
   try {
     const git = simpleGit(dir);

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { errorMessage } from '../errors';
 import type { Run } from '../model/run';
 import type { ProjectState } from '../store/projectState';
-import { removeWorktree } from '../workspace/worktrees';
+import { WORKTREES_DIR, removeWorktree } from '../workspace/worktrees';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 
@@ -15,11 +16,15 @@ function integrated(run: Run): boolean {
   return run.state === 'SUCCEEDED' && run.integration !== undefined;
 }
 
-/** Removes a run's worktree (and a review worktree left by a crash); true when one was there. */
+/**
+ * Removes a run's worktree (and a review worktree left by a crash); true when one was there. A worktree outside this
+ * repository's worktree folder (a run of another machine on a shared backend) is not this process's to remove.
+ */
 async function removeRunWorktrees(root: string, run: Run): Promise<boolean> {
+  const ours = resolve(root, WORKTREES_DIR);
   let removed = false;
   for (const path of [run.worktree, `${run.worktree}.review`]) {
-    if (!existsSync(path)) continue;
+    if (dirname(resolve(path)) !== ours || !existsSync(path)) continue;
     await removeWorktree(root, path);
     removed = true;
   }
