@@ -10,6 +10,7 @@ import { benchScheduler } from './schedulerBench';
 import { benchClaims } from './claims';
 import { benchOutput } from './outputBench';
 import { benchSetup } from './setupBench';
+import { benchLifecycle } from './lifecycleBench';
 
 const all = [
   benchBundleSize,
@@ -20,6 +21,7 @@ const all = [
   benchClaims,
   benchOutput,
   benchSetup,
+  benchLifecycle,
 ];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();

@@ -43,3 +43,15 @@ export function relative(iso: string, now = Date.now()): string {
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/** `12.3 MB`: a size in powers of 1000. */
+export function bytes(value: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let v = value;
+  let unit = 0;
+  while (v >= 1000 && unit < units.length - 1) {
+    v /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${v} B` : `${v.toFixed(1)} ${units[unit]}`;
+}

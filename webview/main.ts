@@ -14,7 +14,7 @@ import {
   type WebviewMessage,
 } from '../src/core/panel/panelProtocol';
 import { byId, setText } from './dom';
-import { duration, plural } from './format';
+import { bytes, duration, plural } from './format';
 import { buildLayout, TAB_LABELS } from './layout';
 import { PanelStore, TABS, type Tab } from './panelStore';
 import { renderBreakers } from './sections/breakersSection';
@@ -179,10 +179,14 @@ function renderSummary(): void {
   const counts = Object.entries(header.counts)
     .map(([state, n]) => `${n} ${state}`)
     .join(', ');
+  const wt = header.worktrees;
+  const worktrees = wt
+    ? ` · ${plural(wt.count, 'worktree')}${wt.bytes !== undefined && wt.count ? ` (${bytes(wt.bytes)})` : ''}`
+    : '';
   setText(
     byId('summary'),
     `${header.repo} · ${plural(header.total, 'task')}${counts ? ` (${counts})` : ''} · default lane ` +
-      `${header.defaultLane}`,
+      `${header.defaultLane}${worktrees}`,
   );
 }
 

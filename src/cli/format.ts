@@ -5,6 +5,7 @@ import { formatMs } from '../core/text/formatMs';
 import { pipelineStatus } from '../core/report/pipelineStatus';
 import { formatUsd, totalCostUsd } from '../core/agent/pricing';
 import { table } from '../core/text/textTable';
+import { formatBytes, type WorktreeUsage } from '../core/workspace/worktreeUsage';
 
 export { table };
 
@@ -64,6 +65,12 @@ export function formatStatus(state: ProjectState): string {
   );
   lines.push(...pipelineLines(state));
   return lines.join('\n');
+}
+
+/** `worktrees: 3 (41.2 MB)`: how many run worktrees exist and, when known, their size at the last measurement. */
+export function worktreeLine(usage: WorktreeUsage): string {
+  const size = usage.bytes !== undefined ? ` (${formatBytes(usage.bytes)})` : usage.count ? ' (size unknown)' : '';
+  return `worktrees: ${usage.count}${size}`;
 }
 
 /**

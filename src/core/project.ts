@@ -30,6 +30,7 @@ import { LayeredStateStore } from './engine/layeredStateStore';
 import { type ConfigEdit, editProjectConfig } from './engine/projectConfigEdits';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
+import { measureWorktreeUsage, readWorktreeUsage, type WorktreeUsage } from './workspace/worktreeUsage';
 import {
   listSalvage,
   promoteSalvage,
@@ -75,12 +76,14 @@ export interface ProjectOptions {
    * Whether the workspace is trusted (CLI: `switchyard trust`; VS Code: workspace trust). Untrusted (the default), the
    * committed `.switchyard/config.json` may not make Switchyard run a command: those keys are ignored.
    */
+  trusted?: boolean | (() => boolean | Promise<boolean>);
   /**
    * Project settings set in the editor (VS Code's Settings UI), by dotted key (`review.enabled`, `wip.RUNNING`):
    * they win over the committed config and the local state, and are never stored.
    */
   editorSettings?: Readonly<Record<string, unknown>>;
-  trusted?: boolean | (() => boolean | Promise<boolean>);
+  /** Keeps the worktrees of integrated runs (default: removed once integrated); for measuring what they cost. */
+  keepIntegratedWorktrees?: boolean;
 }
 
 /**
@@ -126,6 +129,7 @@ export class Project {
       trace: new TraceLog(root),
       errorRules: () => this.rules,
       ...(options.hookCommand !== undefined ? { hookCommand: options.hookCommand } : {}),
+      ...(options.keepIntegratedWorktrees ? { keepIntegratedWorktrees: true } : {}),
       onChange: () => this.events.emit('change'),
       onRunEvent: (runId, type, body) => this.events.emit('run-event', runId, type, body),
     };
@@ -358,7 +362,13 @@ export class Project {
       await removeWorktree(this.root, wt.path);
       removed.push(wt.path);
     }
+    await measureWorktreeUsage(this.root).catch(() => undefined);
     return removed;
+  }
+
+  /** How many worktrees exist now, and their size as measured by the last drain or clean (absent when unknown). */
+  worktreeUsage(): Promise<WorktreeUsage> {
+    return readWorktreeUsage(this.root);
   }
 
   onDidChange(listener: () => void): Disposable {

@@ -1,5 +1,5 @@
 import { type CliContext, openProject } from '../cliContext';
-import { formatStatus } from '../format';
+import { formatStatus, worktreeLine } from '../format';
 import { pipelineStatus } from '../../core/report/pipelineStatus';
 import { guardStatusLines, loadGuardEvents } from '../../core/guards/guardStatusLines';
 import { summarizeGuards } from '../../core/guards/guardSummary';
@@ -9,6 +9,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const state = await project.state();
   const guards = await loadGuardEvents(project.root);
+  const worktrees = await project.worktreeUsage();
   if (ctx.flags.json) {
     ctx.out(
       JSON.stringify(
@@ -21,6 +22,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
           breakers: state.breakers,
           guards: summarizeGuards(guards.events),
           guardLogError: guards.error,
+          worktrees,
         },
         null,
         2,
@@ -29,6 +31,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
     return 0;
   }
   ctx.out(formatStatus(state));
+  ctx.out(worktreeLine(worktrees));
   const lines = guardStatusLines(guards.events);
   if (lines.length || guards.error)
     ctx.out(

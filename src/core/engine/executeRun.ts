@@ -13,6 +13,7 @@ import { recoveredFigures } from './recoveredFigures';
 import { RunEventLog, eventsPath, readRunLog } from '../store/runFiles';
 import { runAttempt } from './runAttempt';
 import { setTaskState } from './setTaskState';
+import { retireWorktree } from './worktreeLifecycle';
 
 export interface ResumeInfo {
   previousOwner?: string;
@@ -169,6 +170,7 @@ export async function executeRun(
   ctx.stageGate?.notify();
   // Released only once the run's end is recorded, so nobody takes over a finished run.
   await lease.release();
+  await retireWorktree(ctx, finished, record);
   await log.flush();
   ctx.onChange?.();
   return finished;

@@ -3,6 +3,7 @@ import type { ProjectSettings } from '../store/projectState';
 import type { Stage } from '../model/taskStates';
 import type { Task } from '../model/task';
 import { pruneWorktrees } from '../workspace/worktrees';
+import { measureWorktreeUsage } from '../workspace/worktreeUsage';
 import { claimTasks } from './claimTasks';
 import { DrainTrace } from './drainTrace';
 import { executeRun, type ResumeInfo } from './executeRun';
@@ -10,6 +11,7 @@ import { recoverInterruptedRuns } from './recoverRuns';
 import type { RunContext } from './runContext';
 import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
+import { pruneKeptWorktrees } from './worktreeLifecycle';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';
 
@@ -72,6 +74,9 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
   const started = Date.now();
   const recovery = await recoverInterruptedRuns(ctx);
   await pruneWorktrees(ctx.root);
+  for (const message of await pruneKeptWorktrees(ctx, started))
+    ctx.trace.append({ type: 'decision', kind: 'worktree', message });
+  await measureWorktreeUsage(ctx.root).catch(() => undefined);
   const stop = options.signal ?? new AbortController().signal;
   const noClaims = options.stopClaiming ?? new AbortController().signal;
   const only = options.taskIds ? new Set(options.taskIds) : undefined;
@@ -156,6 +161,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     .map((t) => ({ taskId: t.id, on: t.spec.dependsOn.filter((d) => !done.has(d)) }))
     .filter((w) => w.on.length > 0);
   const stats: QueueStats = { batches, peak: meter.peak, wallMs: Date.now() - started };
+  await measureWorktreeUsage(ctx.root).catch(() => undefined);
   trace.ended(`drain ended after ${stats.wallMs} ms: ${finished.length} run(s) in ${batches} batch(es)`);
   await ctx.trace.flush();
   return { runs: finished, waiting, recovered: recovered.decisions, resumed: recovered.resumed, stats };

@@ -40,6 +40,8 @@ export interface RunContext {
    * null: no hook.
    */
   readonly hookCommand?: string | null;
+  /** Keeps the worktrees of integrated runs instead of removing them (to measure what they cost). */
+  readonly keepIntegratedWorktrees?: boolean;
   /** Called after every change this process makes to tasks or runs. */
   onChange?(): void;
   onRunEvent?(runId: string, type: string, body: Record<string, unknown>): void;

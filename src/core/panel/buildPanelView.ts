@@ -25,6 +25,8 @@ export interface PanelSources {
   guardProblem?: string;
   /** Lines of `.switchyard/trace.jsonl`, oldest first; undefined when there is no trace yet. */
   trace?: readonly TraceLine[];
+  /** Run worktrees on disk: how many, and their size when known. */
+  worktreeUsage?: { count: number; bytes?: number };
 }
 
 /**
@@ -43,7 +45,7 @@ export function buildPanelView(state: ProjectState, root: string, sources: Panel
   const ready = readyFacts(state, now);
   const tasks = state.tasks.map((task) => panelTask(task, state, runsByTask.get(task.id) ?? [], ready.get(task.id)));
   return {
-    header: header(state, root),
+    header: header(state, root, sources.worktreeUsage),
     pipeline: pipeline(state),
     scheduler: schedulerFromTrace(sources.trace),
     breakers: breakers(state),
@@ -104,7 +106,7 @@ function latestRun(lastRunId: string | undefined, runs: readonly Run[]): Run | u
   return latest;
 }
 
-function header(state: ProjectState, root: string): Header {
+function header(state: ProjectState, root: string, worktrees: PanelSources['worktreeUsage']): Header {
   const counts: Record<string, number> = {};
   for (const t of state.tasks) counts[t.state] = (counts[t.state] ?? 0) + 1;
   return {
@@ -114,6 +116,9 @@ function header(state: ProjectState, root: string): Header {
     total: state.tasks.length,
     counts,
     laneCost: laneCosts(state),
+    ...(worktrees
+      ? { worktrees: { count: worktrees.count, ...(worktrees.bytes !== undefined ? { bytes: worktrees.bytes } : {}) } }
+      : {}),
   };
 }
 

@@ -107,6 +107,8 @@ export const Header = z.strictObject({
   counts: z.record(str, int),
   /** Average cost per SUCCEEDED run of each lane (its latest 20), as the scheduler's priority uses it. */
   laneCost: z.record(str, num),
+  /** Run worktrees on disk: how many, and their size at the last drain (absent when unknown). */
+  worktrees: opt(z.strictObject({ count: int, bytes: opt(num) })),
 });
 export type Header = z.infer<typeof Header>;
 

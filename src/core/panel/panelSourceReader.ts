@@ -2,6 +2,7 @@ import { TRACE_FILE, TraceLine } from '../engine/traceLog';
 import { GuardEvent, guardLogPath } from '../guards/guardLog';
 import { describeZodError } from '../model/zodIssues';
 import { STATE_DIR } from '../store/stateDir';
+import { readWorktreeUsage, type WorktreeUsage } from '../workspace/worktreeUsage';
 import { join } from 'node:path';
 import { JsonlTail } from './jsonlTail';
 import type { PanelSources } from './buildPanelView';
@@ -25,6 +26,7 @@ export class PanelSourceReader {
   private guardProblem: string | undefined;
   private trace: TraceLine[] = [];
   private traceSeen = false;
+  private worktrees: WorktreeUsage | undefined;
 
   constructor(readonly root: string) {
     this.guardTail = new JsonlTail(guardLogPath(root));
@@ -33,8 +35,13 @@ export class PanelSourceReader {
 
   /** Reads what was appended; true when anything changed. */
   async refresh(): Promise<boolean> {
-    const [g, t] = await Promise.all([this.guardTail.read(), this.traceTail.read()]);
-    let changed = false;
+    const [g, t, w] = await Promise.all([
+      this.guardTail.read(),
+      this.traceTail.read(),
+      readWorktreeUsage(this.root).catch(() => undefined),
+    ]);
+    let changed = w?.count !== this.worktrees?.count || w?.bytes !== this.worktrees?.bytes;
+    this.worktrees = w;
     if (g.reset) {
       this.guards = [];
       this.guardTotal = 0;
@@ -76,6 +83,7 @@ export class PanelSourceReader {
       guardTotal: this.guardTotal,
       ...(this.guardProblem ? { guardProblem: this.guardProblem } : {}),
       ...(this.traceSeen || this.trace.length ? { trace: this.trace } : {}),
+      ...(this.worktrees ? { worktreeUsage: this.worktrees } : {}),
     };
   }
 }

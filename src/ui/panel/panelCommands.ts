@@ -61,8 +61,9 @@ async function openWorktree(runId: string): Promise<void> {
   if (!exists) {
     void showMessage(
       'warning',
-      `Switchyard: the worktree of run ${runId} was removed (Clean Worktrees); its work is kept on branch ` +
-        `${run.branch}.`,
+      `Switchyard: the worktree of run ${runId} was removed (its change was integrated, it was kept for ` +
+        `worktree.keepFailedDays, or Clean Worktrees removed it); its work is kept on branch ${run.branch} and ` +
+        `Show Run Diff still shows its diff.`,
     );
     return;
   }

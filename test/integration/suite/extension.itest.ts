@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -96,10 +96,11 @@ describe('Switchyard in a real extension host', function () {
     assert.match(diff, /^diff --git a\/src\/hello\.txt b\/src\/hello\.txt$/m);
     assert.match(diff, /^\+appended by the newTask test$/m);
     assert.equal(
-      readFileSync(join(run.worktree, 'src', 'hello.txt'), 'utf8'),
+      `${git(root, 'show', `${run.branch}:src/hello.txt`)}\n`,
       `${baseline.hello}appended by the newTask test\n`,
-      'the change is in the run worktree',
+      "the change is on the run's branch",
     );
+    assert.equal(existsSync(run.worktree), false, 'the worktree of the integrated run was removed');
   });
 
   it(

@@ -132,7 +132,8 @@ describe('switchyard CLI', () => {
     assert.match((await cli('cancel', 't1', '--repo', repo.dir)).out, /t1 CANCELED/);
     assert.match((await cli('retry', 't1', '--repo', repo.dir)).out, /t1 READY/);
     assert.match((await cli('retry', 't1', '--repo', repo.dir)).err, /only FAILED or CANCELED tasks can be retried/);
-    await cli('lanes', 'set', 'command', 'command=true', '--repo', repo.dir);
+    // A failed run keeps its worktree (an integrated run's is removed at once).
+    await cli('lanes', 'set', 'command', 'command=echo x > x.txt; exit 1', '--repo', repo.dir);
     await cli('run', '--repo', repo.dir);
     assert.match((await cli('worktrees', '--repo', repo.dir)).out, /switchyard\/t1\/1/);
     assert.match((await cli('worktrees', '--clean', '--repo', repo.dir)).out, /removed .*t1\.1/);

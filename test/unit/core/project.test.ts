@@ -318,8 +318,10 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('cleans worktrees but keeps branches and diffs', async () => {
     const project = await openProject(repo.dir);
+    // A failed run keeps its worktree (an integrated run's is removed at once).
     await project.updateSettings((s) => {
-      s.laneSettings.command = { command: 'echo x > x.txt' };
+      s.laneSettings.command = { command: 'echo x > x.txt; exit 1' };
+      s.retryCaps.command = 1;
     });
     await project.addTask({ title: 'x' });
     await project.runQueue();

@@ -24,6 +24,16 @@ describe('panel view model (buildPanelView)', () => {
     });
   });
 
+  it('shows the worktree count and size when known, the count alone when the size is not, else nothing', () => {
+    const { state: s } = richProject();
+    const known = buildPanelView(s, '/r', { guards: [], worktreeUsage: { count: 3, bytes: 41_200 } }, NOW);
+    assert.deepEqual(known.header.worktrees, { count: 3, bytes: 41_200 });
+    assert.equal(PanelView.safeParse(known).success, true);
+    const unknown = buildPanelView(s, '/r', { guards: [], worktreeUsage: { count: 2 } }, NOW);
+    assert.deepEqual(unknown.header.worktrees, { count: 2 }, 'an unknown size is absent, not 0');
+    assert.equal(buildPanelView(s, '/r', { guards: [] }, NOW).header.worktrees, undefined);
+  });
+
   it('shows stage WIP usage with the tasks in each stage, and backpressure with its reason', () => {
     const { state: s } = richProject();
     const view = buildPanelView(s, '/r', { guards: [] }, NOW);
