@@ -17,7 +17,8 @@ type NodeProject = Awaited<ReturnType<typeof makeNodeProject>>;
 async function open(repo: NodeProject, agent: string, change: (s: ProjectSettings) => void, attempts = 1) {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
-  const project = await Project.open(repo.dir, { registry, cancelPollMs: 100 });
+  // Integrated runs' worktrees are kept, so the tests can look at what setup left in them.
+  const project = await Project.open(repo.dir, { registry, cancelPollMs: 100, keepIntegratedWorktrees: true });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command: agent };
     s.retryCaps.command = attempts;
