@@ -1,3 +1,4 @@
+import { SETTING_DESCRIPTIONS } from './settingDescriptions';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -83,8 +84,18 @@ export async function writeProjectConfig(root: string, config: ConfigObject): Pr
 
 /** The JSON schema of `.switchyard/config.json`, generated from the zod schema (the input side: defaults optional). */
 export function projectConfigJsonSchema(): Record<string, unknown> {
-  return {
+  const schema = {
     ...z.toJSONSchema(ProjectConfig, { io: 'input', unrepresentable: 'any', target: 'draft-7' }),
     title: 'Switchyard project config (.switchyard/config.json)',
   };
+  // Hover texts: each described key's property schema gets its description.
+  for (const [key, description] of Object.entries(SETTING_DESCRIPTIONS)) {
+    let at: Record<string, unknown> | undefined = schema;
+    for (const segment of key.split('.')) {
+      const properties = at?.properties as Record<string, Record<string, unknown>> | undefined;
+      at = properties?.[segment];
+    }
+    if (at) at.description = description;
+  }
+  return schema;
 }

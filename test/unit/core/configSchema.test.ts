@@ -27,4 +27,22 @@ describe('schemas/config.schema.json', () => {
     const packaged = await readFile(join(__dirname, '..', '..', '..', '.vscodeignore'), 'utf8');
     assert.match(packaged, /^!schemas\/\*\*$/m, 'the schema ships with the extension');
   });
+
+  it('gives every setting a hover text (a description), down to the fields of each settings object', async () => {
+    const committed = JSON.parse(
+      await readFile(join(__dirname, '..', '..', '..', 'schemas', 'config.schema.json'), 'utf8'),
+    );
+    type Node = { description?: string; properties?: Record<string, Node> };
+    const missing: string[] = [];
+    const walk = (node: Node, prefix: string): void => {
+      for (const [key, child] of Object.entries(node.properties ?? {})) {
+        const path = prefix ? `${prefix}.${key}` : key;
+        if (path === '$schema' || path.startsWith('mergePolicy.') || path.startsWith('laneSettings.')) continue;
+        if (!child.description) missing.push(path);
+        walk(child, path);
+      }
+    };
+    walk(committed, '');
+    assert.deepEqual(missing, []);
+  });
 });
