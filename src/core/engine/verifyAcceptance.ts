@@ -1,3 +1,4 @@
+import { awaitGroup } from '../process/awaitGroup';
 import { startProcessGroup } from '../process/startProcessGroup';
 import { formatMs } from '../text/formatMs';
 
@@ -16,18 +17,7 @@ export async function verifyAcceptance(
   const chunks: Buffer[] = [];
   group.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   group.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    group.stop();
-  }, timeoutMs);
-  const cancel = (): void => group.stop();
-  if (signal?.aborted) cancel();
-  else signal?.addEventListener('abort', cancel, { once: true });
-  const exit = await group.done.finally(() => {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', cancel);
-  });
+  const { exit, timedOut } = await awaitGroup(group, timeoutMs, signal);
   const canceled = !timedOut && signal?.aborted === true;
   const result = { ...exit, timedOut, isCanceled: canceled };
   const output = exit.spawnError ?? Buffer.concat(chunks).toString('utf8');

@@ -1,3 +1,4 @@
+import { awaitGroup } from '../process/awaitGroup';
 import { startProcessGroup } from '../process/startProcessGroup';
 
 export interface SetupCommandExit {
@@ -50,18 +51,7 @@ export async function runSetupCommand(
   const err = lines('stderr');
   group.stdout.on('data', out.data);
   group.stderr.on('data', err.data);
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    group.stop();
-  }, timeoutMs);
-  const cancel = (): void => group.stop();
-  if (signal?.aborted) cancel();
-  else signal?.addEventListener('abort', cancel, { once: true });
-  const exit = await group.done.finally(() => {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', cancel);
-  });
+  const { exit, timedOut } = await awaitGroup(group, timeoutMs, signal);
   out.end();
   err.end();
   if (exit.spawnError !== undefined) return { ok: false, why: `could not start: ${exit.spawnError}`, tail };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { awaitGroup } from '../../process/awaitGroup';
 import { startProcessGroup } from '../../process/startProcessGroup';
 import { clip, defineTool, oneLine, type AgentTool } from '../agentTool';
 
@@ -46,18 +47,7 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
       const chunks: Buffer[] = [];
       group.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
       group.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-      let timedOut = false;
-      const stop = (): void => group.stop();
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stop();
-      }, timeout);
-      if (ctx.signal.aborted) stop();
-      else ctx.signal.addEventListener('abort', stop, { once: true });
-      const result = await group.done.finally(() => {
-        clearTimeout(timer);
-        ctx.signal.removeEventListener('abort', stop);
-      });
+      const { exit: result, timedOut } = await awaitGroup(group, timeout, ctx.signal);
       // Redacted before it is clipped or summarised, so no cut leaves a piece of a secret behind.
       const redact = ctx.redact ?? ((text: string) => text);
       const output = redact(result.spawnError ? result.spawnError : Buffer.concat(chunks).toString('utf8'));
