@@ -100,11 +100,7 @@ describe('anthropic lane killed mid-turn (real SIGKILL) and resumed', function (
               'verify with idempotency key sy-[0-9a-f]{24}.*check whether it took effect',
           ),
         );
-        assert.equal(
-          await readFile(join(worktree, 'started.txt'), 'utf8'),
-          'started\n',
-          'the interrupted command was not run again',
-        );
+        assert.equal(await t.file('started.txt'), 'started\n', 'the interrupted command was not run again');
         const journal = (await readFile(join(t.repo.dir, '.switchyard', 'runs', 't1.1', 'journal.jsonl'), 'utf8'))
           .trim()
           .split('\n')
