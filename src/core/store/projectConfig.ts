@@ -1,11 +1,12 @@
 import { SETTING_DESCRIPTIONS } from './settingDescriptions';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { MergePolicy } from '../model/mergePolicyRules';
 import { describeZodError } from '../model/zodIssues';
 import { ProjectSettings } from './projectState';
+import { readJsonFile } from './readJsonConfig';
 import { ensureStateDir, STATE_DIR } from './stateDir';
 
 /** The team's project config, committed with the repository: `<root>/.switchyard/config.json`. */
@@ -43,27 +44,24 @@ export function configPath(root: string): string {
   return join(root, STATE_DIR, CONFIG_FILE);
 }
 
-/** The committed config as written (only the keys it sets), validated; `undefined` when there is no file. */
+/** What was last read of each config file, by file: the engine reads the effective settings on every state read. */
+const lastRead = new Map<string, { stamp: string; config: ConfigObject | undefined }>();
+
+/**
+ * The committed config as written (only the keys it sets), validated; `undefined` when there is no file. A file
+ * unchanged since the last read (same inode, size and mtime) is not read and validated again.
+ */
 export async function readProjectConfig(root: string): Promise<ConfigObject | undefined> {
   const file = configPath(root);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SwitchyardError('invalid-input', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SwitchyardError(
-      'invalid-input',
-      `${file}: not valid JSON (${(error as Error).message}); fix the file or run \`switchyard config get\` after`,
-    );
-  }
-  checkProjectConfig(json, file);
-  return json as ConfigObject;
+  const info = await stat(file).catch(() => undefined);
+  const stamp = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+  const cached = lastRead.get(file);
+  if (stamp !== undefined && cached?.stamp === stamp) return structuredClone(cached.config);
+  const json = await readJsonFile(file, '; fix the file or run `switchyard config get` after');
+  if (json !== undefined) checkProjectConfig(json, file);
+  const config = json as ConfigObject | undefined;
+  if (stamp !== undefined) lastRead.set(file, { stamp, config: structuredClone(config) });
+  return config;
 }
 
 /** Throws a permanent error naming the file and the field when `json` is not a valid config. */
