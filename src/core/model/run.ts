@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FailureCode } from './failureCodes';
 import { RunState } from './runStates';
 import { Usage } from './laneEvent';
+import { PullRequestRecord } from './pullRequestRecord';
 
 export const Run = z
   .object({
@@ -72,6 +73,8 @@ export const Run = z
       })
       .strict()
       .optional(),
+    /** The pull request this run's branch was proposed in, its required checks and its end (pull-request mode). */
+    pullRequest: PullRequestRecord.optional(),
     /** How long the run waited for a slot in each downstream stage (milliseconds). */
     stageWaitMs: z.record(z.string(), z.number()).optional(),
     resumeCounts: z

@@ -76,7 +76,14 @@ export const Task = z
     fallbackFrom: z.array(z.string()).optional(),
     /** Where the task's work landed when it was integrated. */
     integration: z
-      .object({ branch: z.string(), commit: z.string(), runId: z.string(), at: z.string() })
+      .object({
+        branch: z.string(),
+        commit: z.string(),
+        runId: z.string(),
+        at: z.string(),
+        /** In pull-request mode: the merged pull request. */
+        pullRequest: z.object({ number: z.number().int(), url: z.string() }).strict().optional(),
+      })
       .strict()
       .optional(),
   })

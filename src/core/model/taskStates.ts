@@ -8,6 +8,7 @@ export const TASK_STATES = [
   'VERIFYING',
   'REVIEWING',
   'INTEGRATING',
+  'AWAITING_CI',
   'DONE',
   'BLOCKED',
   'CANCELED',
@@ -25,6 +26,9 @@ export type TaskState = z.infer<typeof TaskState>;
  * died); CHANGES_REQUESTED goes to READY with the review's reasons, or to
  * FAILED when the attempt budget is spent. READY ⇄ BLOCKED follows the
  * dependencies: a FAILED or CANCELED dependency blocks, its retry unblocks.
+ * AWAITING_CI: the run's pull request is open and waits for the checks its base requires
+ * (`integration.mode: "pull-request"`); merged → DONE, a failing check → READY (fix attempt),
+ * closed by a person → CANCELED.
  */
 const TASK_TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
   DRAFT: ['READY', 'CANCELED'],
@@ -32,7 +36,8 @@ const TASK_TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
   RUNNING: ['VERIFYING', 'READY', 'FAILED', 'CANCELED', 'BLOCKED'],
   VERIFYING: ['REVIEWING', 'INTEGRATING', 'DONE', 'READY', 'FAILED', 'CANCELED'],
   REVIEWING: ['INTEGRATING', 'DONE', 'CHANGES_REQUESTED', 'READY', 'FAILED', 'CANCELED'],
-  INTEGRATING: ['DONE', 'READY', 'FAILED', 'CANCELED'],
+  INTEGRATING: ['DONE', 'AWAITING_CI', 'READY', 'FAILED', 'CANCELED'],
+  AWAITING_CI: ['DONE', 'READY', 'FAILED', 'CANCELED'],
   CHANGES_REQUESTED: ['READY', 'FAILED', 'CANCELED'],
   BLOCKED: ['READY', 'CANCELED'],
   FAILED: ['READY', 'CANCELED'],

@@ -28,6 +28,7 @@ export const PANEL_TASK_STATES = [
   'VERIFYING',
   'REVIEWING',
   'INTEGRATING',
+  'AWAITING_CI',
   'DONE',
   'BLOCKED',
   'CANCELED',

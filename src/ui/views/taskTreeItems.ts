@@ -14,6 +14,7 @@ const TASK_ICONS: Record<TaskState, string> = {
   VERIFYING: 'beaker',
   REVIEWING: 'eye',
   INTEGRATING: 'git-merge',
+  AWAITING_CI: 'git-pull-request',
   DONE: 'pass',
   BLOCKED: 'debug-pause',
   CANCELED: 'circle-slash',
