@@ -49,8 +49,11 @@ export interface LaneManifest {
   /** Default 30 minutes. */
   defaultTimeoutMs?: number;
   /** USD per million tokens. */
-  price?: { inputPerMTokUsd: number; outputPerMTokUsd: number };
-  modelPrices?: Record<string, { inputPerMTokUsd: number; outputPerMTokUsd: number }>;
+  price?: PriceTable;
+  modelPrices?: Record<string, PriceTable>;
+  /** Context windows in tokens by model id or id prefix; `contextWindow` covers the rest (else 32768). */
+  modelContextWindows?: Record<string, number>;
+  contextWindow?: number;
   /** `call`: resumes in place from the journal; `run`: a new attempt continuing the lane's own session; `none`. */
   capabilities: { resume: 'none' | 'run' | 'call'; streaming: boolean; tools: boolean };
   /**
@@ -75,9 +78,14 @@ export interface LaneManifest {
 }
 
 export interface Usage {
+  /** The whole prompt, cache reads and writes included. */
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number;
+  /** The prompt tokens read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** The prompt tokens written to the provider's prompt cache. */
+  cacheWriteTokens?: number;
 }
 
 /** Normalized events; a malformed one fails the run with the field named. */
@@ -114,7 +122,11 @@ export interface CallSpec<T> {
   input: unknown;
   /** `safe` may run again after an interruption; `never` comes back `uncertain` instead. */
   replay: 'safe' | 'never';
-  usage?(output: T): { inputTokens: number; outputTokens: number; costUsd: number } | undefined;
+  usage?(
+    output: T,
+  ):
+    | { inputTokens: number; outputTokens: number; costUsd: number; cacheReadTokens?: number; cacheWriteTokens?: number }
+    | undefined;
 }
 
 export type CallResult<T> =
@@ -168,6 +180,12 @@ export interface LanePlugin {
 export interface PriceTable {
   inputPerMTokUsd: number;
   outputPerMTokUsd: number;
+  /** A prompt-cache write (Anthropic's 5-minute cache); unlisted: the lane's rule, else the input price. */
+  cacheWritePerMTokUsd?: number;
+  /** A write to Anthropic's 1-hour cache. */
+  cacheWrite1hPerMTokUsd?: number;
+  /** A prompt token read from the cache. */
+  cacheReadPerMTokUsd?: number;
 }
 
 /**
@@ -188,7 +206,20 @@ export declare const ApiLaneSettings: z.ZodObject<
     /** What the task may cost in USD across its runs (default 5). */
     maxTaskCostUsd: z.ZodDefault<z.ZodNumber>;
     /** Overrides the manifest's price for this project. */
-    price: z.ZodOptional<z.ZodObject<{ inputPerMTokUsd: z.ZodNumber; outputPerMTokUsd: z.ZodNumber }, z.core.$strict>>;
+    price: z.ZodOptional<
+      z.ZodObject<
+        {
+          inputPerMTokUsd: z.ZodNumber;
+          outputPerMTokUsd: z.ZodNumber;
+          cacheWritePerMTokUsd: z.ZodOptional<z.ZodNumber>;
+          cacheWrite1hPerMTokUsd: z.ZodOptional<z.ZodNumber>;
+          cacheReadPerMTokUsd: z.ZodOptional<z.ZodNumber>;
+        },
+        z.core.$strict
+      >
+    >;
+    /** Overrides the model's context window, in tokens. */
+    contextWindow: z.ZodOptional<z.ZodNumber>;
     /** `run_command` lines that are safe to run again after an interruption. */
     safeCommands: z.ZodDefault<z.ZodArray<z.ZodString>>;
     commandTimeoutMs: z.ZodDefault<z.ZodNumber>;
@@ -239,13 +270,17 @@ export interface ApiLaneRun {
   /**
    * For the progress line and the price: `modelPrices` (exact id, then longest prefix), then `price`; none means $0.
    */
-  manifest: Pick<LaneManifest, 'id' | 'price' | 'modelPrices'>;
+  manifest: Pick<LaneManifest, 'id' | 'price' | 'modelPrices' | 'contextWindow' | 'modelContextWindows'>;
   /** The durable call's name for a model call, e.g. `gemini.generate`. */
   callName: string;
   modelId: string;
   /** Any AI SDK language model (`@ai-sdk/google`, `@ai-sdk/amazon-bedrock`, …) with tool calls and streaming. */
   model: LanguageModel;
   settings: ApiLaneSettings;
+  /** Anthropic prompt-cache breakpoints and their lifetime, or `off`; absent for other providers. */
+  promptCache?: 'off' | '5m' | '1h';
+  /** Cache prices relative to the input price, for a price table that lists none (Anthropic: 1.25, 2, 0.1). */
+  cacheMultipliers?: { write5m: number; write1h: number; read: number };
 }
 
 /**

@@ -8,11 +8,18 @@ import {
   type LaneResult,
   type LaneRunInput,
 } from '../../src/api';
-import { ANTHROPIC_API_URL, ANTHROPIC_DEFAULT_MODEL, anthropicLaneManifest } from './manifest';
+import {
+  ANTHROPIC_API_URL,
+  ANTHROPIC_CACHE_MULTIPLIERS,
+  ANTHROPIC_DEFAULT_MODEL,
+  anthropicLaneManifest,
+} from './manifest';
 
 const Settings = ApiLaneSettings.extend({
   model: z.string().trim().min(1).default(ANTHROPIC_DEFAULT_MODEL),
   headers: z.record(z.string(), z.string()).optional(),
+  /** Prompt-cache breakpoints: the 5-minute cache (default), the 1-hour cache, or none. */
+  promptCache: z.enum(['5m', '1h', 'off'], { error: 'promptCache must be "5m", "1h" or "off"' }).default('5m'),
 }).strict();
 
 /** The `anthropic` lane: the agent loop over the Messages API (via the AI SDK's Anthropic provider). */
@@ -36,5 +43,7 @@ async function runAnthropic(input: LaneRunInput): Promise<LaneResult> {
     modelId: settings.model,
     model: provider.messages(settings.model),
     settings,
+    promptCache: settings.promptCache,
+    cacheMultipliers: ANTHROPIC_CACHE_MULTIPLIERS,
   });
 }

@@ -7,7 +7,17 @@ import type { AgentTool } from './agentTool';
 import { BudgetTracker, type BudgetLimits } from './budget';
 import { assistantMessage, taskMessage, toolResultsMessage, type ToolResultText } from './conversation';
 import { describeZodError } from '../model/zodIssues';
-import { ModelTurn, streamModelTurn, type TurnPart } from './modelTurn';
+import { ModelTurn, streamModelTurn, toolDefinitions, type ModelTurnRequest, type TurnPart } from './modelTurn';
+import type { Usage } from '../model/laneEvent';
+import { formatTokens } from '../text/usageText';
+import { formatUsd } from './pricing';
+import {
+  CHARS_PER_TOKEN,
+  capToolOutput,
+  compactConversation,
+  estimateTokens,
+  type CompactionReport,
+} from './contextCompaction';
 import { classifyProviderError, toProviderError } from './providerError';
 import { ToolCallRunner } from './toolCallRunner';
 
@@ -22,6 +32,10 @@ export interface AgentLoopOptions {
   /** A model stream silent this long is cut and retried. */
   streamIdleTimeoutMs: number;
   price: PriceTable | undefined;
+  /** The model's context window in tokens: the conversation is compacted before a request would pass ~80% of it. */
+  contextWindow: number;
+  /** Anthropic prompt caching: breakpoints on the tools, the system prompt and the latest messages. */
+  promptCache?: { ttl: '5m' | '1h' };
   budget: BudgetLimits;
   /** Decides which failed model calls are tried again, and when (the library's own retries are off). */
   retry: RetryPolicy;
@@ -47,25 +61,43 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
   const budget = new BudgetTracker(options.budget);
   const tools = new ToolCallRunner(input, options.tools, budget);
   const messages: ModelMessage[] = [{ role: 'user', content: taskMessage(input) }];
+  const fixedTokens = estimateTokens(options.system) + estimateTokens(toolDefinitions(options.tools));
+  // A tool result longer than a quarter of the window (in characters: ~1/16 of it in tokens) is cut for the call.
+  const toolOutputChars = Math.min(100_000, Math.floor((options.contextWindow * CHARS_PER_TOKEN) / 4));
   let sent = 0;
+  /** The length of the previous request: its last message is a cache breakpoint this request reads. */
+  let previousEnd: number | undefined;
+  /** What the provider counted over what the estimate said, for the previous request (≥ 1). */
+  let scale = 1;
   for (let turn = 1; ; turn++) {
     input.signal.throwIfAborted();
     const over = budget.beforeModelCall();
     if (over) return { status: 'failed', code: 'budget-exceeded', reason: over };
 
-    // The journal keeps what this request adds; the whole request is the system prompt and every earlier input and
-    // output.
+    const compacted = compactConversation(messages, { window: options.contextWindow, fixedTokens, scale });
+    if (compacted) {
+      sent = 0;
+      previousEnd = undefined;
+      input.emit({ type: 'progress', message: compactionNote(turn, compacted, options.contextWindow) });
+    }
+    const estimated = fixedTokens + messages.reduce((n, m) => n + estimateTokens(m), 0);
+    // The journal keeps what this request adds (all of it after a compaction); the whole request is the system prompt
+    // and every earlier input and output.
     const request = {
       model: options.modelId,
       turn,
       ...(turn === 1 ? { system: options.system } : {}),
+      ...(compacted ? { compacted: { before: compacted.before, after: compacted.after } } : {}),
       messages: messages.slice(sent),
     };
+    const marks = [messages.length - 1, ...(previousEnd && previousEnd < messages.length ? [previousEnd - 1] : [])];
+    const cache = options.promptCache && { ttl: options.promptCache.ttl, messages: marks };
+    previousEnd = messages.length;
     let turnResult;
     try {
       turnResult = await input.call<ModelTurn>(
         { kind: 'model', name: options.callName, input: request, replay: 'safe', usage: (t) => t.usage },
-        () => modelCallWithRetries(input, options, [...messages], budget),
+        () => modelCallWithRetries(input, options, [...messages], budget, cache),
       );
     } catch (error) {
       input.signal.throwIfAborted();
@@ -85,9 +117,11 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
       };
     const result = checked.data;
     budget.addUsage(result.usage);
+    if (result.usage.inputTokens > 0) scale = Math.max(1, result.usage.inputTokens / estimated);
     if (!turnResult.replayed) {
       tools.replaying = false;
       input.emit({ type: 'usage', usage: result.usage });
+      input.emit({ type: 'progress', message: callNote(turn, result.usage) });
     }
     // An empty turn is not sent back: the APIs refuse a message without content.
     if (result.content.length) messages.push(assistantMessage(result));
@@ -119,7 +153,7 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
       const done = await tools.run(call);
       if (done.kind === 'budget') return { status: 'failed', code: 'budget-exceeded', reason: done.reason };
       if (done.kind === 'finish') ending = { input: done.input };
-      results.push(done.result);
+      results.push({ ...done.result, text: capToolOutput(done.result.text, toolOutputChars) });
     }
     messages.push(toolResultsMessage(results));
     if (ending) return { status: 'succeeded', summary: endingSummary(ending.input), ending: ending.input };
@@ -135,6 +169,7 @@ async function modelCallWithRetries(
   options: AgentLoopOptions,
   messages: ModelMessage[],
   budget: BudgetTracker,
+  cache: ModelTurnRequest['cache'],
 ): Promise<ModelTurn> {
   try {
     return await withRetry(
@@ -147,6 +182,7 @@ async function modelCallWithRetries(
           maxOutputTokens: options.maxOutputTokens,
           idleTimeoutMs: options.streamIdleTimeoutMs,
           price: options.price,
+          cache,
           signal: input.signal,
           onText: (text) => input.emit({ type: 'text', text }),
           onWarning: (message) => input.emit({ type: 'progress', message }),
@@ -169,6 +205,19 @@ async function modelCallWithRetries(
     const verdict = error.decision.class ? ` (${error.decision.class}: ${error.decision.rule})` : '';
     throw new Error(`model call failed after ${error.attempts} attempt(s): ${last.message}${verdict}`, { cause: last });
   }
+}
+
+/** The run log's line for a model call: its tokens, their cache split and its cost. */
+function callNote(turn: number, usage: Usage): string {
+  return `model call ${turn}: ${formatTokens(usage)}, ${formatUsd(usage.costUsd)}`;
+}
+
+function compactionNote(turn: number, report: CompactionReport, window: number): string {
+  return (
+    `context compacted before model call ${turn}: ~${report.before} → ~${report.after} prompt tokens (window ` +
+    `${window}; ${report.cutResults} older tool result(s) cut to head and tail, ${report.removedTurns} earlier ` +
+    'turn(s) removed)'
+  );
 }
 
 function endingSummary(input: unknown): string {

@@ -17,6 +17,8 @@ export const ApiLaneSettings = z.object({
   maxTaskCostUsd: z.number().positive().default(5),
   /** Overrides the manifest's price for this project: USD per million input and output tokens. */
   price: PriceTable.optional(),
+  /** Overrides the manifest's context window of the model, in tokens. */
+  contextWindow: z.number().int().min(1_024).optional(),
   /**
    * `run_command` lines that are safe to run again after an interruption (e.g. the test command); others are never
    * re-run.
@@ -60,8 +62,15 @@ export const API_LANE_SETTING_DOCS: Record<string, { description: string; requir
   maxTaskCostUsd: { description: 'Cost cap of the task in USD across its runs (default 5).', type: 'number' },
   price: {
     description:
-      'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens).',
+      'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens); ' +
+      'optional cache prices "cacheWritePerMTokUsd", "cacheWrite1hPerMTokUsd", "cacheReadPerMTokUsd".',
     type: 'object',
+  },
+  contextWindow: {
+    description:
+      "The model's context window in tokens (default: the lane's table, else 200000 for Claude, 32768 for other " +
+      'models); the conversation is compacted before a request passes ~80% of it.',
+    type: 'integer',
   },
   safeCommands: {
     description:

@@ -1,9 +1,17 @@
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import {
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
 import { z } from 'zod';
 import { Usage } from '../model/laneEvent';
 import type { PriceTable } from '../model/laneManifest';
 import type { AgentTool } from './agentTool';
-import { usageWithCost } from './pricing';
+import { usageWithCost, type TokenCounts } from './pricing';
 import { ProviderError, isAbort, toProviderError } from './providerError';
 
 // The library would print its warnings to the console (the CLI's stderr); they go to the run's events instead.
@@ -42,6 +50,11 @@ export interface ModelTurnRequest {
   /** A stream that sends nothing for this long is cut (and the call retried). */
   idleTimeoutMs: number;
   price: PriceTable | undefined;
+  /**
+   * Anthropic prompt-cache breakpoints: on the last tool and the system prompt (the fixed prefix) and on the messages
+   * at these indexes (the latest message and the previous request's latest), at most 4 in all.
+   */
+  cache?: { ttl: '5m' | '1h'; messages: readonly number[] };
   signal: AbortSignal;
   onText(text: string): void;
   onWarning(message: string): void;
@@ -69,11 +82,17 @@ export async function streamModelTurn(request: ModelTurnRequest): Promise<ModelT
 }
 
 async function streamTurn(request: ModelTurnRequest, signal: AbortSignal): Promise<ModelTurn> {
+  const marker = request.cache && {
+    anthropic: { cacheControl: { type: 'ephemeral', ...(request.cache.ttl === '1h' ? { ttl: '1h' } : {}) } },
+  };
+  const marked = new Set(request.cache?.messages ?? []);
   const result = streamText({
     model: request.model,
-    system: request.system,
-    messages: request.messages,
-    tools: toolSet(request.tools),
+    system: marker ? { role: 'system', content: request.system, providerOptions: marker } : request.system,
+    messages: marker
+      ? request.messages.map((m, i) => (marked.has(i) ? { ...m, providerOptions: marker } : m))
+      : request.messages,
+    tools: toolSet(request.tools, marker),
     maxOutputTokens: request.maxOutputTokens,
     maxRetries: 0,
     abortSignal: signal,
@@ -83,7 +102,7 @@ async function streamTurn(request: ModelTurnRequest, signal: AbortSignal): Promi
   const content: TurnPart[] = [];
   const texts = new Map<string, string>();
   let finishReason = 'unknown';
-  let usage = { inputTokens: 0, outputTokens: 0 };
+  let tokens: TokenCounts = { input: 0, output: 0 };
   for await (const part of result.fullStream) {
     switch (part.type) {
       case 'text-delta':
@@ -106,7 +125,7 @@ async function streamTurn(request: ModelTurnRequest, signal: AbortSignal): Promi
         break;
       case 'finish':
         finishReason = part.finishReason;
-        usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
+        tokens = tokenCounts(part.totalUsage);
         break;
       case 'error':
         throw isAbort(part.error) ? stopped(request) : toProviderError(part.error);
@@ -116,7 +135,22 @@ async function streamTurn(request: ModelTurnRequest, signal: AbortSignal): Promi
   }
   // Text whose block never closed (a provider that skips text-end) is kept too.
   for (const text of texts.values()) if (text) content.push({ type: 'text', text });
-  return { content, finishReason, usage: usageWithCost(usage.inputTokens, usage.outputTokens, request.price) };
+  return { content, finishReason, usage: usageWithCost(tokens, request.price, request.cache?.ttl) };
+}
+
+/**
+ * The library's usage as token counts: the whole prompt, and the cache reads and writes when the provider reported
+ * them (Anthropic's `cache_read_input_tokens` / `cache_creation_input_tokens`, an OpenAI-compatible server's
+ * `prompt_tokens_details.cached_tokens`).
+ */
+function tokenCounts(usage: LanguageModelUsage): TokenCounts {
+  const details = usage.inputTokenDetails;
+  return {
+    input: usage.inputTokens ?? 0,
+    output: usage.outputTokens ?? 0,
+    ...(details?.cacheReadTokens !== undefined ? { cacheRead: details.cacheReadTokens } : {}),
+    ...(details?.cacheWriteTokens !== undefined ? { cacheWrite: details.cacheWriteTokens } : {}),
+  };
 }
 
 /** The run's own abort passes through; any other abort is the library's stall timer. */
@@ -149,15 +183,29 @@ function toolCallPart(part: {
   };
 }
 
+/** The tools' names, descriptions and input schemas, as sent (for the estimate of a request's size). */
+export function toolDefinitions(tools: readonly AgentTool[]): unknown[] {
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: z.toJSONSchema(t.inputSchema, { io: 'input' }),
+  }));
+}
+
 /**
  * The tools as the library sends them: JSON Schema from our zod schemas, no `execute` (the agent loop runs them
  * durably).
  */
-function toolSet(tools: readonly AgentTool[]): ToolSet {
+function toolSet(tools: readonly AgentTool[], marker: ModelMessage['providerOptions']): ToolSet {
   const set: ToolSet = {};
-  for (const t of tools) {
+  for (const [i, t] of tools.entries()) {
     const { $schema: _ignored, ...schema } = z.toJSONSchema(t.inputSchema, { io: 'input' }) as Record<string, unknown>;
-    set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(schema) });
+    const last = marker && i === tools.length - 1;
+    set[t.name] = tool({
+      description: t.description,
+      inputSchema: jsonSchema(schema),
+      ...(last ? { providerOptions: marker } : {}),
+    });
   }
   return set;
 }

@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../errors';
 import type { FailureCode } from '../model/failureCodes';
-import type { Usage } from '../model/laneEvent';
+import { sumUsage, type Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
 import { assertRunTransition, type RunState } from '../model/runStates';
 import { ACTIVE_TASK_STATES } from '../model/taskStates';
@@ -44,11 +44,7 @@ export function setRunState(run: Run, to: RunState): void {
 
 export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   if (!a || !b) return a ?? b;
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    costUsd: a.costUsd + b.costUsd,
-  };
+  return sumUsage(a, b);
 }
 
 /**

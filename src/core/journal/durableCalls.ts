@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SwitchyardError } from '../errors';
-import type { Usage } from '../model/laneEvent';
+import { sumUsage, type Usage } from '../model/laneEvent';
 import type { CallKind, JournalEvent, ReplayRule } from './journalEvent';
 import type { JournalSink } from './journalStore';
 import type { Durability } from './journalWriter';
@@ -160,11 +160,7 @@ export class DurableCalls {
   }
 
   private addUsage(u: Usage): void {
-    this.usage = {
-      inputTokens: this.usage.inputTokens + u.inputTokens,
-      outputTokens: this.usage.outputTokens + u.outputTokens,
-      costUsd: this.usage.costUsd + u.costUsd,
-    };
+    this.usage = sumUsage(this.usage, u);
   }
 }
 

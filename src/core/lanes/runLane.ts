@@ -2,7 +2,7 @@ import { errorMessage } from '../errors';
 import type { FailureCode } from '../model/failureCodes';
 import { LaneEvent } from '../model/laneEvent';
 import { LaneResult } from '../model/laneResult';
-import type { Usage } from '../model/laneEvent';
+import { sumUsage, type Usage } from '../model/laneEvent';
 import { describeZodError } from '../model/zodIssues';
 import { formatMs } from '../text/formatMs';
 import type { RegisteredLane } from './laneRegistry';
@@ -132,9 +132,5 @@ export async function runLane(
 
 function addUsage(a: Usage | undefined, b: Usage): Usage {
   if (!a) return { ...b };
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    costUsd: a.costUsd + b.costUsd,
-  };
+  return sumUsage(a, b);
 }

@@ -5,10 +5,20 @@ import { LaneId } from './task';
 export const LANE_API_VERSION = 1;
 export const SUPPORTED_LANE_API_VERSIONS: readonly number[] = [1];
 
+/**
+ * USD per million tokens. The cache prices are optional: a lane with a provider rule (Anthropic's multipliers of the
+ * input price) fills them in, otherwise a cached token costs the input price.
+ */
 export const PriceTable = z
   .object({
     inputPerMTokUsd: z.number().min(0),
     outputPerMTokUsd: z.number().min(0),
+    /** A prompt-cache write (Anthropic's 5-minute cache). */
+    cacheWritePerMTokUsd: z.number().min(0).optional(),
+    /** A write to Anthropic's 1-hour cache. */
+    cacheWrite1hPerMTokUsd: z.number().min(0).optional(),
+    /** A prompt token read from the cache (OpenAI's "cached input"). */
+    cacheReadPerMTokUsd: z.number().min(0).optional(),
   })
   .strict();
 
@@ -36,6 +46,10 @@ export const LaneManifest = z
      * `claude-sonnet-4-5-20250929`); `price` covers the rest.
      */
     modelPrices: z.record(z.string(), PriceTable).optional(),
+    /** The context window in tokens of particular models, by id or id prefix (like `modelPrices`). */
+    modelContextWindows: z.record(z.string(), z.number().int().positive()).optional(),
+    /** The context window assumed for a model `modelContextWindows` does not list. */
+    contextWindow: z.number().int().positive().optional(),
     capabilities: z
       .object({ resume: z.enum(['none', 'run', 'call']), streaming: z.boolean(), tools: z.boolean() })
       .strict(),

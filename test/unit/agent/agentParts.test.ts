@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { APICallError } from 'ai';
 import { BudgetTracker } from '../../../src/core/agent/budget';
-import { choosePrice, usageWithCost } from '../../../src/core/agent/pricing';
+import { choosePrice, usageWithCost, withCachePrices } from '../../../src/core/agent/pricing';
 import { classifyProviderError, toProviderError } from '../../../src/core/agent/providerError';
-import { anthropicLaneManifest } from '../../../plugins/anthropic/manifest';
+import { ANTHROPIC_CACHE_MULTIPLIERS, anthropicLaneManifest } from '../../../plugins/anthropic/manifest';
 
 describe('agent loop parts', () => {
   describe('prices', () => {
@@ -26,16 +26,59 @@ describe('agent loop parts', () => {
       const fallback = choosePrice('some-new-model', manifest);
       assert.equal(fallback.price!.inputPerMTokUsd, 3);
       assert.match(fallback.source, /default price \(no price listed for some-new-model\)/);
+      assert.match(
+        fallback.warning!,
+        /^model some-new-model is not in the lane's price table: .*set the lane setting "price"/,
+      );
       assert.deepEqual(choosePrice('llama', {}), { source: 'no price for llama: cost counted as $0' });
     });
     it('cost is tokens × price per million; the shipped Anthropic table prices dated ids', () => {
-      assert.deepEqual(usageWithCost(2_000_000, 100_000, { inputPerMTokUsd: 3, outputPerMTokUsd: 15 }), {
-        inputTokens: 2_000_000,
-        outputTokens: 100_000,
-        costUsd: 7.5,
-      });
-      assert.equal(usageWithCost(5, 5, undefined).costUsd, 0);
+      assert.deepEqual(
+        usageWithCost({ input: 2_000_000, output: 100_000 }, { inputPerMTokUsd: 3, outputPerMTokUsd: 15 }),
+        {
+          inputTokens: 2_000_000,
+          outputTokens: 100_000,
+          costUsd: 7.5,
+        },
+      );
+      assert.equal(usageWithCost({ input: 5, output: 5 }, undefined).costUsd, 0);
       assert.equal(choosePrice('claude-sonnet-4-5-20250929', anthropicLaneManifest).price!.outputPerMTokUsd, 15);
+    });
+  });
+
+  describe('cache prices', () => {
+    const sonnet = withCachePrices({ inputPerMTokUsd: 3, outputPerMTokUsd: 15 }, ANTHROPIC_CACHE_MULTIPLIERS);
+    it("Anthropic's multipliers fill the cache prices a table leaves out; listed ones stay", () => {
+      assert.deepEqual(sonnet, {
+        inputPerMTokUsd: 3,
+        outputPerMTokUsd: 15,
+        cacheWritePerMTokUsd: 3.75,
+        cacheWrite1hPerMTokUsd: 6,
+        cacheReadPerMTokUsd: 0.30000000000000004,
+      });
+      const own = { inputPerMTokUsd: 3, outputPerMTokUsd: 15, cacheReadPerMTokUsd: 0.5 };
+      assert.equal(withCachePrices(own, ANTHROPIC_CACHE_MULTIPLIERS).cacheReadPerMTokUsd, 0.5);
+      assert.deepEqual(withCachePrices(own, undefined), own);
+    });
+    it('cost = uncached × input + writes × write price (5 m or 1 h) + reads × read price + output × output', () => {
+      const tokens = { input: 10_000, cacheRead: 6_000, cacheWrite: 3_000, output: 500 };
+      const usage = usageWithCost(tokens, sonnet);
+      assert.deepEqual(
+        { ...usage, costUsd: undefined },
+        { inputTokens: 10_000, outputTokens: 500, cacheReadTokens: 6_000, cacheWriteTokens: 3_000, costUsd: undefined },
+      );
+      const expected = (1_000 * 3 + 3_000 * 3.75 + 6_000 * 0.3 + 500 * 15) / 1e6;
+      assert.ok(Math.abs(usage.costUsd - expected) < 1e-12, `${usage.costUsd} vs ${expected}`);
+      const hour = usageWithCost(tokens, sonnet, '1h').costUsd;
+      assert.ok(Math.abs(hour - (1_000 * 3 + 3_000 * 6 + 6_000 * 0.3 + 500 * 15) / 1e6) < 1e-12);
+      // A table without cache prices (an OpenAI-compatible model) bills cached tokens at the input price.
+      const plain = usageWithCost(
+        { input: 1_000, cacheRead: 400, output: 0 },
+        { inputPerMTokUsd: 2, outputPerMTokUsd: 8 },
+      );
+      assert.equal(plain.costUsd, (1_000 * 2) / 1e6);
+      assert.equal(plain.cacheReadTokens, 400);
+      assert.equal(plain.cacheWriteTokens, undefined);
     });
   });
 

@@ -1,0 +1,33 @@
+/** The figures of a usage record this text needs (the model's `Usage`, or the panel's copy of it). */
+export interface UsageFigures {
+  /** The whole prompt, cache reads and writes included. */
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+/** The share of the prompt tokens read from the cache (0…1); undefined when the provider reported no cache figures. */
+export function cacheShare(usage: UsageFigures): number | undefined {
+  if (usage.cacheReadTokens === undefined && usage.cacheWriteTokens === undefined) return undefined;
+  return usage.inputTokens > 0 ? (usage.cacheReadTokens ?? 0) / usage.inputTokens : 0;
+}
+
+/**
+ * How the prompt tokens split, e.g. `4300 cache read (83%), 600 cache write, 310 uncached`; empty when the provider
+ * reported no cache figures.
+ */
+export function formatCacheSplit(usage: UsageFigures): string {
+  const share = cacheShare(usage);
+  if (share === undefined) return '';
+  const read = usage.cacheReadTokens ?? 0;
+  const write = usage.cacheWriteTokens ?? 0;
+  const uncached = Math.max(0, usage.inputTokens - read - write);
+  return `${read} cache read (${Math.round(share * 100)}%), ${write} cache write, ${uncached} uncached`;
+}
+
+/** `5210+120 tokens`, with the cache split when there is one: `5210+120 tokens (4300 cache read (83%), …)`. */
+export function formatTokens(usage: UsageFigures): string {
+  const split = formatCacheSplit(usage);
+  return `${usage.inputTokens}+${usage.outputTokens} tokens${split ? ` (${split})` : ''}`;
+}
