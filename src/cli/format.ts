@@ -5,6 +5,7 @@ import { formatMs } from '../core/text/formatMs';
 import { pipelineStatus } from '../core/report/pipelineStatus';
 import { formatUsd, totalCostUsd } from '../core/agent/pricing';
 import { table } from '../core/text/textTable';
+import { formatTokens } from '../core/text/usageText';
 import { formatBytes, type WorktreeUsage } from '../core/workspace/worktreeUsage';
 
 export { table };
@@ -20,7 +21,7 @@ export function runLine(run: Run): string {
   if (run.diffStat) parts.push(`${run.diffStat.files} file(s) +${run.diffStat.insertions} -${run.diffStat.deletions}`);
   if (run.usage && (run.usage.inputTokens || run.usage.costUsd)) {
     const review = run.reviewUsage?.costUsd ? ` (review $${run.reviewUsage.costUsd.toFixed(4)})` : '';
-    parts.push(`${run.usage.inputTokens}+${run.usage.outputTokens} tokens $${run.usage.costUsd.toFixed(4)}${review}`);
+    parts.push(`${formatTokens(run.usage)} $${run.usage.costUsd.toFixed(4)}${review}`);
   }
   if (run.resumes) {
     const c = run.resumeCounts;

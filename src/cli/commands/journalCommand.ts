@@ -1,3 +1,4 @@
+import { formatTokens, type UsageFigures } from '../../core/text/usageText';
 import { type CliContext, openProject, requirePositional } from '../cliContext';
 
 /** `switchyard journal <run> [--json]`: the run's journal, one call a line. */
@@ -37,8 +38,8 @@ export async function journalCommand(ctx: CliContext): Promise<number> {
   return 0;
 }
 
-function usageNote(usage: { inputTokens: number; outputTokens: number; costUsd: number }): string {
-  return ` (${usage.inputTokens}+${usage.outputTokens} tokens, $${usage.costUsd.toFixed(4)})`;
+function usageNote(usage: UsageFigures & { costUsd: number }): string {
+  return ` (${formatTokens(usage)}, $${usage.costUsd.toFixed(4)})`;
 }
 
 function short(value: unknown): string {

@@ -247,7 +247,8 @@ export const DetailRun = z.strictObject({
   startedAt: str,
   durationMs: opt(num),
   costUsd: opt(num),
-  tokens: opt(z.strictObject({ input: int, output: int })),
+  /** `input` is the whole prompt; `cacheRead` and `cacheWrite` its parts read from and written to the prompt cache. */
+  tokens: opt(z.strictObject({ input: int, output: int, cacheRead: opt(int), cacheWrite: opt(int) })),
   failureCode: opt(str),
   failureReason: opt(str),
   retryReason: opt(str),

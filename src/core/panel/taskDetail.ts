@@ -77,7 +77,15 @@ function detailRun(r: Run, inputs: DetailInputs): DetailRun {
     startedAt: r.startedAt,
     ...(r.durationMs !== undefined ? { durationMs: r.durationMs } : {}),
     ...(r.usage
-      ? { costUsd: r.usage.costUsd, tokens: { input: r.usage.inputTokens, output: r.usage.outputTokens } }
+      ? {
+          costUsd: r.usage.costUsd,
+          tokens: {
+            input: r.usage.inputTokens,
+            output: r.usage.outputTokens,
+            ...(r.usage.cacheReadTokens !== undefined ? { cacheRead: r.usage.cacheReadTokens } : {}),
+            ...(r.usage.cacheWriteTokens !== undefined ? { cacheWrite: r.usage.cacheWriteTokens } : {}),
+          },
+        }
       : {}),
     ...(r.failureCode ? { failureCode: r.failureCode } : {}),
     ...(r.failureReason ? { failureReason: r.failureReason } : {}),

@@ -6,6 +6,7 @@ import { runDuration } from './formatDuration';
 import type { RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
 import { plainLine, plainText } from '../../core/text/plainText';
 import { formatMs } from '../../core/text/formatMs';
+import { formatTokens } from '../../core/text/usageText';
 
 const TASK_ICONS: Record<TaskState, string> = {
   DRAFT: 'edit',
@@ -106,7 +107,7 @@ function runItem(node: RunNode): vscode.TreeItem {
     );
   if (run.summary) lines.push(`summary: ${run.summary}`);
   if (run.usage && (run.usage.inputTokens || run.usage.costUsd))
-    lines.push(`usage: ${run.usage.inputTokens}+${run.usage.outputTokens} tokens, $${run.usage.costUsd.toFixed(4)}`);
+    lines.push(`usage: ${formatTokens(run.usage)}, $${run.usage.costUsd.toFixed(4)}`);
   if (run.resumes) {
     const c = run.resumeCounts;
     lines.push(
