@@ -6,8 +6,8 @@ export const CHARS_PER_TOKEN = 4;
 export const COMPACT_AT = 0.8;
 /** …down to this share, so the next compactions (and the cache misses they cause) come seldom. */
 export const COMPACT_TO = 0.5;
-/** The latest messages kept whole (the last turns: the model's calls and their results). */
-export const KEEP_LATEST = 6;
+/** The latest messages kept whole (the last two turns: the model's calls and their results). */
+export const KEEP_LATEST = 4;
 /** An older tool result longer than this is cut to its head and tail. */
 const LONG_RESULT = 2_000;
 const HEAD = 800;
@@ -44,8 +44,16 @@ export function compactConversation(
   options: { window: number; fixedTokens: number; scale?: number },
 ): CompactionReport | undefined {
   const scale = Math.max(1, options.scale ?? 1);
-  const estimate = (): number =>
-    Math.ceil((options.fixedTokens + messages.reduce((n, m) => n + estimateTokens(m), 0)) * scale);
+  // Each message's estimate, kept in step with `messages` (JSON of a long conversation is costly to redo).
+  const sizes = messages.map((m) => estimateTokens(m));
+  let sum = sizes.reduce((n, t) => n + t, 0);
+  const estimate = (): number => Math.ceil((options.fixedTokens + sum) * scale);
+  const replace = (i: number, message: ModelMessage): void => {
+    messages[i] = message;
+    const size = estimateTokens(message);
+    sum += size - sizes[i]!;
+    sizes[i] = size;
+  };
   const before = estimate();
   if (before <= options.window * COMPACT_AT) return undefined;
   const target = options.window * COMPACT_TO;
@@ -66,7 +74,7 @@ export function compactConversation(
       return { ...part, output: { ...output, value: headAndTail(output.value) } };
     });
     if (changed) {
-      messages[i] = { ...message, content } as ModelMessage;
+      replace(i, { ...message, content } as ModelMessage);
       cutResults += 1;
     }
   }
@@ -80,14 +88,19 @@ export function compactConversation(
     while (end < messages.length && messages[end]!.role !== 'assistant') end++;
     if (end > protectedFrom()) break;
     messages.splice(start, end - start);
+    for (const size of sizes.splice(start, end - start)) sum -= size;
     removedTurns += 1;
     const note = messages[1];
     const earlier = note && isDropNote(note) ? Number(/removed (\d+)/.exec(String(note.content))?.[1] ?? 0) : 0;
     const text =
       `${DROP_MARK} ${earlier + 1} earlier turn(s) of this conversation to stay within the model's context ` +
       'window. Files may have changed since you last read them: read again what you need.]';
-    if (note && isDropNote(note)) messages[1] = { role: 'user', content: text };
-    else messages.splice(1, 0, { role: 'user', content: text });
+    if (note && isDropNote(note)) replace(1, { role: 'user', content: text });
+    else {
+      messages.splice(1, 0, { role: 'user', content: text });
+      sizes.splice(1, 0, 0);
+      replace(1, messages[1]!);
+    }
   }
   if (!cutResults && !removedTurns) return undefined;
   return { before, after: estimate(), cutResults, removedTurns };
