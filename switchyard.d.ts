@@ -122,10 +122,14 @@ export interface CallSpec<T> {
   input: unknown;
   /** `safe` may run again after an interruption; `never` comes back `uncertain` instead. */
   replay: 'safe' | 'never';
-  usage?(
-    output: T,
-  ):
-    | { inputTokens: number; outputTokens: number; costUsd: number; cacheReadTokens?: number; cacheWriteTokens?: number }
+  usage?(output: T):
+    | {
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
+        cacheReadTokens?: number;
+        cacheWriteTokens?: number;
+      }
     | undefined;
 }
 

@@ -112,11 +112,22 @@ export async function benchAgentCost(): Promise<void> {
   const turns = Number(process.env.SWITCHYARD_BENCH_AGENT_TURNS ?? 200);
   const big: Record<string, string> = {};
   for (let n = 1; n <= turns; n++) big[`logs/l${n}.txt`] = note(n, 20_000);
-  const long = await session(big, [...Object.keys(big).map(readTurn), finish], { contextWindow: 32_768 }, 32_768);
+  const long = await session(
+    big,
+    [...Object.keys(big).map(readTurn), finish],
+    {
+      contextWindow: 32_768,
+      maxTokens: 100_000_000,
+      maxTaskCostUsd: 1_000,
+    },
+    32_768,
+  );
   console.log(
     `${turns}-turn session, 20 KB tool output per turn, 32768-token window: task ${long.state}` +
       `${long.failure ? ` (${long.failure})` : ''}; ${long.prompts.length} calls, ${long.compactions} compactions, ` +
-      `largest prompt ${Math.max(...long.prompts)} tokens, ${usd(long.usage.costUsd)}`,
+      `largest prompt ${Math.max(...long.prompts)} tokens, ${long.usage.inputTokens} prompt tokens in all ` +
+      `(${Math.round(((long.usage.cacheReadTokens ?? 0) / long.usage.inputTokens) * 100)}% read from cache), ` +
+      `${usd(long.usage.costUsd)}`,
   );
   console.log('  prompt tokens per call:');
   for (let i = 0; i < long.prompts.length; i += 20)

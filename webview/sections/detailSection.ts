@@ -229,9 +229,7 @@ function runRows(r: DetailRun, send: Send, now: number): HTMLTableSectionElement
       : h('td', { text: duration(r.durationMs) }),
     h('td', {
       text:
-        r.costUsd === undefined
-          ? 'not reported'
-          : `${usd(r.costUsd)}${r.tokens ? ` (${tokensText(r.tokens)})` : ''}`,
+        r.costUsd === undefined ? 'not reported' : `${usd(r.costUsd)}${r.tokens ? ` (${tokensText(r.tokens)})` : ''}`,
     }),
     h('td', { text: resumed(r) }),
     links,

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { anthropicServer, PromptCache } from '../../fixtures/anthropicServer';
 import type { ScriptStep } from '../../fixtures/scriptedModelServer';
 import { API_LANES, apiLaneProject } from './apiLaneHarness';
@@ -149,7 +151,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
     }
   });
 
-  it("openai-compatible: the server's cached_tokens are recorded and priced at the table's cached-input price", async () => {
+  it("openai-compatible: the server's cached_tokens are recorded, priced at the cached-input price", async () => {
     const t = await apiLaneProject(
       openai,
       [
@@ -184,6 +186,42 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
       await t.cleanup();
     }
   });
+
+  for (const window of [1_000_000, 4_096])
+    it(`a server with a 4096-token window and a lane told the window is ${window}: ${
+      window === 4_096 ? 'compacted, done' : '"prompt is too long"'
+    }`, async () => {
+      const steps: ScriptStep[] = ['a', 'b', 'c', 'd'].map((name) => ({
+        turn: { tools: [{ name: 'read_file', input: { path: `notes/${name}.txt` } }] },
+        usage: { input: 0, output: 30 },
+      }));
+      steps.push({ turn: { tools: [{ name: 'finish', input: { summary: 'read' } }] }, usage: { input: 0, output: 9 } });
+      const t = await apiLaneProject(
+        { ...anthropic, server: (s) => anthropicServer(s, { contextWindow: 4_096 }) },
+        steps,
+        { contextWindow: window },
+      );
+      try {
+        await mkdir(join(t.repo.dir, 'notes'));
+        for (const name of ['a', 'b', 'c', 'd'])
+          await writeFile(join(t.repo.dir, 'notes', `${name}.txt`), `${name} `.repeat(1_500));
+        await t.repo.git.add('.').then(() => t.repo.git.commit('notes'));
+        await t.project.addTask({ title: 'read the notes' });
+        await t.project.runQueue();
+        const state = await t.project.state();
+        if (window === 4_096) {
+          assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+          assert.equal(t.server.requests.length, 5);
+          const notes = t.laneEvents().filter((e) => String(e.message).startsWith('context compacted'));
+          assert.ok(notes.length >= 1);
+        } else {
+          assert.equal(state.runs[0]!.failureCode, 'provider-rejected');
+          assert.match(state.tasks[0]!.failureReason!, /prompt is too long: \d+ tokens > 4096 maximum/);
+        }
+      } finally {
+        await t.cleanup();
+      }
+    });
 
   for (const [key, value, why] of [
     ['price', { inputPerMTokUsd: 3, outputPerMTokUsd: 15, cacheReadPerMTokUsd: -1 }, /price\.cacheReadPerMTokUsd/],
