@@ -2,7 +2,6 @@ import type { DetailRun, PanelTask, TaskDetail, WebviewMessage } from '../../src
 import { button, fill, h, icon, stateIcon } from '../dom';
 import { clock, duration, usd } from '../format';
 import { guardTable } from './guardsSection';
-import { formatTokens } from '../../src/core/text/usageText';
 
 type Send = (message: WebviewMessage) => void;
 
@@ -229,7 +228,9 @@ function runRows(r: DetailRun, send: Send, now: number): HTMLTableSectionElement
       : h('td', { text: duration(r.durationMs) }),
     h('td', {
       text:
-        r.costUsd === undefined ? 'not reported' : `${usd(r.costUsd)}${r.tokens ? ` (${tokensText(r.tokens)})` : ''}`,
+        r.costUsd === undefined
+          ? 'not reported'
+          : `${usd(r.costUsd)}${r.tokensText ? ` (${r.tokensText})` : ''}`,
     }),
     h('td', { text: resumed(r) }),
     links,
@@ -242,14 +243,4 @@ function resumed(r: DetailRun): string {
   const c = r.resumeCounts;
   const counts = c ? `replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : '';
   return [r.resumes ? `resumed ${r.resumes}×` : '', counts].filter(Boolean).join(': ');
-}
-
-/** A run's tokens with their cache split, as the CLI and the tree write them. */
-function tokensText(t: NonNullable<DetailRun['tokens']>): string {
-  return formatTokens({
-    inputTokens: t.input,
-    outputTokens: t.output,
-    ...(t.cacheRead !== undefined ? { cacheReadTokens: t.cacheRead } : {}),
-    ...(t.cacheWrite !== undefined ? { cacheWriteTokens: t.cacheWrite } : {}),
-  });
 }

@@ -249,6 +249,8 @@ export const DetailRun = z.strictObject({
   costUsd: opt(num),
   /** `input` is the whole prompt; `cacheRead` and `cacheWrite` its parts read from and written to the prompt cache. */
   tokens: opt(z.strictObject({ input: int, output: int, cacheRead: opt(int), cacheWrite: opt(int) })),
+  /** The tokens as the CLI and the tree write them, with the cache split: `5210+120 tokens (4300 cache read (83%)…`. */
+  tokensText: opt(str),
   failureCode: opt(str),
   failureReason: opt(str),
   retryReason: opt(str),

@@ -7,6 +7,7 @@ import type { ProjectState } from '../store/projectState';
 import { guardRow } from './guardRows';
 import type { DetailRun, TaskDetail, TraceDecision } from './panelProtocol';
 import { traceDecision } from './schedulerTrace';
+import { formatTokens } from '../text/usageText';
 
 /** What a task's detail needs besides the state: its runs' logs and which of their files exist. */
 export interface DetailInputs {
@@ -85,6 +86,7 @@ function detailRun(r: Run, inputs: DetailInputs): DetailRun {
             ...(r.usage.cacheReadTokens !== undefined ? { cacheRead: r.usage.cacheReadTokens } : {}),
             ...(r.usage.cacheWriteTokens !== undefined ? { cacheWrite: r.usage.cacheWriteTokens } : {}),
           },
+          tokensText: formatTokens(r.usage),
         }
       : {}),
     ...(r.failureCode ? { failureCode: r.failureCode } : {}),

@@ -52,6 +52,28 @@ describe("panel task detail (a task's run history)", () => {
     },
   );
 
+  it("carries a run's cache split and its text, as the CLI writes it", () => {
+    const { state } = richProject();
+    const run = state.runs.find((r) => r.id === 't8.2')!;
+    run.usage = {
+      inputTokens: 5_210,
+      outputTokens: 120,
+      costUsd: 0.0391,
+      cacheReadTokens: 4_300,
+      cacheWriteTokens: 600,
+    };
+    const detail = buildTaskDetail(state, 't8', {
+      runLogs: new Map(),
+      diffs: new Set(),
+      worktrees: new Set(),
+      guards: [],
+    })!;
+    assert.equal(TaskDetail.safeParse(detail).success, true);
+    const row = detail.runs.find((r) => r.id === 't8.2')!;
+    assert.deepEqual(row.tokens, { input: 5_210, output: 120, cacheRead: 4_300, cacheWrite: 600 });
+    assert.equal(row.tokensText, '5210+120 tokens (4300 cache read (83%), 600 cache write, 310 uncached)');
+  });
+
   it(
     "merges the decisions of its runs' logs and the scheduler's trace about it, oldest first, without " +
       'duplicate finish lines',
