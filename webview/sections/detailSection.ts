@@ -227,10 +227,7 @@ function runRows(r: DetailRun, send: Send, now: number): HTMLTableSectionElement
       ? h('td', {}, h('span', { 'data-since': r.startedAt, text: duration(now - Date.parse(r.startedAt)) }))
       : h('td', { text: duration(r.durationMs) }),
     h('td', {
-      text:
-        r.costUsd === undefined
-          ? 'not reported'
-          : `${usd(r.costUsd)}${r.tokensText ? ` (${r.tokensText})` : ''}`,
+      text: r.costUsd === undefined ? 'not reported' : `${usd(r.costUsd)}${r.tokensText ? ` (${r.tokensText})` : ''}`,
     }),
     h('td', { text: resumed(r) }),
     links,
