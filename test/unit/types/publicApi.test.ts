@@ -39,7 +39,11 @@ const VARIANTS: Variant[] = [
   { name: 'dts-value-added', dts: (text) => `${text}\nexport declare function formatUsd(usd: number): string;\n` },
   {
     name: 'dts-type-removed',
-    dts: swap('export interface PriceTable {\n  inputPerMTokUsd: number;\n  outputPerMTokUsd: number;\n}\n', ''),
+    dts: (text) => {
+      const removed = text.replace(/^export interface PriceTable \{\n[^}]*\n\}\n/m, '');
+      assert.notEqual(removed, text, 'the fixture expects the PriceTable interface in the file');
+      return removed;
+    },
   },
   { name: 'api-value-added', api: (text) => `${text}\nexport { formatUsd } from './core/agent/pricing';\n` },
   {
