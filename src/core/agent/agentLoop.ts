@@ -78,7 +78,9 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
     if (compacted) {
       sent = 0;
       previousEnd = undefined;
-      input.emit({ type: 'progress', message: compactionNote(turn, compacted, options.contextWindow) });
+      // Logged by the process that first made it (a resumed run rebuilds the same compactions silently).
+      if (!tools.replaying)
+        input.emit({ type: 'progress', message: compactionNote(turn, compacted, options.contextWindow) });
     }
     const estimated = fixedTokens + messages.reduce((n, m) => n + estimateTokens(m), 0);
     // The journal keeps what this request adds (all of it after a compaction); the whole request is the system prompt
