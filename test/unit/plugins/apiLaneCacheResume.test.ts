@@ -93,6 +93,27 @@ describe('anthropic lane with prompt caching killed mid-session (real SIGKILL) a
       );
       const cost = (uncached * 3 + written * 3.75 + readTokens * 0.3 + 170 * 15) / 1e6;
       assert.ok(Math.abs(run.usage.costUsd - cost) < 1e-12, `${run.usage.costUsd} vs ${cost}`);
+      // `status` and `log` show the split and the cache share.
+      const status = await runCli(cli, t.repo.dir, ['status'], env);
+      const share = Math.round((readTokens / (readTokens + written + uncached)) * 100);
+      assert.ok(
+        status.stdout.includes(
+          `${readTokens + written + uncached}+170 tokens (${readTokens} cache read (${share}%), ${written} cache ` +
+            `write, ${uncached} uncached)`,
+        ),
+        status.stdout,
+      );
+      const shown = await runCli(cli, t.repo.dir, ['log', 't1.1'], env);
+      const call1 = cache.usages[0]!;
+      assert.ok(
+        shown.stdout.includes(
+          `model call 1: ${call1.cache_creation_input_tokens! + call1.input_tokens}+50 tokens (0 cache read (0%), ` +
+            `${call1.cache_creation_input_tokens} cache write, ${call1.input_tokens} uncached)`,
+        ),
+        shown.stdout,
+      );
+      assert.match(shown.stdout, /context compacted before model call 4: ~\d+ → ~\d+ prompt tokens \(window 4096;/);
+
       // The journal's model outcomes carry the split, and the replayed ones were not counted again.
       const journal = (await t.journal()).filter((e) => e.type === 'outcome' && e.usage);
       assert.equal(journal.length, 4);
