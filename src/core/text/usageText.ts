@@ -15,13 +15,13 @@ export function cacheShare(usage: UsageFigures): number | undefined {
 
 /**
  * How the prompt tokens split, e.g. `4300 cache read (83%), 600 cache write, 310 uncached`; empty when the provider
- * reported no cache figures.
+ * reported no cache figures or nothing was read from or written to the cache.
  */
 export function formatCacheSplit(usage: UsageFigures): string {
   const share = cacheShare(usage);
-  if (share === undefined) return '';
   const read = usage.cacheReadTokens ?? 0;
   const write = usage.cacheWriteTokens ?? 0;
+  if (share === undefined || (read === 0 && write === 0)) return '';
   const uncached = Math.max(0, usage.inputTokens - read - write);
   return `${read} cache read (${Math.round(share * 100)}%), ${write} cache write, ${uncached} uncached`;
 }

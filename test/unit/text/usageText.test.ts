@@ -10,6 +10,11 @@ describe('usage text (CLI, tree tooltip, panel)', () => {
     // A lane that reports no cache figures keeps the plain form.
     assert.equal(formatTokens({ inputTokens: 900, outputTokens: 150 }), '900+150 tokens');
     assert.equal(cacheShare({ inputTokens: 900, outputTokens: 150 }), undefined);
+    // Nothing read or written (caching off, or a prompt under the cacheable minimum): the plain form.
+    assert.equal(
+      formatTokens({ inputTokens: 900, outputTokens: 150, cacheReadTokens: 0, cacheWriteTokens: 0 }),
+      '900+150 tokens',
+    );
     // OpenAI-compatible: reads only.
     assert.equal(
       formatTokens({ inputTokens: 2_400, outputTokens: 10, cacheReadTokens: 1_920 }),
