@@ -1,7 +1,9 @@
 import type { Usage } from '../../src/api';
 import type { ClaudeUsage, ModelUsage } from './streamSchema';
 
-type Tokens = { input: number; output: number };
+/** `input` is the whole prompt; `read` and `write` the parts of it read from and written to the prompt cache. */
+type Tokens = { input: number; output: number; read: number; write: number };
+const NONE: Tokens = { input: 0, output: 0, read: 0, write: 0 };
 type ResultTotals = { usage?: ClaudeUsage; modelUsage?: Record<string, ModelUsage>; totalCostUsd?: number };
 
 /**
@@ -18,53 +20,72 @@ type ResultTotals = { usage?: ClaudeUsage; modelUsage?: Record<string, ModelUsag
  *   call only), and the cost (`total_cost_usd`). Only what the messages did
  *   not count yet is added; the tally never counts down.
  * Our `inputTokens` is the whole prompt: Claude's `input_tokens` plus cache
- * creation and cache reads, which Claude reports separately.
+ * creation and cache reads, which Claude reports separately; those two are
+ * also kept as `cacheWriteTokens` and `cacheReadTokens`.
  */
 export class UsageTally {
   private readonly perMessage = new Map<string, Tokens>();
-  private readonly counted: Tokens = { input: 0, output: 0 };
+  private readonly counted: Tokens = { ...NONE };
 
   /** An assistant message's usage: the part not counted yet, if any. */
   message(id: string | undefined, usage: ClaudeUsage | null | undefined): Usage | undefined {
     if (!id || !usage) return undefined;
-    const now = { input: promptTokens(usage), output: usage.output_tokens };
-    const before = this.perMessage.get(id) ?? { input: 0, output: 0 };
-    const grown = { input: Math.max(0, now.input - before.input), output: Math.max(0, now.output - before.output) };
-    this.perMessage.set(id, { input: Math.max(now.input, before.input), output: Math.max(now.output, before.output) });
-    return this.add(grown, 0);
+    const now = tokensOf(usage);
+    const before = this.perMessage.get(id) ?? NONE;
+    this.perMessage.set(id, combine(now, before, Math.max));
+    return this.add(growth(now, before), 0);
   }
 
   /** The result's totals: the rest of the tokens, and the cost. */
   result(totals: ResultTotals): Usage | undefined {
     const models = Object.values(totals.modelUsage ?? {});
     const all: Tokens = models.length
-      ? models.reduce(
-          (sum, m) => ({
-            input: sum.input + m.inputTokens + (m.cacheReadInputTokens ?? 0) + (m.cacheCreationInputTokens ?? 0),
-            output: sum.output + m.outputTokens,
-          }),
-          { input: 0, output: 0 },
-        )
+      ? models.reduce((sum, m) => {
+          const read = m.cacheReadInputTokens ?? 0;
+          const write = m.cacheCreationInputTokens ?? 0;
+          return combine(sum, { input: m.inputTokens + read + write, output: m.outputTokens, read, write }, add);
+        }, NONE)
       : totals.usage
-        ? { input: promptTokens(totals.usage), output: totals.usage.output_tokens }
-        : { input: 0, output: 0 };
+        ? tokensOf(totals.usage)
+        : NONE;
     const cost = totals.totalCostUsd ?? models.reduce((sum, m) => sum + (m.costUSD ?? 0), 0);
-    return this.add(
-      { input: Math.max(0, all.input - this.counted.input), output: Math.max(0, all.output - this.counted.output) },
-      cost,
-    );
+    return this.add(growth(all, this.counted), cost);
   }
 
   private add(tokens: Tokens, costUsd: number): Usage | undefined {
-    const input = Math.round(tokens.input);
-    const output = Math.round(tokens.output);
-    if (!input && !output && !costUsd) return undefined;
-    this.counted.input += input;
-    this.counted.output += output;
-    return { inputTokens: input, outputTokens: output, costUsd };
+    const t = combine(tokens, NONE, (a) => Math.round(a));
+    if (!t.input && !t.output && !costUsd) return undefined;
+    Object.assign(this.counted, combine(this.counted, t, add));
+    return {
+      inputTokens: t.input,
+      outputTokens: t.output,
+      ...(t.read ? { cacheReadTokens: t.read } : {}),
+      ...(t.write ? { cacheWriteTokens: t.write } : {}),
+      costUsd,
+    };
   }
 }
 
-function promptTokens(u: ClaudeUsage): number {
-  return u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+function tokensOf(u: ClaudeUsage): Tokens {
+  const read = u.cache_read_input_tokens ?? 0;
+  const write = u.cache_creation_input_tokens ?? 0;
+  return { input: u.input_tokens + read + write, output: u.output_tokens, read, write };
+}
+
+/** What `now` counts beyond `before`, per kind; never negative. */
+function growth(now: Tokens, before: Tokens): Tokens {
+  return combine(now, before, (a, b) => Math.max(0, a - b));
+}
+
+function combine(a: Tokens, b: Tokens, f: (x: number, y: number) => number): Tokens {
+  return {
+    input: f(a.input, b.input),
+    output: f(a.output, b.output),
+    read: f(a.read, b.read),
+    write: f(a.write, b.write),
+  };
+}
+
+function add(x: number, y: number): number {
+  return x + y;
 }

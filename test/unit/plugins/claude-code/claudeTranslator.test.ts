@@ -20,12 +20,14 @@ function translate(input: string[]) {
   }
   const usage = events.flatMap((e) => (e.type === 'usage' ? [e.usage] : []));
   const total = usage.reduce(
-    (a: { inputTokens: number; outputTokens: number; costUsd: number }, u) => ({
+    (a: { inputTokens: number; outputTokens: number; cacheRead: number; cacheWrite: number; costUsd: number }, u) => ({
       inputTokens: a.inputTokens + (u.inputTokens ?? 0),
       outputTokens: a.outputTokens + (u.outputTokens ?? 0),
+      cacheRead: a.cacheRead + (u.cacheReadTokens ?? 0),
+      cacheWrite: a.cacheWrite + (u.cacheWriteTokens ?? 0),
       costUsd: a.costUsd + (u.costUsd ?? 0),
     }),
-    { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    { inputTokens: 0, outputTokens: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 },
   );
   return { events, outcome: t.outcome, total };
 }
@@ -34,7 +36,7 @@ describe('claude-code translator on the real 2.1.332 stream', () => {
   it("a normal run: every line parses, the total usage is the result's modelUsage and cost", () => {
     const { outcome, total } = translate(lines('normal.jsonl'));
     assert.equal(outcome.succeeded, true);
-    assert.deepEqual(total, { inputTokens: 200, outputTokens: 27, costUsd: 0.00134 });
+    assert.deepEqual(total, { inputTokens: 200, outputTokens: 27, cacheRead: 0, cacheWrite: 0, costUsd: 0.00134 });
   });
 
   it(
@@ -45,7 +47,7 @@ describe('claude-code translator on the real 2.1.332 stream', () => {
       const { outcome, total } = translate(all.slice(0, -1));
       assert.equal(outcome.finished, false);
       // msg_0 (text + tool_use: two lines, one usage) and msg_1: 100 input tokens each; output as of message_start.
-      assert.deepEqual(total, { inputTokens: 200, outputTokens: 2, costUsd: 0 });
+      assert.deepEqual(total, { inputTokens: 200, outputTokens: 2, cacheRead: 0, cacheWrite: 0, costUsd: 0 });
     },
   );
 
@@ -65,7 +67,7 @@ describe('claude-code translator on the real 2.1.332 stream', () => {
             inputTokens: 3000,
             outputTokens: 400,
             cacheReadInputTokens: 1000,
-            cacheCreationInputTokens: 0,
+            cacheCreationInputTokens: 200,
             costUSD: 0.049,
           },
           'claude-haiku-4-5': {
@@ -83,7 +85,14 @@ describe('claude-code translator on the real 2.1.332 stream', () => {
         permission_denials: [],
       };
       const { outcome, total } = translate([lines('normal.jsonl')[1]!, JSON.stringify(result)]);
-      assert.deepEqual(total, { inputTokens: 4100, outputTokens: 410, costUsd: 0.05 });
+      // The whole prompt, with the parts read from and written to Claude's prompt cache kept apart too.
+      assert.deepEqual(total, {
+        inputTokens: 4300,
+        outputTokens: 410,
+        cacheRead: 1000,
+        cacheWrite: 200,
+        costUsd: 0.05,
+      });
       assert.equal(outcome.succeeded, false);
       assert.equal(
         outcome.error,
