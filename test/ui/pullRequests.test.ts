@@ -30,7 +30,7 @@ const TOKEN = 'ghp_UITESTfaketoken0123456789abcdefghijABCD';
 const LIGHT = 'Default Light Modern';
 const DARK = 'Default Dark Modern';
 
-describe('Pull requests in VS Code: tree, panel, notifications, Set GitHub Token (code-server + chromium)', function () {
+describe('Pull requests in VS Code: tree, panel, notifications, token (code-server + chromium)', function () {
   this.timeout(150_000);
   let workspace: TestWorkspace;
   let server: CodeServer;
@@ -55,7 +55,15 @@ describe('Pull requests in VS Code: tree, panel, notifications, Set GitHub Token
   const settings = (theme: string): void =>
     writeFileSync(
       join(workspace.dir, '.vscode', 'settings.json'),
-      `${JSON.stringify({ 'switchyard.lanes': workspace.lanes, 'switchyard.runOnSend': false, 'workbench.colorTheme': theme }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          'switchyard.lanes': workspace.lanes,
+          'switchyard.runOnSend': false,
+          'workbench.colorTheme': theme,
+        },
+        null,
+        2,
+      )}\n`,
     );
   /**
    * Waits until the browser asked the stand-in for PR `number`'s page since request `since`. The workbench asks
@@ -210,9 +218,7 @@ describe('Pull requests in VS Code: tree, panel, notifications, Set GitHub Token
     ]);
     assert.ok(texts.includes(`3 PR #${n.merged} merged · 2/2 checks passed`), texts.join('\n'));
     const icons = await page
-      .locator(
-        '.part.sidebar .monaco-list-row[aria-level="4"] .custom-view-tree-node-item-icon, .part.sidebar .monaco-list-row[aria-level="4"] .codicon',
-      )
+      .locator('.part.sidebar .monaco-list-row[aria-level="4"] .codicon')
       .evaluateAll((els) => els.map((e) => e.className));
     assert.ok(
       icons.some((c) => c.includes('codicon-pass')) && icons.some((c) => c.includes('codicon-clock')),
@@ -282,7 +288,7 @@ describe('Pull requests in VS Code: tree, panel, notifications, Set GitHub Token
     await workbench.runCommand('Notifications: Clear All Notifications');
   });
 
-  it('the queue panel: an AWAITING_CI column, the PR on the row, the checks in the detail; light and dark', async () => {
+  it('the queue panel: an AWAITING_CI column, the PR on the row, its checks in the detail; light, dark', async () => {
     await workbench.runCommand('Switchyard: Open Queue Panel');
     const frame = await panel();
     const stage = await poll('the AWAITING_CI column with the task', async () => {
@@ -354,7 +360,7 @@ describe('Pull requests in VS Code: tree, panel, notifications, Set GitHub Token
     await workbench.runCommand('Notifications: Clear All Notifications');
   });
 
-  it('Set GitHub Token: refuses an empty token, stores one as a password, then offers to replace or remove it', async () => {
+  it('Set GitHub Token: refuses an empty token, stores one (a password), then offers replace or remove', async () => {
     await workbench.runCommand('Switchyard: Set GitHub Token');
     await workbench.waitForPrompt('GitHub token');
     const input = page.locator('.quick-input-widget .quick-input-box input');
