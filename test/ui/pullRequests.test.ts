@@ -228,7 +228,7 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
     await shot('01-tree-light.png');
   });
 
-  it("Open Pull Request in the task row's context menu opens the PR's page", async () => {
+  it("Open Pull Request in the task row's context menu, and from the palette, opens the PR's page", async () => {
     const before = requests.length;
     const taskRow = page
       .locator('.part.sidebar .monaco-list-row')
@@ -249,6 +249,21 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
     );
     for (const p of browser.context.pages().slice(1)) await p.close();
     assert.equal(await page.locator('.notification-toast', { hasText: 'Error running command' }).count(), 0);
+
+    // From the palette (shown there once a task has a PR): a pick of the tasks that have one.
+    const since = requests.length;
+    await workbench.runCommand('Switchyard: Open Pull Request');
+    await workbench.waitForPrompt('Open the pull request of which task?');
+    const picks = await page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name')
+      .allInnerTexts();
+    assert.deepEqual(
+      picks.sort(),
+      [`${ids.merged} · Document the export`, `${ids.ci} · Export the report as CSV`].sort(),
+    );
+    await workbench.quickPickRow(`${ids.ci} · Export the report as CSV`).click();
+    await pageOpened('the PR page requested from the palette', n.ci, since);
+    for (const p of browser.context.pages().slice(1)) await p.close();
   });
 
   it('a failing required check is announced once, with its name and Open Pull Request', async () => {
