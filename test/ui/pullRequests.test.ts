@@ -371,6 +371,7 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
     await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok(await toast.first().getByRole('button', { name: 'Open Pull Request' }).isVisible());
     assert.equal(await toasts(`pull request #${n.merged} was merged`).count(), 0, 'the earlier merge is not news');
+    await page.waitForTimeout(600); // the toast's slide-in
     await shot('07-merged-dark.png');
     await workbench.runCommand('Notifications: Clear All Notifications');
   });
