@@ -7,6 +7,7 @@ import { QueuePanelController } from './ui/panel/queuePanelController';
 import { ProjectHost } from './ui/project/projectHost';
 import { ProjectSnapshot } from './ui/project/projectSnapshot';
 import { SecretStorageSource } from './ui/secrets/secretStorageSource';
+import { PullRequestAnnouncer } from './ui/progress/announcePullRequests';
 import type { SwitchyardExtension } from './ui/switchyardApi';
 import { QueueStatusBar } from './ui/views/queueStatusBar';
 import { RUN_DIFF_SCHEME, RunDiffProvider } from './ui/views/runDiffProvider';
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
     panels,
     new TasksView(snapshot),
     new QueueStatusBar(snapshot),
+    new PullRequestAnnouncer(snapshot),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DIFF_SCHEME, new RunDiffProvider(host)),
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reportProvider),
     ...registerCommands(commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal })),

@@ -86,6 +86,8 @@ export function stateIcon(state: string): string {
       return 'eye';
     case 'INTEGRATING':
       return 'git-merge';
+    case 'AWAITING_CI':
+      return 'git-pull-request';
     case 'READY':
       return 'circle-large-outline';
     case 'BLOCKED':
@@ -98,5 +100,19 @@ export function stateIcon(state: string): string {
       return 'history';
     default:
       return 'circle-outline';
+  }
+}
+
+/** The codicon of a required check's state. */
+export function checkIcon(state: string): string {
+  switch (state) {
+    case 'success':
+      return 'pass';
+    case 'failure':
+      return 'error';
+    case 'pending':
+      return 'clock';
+    default:
+      return 'circle-large-outline';
   }
 }

@@ -1,5 +1,5 @@
 import type { PanelTask } from '../src/core/panel/panelProtocol';
-import { h, icon, setText, stateIcon } from './dom';
+import { checkIcon, h, icon, setText, stateIcon } from './dom';
 import { clock, duration, usd } from './format';
 import type { PanelStore, Tab } from './panelStore';
 
@@ -260,6 +260,7 @@ function info(task: PanelTask, store: PanelStore, now: number): HTMLElement {
     cell.textContent = blockers.length ? `blocked by ${blockers.join(', ')}` : 'blocked by a dependency';
     return cell;
   }
+  if (task.pr && (task.state === 'AWAITING_CI' || task.state === 'DONE')) return prCell(cell, task.pr);
   const run = task.run;
   if (run && run.state === 'RUNNING') {
     cell.append(
@@ -277,5 +278,23 @@ function info(task: PanelTask, store: PanelStore, now: number): HTMLElement {
   if (run)
     cell.textContent =
       `${run.id} · ` + `${duration(run.durationMs)}${run.costUsd !== undefined ? ` · ${usd(run.costUsd)}` : ''}`;
+  return cell;
+}
+
+/** `PR #12 open` and a mark per required check (its name in the mark's label). */
+function prCell(cell: HTMLElement, pr: NonNullable<PanelTask['pr']>): HTMLElement {
+  cell.classList.add('pr');
+  cell.append(icon(pr.state === 'merged' ? 'git-merge' : 'git-pull-request'), ` PR #${pr.number} ${pr.state}`);
+  for (const c of pr.checks)
+    cell.append(
+      ' ',
+      h(
+        'span',
+        { class: `check check-${c.state}`, title: `${c.name}: ${c.state}` },
+        icon(checkIcon(c.state)),
+        ` ${c.name}`,
+      ),
+    );
+  if (!pr.checks.length && pr.state === 'open') cell.append(' · no required checks recorded');
   return cell;
 }

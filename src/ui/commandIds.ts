@@ -23,10 +23,18 @@ export const COMMANDS = {
   setPostgresConnection: 'switchyard.setPostgresConnection',
   tasksTreeRows: 'switchyard.tasksTreeRows',
   openProjectConfig: 'switchyard.openProjectConfig',
+  openPullRequest: 'switchyard.openPullRequest',
+  setGitHubToken: 'switchyard.setGitHubToken',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
 export type CommandId = (typeof COMMANDS)[CommandName];
+
+/** Context keys the extension sets (`when` clauses in package.json use them). */
+export const CONTEXT_KEYS = {
+  /** Some task has a pull request: Open Pull Request shows in the palette. */
+  hasPullRequest: 'switchyard.hasPullRequest',
+} as const;
 
 export const VIEWS = {
   container: 'switchyard',

@@ -51,7 +51,7 @@ function patches(view: PanelView, count: number): PanelPatch[] {
         ? {
             pipeline: {
               ...view.pipeline,
-              stages: view.pipeline.stages.map((s) => ({ ...s, count: (s.count + i) % (s.limit + 1) })),
+              stages: view.pipeline.stages.map((s) => ({ ...s, count: (s.count + i) % ((s.limit ?? 4) + 1) })),
             },
           }
         : {};

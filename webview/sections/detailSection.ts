@@ -1,5 +1,5 @@
 import type { DetailRun, PanelTask, TaskDetail, WebviewMessage } from '../../src/core/panel/panelProtocol';
-import { button, fill, h, icon, stateIcon } from '../dom';
+import { button, checkIcon, fill, h, icon, stateIcon } from '../dom';
 import { clock, duration, usd } from '../format';
 import { guardTable } from './guardsSection';
 
@@ -62,6 +62,12 @@ export function renderDetail(
         cmd({ type: 'command', command: 'cancelTask', taskId: task.id }),
       ),
     );
+  if (task.pr)
+    actions.append(
+      action('Open Pull Request', 'git-pull-request', `Open pull request #${task.pr.number} of ${task.id}`, () =>
+        cmd({ type: 'command', command: 'openPullRequest', taskId: task.id }),
+      ),
+    );
   if (task.state !== 'DONE')
     actions.append(
       action('Change lane…', 'arrow-swap', `Change the lane of ${task.id} (now ${task.lane})`, () =>
@@ -103,6 +109,7 @@ export function renderDetail(
     el,
     head,
     specBlock(detail),
+    detail.pullRequest ? pullRequestBlock(detail.pullRequest, detail.id, send) : null,
     h('h4', { text: 'Runs' }),
     detail.runs.length
       ? runTable(detail.runs, send, now)
@@ -133,6 +140,47 @@ function action(text: string, codicon: string, label: string, onClick: () => voi
   const b = button(text, { icon: codicon, label, cls: 'btn' });
   b.addEventListener('click', onClick);
   return b;
+}
+
+/**
+ * The task's pull request: number, state, where it goes, its required checks with their states; the URL is text,
+ * and the link button asks the host to open it (the page opens nothing itself).
+ */
+function pullRequestBlock(pr: NonNullable<TaskDetail['pullRequest']>, taskId: string, send: Send): HTMLElement {
+  const open = button(`#${pr.number}`, {
+    icon: 'link-external',
+    label: `Open pull request #${pr.number}`,
+    cls: 'link',
+  });
+  open.addEventListener('click', () => send({ type: 'command', command: 'openPullRequest', taskId }));
+  const where = pr.repository ? ` · ${pr.repository}: ${pr.head ?? '?'} → ${pr.base ?? '?'}` : '';
+  const facts = [
+    pr.headSha ? `head ${pr.headSha.slice(0, 12)}` : '',
+    pr.mergeCommit ? `merge commit ${pr.mergeCommit.slice(0, 12)}` : '',
+  ].filter(Boolean);
+  return h(
+    'section',
+    { class: 'pull-request', 'aria-label': `Pull request #${pr.number}`, 'data-pr-state': pr.state },
+    h('h4', { text: 'Pull request' }),
+    h('p', {}, icon(pr.state === 'merged' ? 'git-merge' : 'git-pull-request'), ' ', open, ` ${pr.state}${where}`),
+    h('p', { class: 'muted small', text: [pr.url, ...facts].join(' · ') }),
+    pr.checks.length
+      ? h(
+          'ul',
+          { class: 'checks', 'aria-label': 'Required checks' },
+          ...pr.checks.map((c) =>
+            h(
+              'li',
+              { class: `check check-${c.state}`, 'data-check': c.name },
+              icon(checkIcon(c.state)),
+              ` ${c.name}: ${c.state === 'missing' ? 'missing (not registered yet)' : c.state}`,
+              c.conclusion && c.conclusion !== c.state ? ` (${c.conclusion})` : '',
+            ),
+          ),
+        )
+      : h('p', { class: 'empty', text: 'No required checks recorded yet.' }),
+    ...pr.warnings.map((w) => h('p', { class: 'muted small' }, icon('warning'), ` ${w}`)),
+  );
 }
 
 function specBlock(d: TaskDetail): HTMLElement {

@@ -9,7 +9,8 @@ import { clock, duration } from '../format';
  */
 export function renderPipeline(el: HTMLElement, pipeline: Pipeline, select: (id: string) => void): void {
   const cards = pipeline.stages.map((s) => {
-    const full = s.count >= s.limit;
+    const full = s.limit !== undefined && s.count >= s.limit;
+    const usage = s.limit === undefined ? `${s.count}` : `${s.count} / ${s.limit}`;
     const chips = s.tasks.map((id) =>
       h('button', { type: 'button', class: 'chip', 'data-select': id, 'aria-label': `Show task ${id}`, text: id }),
     );
@@ -18,27 +19,32 @@ export function renderPipeline(el: HTMLElement, pipeline: Pipeline, select: (id:
       {
         class: `stage${full ? ' full' : ''}`,
         role: 'group',
-        'aria-label': `${s.stage}: ${s.count} of ${s.limit}${full ? ', full' : ''}`,
+        'aria-label':
+          s.limit === undefined
+            ? `${s.stage}: ${s.count}, no WIP limit set`
+            : `${s.stage}: ${s.count} of ${s.limit}${full ? ', full' : ''}`,
         'data-stage': s.stage,
       },
       h(
         'div',
         { class: 'stage-head' },
         h('span', { class: 'stage-name', text: s.stage }),
-        h('span', { class: 'stage-count', text: `${s.count} / ${s.limit}` }),
+        h('span', { class: 'stage-count', text: usage }),
       ),
-      h(
-        'div',
-        {
-          class: 'meter',
-          role: 'meter',
-          'aria-valuemin': 0,
-          'aria-valuemax': s.limit,
-          'aria-valuenow': s.count,
-          'aria-label': `${s.stage} WIP`,
-        },
-        meterFill(s.count, s.limit),
-      ),
+      s.limit === undefined
+        ? h('div', { class: 'muted small', text: 'no WIP limit set' })
+        : h(
+            'div',
+            {
+              class: 'meter',
+              role: 'meter',
+              'aria-valuemin': 0,
+              'aria-valuemax': s.limit,
+              'aria-valuenow': s.count,
+              'aria-label': `${s.stage} WIP`,
+            },
+            meterFill(s.count, s.limit),
+          ),
       h('div', { class: 'chips' }, ...(chips.length ? chips : [h('span', { class: 'muted', text: 'empty' })])),
     );
     return card;
@@ -66,7 +72,7 @@ export function renderPipeline(el: HTMLElement, pipeline: Pipeline, select: (id:
 
 function freeSlots(p: Pipeline): number {
   const running = p.stages.find((s) => s.stage === 'RUNNING');
-  return running ? Math.max(0, running.limit - running.count) : 0;
+  return running?.limit !== undefined ? Math.max(0, running.limit - running.count) : 0;
 }
 
 function meterFill(count: number, limit: number): HTMLElement {

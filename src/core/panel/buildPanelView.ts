@@ -3,12 +3,22 @@ import type { TraceLine } from '../engine/traceLog';
 import type { GuardEvent } from '../guards/guardLog';
 import type { Run } from '../model/run';
 import { STAGES } from '../model/taskStates';
+import { taskPullRequest, type TaskPullRequest } from '../model/taskPullRequest';
 import { halfOpenAllowance } from '../scheduler/circuitBreaker';
 import { countStages, startVerdict } from '../scheduler/stageLimits';
 import type { ProjectState } from '../store/projectState';
 import { recentGuardRows } from './guardRows';
 import { laneRows } from './laneRows';
-import type { Breaker, Breakers, Guards, Header, PanelTask, PanelView, Pipeline } from './panelProtocol';
+import type {
+  Breaker,
+  Breakers,
+  Guards,
+  Header,
+  PanelPullRequest,
+  PanelTask,
+  PanelView,
+  Pipeline,
+} from './panelProtocol';
 import { laneCosts, readyFacts, taskNumber, type ReadyFacts } from './readyOrder';
 import { schedulerFromTrace } from './schedulerTrace';
 
@@ -62,6 +72,7 @@ function panelTask(
   ready: ReadyFacts | undefined,
 ): PanelTask {
   const last = latestRun(task.lastRunId, runs);
+  const pr = taskPullRequest(task, runs);
   return {
     id: task.id,
     n: taskNumber(task.id),
@@ -90,6 +101,21 @@ function panelTask(
         }
       : {}),
     runs: runs.length,
+    ...(pr ? { pr: panelPullRequest(pr) } : {}),
+  };
+}
+
+/** A pull request as a task's row carries it (the detail adds where it goes and its warnings). */
+export function panelPullRequest(pr: TaskPullRequest): PanelPullRequest {
+  return {
+    number: pr.number,
+    url: pr.url,
+    state: pr.state,
+    checks: pr.checks.map((c) => ({
+      name: c.name,
+      state: c.state,
+      ...(c.conclusion ? { conclusion: c.conclusion } : {}),
+    })),
   };
 }
 
@@ -128,15 +154,27 @@ function pipeline(state: ProjectState): Pipeline {
   const members = new Map<string, string[]>(STAGES.map((s) => [s, []]));
   for (const t of state.tasks) members.get(t.state)?.push(t.id);
   const verdict = startVerdict(counts, limits);
+  const stages: Pipeline['stages'] = STAGES.map((stage) => ({
+    stage,
+    count: counts[stage],
+    limit: limits[stage],
+    tasks: members.get(stage)!.sort((a, b) => taskNumber(a) - taskNumber(b)),
+  }));
+  if (!stages.some((s) => s.stage === 'AWAITING_CI')) stages.push(awaitingCi(state));
   return {
-    stages: STAGES.map((stage) => ({
-      stage,
-      count: counts[stage],
-      limit: limits[stage],
-      tasks: members.get(stage)!.sort((a, b) => taskNumber(a) - taskNumber(b)),
-    })),
+    stages,
     blocked: verdict.ok ? null : { backpressure: verdict.backpressure, reason: verdict.reason },
   };
+}
+
+/** The AWAITING_CI column: pull requests waiting for their required checks, and its WIP limit once one is set. */
+function awaitingCi(state: ProjectState): Pipeline['stages'][number] {
+  const tasks = state.tasks
+    .filter((t) => t.state === 'AWAITING_CI')
+    .map((t) => t.id)
+    .sort((a, b) => taskNumber(a) - taskNumber(b));
+  const limit = (state.settings.wip as Partial<Record<string, number>>).AWAITING_CI;
+  return { stage: 'AWAITING_CI', count: tasks.length, ...(limit !== undefined ? { limit } : {}), tasks };
 }
 
 function breakers(state: ProjectState): Breakers {

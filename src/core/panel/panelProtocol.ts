@@ -36,7 +36,8 @@ export const PANEL_TASK_STATES = [
   'FAILED',
 ] as const;
 export const PANEL_RUN_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_RESULT'] as const;
-export const PANEL_STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'] as const;
+/** The pipeline's columns: the WIP stages, then AWAITING_CI (pull requests waiting for their required checks). */
+export const PANEL_STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'] as const;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const taskStatesMatch: Same<(typeof PANEL_TASK_STATES)[number], CoreTaskState> = true;
 const runStatesMatch: Same<(typeof PANEL_RUN_STATES)[number], CoreRunState> = true;
@@ -73,6 +74,23 @@ export const RunBrief = z.strictObject({
 });
 export type RunBrief = z.infer<typeof RunBrief>;
 
+/** A required check of a pull request, as the panel shows it. */
+export const PanelCheck = z.strictObject({
+  name: str,
+  state: z.enum(['missing', 'pending', 'success', 'failure']),
+  conclusion: opt(str),
+});
+export type PanelCheck = z.infer<typeof PanelCheck>;
+
+/** A task's pull request on its row: number, state, its required checks. The URL is text; the host opens it. */
+export const PanelPullRequest = z.strictObject({
+  number: int,
+  url: str,
+  state: z.enum(['open', 'merged', 'closed']),
+  checks: z.array(PanelCheck),
+});
+export type PanelPullRequest = z.infer<typeof PanelPullRequest>;
+
 /** One row of the task list. Nothing in it changes with the clock, so unchanged tasks are never re-sent. */
 export const PanelTask = z.strictObject({
   id: str,
@@ -97,6 +115,8 @@ export const PanelTask = z.strictObject({
   failureReason: opt(str),
   run: opt(RunBrief),
   runs: int,
+  /** The task's pull request (pull-request mode), if it has one. */
+  pr: opt(PanelPullRequest),
 });
 export type PanelTask = z.infer<typeof PanelTask>;
 
@@ -114,7 +134,8 @@ export const Header = z.strictObject({
 export type Header = z.infer<typeof Header>;
 
 export const Pipeline = z.strictObject({
-  stages: z.array(z.strictObject({ stage: Stage, count: int, limit: int, tasks: z.array(str) })),
+  /** `limit` is absent for a stage without a WIP limit in the settings (AWAITING_CI before one is set). */
+  stages: z.array(z.strictObject({ stage: Stage, count: int, limit: opt(int), tasks: z.array(str) })),
   /** Why no new run would start now: a full downstream stage (backpressure) or a full RUNNING stage. */
   blocked: orNull(z.strictObject({ backpressure: z.boolean(), reason: str })),
 });
@@ -284,6 +305,18 @@ export const TaskDetail = z.strictObject({
    * Decision lines of the task's runs (`runs/<id>/events.jsonl`) and the scheduler's about it (trace), oldest first.
    */
   decisions: z.array(TraceDecision),
+  /** The task's pull request with where it goes, its head, merge commit and warnings. */
+  pullRequest: opt(
+    z.strictObject({
+      ...PanelPullRequest.shape,
+      repository: opt(str),
+      head: opt(str),
+      base: opt(str),
+      headSha: opt(str),
+      mergeCommit: opt(str),
+      warnings: z.array(str),
+    }),
+  ),
 });
 export type TaskDetail = z.infer<typeof TaskDetail>;
 
@@ -321,6 +354,7 @@ export const PANEL_COMMANDS = [
   'showRunDiff',
   'openWorktree',
   'refresh',
+  'openPullRequest',
 ] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 

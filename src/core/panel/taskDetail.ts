@@ -8,6 +8,8 @@ import { guardRow } from './guardRows';
 import type { DetailRun, TaskDetail, TraceDecision } from './panelProtocol';
 import { traceDecision } from './schedulerTrace';
 import { formatTokens } from '../text/usageText';
+import { taskPullRequest } from '../model/taskPullRequest';
+import { panelPullRequest } from './buildPanelView';
 
 /** What a task's detail needs besides the state: its runs' logs and which of their files exist. */
 export interface DetailInputs {
@@ -23,7 +25,7 @@ export interface DetailInputs {
 /**
  * One task's history for the panel: each run (attempt, lane, duration, cost,
  * state, the real failure reason, resumed-call counts, salvage, review,
- * integration, whether its diff and worktree can be opened), the guard
+ * integration, whether its diff and worktree can be opened), its pull request and required checks, the guard
  * verdicts on its runs, and the decisions about it from its runs' logs and
  * the scheduler trace, oldest first. Undefined for an unknown task.
  */
@@ -49,6 +51,7 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
     if (d) decisions.push(d);
   }
   decisions.sort((a, b) => a.ts.localeCompare(b.ts));
+  const pr = taskPullRequest(task, runs);
   return {
     id: task.id,
     title: task.spec.title,
@@ -66,6 +69,19 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
       .map(guardRow)
       .reverse(),
     decisions,
+    ...(pr
+      ? {
+          pullRequest: {
+            ...panelPullRequest(pr),
+            ...(pr.repository ? { repository: pr.repository } : {}),
+            ...(pr.head ? { head: pr.head } : {}),
+            ...(pr.base ? { base: pr.base } : {}),
+            ...(pr.headSha ? { headSha: pr.headSha } : {}),
+            ...(pr.mergeCommit ? { mergeCommit: pr.mergeCommit } : {}),
+            warnings: [...pr.warnings],
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { RunNode, TaskNode } from '../views/taskTreeNodes';
+import { CheckNode, PullRequestNode, RunNode, TaskNode } from '../views/taskTreeNodes';
 
 /**
  * The task id in a command argument: an id string, a Tasks tree element, or
@@ -7,6 +7,7 @@ import { RunNode, TaskNode } from '../views/taskTreeNodes';
  */
 export function taskIdFrom(arg: unknown): string | undefined {
   if (arg instanceof TaskNode) return arg.task.id;
+  if (arg instanceof PullRequestNode || arg instanceof CheckNode) return arg.taskId;
   return idFrom(arg, 'taskId', 'task');
 }
 

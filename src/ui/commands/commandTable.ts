@@ -5,6 +5,8 @@ import type { CommandDeps } from './commandDeps';
 import { newTask } from './newTask';
 import { openProjectConfig } from './openProjectConfig';
 import { openQueuePanel } from './openQueuePanel';
+import { openPullRequest } from './openPullRequest';
+import { setGitHubToken } from './setGitHubToken';
 import { promoteSalvage } from './promoteSalvage';
 import { refresh } from './refresh';
 import type { CommandEntry } from './registerCommands';
@@ -43,5 +45,7 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.setPostgresConnection, handler: (value) => setPostgresConnection(deps, value) },
     { id: COMMANDS.tasksTreeRows, handler: () => tasksTreeRows(deps) },
     { id: COMMANDS.openProjectConfig, handler: () => openProjectConfig(deps) },
+    { id: COMMANDS.openPullRequest, handler: (task) => openPullRequest(deps, task) },
+    { id: COMMANDS.setGitHubToken, handler: (value) => setGitHubToken(deps, value) },
   ];
 }

@@ -9,7 +9,8 @@ export function secretStorageKey(secret: string): string {
 
 /**
  * Lane secrets from VS Code's SecretStorage, asked first (then the
- * environment, then secret commands). Set with "Switchyard: Set API Key".
+ * environment, then secret commands). Set with "Switchyard: Set API Key";
+ * the GitHub token (`GITHUB_TOKEN`) with "Switchyard: Set GitHub Token".
  * Values are read when a run starts, so a key set now applies to the next run.
  */
 export class SecretStorageSource implements SecretSource {
@@ -26,6 +27,8 @@ export class SecretStorageSource implements SecretSource {
   }
 
   howToSet(laneId: string, secret: string): string {
+    if (secret === 'GITHUB_TOKEN')
+      return 'run "Switchyard: Set GitHub Token" to store GITHUB_TOKEN in VS Code\'s secret storage';
     return `run "Switchyard: Set API Key" and pick ${laneId} to store ${secret} in VS Code's secret storage`;
   }
 

@@ -3,7 +3,9 @@ import { formatUsd, totalCostUsd } from '../../core/agent/pricing';
 import type { RunState } from '../../core/model/runStates';
 import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';
-import type { RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
+import type { CheckNode, RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
+import { checkLines, checkRow, pullRequestRow, taskContextValue, type RowSpec } from './pullRequestRows';
+import { pullRequestLine } from '../../core/model/taskPullRequest';
 import { plainLine, plainText } from '../../core/text/plainText';
 import { formatMs } from '../../core/text/formatMs';
 import { formatTokens } from '../../core/text/usageText';
@@ -35,7 +37,9 @@ const RUN_ICONS: Record<RunState, string> = {
  * Labels: state `READY`; task `t1 · title`; run `t1.2`. Titles, specs and
  * failure reasons are untrusted: labels and descriptions are plain one-line
  * text (plainLine) and tooltips plain strings (plainText), never Markdown.
- * contextValues: `state.X`, `task.X`, `run.X` (`run.X.salvage` when the run's partial work was salvaged). */
+ * contextValues: `state.X`, `task.X` (`task.X.pr` for an AWAITING_CI or DONE task with a pull request), `run.X`
+ * (`run.X.salvage` when the run's partial work was salvaged), `pullRequest.<open|merged|closed>` for a task's PR
+ * row and `check.<state>` for its required checks. */
 export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
   switch (node.kind) {
     case 'state':
@@ -44,7 +48,31 @@ export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
       return taskItem(node);
     case 'run':
       return runItem(node);
+    case 'pull-request':
+      return rowItem(pullRequestRow(node.pullRequest), `pr:${node.taskId}`, node.pullRequest.checks.length > 0);
+    case 'check':
+      return checkItem(node);
   }
+}
+
+function checkItem(node: CheckNode): vscode.TreeItem {
+  return rowItem(checkRow(node.pullRequest, node.check), `check:${node.taskId}:${node.check.name}`, false);
+}
+
+function rowItem(spec: RowSpec, id: string, expandable: boolean): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    spec.label,
+    expandable ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = id;
+  item.description = spec.description;
+  item.tooltip = spec.tooltip;
+  item.contextValue = spec.contextValue;
+  item.iconPath = new vscode.ThemeIcon(
+    spec.icon.id,
+    spec.icon.color ? new vscode.ThemeColor(spec.icon.color) : undefined,
+  );
+  return item;
 }
 
 function stateItem(node: StateNode): vscode.TreeItem {
@@ -58,12 +86,15 @@ function stateItem(node: StateNode): vscode.TreeItem {
 
 function taskItem(node: TaskNode): vscode.TreeItem {
   const { task } = node;
-  const collapsed = node.runs.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+  const { pullRequest } = node;
+  const collapsed =
+    node.runs.length || pullRequest ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
   const item = new vscode.TreeItem(plainLine(`${task.id} · ${task.spec.title}`), collapsed);
   item.id = `task:${task.id}`;
   const cost = totalCostUsd(node.runs);
-  item.description = plainLine(`${node.lane} · ${task.state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}`);
-  item.contextValue = `task.${task.state}`;
+  const pr = pullRequest ? ` · PR #${pullRequest.number} ${pullRequest.state}` : '';
+  item.description = plainLine(`${node.lane} · ${task.state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}${pr}`);
+  item.contextValue = taskContextValue(task.state, pullRequest !== undefined);
   item.iconPath = new vscode.ThemeIcon(TASK_ICONS[task.state]);
   const lines = [
     `${task.id} · ${task.spec.title}`,
@@ -73,6 +104,7 @@ function taskItem(node: TaskNode): vscode.TreeItem {
   if (task.spec.files.length) lines.push(`files: ${task.spec.files.join(', ')}`);
   if (task.spec.acceptance) lines.push(`acceptance: ${task.spec.acceptance}`);
   if (task.failureReason) lines.push(`failure: ${task.failureReason}`);
+  if (pullRequest) lines.push(`${pullRequestLine(pullRequest)}: ${pullRequest.url}`, ...checkLines(pullRequest.checks));
   item.tooltip = plainText(lines.join('\n'));
   return item;
 }

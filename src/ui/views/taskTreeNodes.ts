@@ -1,5 +1,7 @@
+import type { RequiredCheckRecord } from '../../core/model/pullRequestRecord';
 import type { Run } from '../../core/model/run';
 import type { Task } from '../../core/model/task';
+import type { TaskPullRequest } from '../../core/model/taskPullRequest';
 import type { TaskState } from '../../core/model/taskStates';
 
 /** A top-level node: one task state that has tasks. */
@@ -19,6 +21,27 @@ export class TaskNode {
     /** The lane the next run would use: the task's override or the project default. */
     readonly lane: string,
     readonly runs: readonly Run[],
+    /** The task's pull request (pull-request mode): a row above its runs. */
+    readonly pullRequest?: TaskPullRequest,
+  ) {}
+}
+
+/** A task's pull request; its children are the required checks. */
+export class PullRequestNode {
+  readonly kind = 'pull-request';
+  constructor(
+    readonly taskId: string,
+    readonly pullRequest: TaskPullRequest,
+  ) {}
+}
+
+/** One check the pull request's base requires, with its state. */
+export class CheckNode {
+  readonly kind = 'check';
+  constructor(
+    readonly taskId: string,
+    readonly pullRequest: TaskPullRequest,
+    readonly check: RequiredCheckRecord,
   ) {}
 }
 
@@ -32,9 +55,15 @@ export class RunNode {
   ) {}
 }
 
-export type TaskTreeNode = StateNode | TaskNode | RunNode;
+export type TaskTreeNode = StateNode | TaskNode | RunNode | PullRequestNode | CheckNode;
 
 /** True for the elements the Tasks tree hands to its context-menu commands. */
 export function isTaskTreeNode(value: unknown): value is TaskTreeNode {
-  return value instanceof StateNode || value instanceof TaskNode || value instanceof RunNode;
+  return (
+    value instanceof StateNode ||
+    value instanceof TaskNode ||
+    value instanceof RunNode ||
+    value instanceof PullRequestNode ||
+    value instanceof CheckNode
+  );
 }

@@ -4,7 +4,8 @@ import { TASK_STATES } from '../../core/model/taskStates';
 import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
-import { RunNode, StateNode, TaskNode, type TaskTreeNode } from './taskTreeNodes';
+import { CheckNode, PullRequestNode, RunNode, StateNode, TaskNode, type TaskTreeNode } from './taskTreeNodes';
+import { taskPullRequest } from '../../core/model/taskPullRequest';
 import { guardStatusLines } from '../../core/guards/guardStatusLines';
 import {
   isPipelineTreeNode,
@@ -18,7 +19,7 @@ type TreeNode = TaskTreeNode | PipelineTreeNode;
 
 /**
  * The Tasks tree: a Pipeline row (stage WIP usage, backpressure, breakers),
- * then states that have tasks → tasks → runs, rendered from the
+ * then states that have tasks → tasks → (the task's pull request → its required checks) and runs, rendered from the
  * project snapshot and refreshed whenever it changes.
  */
 export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
@@ -44,8 +45,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (node.kind === 'pipeline-detail') return [];
     if (node.kind === 'state')
       return node.tasks.map((task) => this.taskNode(task.id)).filter((n): n is TaskNode => n !== undefined);
-    if (node.kind === 'task')
-      return node.runs.map((run) => new RunNode(run, guardStatusLines(this.snapshot.guards.events, run.id)));
+    if (node.kind === 'task') {
+      const runs = node.runs.map((run) => new RunNode(run, guardStatusLines(this.snapshot.guards.events, run.id)));
+      return node.pullRequest ? [new PullRequestNode(node.task.id, node.pullRequest), ...runs] : runs;
+    }
+    if (node.kind === 'pull-request')
+      return node.pullRequest.checks.map((check) => new CheckNode(node.taskId, node.pullRequest, check));
     return [];
   }
 
@@ -61,7 +66,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const runs = state.runs
       .filter((r) => r.taskId === task.id)
       .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id, undefined, { numeric: true }));
-    return new TaskNode(task, task.spec.lane ?? state.settings.defaultLane, runs);
+    return new TaskNode(task, task.spec.lane ?? state.settings.defaultLane, runs, taskPullRequest(task, runs));
   }
 
   dispose(): void {
