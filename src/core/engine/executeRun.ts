@@ -6,6 +6,7 @@ import { addResumeCounts } from '../journal/resumeCounts';
 import { Redactor } from '../secrets/redactor';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
+import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { finishRun, type RunEnd } from './finishRun';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
@@ -193,7 +194,7 @@ async function recordInternalError(ctx: RunContext, run: Run, error: unknown, re
           endedAt: new Date().toISOString(),
         });
       const task = state.tasks.find((t) => t.id === run.taskId);
-      if (task && ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'CHANGES_REQUESTED'].includes(task.state)) {
+      if (task && [...ACTIVE_TASK_STATES, 'CHANGES_REQUESTED'].includes(task.state)) {
         setTaskState(task, 'FAILED');
         task.failureReason = reason;
       }

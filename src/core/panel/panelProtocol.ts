@@ -36,7 +36,7 @@ export const PANEL_TASK_STATES = [
   'FAILED',
 ] as const;
 export const PANEL_RUN_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_RESULT'] as const;
-export const PANEL_STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'] as const;
+export const PANEL_STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'] as const;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const taskStatesMatch: Same<(typeof PANEL_TASK_STATES)[number], CoreTaskState> = true;
 const runStatesMatch: Same<(typeof PANEL_RUN_STATES)[number], CoreRunState> = true;
