@@ -84,4 +84,193 @@ describe('pull-request integration against a GitHub double and a real bare repos
       assert.doesNotMatch(spawnSync('cat', [laneEnv], { encoding: 'utf8' }).stdout, new RegExp(TOKEN));
     },
   );
+
+  it("counts a ruleset's required check as much as branch protection's: the merge waits for it", async () => {
+    let lintAt = 0;
+    setup = await pullRequestProject('echo r > r.txt', {
+      rulesetChecks: ['lint'],
+      checks: ({ sinceMs }) => {
+        const runs = [checkRun(1, 'build', 'completed', 'success')];
+        if (sinceMs < 2 * MINUTE) return runs;
+        lintAt ||= Date.now();
+        return [...runs, checkRun(2, 'lint', 'completed', 'success')];
+      },
+    });
+    const { project, gh, bareGit } = setup;
+    let mergedAt = 0;
+    const watch = setInterval(() => {
+      if (!mergedAt && gh.pulls[0]?.merged) mergedAt = Date.now();
+    }, 10);
+    await project.addTask({ title: 'r' });
+    await project.runQueue();
+    clearInterval(watch);
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    assert.ok(lintAt > 0 && mergedAt >= lintAt, 'merged only after the ruleset check reported');
+    const pr = state.runs[0]!.pullRequest!;
+    assert.deepEqual(
+      pr.checks!.map((c) => c.name),
+      ['lint'],
+      'the required check is the ruleset one (build is not required)',
+    );
+    assert.ok(
+      pr.warnings!.some((w) => /branch protection of main could not be read \(404: Branch not protected\)/.test(w)),
+    );
+    assert.equal(bareGit(['show', 'main:r.txt']), 'r');
+  });
+
+  it("sends a failing check's name, conclusion and output to a fix attempt; its push updates the PR, which merges", async () => {
+    setup = await pullRequestProject(
+      'if [ -n "$SWITCHYARD_FEEDBACK" ]; then printf "%s" "$SWITCHYARD_FEEDBACK" > fixed.txt; else echo v1 > work.txt; fi',
+      {
+        protection: { contexts: ['build'] },
+        checks: ({ sha, bare }) =>
+          has(bare, sha, 'fixed.txt')
+            ? [checkRun(2, 'build', 'completed', 'success')]
+            : [
+                checkRun(1, 'build', 'completed', 'failure', {
+                  title: '2 tests failed',
+                  summary: 'expected 3, got 4',
+                  text: 'at test/x.test.ts:10',
+                }),
+              ],
+      },
+    );
+    const { project, gh, bareGit } = setup;
+    await project.addTask({ title: 'fix me' });
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    const [first, second] = state.runs;
+    assert.equal(first!.failureCode, 'ci-failed');
+    assert.equal(first!.pullRequest!.checks![0]!.state, 'failure');
+    for (const part of ['"build"', 'failure', '2 tests failed', 'expected 3, got 4', 'at test/x.test.ts:10'])
+      assert.ok(second!.feedback!.includes(part), `the fix attempt's feedback has ${part}: ${second!.feedback}`);
+    assert.equal(second!.resumeFrom?.commit, first!.headCommit, 'the fix attempt starts from the failed commit');
+    assert.equal(gh.pulls.length, 1, 'the same pull request, updated by the second push');
+    assert.equal(second!.pullRequest!.number, 1);
+    assert.equal(bareGit(['show', 'main:work.txt']), 'v1');
+    assert.match(bareGit(['show', 'main:fixed.txt']), /2 tests failed/);
+  });
+
+  it("a conflict with the base leads to a new attempt on the base's new head", async () => {
+    setup = await pullRequestProject('echo "lane $SWITCHYARD_ATTEMPT" > src/a.txt', {
+      protection: { contexts: ['build'] },
+      checks: () => [checkRun(1, 'build', 'completed', 'success')],
+    });
+    const { project, bareGit, bare } = setup;
+    // Someone else's change to the same line lands on main first.
+    const base = bareGit(['rev-parse', 'main']);
+    const blob = spawnSync('git', ['hash-object', '-w', '--stdin'], {
+      cwd: bare,
+      input: 'person\n',
+      encoding: 'utf8',
+    }).stdout.trim();
+    const tree = spawnSync('git', ['mktree'], {
+      cwd: bare,
+      encoding: 'utf8',
+      input: `${bareGit(['ls-tree', 'main', 'README.md'])}\n040000 tree ${spawnSync('git', ['mktree'], {
+        cwd: bare,
+        encoding: 'utf8',
+        input: `100644 blob ${blob}\ta.txt\n`,
+      }).stdout.trim()}\tsrc\n`,
+    }).stdout.trim();
+    const theirs = spawnSync('git', ['commit-tree', tree, '-p', base, '-m', 'person'], {
+      cwd: bare,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'P',
+        GIT_AUTHOR_EMAIL: 'p@x',
+        GIT_COMMITTER_NAME: 'P',
+        GIT_COMMITTER_EMAIL: 'p@x',
+      },
+    }).stdout.trim();
+    bareGit(['update-ref', 'refs/heads/main', theirs, base]);
+    await project.addTask({ title: 'conflicting' });
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    const [first, second] = state.runs;
+    assert.equal(first!.failureCode, 'merge-conflict');
+    assert.match(first!.failureReason!, /pull request #1 conflicts with main/);
+    assert.equal(second!.baseCommit, theirs, "the new attempt starts on the base's new head");
+    assert.equal(bareGit(['show', 'main:src/a.txt']), 'lane 2');
+    assert.equal(bareGit(['rev-parse', 'main~1']), theirs);
+  });
+
+  it('a PR closed by hand cancels the task with that reason; main does not move', async () => {
+    setup = await pullRequestProject('echo x > x.txt', { protection: { contexts: ['build'] }, checks: () => [] });
+    const { project, gh, bareGit } = setup;
+    const mainBefore = bareGit(['rev-parse', 'main']);
+    await project.addTask({ title: 'closed' });
+    const closer = setInterval(() => {
+      if (gh.pulls[0]?.state === 'open') gh.closeByHand(1);
+    }, 20);
+    await project.runQueue();
+    clearInterval(closer);
+    const state = await project.state();
+    const [task] = state.tasks;
+    assert.equal(task!.state, 'CANCELED');
+    assert.match(
+      task!.failureReason!,
+      /pull request #1 \(https:\/\/github\.example\/o\/r\/pull\/1\) was closed without merging/,
+    );
+    assert.equal(state.runs.length, 1);
+    assert.equal(state.runs[0]!.state, 'CANCELED');
+    assert.equal(state.runs[0]!.pullRequest!.state, 'closed');
+    assert.equal(bareGit(['rev-parse', 'main']), mainBefore);
+  });
+
+  it('a wrong token fails at once, naming the token source, before any push', async () => {
+    setup = await pullRequestProject('echo x > x.txt', { tokens: new Set(['not-this-one']) });
+    const { project, gh, bareGit } = setup;
+    await project.addTask({ title: 'x' });
+    const started = Date.now();
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'FAILED');
+    assert.match(
+      state.tasks[0]!.failureReason!,
+      /^GitHub refused the GITHUB_TOKEN secret \(environment.*\) for o\/r: 401 Bad credentials/,
+    );
+    assert.equal(state.runs.length, 1, 'not retried');
+    assert.ok(Date.now() - started < 15_000);
+    assert.equal(gh.pulls.length, 0);
+    assert.equal(
+      spawnSync('git', ['rev-parse', '--verify', '--quiet', 'switchyard/pr/t1'], { cwd: setup.bare }).status,
+      1,
+    );
+    assert.ok(bareGit(['rev-parse', 'main']));
+  });
+
+  it('bad configuration is a permanent error naming the setting and what GitHub answered, before any push', async () => {
+    setup = await pullRequestProject('echo x > x.txt', {}, { settings: (s) => (s.integration.base = 'nope') });
+    await setup.project.addTask({ title: 'x' });
+    await setup.project.runQueue();
+    let [task] = (await setup.project.state()).tasks;
+    assert.equal(task!.state, 'FAILED');
+    assert.match(
+      task!.failureReason!,
+      /integration\.base "nope" does not exist in o\/r \(GitHub answered 404 Branch not found\)/,
+    );
+    assert.equal(setup.gh.pulls.length, 0);
+
+    await setup.project.updateSettings((s) => {
+      s.integration.base = 'main';
+      delete s.github.repository;
+    });
+    await setup.project.retryTask(task!.id);
+    await setup.project.runQueue();
+    [task] = (await setup.project.state()).tasks;
+    assert.equal(task!.state, 'FAILED');
+    assert.match(
+      task!.failureReason!,
+      /the URL of integration\.remote "origin" \(.*\) names no GitHub repository: set github\.repository/,
+    );
+    assert.equal(
+      spawnSync('git', ['rev-parse', '--verify', '--quiet', 'switchyard/pr/t1'], { cwd: setup.bare }).status,
+      1,
+    );
+  });
 });
