@@ -276,16 +276,20 @@ async function untilDeadline<T>(
           outcome: { ok: false, code: 'github-refused', reason: `GitHub answered ${status ?? ''}: ${message}` },
         };
       if (signal.aborted) return { outcome: { ok: false, code: 'canceled', reason: 'stopped while reaching GitHub' } };
-      if (Date.now() + waitMs > deadline)
+      const left = deadline - Date.now();
+      if (left <= 0)
         return {
           outcome: {
             ok: false,
             code: 'ci-timeout',
-            reason: `GitHub stayed unreachable until the CI deadline (integration.ciTimeoutSeconds); the last error: ${message}`,
+            reason:
+              'GitHub stayed unreachable until the CI deadline (integration.ciTimeoutSeconds); the last error: ' +
+              message,
           },
         };
-      record(`GitHub failed (${c.rule}): ${message}; trying again in ${Math.round(waitMs / 1000)} s`);
-      await new Promise((r) => setTimeout(r, waitMs));
+      const wait = Math.min(waitMs, left);
+      record(`GitHub failed (${c.rule}): ${message}; trying again in ${(wait / 1000).toFixed(1)} s`);
+      await new Promise((r) => setTimeout(r, wait));
       waitMs = Math.min(waitMs * 2, 60_000);
     }
   }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkRun } from '../../fixtures/fakeGitHub';
+import { freePort } from '../../helpers/freePort';
 import { MINUTE, TOKEN, filesContaining, pullRequestProject } from '../../helpers/pullRequestProject';
 
 type Setup = Awaited<ReturnType<typeof pullRequestProject>>;
@@ -272,5 +274,85 @@ describe('pull-request integration against a GitHub double and a real bare repos
       spawnSync('git', ['rev-parse', '--verify', '--quiet', 'switchyard/pr/t1'], { cwd: setup.bare }).status,
       1,
     );
+  });
+
+  it('AWAITING_CI is its own stage: its WIP limit holds, and a full stage stops new runs (backpressure)', async () => {
+    setup = await pullRequestProject(
+      'if [ "$SWITCHYARD_TASK_TITLE" = b ]; then sleep 1; fi; echo "$SWITCHYARD_TASK_TITLE" > "$SWITCHYARD_TASK_TITLE.txt"',
+      {
+        protection: { contexts: ['build'] },
+        checks: ({ sinceMs }) => (sinceMs < 8 * MINUTE ? [] : [checkRun(1, 'build', 'completed', 'success')]),
+      },
+      {
+        settings: (s) => {
+          s.wip.AWAITING_CI = 1;
+          s.wip.RUNNING = 1;
+        },
+      },
+    );
+    const { project, gh, bareGit, repo } = setup;
+    await project.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
+    let peak = 0;
+    let stop = false;
+    const watch = (async () => {
+      while (!stop) {
+        const s = await project.state();
+        peak = Math.max(peak, s.tasks.filter((t) => t.state === 'AWAITING_CI').length);
+        await new Promise((r) => setTimeout(r, 15));
+      }
+    })();
+    await project.runQueue();
+    stop = true;
+    await watch;
+    const state = await project.state();
+    assert.deepEqual(
+      state.tasks.map((t) => t.state),
+      ['DONE', 'DONE', 'DONE'],
+      JSON.stringify(state.tasks.map((t) => t.failureReason)),
+    );
+    assert.equal(peak, 1, 'never more than wip.AWAITING_CI pull requests waiting at once');
+    assert.equal(gh.pulls.filter((p) => p.merged).length, 3);
+    for (const t of ['a', 'b', 'c']) assert.equal(bareGit(['show', `main:${t}.txt`]), t);
+    const run = (id: string) => state.runs.find((r) => r.id === id)!;
+    assert.ok(
+      Date.parse(run('t3.1').startedAt) >= Date.parse(run('t1.1').endedAt!),
+      'the third run started only once the waiting PR had merged (RUNNING was free long before)',
+    );
+    const trace = readFileSync(join(repo.dir, '.switchyard', 'trace.jsonl'), 'utf8');
+    assert.match(trace, /backpressure: AWAITING_CI is full \(1\/1\), so no new run starts/);
+    const logs = ['t1.1', 't2.1'].map((id) =>
+      readFileSync(join(repo.dir, '.switchyard', 'runs', id, 'events.jsonl'), 'utf8'),
+    );
+    assert.ok(
+      logs.some((l) => /waiting for a AWAITING_CI slot: 1\/1 taken/.test(l)),
+      'the second PR waited for a slot',
+    );
+  });
+
+  it('an unreachable API is retried with backoff up to the CI deadline, then fails with the last error', async () => {
+    const closedPort = await freePort();
+    setup = await pullRequestProject(
+      'echo x > x.txt',
+      {},
+      {
+        settings: (s) => {
+          s.github.apiUrl = `http://127.0.0.1:${closedPort}`;
+          s.integration.ciTimeoutSeconds = 2.5;
+        },
+      },
+    );
+    await setup.project.addTask({ title: 'x' });
+    const started = Date.now();
+    await setup.project.runQueue();
+    const state = await setup.project.state();
+    assert.equal(state.tasks[0]!.state, 'FAILED');
+    assert.equal(state.runs[0]!.failureCode, 'ci-timeout');
+    assert.match(
+      state.tasks[0]!.failureReason!,
+      /GitHub stayed unreachable until the CI deadline .*the last error: .*(fetch failed|ECONNREFUSED)/,
+    );
+    assert.ok(Date.now() - started >= 2_000, 'it kept trying until the deadline');
+    const log = readFileSync(join(setup.repo.dir, '.switchyard', 'runs', 't1.1', 'events.jsonl'), 'utf8');
+    assert.ok((log.match(/GitHub failed \(/g) ?? []).length >= 1, 'each failure was recorded with its retry');
   });
 });
