@@ -22,8 +22,8 @@ describe('switchyard run after a SIGKILL while a pull request waits for CI', fun
     });
     try {
       const { repo, gh, bareGit } = setup;
-      const sy = () =>
-        execa('node', [cli, 'run', '--repo', repo.dir], {
+      const sy = (...args: string[]) =>
+        execa('node', [cli, ...(args.length ? args : ['run']), '--repo', repo.dir], {
           reject: false,
           env: { GITHUB_TOKEN: TOKEN },
           extendEnv: true,
@@ -45,6 +45,14 @@ describe('switchyard run after a SIGKILL while a pull request waits for CI', fun
       const killed = await first;
       assert.equal(killed.signal, 'SIGKILL');
       assert.equal(gh.pulls.length, 1);
+      // While it waits, `status` shows the PR and each required check's state.
+      const waiting = await sy('status');
+      assert.match(waiting.stdout, /t1 +AWAITING_CI/);
+      assert.match(
+        waiting.stdout,
+        /pull request #1 open: https:\/\/github\.example\/o\/r\/pull\/1 \(switchyard\/pr\/t1 → main\)\n +required checks: build … in_progress/,
+      );
+      assert.match(waiting.stdout, /AWAITING_CI 1\/4/);
       released = true;
 
       const second = await sy();
@@ -57,7 +65,25 @@ describe('switchyard run after a SIGKILL while a pull request waits for CI', fun
       assert.equal(gh.pulls.length, 1, 'no second pull request');
       assert.equal(gh.requests.filter((r) => r === 'POST /repos/o/r/pulls').length, 1);
       assert.equal(bareGit(['show', 'main:resumed.txt']), 'resumed');
-      assert.equal(state.runs[0].pullRequest.mergeCommit, bareGit(['rev-parse', 'main']));
+      const main = bareGit(['rev-parse', 'main']);
+      assert.equal(state.runs[0].pullRequest.mergeCommit, main);
+      const json = JSON.parse((await sy('status', '--json')).stdout);
+      assert.deepEqual(
+        json.pullRequests.map((p: { task: string; number: number; state: string; checks: { state: string }[] }) => [
+          p.task,
+          p.number,
+          p.state,
+          p.checks.map((c) => c.state),
+        ]),
+        [['t1', 1, 'merged', ['success']]],
+      );
+      const report = (await sy('report')).stdout;
+      assert.ok(
+        report.includes(`  pull request #1 merged as ${main.slice(0, 12)}: https://github.example/o/r/pull/1`),
+        report,
+      );
+      assert.match(report, /required checks: build ✓ success/);
+      assert.match(report, /opened pull request #1 switchyard\/pr\/t1 → main/);
     } finally {
       await setup.cleanup();
     }
