@@ -9,7 +9,7 @@ import type { Task } from '../model/task';
 import { classify } from '../retry/classifyError';
 import type { Redactor } from '../secrets/redactor';
 import type { ProjectSettings } from '../store/projectState';
-import { awaitPullRequest, fetchBase, refused, savePullRequest, type PullRequestOutcome } from './awaitPullRequest';
+import { awaitPullRequest, fetchBase, refused, type PullRequestOutcome } from './awaitPullRequest';
 import { findRun } from './finishRun';
 import { openGitHub, type GitHubAccess } from './githubAccess';
 import { pullRequestBody } from './pullRequestBody';

@@ -40,7 +40,7 @@ export const Repository = z.object({
   permissions: z.object({ push: z.boolean().optional(), pull: z.boolean().optional() }).optional(),
 });
 
-/** "Get rules for a branch": the active rules of every ruleset that applies; the required checks are in `parameters`. */
+/** "Get rules for a branch": the active rules of every ruleset that applies (required checks in `parameters`). */
 export const BranchRules = z.array(
   z.object({
     type: z.string(),

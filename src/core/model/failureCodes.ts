@@ -59,7 +59,8 @@ export const FAILURE_CODES = {
   'ci-failed': { retryable: true, summary: "a check the pull request's base requires failed" },
   'ci-timeout': {
     retryable: false,
-    summary: "the pull request's required checks did not all conclude (or GitHub stayed unreachable) before the deadline",
+    summary:
+      "the pull request's required checks did not all conclude (or GitHub stayed unreachable) before the deadline",
   },
   'pull-request-closed': { retryable: false, summary: 'the pull request was closed without merging by a person' },
   'github-refused': {

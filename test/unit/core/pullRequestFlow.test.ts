@@ -121,9 +121,10 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(bareGit(['show', 'main:r.txt']), 'r');
   });
 
-  it("sends a failing check's name, conclusion and output to a fix attempt; its push updates the PR, which merges", async () => {
+  it("sends a failing check's name, conclusion and output to a fix attempt; its push updates the PR", async () => {
     setup = await pullRequestProject(
-      'if [ -n "$SWITCHYARD_FEEDBACK" ]; then printf "%s" "$SWITCHYARD_FEEDBACK" > fixed.txt; else echo v1 > work.txt; fi',
+      'if [ -n "$SWITCHYARD_FEEDBACK" ]; then printf "%s" "$SWITCHYARD_FEEDBACK" > fixed.txt; ' +
+        'else echo v1 > work.txt; fi',
       {
         protection: { contexts: ['build'] },
         checks: ({ sha, bare }) =>
@@ -246,7 +247,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.ok(bareGit(['rev-parse', 'main']));
   });
 
-  it('bad configuration is a permanent error naming the setting and what GitHub answered, before any push', async () => {
+  it('bad configuration is a permanent error naming the setting and what GitHub answered, before a push', async () => {
     setup = await pullRequestProject('echo x > x.txt', {}, { settings: (s) => (s.integration.base = 'nope') });
     await setup.project.addTask({ title: 'x' });
     await setup.project.runQueue();
@@ -278,7 +279,8 @@ describe('pull-request integration against a GitHub double and a real bare repos
 
   it('AWAITING_CI is its own stage: its WIP limit holds, and a full stage stops new runs (backpressure)', async () => {
     setup = await pullRequestProject(
-      'if [ "$SWITCHYARD_TASK_TITLE" = b ]; then sleep 1; fi; echo "$SWITCHYARD_TASK_TITLE" > "$SWITCHYARD_TASK_TITLE.txt"',
+      'if [ "$SWITCHYARD_TASK_TITLE" = b ]; then sleep 1; fi; ' +
+        'echo "$SWITCHYARD_TASK_TITLE" > "$SWITCHYARD_TASK_TITLE.txt"',
       {
         protection: { contexts: ['build'] },
         checks: ({ sinceMs }) => (sinceMs < 8 * MINUTE ? [] : [checkRun(1, 'build', 'completed', 'success')]),

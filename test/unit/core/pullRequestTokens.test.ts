@@ -20,7 +20,7 @@ describe('GitHub App tokens for the pull-request flow', function () {
     setup = undefined;
   });
 
-  it('an installation token with 2 minutes left is refreshed before it is lent again; no token reaches a log', async () => {
+  it('an installation token with 2 minutes left is refreshed before it is lent again; no log has a token', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', {
       modulusLength: 2048,
       privateKeyEncoding: { type: 'pkcs1', format: 'pem' },

@@ -29,7 +29,11 @@ describe('scheduler: stage WIP limits and backpressure', () => {
       reason: 'backpressure: REVIEWING is full (1/1), so no new run starts',
     });
     assert.equal(
-      (startVerdict({ RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 1, AWAITING_CI: 0 }, limits) as { reason: string }).reason,
+      (
+        startVerdict({ RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 1, AWAITING_CI: 0 }, limits) as {
+          reason: string;
+        }
+      ).reason,
       'backpressure: INTEGRATING is full (1/1), so no new run starts',
     );
     assert.deepEqual(startVerdict({ RUNNING: 2, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 }, limits), {
@@ -42,7 +46,10 @@ describe('scheduler: stage WIP limits and backpressure', () => {
       free: 1,
     });
     assert.equal(
-      describeUsage({ RUNNING: 1, VERIFYING: 2, REVIEWING: 0, INTEGRATING: 1, AWAITING_CI: 0 }, { ...limits, VERIFYING: 2 }),
+      describeUsage(
+        { RUNNING: 1, VERIFYING: 2, REVIEWING: 0, INTEGRATING: 1, AWAITING_CI: 0 },
+        { ...limits, VERIFYING: 2 },
+      ),
       'RUNNING 1/2 · VERIFYING 2/2 (full) · REVIEWING 0/1 · INTEGRATING 1/1 (full) · AWAITING_CI 0/4',
     );
   });
