@@ -58,10 +58,10 @@ describe('scheduler: stage WIP limits and backpressure', () => {
     const s = sched();
     for (const id of ['a', 'b', 'c']) s.add(task(id), 'READY', 0);
     ids(s, 1);
-    assert.deepEqual(s.stages.counts, { RUNNING: 3, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0 });
+    assert.deepEqual(s.stages.counts, { RUNNING: 3, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 });
     s.setState('a', 'VERIFYING', 2);
     s.setState('b', 'CANCELED', 2);
-    assert.deepEqual(s.stages.counts, { RUNNING: 1, VERIFYING: 1, REVIEWING: 0, INTEGRATING: 0 });
+    assert.deepEqual(s.stages.counts, { RUNNING: 1, VERIFYING: 1, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 });
     assert.equal(s.stages.peak.RUNNING, 3);
   });
 
