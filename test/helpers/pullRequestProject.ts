@@ -7,6 +7,7 @@ import { createCommandLane } from '../../plugins/command';
 import { LaneRegistry } from '../../src/core/lanes/laneRegistry';
 import { Project } from '../../src/core/project';
 import type { ProjectSettings } from '../../src/core/store/projectState';
+import { startGitHttpServer } from '../fixtures/gitHttpServer';
 import { startGitHubDouble, type DoubleOptions, type GitHubDouble } from '../fixtures/gitHubDouble';
 import { makeTempRepo } from './tempRepo';
 
@@ -23,14 +24,22 @@ export const TOKEN = ['ghp', 'Sw1tchyardTestToken0000000000000000a1'].join('_');
 export async function pullRequestProject(
   command: string,
   double: Omit<DoubleOptions, 'bare' | 'tokens'> & { tokens?: Set<string> },
-  options: { env?: Record<string, string>; settings?: (s: ProjectSettings) => void; open?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    settings?: (s: ProjectSettings) => void;
+    /** Serve the bare repository over git's smart HTTP with token authentication (`origin` is its URL). */
+    http?: boolean;
+  } = {},
 ) {
   const repo = await makeTempRepo();
-  const bare = await mkdtemp(join(tmpdir(), 'switchyard-bare-'));
+  const root = await mkdtemp(join(tmpdir(), 'switchyard-bare-'));
+  const bare = join(root, 'o', 'r.git');
   execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', bare]);
-  await repo.git.addRemote('origin', bare);
-  await repo.git.push('origin', 'main');
-  const gh: GitHubDouble = await startGitHubDouble({ ...double, bare, tokens: double.tokens ?? new Set([TOKEN]) });
+  await repo.git.push(bare, 'main');
+  const tokens = double.tokens ?? new Set([TOKEN]);
+  const http = options.http ? await startGitHttpServer(root, tokens) : undefined;
+  await repo.git.addRemote('origin', http ? `${http.url}/o/r.git` : bare);
+  const gh: GitHubDouble = await startGitHubDouble({ ...double, bare, tokens });
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
   const env = { ...process.env, GITHUB_TOKEN: TOKEN, ...options.env };
@@ -45,17 +54,18 @@ export async function pullRequestProject(
     s.integration.ciPollSeconds = (MINUTE / 2 / 1000) as number;
     s.integration.ciTimeoutSeconds = (40 * MINUTE) / 1000;
     s.github.apiUrl = gh.url;
-    s.github.repository = 'o/r';
+    if (!http) s.github.repository = 'o/r';
     options.settings?.(s);
   });
   const bareGit = (args: string[]) => execFileSync('git', args, { cwd: bare, encoding: 'utf8' }).trim();
   const cleanup = async () => {
     await project.close();
     await gh.close();
+    await http?.close();
     await repo.cleanup();
-    await rm(bare, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   };
-  return { repo, bare, gh, project, bareGit, cleanup };
+  return { repo, bare, gh, http, project, bareGit, cleanup };
 }
 
 /** Every file under `dir` whose content contains `needle` (to show a token reached no log). */

@@ -43,12 +43,13 @@ describe('GitHub App tokens for the pull-request flow', function () {
       },
       {
         env: { GITHUB_TOKEN: '' },
+        http: true,
         settings: (s) => {
           s.github.app = { appId: 42, installationId: 7, privateKeyFile: 'app-key.pem' };
         },
       },
     );
-    const { project, gh, repo, bareGit } = setup;
+    const { project, gh, repo, bareGit, http } = setup;
     await writeFile(join(repo.dir, 'app-key.pem'), privateKey);
     await project.addTask({ title: 'app' });
     await project.runQueue();
@@ -60,6 +61,12 @@ describe('GitHub App tokens for the pull-request flow', function () {
     assert.equal(used[0], `token ${FIRST}`);
     assert.ok(used.length > 3);
     assert.deepEqual(new Set(used.slice(1)), new Set([`token ${SECOND}`]), 'every later call borrowed the new token');
+    // The push (and the fetches) went over HTTP with the fresh token, given to git for that command only.
+    assert.ok(http!.tokens.length >= 2, 'the git server saw the push and the fetch');
+    assert.deepEqual(new Set(http!.tokens), new Set([SECOND]), 'git borrowed the refreshed token');
+    assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1']), state.runs[0]!.headCommit);
+    assert.doesNotMatch(await repo.git.raw(['remote', 'get-url', 'origin']), /ghs_|@/, 'no token in the remote URL');
+    assert.equal(state.runs[0]!.pullRequest!.repository, 'o/r', 'the repository was read from the remote URL');
     assert.ok(
       gh.auth.some((a) => /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(a)),
       'the app signed a JWT for each mint',
