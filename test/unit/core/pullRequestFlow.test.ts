@@ -225,6 +225,24 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(bareGit(['rev-parse', 'main']), mainBefore);
   });
 
+  it('a PR merged by hand while it waits ends the task DONE with that merge commit', async () => {
+    setup = await pullRequestProject('echo y > y.txt', { protection: { contexts: ['build'] }, checks: () => [] });
+    const { project, gh, bareGit } = setup;
+    await project.addTask({ title: 'merged by a person' });
+    let mergedBy = '';
+    const merger = setInterval(() => {
+      if (!mergedBy && gh.pulls[0]?.state === 'open') mergedBy = gh.mergeByHand(1);
+    }, 20);
+    await project.runQueue();
+    clearInterval(merger);
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    assert.equal(state.tasks[0]!.integration!.commit, mergedBy);
+    assert.equal(state.runs[0]!.pullRequest!.mergeCommit, mergedBy);
+    assert.equal(bareGit(['rev-parse', 'main']), mergedBy);
+    assert.equal(gh.mergeCalls, 0, 'Switchyard did not merge it');
+  });
+
   it('a wrong token fails at once, naming the token source, before any push', async () => {
     setup = await pullRequestProject('echo x > x.txt', { tokens: new Set(['not-this-one']) });
     const { project, gh, bareGit } = setup;
