@@ -54,6 +54,7 @@ export async function awaitPullRequest(ctx: RunContext, input: AwaitInput): Prom
   let lastError: string | undefined;
   let errorsInARow = 0;
   let lastChecks = '';
+  let draftNoted = false;
   for (;;) {
     if (signal.aborted) return { ok: false, code: 'canceled', reason: 'stopped while waiting for CI' };
     let checks: CheckState[] = [];
@@ -110,7 +111,12 @@ export async function awaitPullRequest(ctx: RunContext, input: AwaitInput): Prom
         checks.length > 0
           ? checks.every((c) => c.state === 'success')
           : required.required.size === 0 && Date.now() - started >= graceMs;
-      if (ready) {
+      if (ready && pr.draft) {
+        // GitHub does not merge a draft: a person marks it ready (or merges it); the gate keeps watching until then.
+        if (!draftNoted)
+          record(`pull request #${number} is a draft: checks passed, waiting for a person to mark it ready`);
+        draftNoted = true;
+      } else if (ready) {
         const merged = await mergePullRequest({
           octokit: gh.octokit,
           owner: gh.owner,

@@ -67,14 +67,16 @@ export async function integratePullRequest(ctx: RunContext, input: PullRequestFl
   const diffStat = (await git(ctx.root, ['diff', '--stat', run.baseCommit, input.head]).catch(() => ({ stdout: '' })))
     .stdout;
   const title = task.spec.title;
-  const body = pullRequestBody({
-    task,
-    run,
-    diffStat,
-    evidence: input.evidence,
-    review: input.review,
-    ...usage(input),
-  });
+  const body = input.redactor.redact(
+    pullRequestBody({
+      task,
+      run,
+      diffStat,
+      evidence: input.evidence,
+      review: input.review,
+      ...usage(input),
+    }),
+  );
   const opened = await untilDeadline(gh, deadline, signal, record, async () => {
     const found = await findOpenPullRequest(at, branch);
     if (found) {

@@ -243,6 +243,28 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(gh.mergeCalls, 0, 'Switchyard did not merge it');
   });
 
+  it('integration.draft opens a draft, which Switchyard never merges itself: a person does', async () => {
+    setup = await pullRequestProject(
+      'echo d > d.txt',
+      { protection: { contexts: ['build'] }, checks: () => [checkRun(1, 'build', 'completed', 'success')] },
+      { settings: (s) => (s.integration.draft = true) },
+    );
+    const { project, gh, bareGit, repo } = setup;
+    await project.addTask({ title: 'draft' });
+    const merger = setInterval(() => {
+      const log = join(repo.dir, '.switchyard', 'runs', 't1.1', 'events.jsonl');
+      const waiting = spawnSync('grep', ['-q', 'is a draft: checks passed', log]).status === 0;
+      if (waiting && gh.pulls[0]?.state === 'open') gh.mergeByHand(1);
+    }, 20);
+    await project.runQueue();
+    clearInterval(merger);
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    assert.equal(gh.pulls[0]!.draft, true);
+    assert.equal(gh.mergeCalls, 0);
+    assert.equal(bareGit(['show', 'main:d.txt']), 'd');
+  });
+
   it('a wrong token fails at once, naming the token source, before any push', async () => {
     setup = await pullRequestProject('echo x > x.txt', { tokens: new Set(['not-this-one']) });
     const { project, gh, bareGit } = setup;
