@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkRun } from '../../fixtures/fakeGitHub';
-import { filesContaining, pullRequestProject } from '../../helpers/pullRequestProject';
+import { TOKEN, filesContaining, pullRequestProject } from '../../helpers/pullRequestProject';
 
 type Setup = Awaited<ReturnType<typeof pullRequestProject>>;
 
@@ -12,7 +13,7 @@ type Setup = Awaited<ReturnType<typeof pullRequestProject>>;
 const FIRST = ['ghs', 'FirstInstallationToken00000000000000a'].join('_');
 const SECOND = ['ghs', 'SecondInstallationToken0000000000000b'].join('_');
 
-describe('GitHub App tokens for the pull-request flow', function () {
+describe('GitHub tokens for the pull-request flow (App, secret command)', function () {
   this.timeout(60_000);
   let setup: Setup | undefined;
   afterEach(async () => {
@@ -76,6 +77,31 @@ describe('GitHub App tokens for the pull-request flow', function () {
       assert.equal(laneEnv.includes(token), false, 'the lane never sees the token');
       assert.deepEqual(filesContaining(join(repo.dir, '.switchyard'), token), []);
       assert.deepEqual(filesContaining(join(repo.dir, '.git'), token), []);
+    }
+  });
+
+  it('takes GITHUB_TOKEN from a secret command (like `gh auth token`) when the environment has none', async () => {
+    const tokenFile = join(tmpdir(), `switchyard-token-${process.pid}`);
+    await writeFile(tokenFile, `${TOKEN}\n`);
+    try {
+      setup = await pullRequestProject(
+        'echo s > s.txt',
+        { protection: { contexts: ['build'] }, checks: () => [checkRun(1, 'build', 'completed', 'success')] },
+        {
+          env: { GITHUB_TOKEN: '' },
+          http: true,
+          settings: (s) => (s.secretCommands = { GITHUB_TOKEN: `cat ${tokenFile}` }),
+        },
+      );
+      await setup.project.addTask({ title: 's' });
+      await setup.project.runQueue();
+      const state = await setup.project.state();
+      assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+      assert.equal(setup.bareGit(['show', 'main:s.txt']), 's');
+      assert.deepEqual(new Set(setup.http!.tokens), new Set([TOKEN]));
+      assert.deepEqual(filesContaining(join(setup.repo.dir, '.switchyard'), TOKEN), []);
+    } finally {
+      await rm(tokenFile, { force: true });
     }
   });
 });
