@@ -317,6 +317,26 @@ describe('pull-request integration against a GitHub double and a real bare repos
     );
   });
 
+  it('a token without the needed scopes fails before any push, saying what GitHub listed', async () => {
+    setup = await pullRequestProject('echo x > x.txt', { scopes: 'read:org, gist' });
+    await setup.project.addTask({ title: 'x' });
+    await setup.project.runQueue();
+    const [task] = (await setup.project.state()).tasks;
+    assert.equal(task!.state, 'FAILED');
+    assert.match(
+      task!.failureReason!,
+      new RegExp(
+        String.raw`^the GITHUB_TOKEN secret \(.*\) lacks the scopes pull-request mode needs: ` +
+          'GitHub lists "read:org, gist"; give it the repo scope',
+      ),
+    );
+    assert.equal(setup.gh.pulls.length, 0);
+    assert.equal(
+      spawnSync('git', ['rev-parse', '--verify', '--quiet', 'switchyard/pr/t1'], { cwd: setup.bare }).status,
+      1,
+    );
+  });
+
   it('AWAITING_CI is its own stage: its WIP limit holds, and a full stage stops new runs (backpressure)', async () => {
     setup = await pullRequestProject(
       'if [ "$SWITCHYARD_TASK_TITLE" = b ]; then sleep 1; fi; ' +
