@@ -265,6 +265,37 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(bareGit(['show', 'main:d.txt']), 'd');
   });
 
+  it('a queue stopped while the PR waits leaves it open; the next drain carries on with the same run and PR', async () => {
+    let released = false;
+    setup = await pullRequestProject('echo w > w.txt', {
+      protection: { contexts: ['build'] },
+      checks: () => [released ? checkRun(2, 'build', 'completed', 'success') : checkRun(1, 'build', 'queued')],
+    });
+    const { project, gh, bareGit } = setup;
+    await project.addTask({ title: 'stop and go' });
+    const stop = new AbortController();
+    const stopper = setInterval(() => {
+      void project.state().then((s) => {
+        if (s.runs[0]?.pullRequest?.checks?.[0]?.state === 'pending') stop.abort();
+      });
+    }, 20);
+    await project.runQueue({ signal: stop.signal });
+    clearInterval(stopper);
+    let state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'AWAITING_CI');
+    assert.equal(state.runs[0]!.state, 'RUNNING');
+    assert.equal(state.runs[0]!.owner, undefined, 'left for the next drain');
+    assert.equal(gh.pulls[0]!.state, 'open');
+    released = true;
+    await project.runQueue();
+    state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    assert.equal(state.runs.length, 1);
+    assert.equal(state.runs[0]!.resumes, 1);
+    assert.equal(gh.pulls.length, 1);
+    assert.equal(bareGit(['show', 'main:w.txt']), 'w');
+  });
+
   it('a wrong token fails at once, naming the token source, before any push', async () => {
     setup = await pullRequestProject('echo x > x.txt', { tokens: new Set(['not-this-one']) });
     const { project, gh, bareGit } = setup;
