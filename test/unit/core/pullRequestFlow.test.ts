@@ -265,7 +265,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(bareGit(['show', 'main:d.txt']), 'd');
   });
 
-  it('a queue stopped while the PR waits leaves it open; the next drain carries on with the same run and PR', async () => {
+  it('a queue stopped while the PR waits leaves it open; the next drain carries on with the same run', async () => {
     let released = false;
     setup = await pullRequestProject('echo w > w.txt', {
       protection: { contexts: ['build'] },
