@@ -318,6 +318,19 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.ok(bareGit(['rev-parse', 'main']));
   });
 
+  it('no token at all fails at once, saying how to set one', async () => {
+    setup = await pullRequestProject('echo x > x.txt', {}, { env: { GITHUB_TOKEN: '' } });
+    await setup.project.addTask({ title: 'x' });
+    await setup.project.runQueue();
+    const [task] = (await setup.project.state()).tasks;
+    assert.equal(task!.state, 'FAILED');
+    assert.match(
+      task!.failureReason!,
+      /integration\.mode is "pull-request" but no GitHub token is set: set the GITHUB_TOKEN environment variable/,
+    );
+    assert.equal(setup.gh.pulls.length, 0);
+  });
+
   it('bad configuration is a permanent error naming the setting and what GitHub answered, before a push', async () => {
     setup = await pullRequestProject('echo x > x.txt', {}, { settings: (s) => (s.integration.base = 'nope') });
     await setup.project.addTask({ title: 'x' });
