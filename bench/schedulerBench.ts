@@ -6,7 +6,7 @@ import type { WipLimits } from '../src/core/store/orchestratorSettings';
 
 const TASKS = 10_000;
 const AVG_DEPS = 3;
-const LIMITS: WipLimits = { RUNNING: 4, VERIFYING: 2, REVIEWING: 3, INTEGRATING: 1 };
+const LIMITS: WipLimits = { RUNNING: 4, VERIFYING: 2, REVIEWING: 3, INTEGRATING: 1, AWAITING_CI: 4 };
 const AGING = 1;
 const TICK_MS = 1_000;
 const LANES = ['alpha', 'beta', 'gamma'];
@@ -92,9 +92,15 @@ function drain(
   policy: Policy,
 ): { order: string[]; perTick: string[][]; ms: number; ticks: number } {
   const states = new Map<string, TaskState>(dag.map((t) => [t.id, 'READY']));
-  const counts: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0 };
-  const inFlight: Record<Stage, string[]> = { RUNNING: [], VERIFYING: [], REVIEWING: [], INTEGRATING: [] };
-  const next: Record<Stage, string[]> = { RUNNING: [], VERIFYING: [], REVIEWING: [], INTEGRATING: [] };
+  const counts: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 4 };
+  const inFlight: Record<Stage, string[]> = {
+    RUNNING: [],
+    VERIFYING: [],
+    REVIEWING: [],
+    INTEGRATING: [],
+    AWAITING_CI: [],
+  };
+  const next: Record<Stage, string[]> = { RUNNING: [], VERIFYING: [], REVIEWING: [], INTEGRATING: [], AWAITING_CI: [] };
   const order: string[] = [];
   const perTick: string[][] = [];
   const started = performance.now();

@@ -1,4 +1,5 @@
 import type { Run } from '../core/model/run';
+import { latestPullRequest, pullRequestLines } from '../core/report/pullRequestLines';
 import type { Task } from '../core/model/task';
 import type { ProjectState } from '../core/store/projectState';
 import { formatMs } from '../core/text/formatMs';
@@ -55,6 +56,8 @@ export function formatStatus(state: ProjectState): string {
     const cost = totalCostUsd(runs);
     lines.push('', `${task.id} ${task.spec.title}${cost > 0 ? ` · cost ${formatUsd(cost)}` : ''}`);
     if (task.failureReason) lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
+    const pr = latestPullRequest(state, task.id);
+    if (pr) lines.push(...pullRequestLines(pr).map((l) => `  ${l}`));
     for (const run of runs) lines.push(`  ${runLine(run)}`);
   }
   const counts = new Map<string, number>();

@@ -1,5 +1,6 @@
 import { SUMMARY_KINDS, type ProjectReport, type ReportEvent } from '../../core/report/buildReport';
 import { type CliContext, flagList, openProject } from '../cliContext';
+import { pullRequestLines } from '../../core/report/pullRequestLines';
 
 /** `switchyard report [--trace] [--json] [--task ID]…`: a readable account of every decision. */
 export async function reportCommand(ctx: CliContext): Promise<number> {
@@ -34,6 +35,7 @@ export function formatReport(report: ProjectReport, trace: boolean): string {
       '',
       `${task.id} · ${task.title} — ${task.state} on lane ${task.lane}, ${task.runs.length} run(s)${merged}`,
     );
+    if (task.pullRequest) lines.push(...pullRequestLines(task.pullRequest).map((l) => `  ${l}`));
     if (task.blockedBy?.length) lines.push(`  blocked by ${task.blockedBy.join(', ')}`);
     if (task.failureReason && task.state !== 'DONE')
       lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);

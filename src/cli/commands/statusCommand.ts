@@ -1,6 +1,7 @@
 import { type CliContext, openProject } from '../cliContext';
 import { formatStatus, worktreeLine } from '../format';
 import { pipelineStatus } from '../../core/report/pipelineStatus';
+import { latestPullRequest } from '../../core/report/pullRequestLines';
 import { guardStatusLines, loadGuardEvents } from '../../core/guards/guardStatusLines';
 import { summarizeGuards } from '../../core/guards/guardSummary';
 
@@ -19,6 +20,10 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
           tasks: state.tasks,
           runs: state.runs,
           pipeline: pipelineStatus(state),
+          pullRequests: state.tasks.flatMap((t) => {
+            const pr = latestPullRequest(state, t.id);
+            return pr ? [{ task: t.id, ...pr }] : [];
+          }),
           breakers: state.breakers,
           guards: summarizeGuards(guards.events),
           guardLogError: guards.error,

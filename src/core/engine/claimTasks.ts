@@ -5,7 +5,7 @@ import type { ProjectSettings } from '../store/projectState';
 import type { RunContext } from './runContext';
 import { newRun } from './newRun';
 import type { SchedulerMirror } from './schedulerMirror';
-import { readBranch } from './targetBranch';
+import { PULL_REQUEST_BASE_REF, readBranch, readRef } from './targetBranch';
 
 export interface Claimed {
   task: Task;
@@ -35,9 +35,11 @@ export async function claimTasks(
   now: number,
   limit = Infinity,
 ): Promise<ClaimResult> {
-  const targetHead = settings.integration.enabled
-    ? await readBranch(ctx.root, settings.integration.targetBranch).catch(() => undefined)
-    : undefined;
+  const targetHead = !settings.integration.enabled
+    ? undefined
+    : settings.integration.mode === 'pull-request'
+      ? await readRef(ctx.root, PULL_REQUEST_BASE_REF).catch(() => undefined)
+      : await readBranch(ctx.root, settings.integration.targetBranch).catch(() => undefined);
   try {
     let tries = 0;
     let written: { revision: number } | undefined;

@@ -6,6 +6,7 @@ import { addResumeCounts } from '../journal/resumeCounts';
 import { Redactor } from '../secrets/redactor';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
+import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { finishRun, type RunEnd } from './finishRun';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
@@ -128,6 +129,12 @@ export async function executeRun(
   if (journal && resume) end = { ...end, resumeCounts: addResumeCounts(journal.earlierResumes, journal.calls.counts) };
   end = redactor.redactValue(end);
 
+  if (!lostTo && !handedBack && stop.aborted && (await leaveCiWait(ctx, run, record))) {
+    await lease.handBack();
+    await log.flush();
+    ctx.stageGate?.notify();
+    return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
+  }
   if (lostTo || handedBack) {
     // Another process records the end: the one that took the run over, or (shutdown) the one that takes it once its
     // lease expired now.
@@ -177,6 +184,31 @@ export async function executeRun(
 }
 
 /**
+ * The queue stopped while the run's pull request waits for CI: the wait is not a failure, and the PR stays open. The
+ * run is left RUNNING without an owner (its task stays AWAITING_CI), so the next drain, in this process or another,
+ * takes it over and carries on waiting. False when the task is not waiting for CI.
+ */
+async function leaveCiWait(ctx: RunContext, run: Run, record: RecordFn): Promise<boolean> {
+  const left = await ctx.store
+    .update((state) => {
+      const r = state.runs.find((x) => x.id === run.id);
+      const t = state.tasks.find((x) => x.id === run.taskId);
+      if (!r || !t || r.state !== 'RUNNING' || r.owner !== ctx.owner || t.generation !== r.generation) return undefined;
+      if (t.state !== 'AWAITING_CI' || r.pullRequest?.state !== 'open') return undefined;
+      delete r.owner;
+      return r.pullRequest.number;
+    })
+    .catch(() => undefined);
+  if (left === undefined) return false;
+  record('decision', {
+    message:
+      `queue stopped while pull request #${left} waits for CI: the pull request stays open and the next drain ` +
+      `carries on waiting`,
+  });
+  return true;
+}
+
+/**
  * Last resort when the run's end cannot be recorded normally: the run fails with the internal error, the queue goes on.
  */
 async function recordInternalError(ctx: RunContext, run: Run, error: unknown, record: RecordFn): Promise<Run> {
@@ -193,7 +225,7 @@ async function recordInternalError(ctx: RunContext, run: Run, error: unknown, re
           endedAt: new Date().toISOString(),
         });
       const task = state.tasks.find((t) => t.id === run.taskId);
-      if (task && ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'CHANGES_REQUESTED'].includes(task.state)) {
+      if (task && [...ACTIVE_TASK_STATES, 'CHANGES_REQUESTED'].includes(task.state)) {
         setTaskState(task, 'FAILED');
         task.failureReason = reason;
       }

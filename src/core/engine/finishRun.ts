@@ -101,9 +101,11 @@ export function finishRun(
     setTaskState(task, 'DONE');
     delete task.failureReason;
     delete task.feedback;
+    const pr = task.integration?.runId === run.id ? task.integration.pullRequest : undefined;
     const merged =
       task.integration?.runId === run.id
-        ? ` (merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)})`
+        ? ` (merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)}` +
+          `${pr ? ` by pull request #${pr.number}` : ''})`
         : '';
     return withBreaker(`task ${task.id} DONE${merged}`);
   }
@@ -116,6 +118,14 @@ export function finishRun(
     task.attempts = Math.max(0, task.attempts - 1);
     setTaskState(task, 'READY');
     return `queue stopped: task ${task.id} back to READY`;
+  }
+  if (end.code === 'pull-request-closed') {
+    // A person closed the pull request: the task ends the way they chose.
+    setRunState(run, 'CANCELED');
+    setTaskState(task, 'CANCELED');
+    task.failureReason = end.reason;
+    delete task.retryAt;
+    return `task ${task.id} CANCELED: ${end.reason}`;
   }
   setRunState(run, 'FAILED');
   const requeued = end.code === 'interrupted' ? requeueInterrupted(state, task, run, end.reason) : undefined;

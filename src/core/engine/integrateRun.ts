@@ -126,6 +126,9 @@ async function push(
   try {
     await pushBranch(ctx.root, remote, target);
     record(`pushed ${target} to ${remote}`);
+    // The run's own branch too, so another machine can resume or review it.
+    await pushBranch(ctx.root, remote, run.branch);
+    record(`pushed ${run.branch} to ${remote}`);
   } catch (error) {
     pushError = errorMessage(error);
     record(`push of ${target} to ${remote} failed (kept locally; the next integration pushes again): ${pushError}`);

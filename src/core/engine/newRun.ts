@@ -12,6 +12,7 @@ const FIX_ON_TOP: ReadonlySet<FailureCode> = new Set<FailureCode>([
   'verify-failed',
   'changes-requested',
   'guard-blocked',
+  'ci-failed',
 ]);
 
 type ResumeCapability = 'none' | 'run' | 'call' | undefined;

@@ -61,6 +61,16 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
           continue;
         }
         const lane = ctx.registry.get(run.lane);
+        const awaitingCi = task.state === 'AWAITING_CI' && run.pullRequest?.state === 'open';
+        if (!superseded && awaitingCi) {
+          // Its pull request is open and waits for CI: this process carries on waiting (no new push, no second PR).
+          const previousOwner = lease?.owner ?? run.owner;
+          run.owner = ctx.owner;
+          run.resumes = (run.resumes ?? 0) + 1;
+          leases.take(run.id, ctx.owner, state.settings.leaseMs);
+          out.resumed.push({ task: structuredClone(task), run: structuredClone(run), previousOwner });
+          continue;
+        }
         if (
           !superseded &&
           ACTIVE_TASK_STATES.includes(task.state) &&

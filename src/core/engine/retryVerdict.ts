@@ -11,6 +11,7 @@ const FIX_CODES: ReadonlySet<FailureCode> = new Set([
   'changes-requested',
   'guard-blocked',
   'merge-conflict',
+  'ci-failed',
 ]);
 
 export interface RetryVerdictInput {

@@ -19,6 +19,8 @@ import { installRunHook } from './installRunHook';
 import type { RunContext } from './runContext';
 import { runDir, writeDiff } from '../store/runFiles';
 import { runStages } from './runStages';
+import { resumePullRequestWait } from './pullRequestFlow';
+import type { PullRequestOutcome } from './awaitPullRequest';
 
 export interface AttemptInput {
   task: Task;
@@ -37,6 +39,18 @@ export interface AttemptInput {
  */
 export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<RunEnd> {
   const { task, run, signal, record, journal, resuming, redactor } = input;
+  // Taken over while its pull request waited for CI: the lane's work is done and pushed; only the wait goes on.
+  if (resuming && task.state === 'AWAITING_CI' && run.pullRequest?.state === 'open')
+    return awaitingCiEnd(
+      await resumePullRequestWait(ctx, {
+        task,
+        run,
+        signal,
+        redactor,
+        record: (message) => record('decision', { message }),
+      }),
+      run,
+    );
   const lane = ctx.registry.get(run.lane);
   if (!lane) {
     const known = ctx.registry.list().map((l) => l.manifest.id);
@@ -184,4 +198,10 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     resuming,
     redactor,
   });
+}
+
+function awaitingCiEnd(outcome: PullRequestOutcome, run: Run): RunEnd {
+  const kept = { headCommit: run.headCommit, laneOk: true };
+  if (outcome.ok === true || outcome.ok === 'stale') return { ...kept, ok: true };
+  return { ...kept, ok: false, code: outcome.code, reason: outcome.reason, feedback: outcome.feedback };
 }

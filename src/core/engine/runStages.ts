@@ -9,6 +9,7 @@ import type { RecordFn } from './recordFn';
 import { addUsage, findRun, type RunEnd } from './finishRun';
 import type { Usage } from '../model/laneEvent';
 import { integrateRun } from './integrateRun';
+import { integratePullRequest } from './pullRequestFlow';
 import { reviewRun } from './reviewRun';
 import type { RunContext } from './runContext';
 import { lastLines, verifyAcceptance } from './verifyAcceptance';
@@ -25,7 +26,7 @@ export interface StagesInput {
   redactor: Redactor;
 }
 
-const ORDER: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'];
+const ORDER: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'];
 
 /**
  * After the lane succeeded: VERIFYING (the acceptance command, then the
@@ -173,7 +174,22 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     const i = await enter('INTEGRATING', settings.review.enabled ? 'REVIEWING' : 'VERIFYING');
     if (i === 'stale') return { ...done(), review };
     if (i === 'aborted') return { ...stopped('INTEGRATING'), review };
-    const merged = await integrateRun(ctx, task, run, change.headCommit, (message) => record('decision', { message }));
+    const note = (message: string): void => record('decision', { message });
+    const merged =
+      settings.integration.mode === 'pull-request'
+        ? await integratePullRequest(ctx, {
+            task,
+            run,
+            head: change.headCommit,
+            signal,
+            record: note,
+            redactor: input.redactor,
+            evidence,
+            review,
+            usage: addUsage(base.usage, base.reviewUsage),
+            enterAwaitingCi: () => enter('AWAITING_CI', 'INTEGRATING'),
+          })
+        : await integrateRun(ctx, task, run, change.headCommit, note);
     if (merged.ok === 'stale') return { ...done(), review };
     if (!merged.ok)
       return { ...base, review, ok: false, code: merged.code, reason: merged.reason, feedback: merged.feedback };

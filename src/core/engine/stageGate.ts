@@ -32,6 +32,7 @@ export class StageGate {
     VERIFYING: new Map(),
     REVIEWING: new Map(),
     INTEGRATING: new Map(),
+    AWAITING_CI: new Map(),
   };
 
   constructor(private readonly store: StateStore) {

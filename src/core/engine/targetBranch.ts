@@ -73,3 +73,12 @@ export function updateBranchSync(root: string, branch: string, to: string, from:
 export async function pushBranch(root: string, remote: string, branch: string): Promise<void> {
   await git(root, ['push', '--quiet', remote, `refs/heads/${branch}:refs/heads/${branch}`]);
 }
+
+/** Where pull-request mode keeps the head of the remote base it last saw (new runs after a conflict start there). */
+export const PULL_REQUEST_BASE_REF = 'refs/switchyard/pull-request-base';
+
+/** The commit any ref points at, or undefined. */
+export async function readRef(root: string, ref: string): Promise<string | undefined> {
+  const r = await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], [0, 1, 128]);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}

@@ -16,6 +16,46 @@ export const PullRequest = z.object({
   base: z.object({ ref: z.string().min(1) }),
 });
 
+/** "Get a pull request" / "List pull requests" / "Create a pull request": what the pull-request flow reads. */
+export const PullRequestDetail = z.object({
+  number: z.number().int(),
+  html_url: z.string(),
+  state: z.enum(['open', 'closed']),
+  draft: z.boolean().optional(),
+  merged: z.boolean().optional(),
+  merged_at: z.string().nullable().optional(),
+  merge_commit_sha: z.string().nullable().optional(),
+  /** null while GitHub computes it. */
+  mergeable: z.boolean().nullable().optional(),
+  mergeable_state: z.string().optional(),
+  head: z.object({ sha: z.string().min(1), ref: z.string() }),
+  base: z.object({ ref: z.string().min(1) }),
+});
+export type PullRequestDetail = z.infer<typeof PullRequestDetail>;
+
+/** "Get a repository": whether it exists for this token, its default branch and the token's permissions on it. */
+export const Repository = z.object({
+  full_name: z.string(),
+  default_branch: z.string(),
+  permissions: z.object({ push: z.boolean().optional(), pull: z.boolean().optional() }).optional(),
+});
+
+/** "Get rules for a branch": the active rules of every ruleset that applies (required checks in `parameters`). */
+export const BranchRules = z.array(
+  z.object({
+    type: z.string(),
+    ruleset_id: z.number().int().optional(),
+    parameters: z
+      .object({
+        required_status_checks: z
+          .array(z.object({ context: z.string(), integration_id: z.number().int().nullable().optional() }))
+          .optional(),
+      })
+      .passthrough()
+      .optional(),
+  }),
+);
+
 export const RequiredStatusChecks = z.object({
   strict: z.boolean().optional(),
   contexts: z.array(z.string()).default([]),

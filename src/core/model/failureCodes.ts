@@ -56,6 +56,17 @@ export const FAILURE_CODES = {
     summary:
       "preparing the run's worktree failed (a worktree.setup command, a worktree.copy file or worktree.link folder)",
   },
+  'ci-failed': { retryable: true, summary: "a check the pull request's base requires failed" },
+  'ci-timeout': {
+    retryable: false,
+    summary:
+      "the pull request's required checks did not all conclude (or GitHub stayed unreachable) before the deadline",
+  },
+  'pull-request-closed': { retryable: false, summary: 'the pull request was closed without merging by a person' },
+  'github-refused': {
+    retryable: false,
+    summary: 'GitHub refused the token or the configuration (401/403, no such repository or base branch, scopes)',
+  },
 } as const satisfies Record<string, { retryable: boolean; summary: string }>;
 
 export type FailureCode = keyof typeof FAILURE_CODES;

@@ -61,10 +61,16 @@ export function assertTaskTransition(from: TaskState, to: TaskState, taskId: str
 }
 
 /** States in which a task holds a run slot or a downstream stage slot. */
-export const ACTIVE_TASK_STATES: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'];
+export const ACTIVE_TASK_STATES: readonly TaskState[] = [
+  'RUNNING',
+  'VERIFYING',
+  'REVIEWING',
+  'INTEGRATING',
+  'AWAITING_CI',
+];
 
 /** The pipeline stages with WIP limits, in order; a task holds one slot of the stage it is in. */
-export const STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING'] as const;
+export const STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'] as const;
 export type Stage = (typeof STAGES)[number];
 
 export function isStage(state: TaskState): state is Stage {

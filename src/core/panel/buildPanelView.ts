@@ -160,21 +160,10 @@ function pipeline(state: ProjectState): Pipeline {
     limit: limits[stage],
     tasks: members.get(stage)!.sort((a, b) => taskNumber(a) - taskNumber(b)),
   }));
-  if (!stages.some((s) => s.stage === 'AWAITING_CI')) stages.push(awaitingCi(state));
   return {
     stages,
     blocked: verdict.ok ? null : { backpressure: verdict.backpressure, reason: verdict.reason },
   };
-}
-
-/** The AWAITING_CI column: pull requests waiting for their required checks, and its WIP limit once one is set. */
-function awaitingCi(state: ProjectState): Pipeline['stages'][number] {
-  const tasks = state.tasks
-    .filter((t) => t.state === 'AWAITING_CI')
-    .map((t) => t.id)
-    .sort((a, b) => taskNumber(a) - taskNumber(b));
-  const limit = (state.settings.wip as Partial<Record<string, number>>).AWAITING_CI;
-  return { stage: 'AWAITING_CI', count: tasks.length, ...(limit !== undefined ? { limit } : {}), tasks };
 }
 
 function breakers(state: ProjectState): Breakers {

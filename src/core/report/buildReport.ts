@@ -1,4 +1,6 @@
 import type { RunLogLine } from '../store/runFiles';
+import type { PullRequestRecord } from '../model/pullRequestRecord';
+import { latestPullRequest } from './pullRequestLines';
 import type { TraceLine } from '../engine/traceLog';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
@@ -35,6 +37,8 @@ export interface TaskReport {
   attempts: number;
   runs: { id: string; state: Run['state']; attempt: number; failureCode?: string }[];
   integration?: Task['integration'];
+  /** Pull-request mode: the pull request of the task's latest run that opened one, with its required checks. */
+  pullRequest?: PullRequestRecord;
   failureReason?: string;
   blockedBy?: string[];
   events: ReportEvent[];
@@ -99,6 +103,7 @@ export function buildReport(
           ...(r.failureCode ? { failureCode: r.failureCode } : {}),
         })),
       ...(task.integration ? { integration: task.integration } : {}),
+      ...pullRequestOf(state, task.id),
       ...(task.failureReason ? { failureReason: task.failureReason } : {}),
       ...(task.blockedBy ? { blockedBy: task.blockedBy } : {}),
       events: (byTask.get(task.id) ?? []).sort((a, b) => a.ts.localeCompare(b.ts)),
@@ -112,6 +117,11 @@ export function buildReport(
   };
 }
 
+function pullRequestOf(state: ProjectState, taskId: string): { pullRequest?: PullRequestRecord } {
+  const pr = latestPullRequest(state, taskId);
+  return pr ? { pullRequest: pr } : {};
+}
+
 function classify(message: string, kind?: string): DecisionKind {
   if (kind === 'start' || /^run \S+ (started|resumed)/.test(message)) return 'started';
   if (kind === 'blocked' || /BLOCKED/.test(message)) return 'blocked';
@@ -121,7 +131,12 @@ function classify(message: string, kind?: string): DecisionKind {
   if (/^retrying|fallback lane/.test(message)) return 'retried';
   if (/^review|requested changes/.test(message)) return 'reviewed';
   if (/^verifying|^no acceptance command|^guards on the change/.test(message)) return 'verified';
-  if (/^merged |^nothing new to merge|^pushed |push of/.test(message)) return 'merged';
+  if (
+    /^merged |^nothing new to merge|^pushed |push of|^opened pull request|^pull request #\d+ (merged|is already)/.test(
+      message,
+    )
+  )
+    return 'merged';
   if (/ FAILED/.test(message)) return 'failed';
   if (/ DONE/.test(message)) return 'done';
   return 'other';

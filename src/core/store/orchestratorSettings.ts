@@ -14,6 +14,8 @@ export const WipLimits = z
     VERIFYING: z.number().int().min(1).max(64).default(2),
     REVIEWING: z.number().int().min(1).max(64).default(3),
     INTEGRATING: z.number().int().min(1).max(64).default(1),
+    /** Pull requests waiting for their required checks (CI capacity). */
+    AWAITING_CI: z.number().int().min(1).max(64).default(4),
   })
   .strict();
 export type WipLimits = z.infer<typeof WipLimits>;
@@ -40,8 +42,16 @@ export const IntegrationSettings = z
     /**
      * `local`: merged without a checkout; `push`: merged the same way, then the target branch is pushed to `remote`.
      */
-    mode: z.enum(['local', 'push']).default('local'),
+    mode: z.enum(['local', 'push', 'pull-request']).default('local'),
     remote: z.string().min(1).default('origin'),
+    /** Pull-request mode: the branch the pull request merges into (default: the repository's default branch). */
+    base: z.string().regex(BRANCH, 'base must be a valid branch name').optional(),
+    mergeMethod: z.enum(['merge', 'squash', 'rebase']).default('squash'),
+    draft: z.boolean().default(false),
+    /** How long the CI gate waits for the required checks before the run fails. */
+    ciTimeoutSeconds: z.number().positive().default(1800),
+    /** How often the CI gate polls the pull request and its checks. */
+    ciPollSeconds: z.number().positive().default(30),
   })
   .strict();
 export type IntegrationSettings = z.infer<typeof IntegrationSettings>;
@@ -124,6 +134,30 @@ export const WorktreeSettings = z
   .strict();
 export type WorktreeSettings = z.infer<typeof WorktreeSettings>;
 
+/** Where pull-request mode reaches GitHub, and with which identity. */
+export const GitHubSettings = z
+  .object({
+    /** `https://api.github.com`, or GitHub Enterprise's `https://HOST/api/v3`. */
+    apiUrl: z.string().url().default('https://api.github.com'),
+    /** `owner/name`; default: read from the URL of `integration.remote`. */
+    repository: z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/, 'repository must be owner/name')
+      .optional(),
+    /** A GitHub App whose installation tokens are used instead of GITHUB_TOKEN. */
+    app: z
+      .object({
+        appId: z.union([z.number().int().positive(), z.string().min(1)]),
+        installationId: z.number().int().positive(),
+        /** The app's private key (PEM), absolute or relative to the repository. */
+        privateKeyFile: z.string().min(1),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type GitHubSettings = z.infer<typeof GitHubSettings>;
+
 /** The orchestrator's fields of ProjectSettings. */
 export const orchestratorSettingsShape = {
   /** Stage WIP limits; `RUNNING` is what `concurrency` used to be (an old `concurrency` value is read into it). */
@@ -138,6 +172,7 @@ export const orchestratorSettingsShape = {
   /** Priority points a READY task gains per minute it waits (aging), so low priority is never starved. */
   agingPerMinute: z.number().min(0).max(100).default(1),
   worktree: WorktreeSettings.prefault({}),
+  github: GitHubSettings.prefault({}),
 };
 
 /** Reads the pre-orchestrator `concurrency` setting as `wip.RUNNING`. */

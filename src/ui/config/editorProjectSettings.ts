@@ -6,7 +6,7 @@ import { SETTINGS } from '../commandIds';
 const EDITOR_PROJECT_SETTINGS = [
   { setting: SETTINGS.reviewEnabled, key: 'review.enabled', schema: z.boolean() },
   { setting: SETTINGS.wipRunning, key: 'wip.RUNNING', schema: z.number().int().min(1) },
-  { setting: SETTINGS.integrationMode, key: 'integration.mode', schema: z.enum(['local', 'push']) },
+  { setting: SETTINGS.integrationMode, key: 'integration.mode', schema: z.enum(['local', 'push', 'pull-request']) },
   { setting: SETTINGS.integrationTargetBranch, key: 'integration.targetBranch', schema: z.string().trim().min(1) },
 ] as const;
 

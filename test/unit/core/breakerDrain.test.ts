@@ -73,7 +73,7 @@ describe('circuit breaker in a drain', function () {
         },
       };
       assert.deepEqual(pipelineLines(open), [
-        'stages: RUNNING 0/4 · VERIFYING 0/2 · REVIEWING 0/3 · INTEGRATING 0/1',
+        'stages: RUNNING 0/4 · VERIFYING 0/2 · REVIEWING 0/3 · INTEGRATING 0/1 · AWAITING_CI 0/4',
         'breaker flaky: OPEN since 2030-01-01T00:00:00.000Z (lane-exit)',
       ]);
     },

@@ -107,7 +107,7 @@ describe('integration into the target branch', function () {
     },
   );
 
-  it('push mode pushes the target branch to the remote after merging', async () => {
+  it("push mode pushes the target branch and the run's own branch to the remote after merging", async () => {
     const remote = await mkdtemp(join(tmpdir(), 'switchyard-remote-'));
     try {
       await simpleGit(remote).init(true);
@@ -121,6 +121,7 @@ describe('integration into the target branch', function () {
       const [run] = (await project.state()).runs;
       assert.equal(run!.integration?.pushed, true, run!.integration?.pushError);
       assert.equal((await simpleGit(remote).raw(['show', 'switchyard/integration:p.txt'])).trim(), 'pushed');
+      assert.equal((await simpleGit(remote).raw(['rev-parse', run!.branch])).trim(), run!.headCommit);
     } finally {
       await rm(remote, { recursive: true, force: true });
     }

@@ -18,7 +18,7 @@ describe('stage WIP limits in a drain', function () {
     registry.register(scriptedLane('instant', async () => ({ status: 'succeeded' })));
     const p = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
     await p.updateSettings((s) => {
-      s.wip = { RUNNING: 4, VERIFYING: 1, REVIEWING: 3, INTEGRATING: 1 };
+      s.wip = { RUNNING: 4, VERIFYING: 1, REVIEWING: 3, INTEGRATING: 1, AWAITING_CI: 4 };
       s.defaultLane = 'instant';
       s.integration.enabled = false;
     });

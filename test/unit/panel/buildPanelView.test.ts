@@ -44,7 +44,7 @@ describe('panel view model (buildPanelView)', () => {
         ['VERIFYING', 2, 2, ['t3', 't4']],
         ['REVIEWING', 0, 3, []],
         ['INTEGRATING', 0, 1, []],
-        ['AWAITING_CI', 0, undefined, []],
+        ['AWAITING_CI', 0, 4, []],
       ],
     );
     assert.deepEqual(view.pipeline.blocked, {

@@ -22,28 +22,35 @@ describe('scheduler: stage WIP limits and backpressure', () => {
   });
 
   it('full REVIEWING or INTEGRATING also stop new starts; a full RUNNING stage is not backpressure', () => {
-    const limits = { RUNNING: 2, VERIFYING: 2, REVIEWING: 1, INTEGRATING: 1 };
-    assert.deepEqual(startVerdict({ RUNNING: 0, VERIFYING: 0, REVIEWING: 1, INTEGRATING: 0 }, limits), {
+    const limits = { RUNNING: 2, VERIFYING: 2, REVIEWING: 1, INTEGRATING: 1, AWAITING_CI: 4 };
+    assert.deepEqual(startVerdict({ RUNNING: 0, VERIFYING: 0, REVIEWING: 1, INTEGRATING: 0, AWAITING_CI: 0 }, limits), {
       ok: false,
       backpressure: true,
       reason: 'backpressure: REVIEWING is full (1/1), so no new run starts',
     });
     assert.equal(
-      (startVerdict({ RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 1 }, limits) as { reason: string }).reason,
+      (
+        startVerdict({ RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 1, AWAITING_CI: 0 }, limits) as {
+          reason: string;
+        }
+      ).reason,
       'backpressure: INTEGRATING is full (1/1), so no new run starts',
     );
-    assert.deepEqual(startVerdict({ RUNNING: 2, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0 }, limits), {
+    assert.deepEqual(startVerdict({ RUNNING: 2, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 }, limits), {
       ok: false,
       backpressure: false,
       reason: 'RUNNING is full (2/2)',
     });
-    assert.deepEqual(startVerdict({ RUNNING: 1, VERIFYING: 1, REVIEWING: 0, INTEGRATING: 0 }, limits), {
+    assert.deepEqual(startVerdict({ RUNNING: 1, VERIFYING: 1, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 }, limits), {
       ok: true,
       free: 1,
     });
     assert.equal(
-      describeUsage({ RUNNING: 1, VERIFYING: 2, REVIEWING: 0, INTEGRATING: 1 }, { ...limits, VERIFYING: 2 }),
-      'RUNNING 1/2 · VERIFYING 2/2 (full) · REVIEWING 0/1 · INTEGRATING 1/1 (full)',
+      describeUsage(
+        { RUNNING: 1, VERIFYING: 2, REVIEWING: 0, INTEGRATING: 1, AWAITING_CI: 0 },
+        { ...limits, VERIFYING: 2 },
+      ),
+      'RUNNING 1/2 · VERIFYING 2/2 (full) · REVIEWING 0/1 · INTEGRATING 1/1 (full) · AWAITING_CI 0/4',
     );
   });
 
@@ -51,10 +58,10 @@ describe('scheduler: stage WIP limits and backpressure', () => {
     const s = sched();
     for (const id of ['a', 'b', 'c']) s.add(task(id), 'READY', 0);
     ids(s, 1);
-    assert.deepEqual(s.stages.counts, { RUNNING: 3, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0 });
+    assert.deepEqual(s.stages.counts, { RUNNING: 3, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 });
     s.setState('a', 'VERIFYING', 2);
     s.setState('b', 'CANCELED', 2);
-    assert.deepEqual(s.stages.counts, { RUNNING: 1, VERIFYING: 1, REVIEWING: 0, INTEGRATING: 0 });
+    assert.deepEqual(s.stages.counts, { RUNNING: 1, VERIFYING: 1, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 });
     assert.equal(s.stages.peak.RUNNING, 3);
   });
 

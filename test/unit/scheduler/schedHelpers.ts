@@ -1,7 +1,7 @@
 import { Scheduler, type SchedTask } from '../../../src/core/scheduler/scheduler';
 import type { WipLimits } from '../../../src/core/store/orchestratorSettings';
 
-export const LIMITS: WipLimits = { RUNNING: 4, VERIFYING: 2, REVIEWING: 3, INTEGRATING: 1 };
+export const LIMITS: WipLimits = { RUNNING: 4, VERIFYING: 2, REVIEWING: 3, INTEGRATING: 1, AWAITING_CI: 4 };
 
 export function sched(
   limits: Partial<WipLimits> = {},
