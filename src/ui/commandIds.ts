@@ -23,6 +23,10 @@ export const COMMANDS = {
   setPostgresConnection: 'switchyard.setPostgresConnection',
   tasksTreeRows: 'switchyard.tasksTreeRows',
   openProjectConfig: 'switchyard.openProjectConfig',
+  openChanges: 'switchyard.openChanges',
+  mergeIntoCurrentBranch: 'switchyard.mergeIntoCurrentBranch',
+  checkOutBranch: 'switchyard.checkOutBranch',
+  showRunLog: 'switchyard.showRunLog',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -62,6 +62,18 @@ export function renderDetail(
         cmd({ type: 'command', command: 'cancelTask', taskId: task.id }),
       ),
     );
+  if (task.state === 'DONE')
+    actions.append(
+      action('Open Changes', 'diff-multiple', `Open the changes of ${task.id} in the diff editor`, () =>
+        cmd({ type: 'command', command: 'openChanges', taskId: task.id }),
+      ),
+      action('Merge into current branch', 'git-merge', `Merge the change of ${task.id} into the current branch`, () =>
+        cmd({ type: 'command', command: 'mergeIntoCurrentBranch', taskId: task.id }),
+      ),
+      action('Check Out Branch', 'git-branch', `Check out the branch of ${task.id}`, () =>
+        cmd({ type: 'command', command: 'checkOutBranch', taskId: task.id }),
+      ),
+    );
   if (task.state !== 'DONE')
     actions.append(
       action('Change lane…', 'arrow-swap', `Change the lane of ${task.id} (now ${task.lane})`, () =>

@@ -318,6 +318,9 @@ export const PANEL_COMMANDS = [
   'showRunDiff',
   'openWorktree',
   'refresh',
+  'openChanges',
+  'mergeIntoCurrentBranch',
+  'checkOutBranch',
 ] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 

@@ -18,6 +18,10 @@ import { setPostgresConnection } from './setPostgresConnection';
 import { setTaskLane } from './setTaskLane';
 import { showRunDiff } from './showRunDiff';
 import { tasksTreeRows } from './tasksTreeRows';
+import { checkOutBranch } from './checkOutBranch';
+import { mergeIntoCurrentBranch } from './mergeIntoCurrentBranch';
+import { openChanges } from './openChanges';
+import { showRunLog } from './showRunLog';
 import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /** Every command the extension contributes, with its handler. */
@@ -43,5 +47,9 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.setPostgresConnection, handler: (value) => setPostgresConnection(deps, value) },
     { id: COMMANDS.tasksTreeRows, handler: () => tasksTreeRows(deps) },
     { id: COMMANDS.openProjectConfig, handler: () => openProjectConfig(deps) },
+    { id: COMMANDS.openChanges, handler: (item) => openChanges(deps, item) },
+    { id: COMMANDS.mergeIntoCurrentBranch, handler: (item) => mergeIntoCurrentBranch(deps, item) },
+    { id: COMMANDS.checkOutBranch, handler: (item) => checkOutBranch(deps, item) },
+    { id: COMMANDS.showRunLog, handler: (run) => showRunLog(deps, run) },
   ];
 }

@@ -7,13 +7,22 @@ import { showMessage } from '../views/showMessage';
 
 type CommandMessage = Extract<WebviewMessage, { type: 'command' }>;
 
-const TASK_COMMANDS = new Set(['runTask', 'cancelTask', 'retryTask', 'setTaskLane']);
+const TASK_COMMANDS = new Set([
+  'runTask',
+  'cancelTask',
+  'retryTask',
+  'setTaskLane',
+  'openChanges',
+  'mergeIntoCurrentBranch',
+  'checkOutBranch',
+]);
 const RUN_COMMANDS = new Set(['showRunDiff', 'openWorktree']);
 
 /**
  * Runs a panel action through the same commands as the palette: Run Task,
  * Cancel Task, Set Task Lane (its lane picker), Show Run Diff, Run Queue,
- * Refresh; Retry is Retry Task followed by Run Task, so the new attempt
+ * Refresh, and for a DONE task Open Changes, Merge into Current Branch and Check
+ * Out Branch; Retry is Retry Task followed by Run Task, so the new attempt
  * starts. Open Worktree opens the run's worktree folder in a new window
  * (VS Code's own Open Folder). The commands show their own errors.
  */
