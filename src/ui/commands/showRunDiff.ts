@@ -22,22 +22,24 @@ export async function showRunDiff(deps: CommandDeps, arg?: unknown): Promise<str
     void showMessage('info', `Switchyard: run ${runId} ${why}.`);
     return diff;
   }
-  await openChanges(project.root, changes);
+  await openRunChanges(project.root, changes);
   return diff;
 }
 
 /** Opens a run's changed files in the diff editor; resolves once it is open. */
-export async function openChanges(root: string, changes: RunChanges): Promise<void> {
+export async function openRunChanges(root: string, changes: RunChanges): Promise<void> {
   const head = changes.head ?? changes.base;
   const resources = changes.files.map(
     (f) => [vscode.Uri.file(join(root, f.path)), runFileUri(changes.base, f.path), runFileUri(head, f.path)] as const,
   );
   const count = changes.files.length;
   const title = `Switchyard: ${changes.runId} on ${changes.branch} (${count} file${count === 1 ? '' : 's'})`;
-  const available = await vscode.commands.getCommands(true);
-  if (available.includes('vscode.changes')) {
+  try {
     await vscode.commands.executeCommand('vscode.changes', title, resources);
     return;
+  } catch (error) {
+    // An editor without the multi-file changes view: one diff editor per file.
+    if (!/vscode\.changes/.test(String(error))) throw error;
   }
   for (const [file, left, right] of resources) {
     await vscode.commands.executeCommand(
