@@ -17,8 +17,8 @@ export async function announceRunFinished(project: Project, run: Run): Promise<s
   const name = `${task.id} · ${task.spec.title}`;
   if (run.state === 'SUCCEEDED' && task.state === 'DONE') {
     const merged = run.integration ? `, merged into ${run.integration.branch}` : '';
-    const message =
-      `Switchyard: ${name} is DONE (run ${run.id} on ${run.lane}): its change is on ${run.branch}${merged}.`;
+    const where = `its change is on ${run.branch}${merged}`;
+    const message = `Switchyard: ${name} is DONE (run ${run.id} on ${run.lane}): ${where}.`;
     void showMessage('info', message, ...Object.keys(DONE_ACTIONS)).then((picked) => {
       const command = picked && DONE_ACTIONS[picked];
       if (command) void vscode.commands.executeCommand(command, run.id).then(undefined, () => undefined);
