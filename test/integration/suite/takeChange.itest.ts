@@ -48,7 +48,7 @@ describe('a DONE change in VS Code: diff editor, run log, merge and check out', 
     git(root, 'branch', '-D', 'itest-scratch');
   });
 
-  it('Show Run Diff opens the multi-file diff editor: the base on the left, the run commit on the right', async function () {
+  it('Show Run Diff opens the multi-file diff editor: the base left, the run commit right', async function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const diff = await exec<string>('switchyard.showRunDiff', done.runId);
     assert.match(diff, /^\+a line to merge$/m, 'the command still resolves to the diff text');
