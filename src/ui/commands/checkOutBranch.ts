@@ -5,17 +5,12 @@ import { takeChangeId } from './takeChangeArg';
 
 /**
  * `switchyard.checkOutBranch(task | run | item)` → the branch. Checks out the run's branch in the repository; refuses
- * on uncommitted changes (shown and rethrown).
+ * on uncommitted changes.
  */
 export async function checkOutBranch(deps: CommandDeps, arg?: unknown): Promise<string> {
   const project = await deps.host.get();
   const runId = await doneRunId(await project.state(), takeChangeId(arg), 'Check out the branch of which task?');
-  try {
-    const branch = await project.checkOutRunBranch(runId);
-    void showMessage('info', `Switchyard: checked out ${branch}.`);
-    return branch;
-  } catch (error) {
-    void showMessage('error', `Switchyard: ${error instanceof Error ? error.message : String(error)}`);
-    throw error;
-  }
+  const branch = await project.checkOutRunBranch(runId);
+  void showMessage('info', `Switchyard: checked out ${branch}.`);
+  return branch;
 }

@@ -33,7 +33,8 @@ export async function openRunChanges(root: string, changes: RunChanges): Promise
     (f) => [vscode.Uri.file(join(root, f.path)), runFileUri(changes.base, f.path), runFileUri(head, f.path)] as const,
   );
   const count = changes.files.length;
-  const title = `Switchyard: ${changes.runId} on ${changes.branch} (${count} file${count === 1 ? '' : 's'})`;
+  // The changes view adds the file count to the title itself.
+  const title = `Switchyard: ${changes.runId} on ${changes.branch}`;
   try {
     await vscode.commands.executeCommand('vscode.changes', title, resources);
     return;
