@@ -13,6 +13,7 @@ import { RUN_FILE_SCHEME, RunFileProvider } from './ui/views/runFileProvider';
 import { REPORT_SCHEME, reportProvider } from './ui/views/reportDocument';
 import { TasksView } from './ui/views/tasksView';
 import { RunOutputChannels } from './ui/views/runOutputChannels';
+import { ContextKeys } from './ui/views/contextKeys';
 
 /** Wiring only: the project host, its views, the commands, and the public API. */
 export function activate(context: vscode.ExtensionContext): SwitchyardExtension {
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
     runOutput,
     new TasksView(snapshot),
     new QueueStatusBar(snapshot),
+    new ContextKeys(snapshot),
     vscode.workspace.registerTextDocumentContentProvider(RUN_FILE_SCHEME, new RunFileProvider(host)),
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reportProvider),
     ...registerCommands(commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput })),

@@ -307,6 +307,38 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     await page.screenshot({ path: join(OUT, 'panel-empty-dark.png'), fullPage: true });
   });
 
+  it("shows the latest run's transcript with its tool calls collapsed, and room for the decision markers", async () => {
+    const { view, detail } = richView();
+    await openPanel(page, standIn, 'dark');
+    await snapshot(page, view);
+    await page.locator('#task-list [data-task-id="t8"]').click();
+    await hostPost(page, detail('t8'));
+    const transcript = page.locator('#detail ol.transcript');
+    await transcript.waitFor();
+    assert.match(
+      (await page.locator('#detail h4', { hasText: /Transcript of/i }).textContent()) ?? '',
+      /Transcript of t8\.2/,
+    );
+    assert.match(await transcript.innerText(), /The test fails on a missing email check/);
+    const tool = transcript.locator('details', { hasText: 'edit_file' });
+    assert.equal(await tool.getAttribute('open'), null, 'a tool call starts collapsed');
+    assert.equal(await tool.locator('pre').first().isVisible(), false);
+    await tool.locator('summary').click();
+    assert.match(await tool.locator('pre').nth(1).innerText(), /edited src\/users\.py/);
+    assert.match(await transcript.innerText(), /usage: 7820 input, 782 output tokens, \$0\.0400/);
+    const decisions = page.locator('#detail ol.decisions');
+    const box = await decisions.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return {
+        overflowY: style.overflowY,
+        padding: Number.parseFloat(style.paddingLeft),
+        scroll: el.scrollHeight - el.clientHeight,
+      };
+    });
+    assert.equal(box.overflowY, 'visible', 'the decisions list does not scroll inside the page');
+    assert.ok(box.padding >= 40, `room for "100." markers (padding ${box.padding}px)`);
+  });
+
   for (const theme of ['light', 'dark', 'high-contrast'] as const) {
     it(`renders in the ${theme} theme (screenshot test-output/webview/panel-${theme}.png)`, async () => {
       const { view, detail } = richView();

@@ -7,6 +7,7 @@ import type { ProjectState } from '../store/projectState';
 import { guardRow } from './guardRows';
 import type { DetailRun, TaskDetail, TraceDecision } from './panelProtocol';
 import { traceDecision } from './schedulerTrace';
+import { runTranscript } from './runTranscript';
 
 /** What a task's detail needs besides the state: its runs' logs and which of their files exist. */
 export interface DetailInputs {
@@ -48,6 +49,8 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
     if (d) decisions.push(d);
   }
   decisions.sort((a, b) => a.ts.localeCompare(b.ts));
+  const latest = runs.at(-1);
+  const transcript = latest && runTranscript(latest.id, inputs.runLogs.get(latest.id) ?? []);
   return {
     id: task.id,
     title: task.spec.title,
@@ -65,6 +68,7 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
       .map(guardRow)
       .reverse(),
     decisions,
+    ...(transcript ? { transcript } : {}),
   };
 }
 
