@@ -266,7 +266,7 @@ function resumed(r: DetailRun): string {
 
 /** The latest run's transcript: the lane's text as paragraphs; tool calls and output bursts collapsed. */
 function transcriptBlock(t: RunTranscript): HTMLElement[] {
-  const items = t.entries.map((e) => {
+  const items = t.entries.map((e): HTMLElement => {
     switch (e.kind) {
       case 'text':
         return h('li', { class: 'transcript-text' }, h('p', { text: e.text }));
@@ -283,7 +283,7 @@ function transcriptBlock(t: RunTranscript): HTMLElement[] {
             h('pre', { text: e.lines.join('\n') }),
           ),
         );
-      case 'tool':
+      default:
         return h(
           'li',
           {},
