@@ -14,6 +14,7 @@ import { REPORT_SCHEME, reportProvider } from './ui/views/reportDocument';
 import { TasksView } from './ui/views/tasksView';
 import { RunOutputChannels } from './ui/views/runOutputChannels';
 import { ContextKeys } from './ui/views/contextKeys';
+import { TaskDocuments } from './ui/prompts/taskDocuments';
 
 /** Wiring only: the project host, its views, the commands, and the public API. */
 export function activate(context: vscode.ExtensionContext): SwitchyardExtension {
@@ -24,18 +25,22 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
   const panels = new QueuePanelController(context.extensionUri, snapshot);
   const shutdown = new AbortController();
   const runOutput = new RunOutputChannels(host);
+  const taskDocuments = new TaskDocuments();
   context.subscriptions.push(
     new vscode.Disposable(() => shutdown.abort()),
     host,
     snapshot,
     panels,
     runOutput,
+    taskDocuments,
     new TasksView(snapshot),
     new QueueStatusBar(snapshot),
     new ContextKeys(snapshot),
     vscode.workspace.registerTextDocumentContentProvider(RUN_FILE_SCHEME, new RunFileProvider(host)),
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reportProvider),
-    ...registerCommands(commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput })),
+    ...registerCommands(
+      commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput, taskDocuments }),
+    ),
   );
   return createSwitchyardApi(registry);
 }

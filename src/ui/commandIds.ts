@@ -27,6 +27,7 @@ export const COMMANDS = {
   mergeIntoCurrentBranch: 'switchyard.mergeIntoCurrentBranch',
   checkOutBranch: 'switchyard.checkOutBranch',
   showRunLog: 'switchyard.showRunLog',
+  submitTaskDocument: 'switchyard.submitTaskDocument',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -3,6 +3,7 @@ import type { ProjectHost } from '../project/projectHost';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import type { RunOutputChannels } from '../views/runOutputChannels';
+import type { TaskDocuments } from '../prompts/taskDocuments';
 
 /** What command handlers work with. */
 export interface CommandDeps {
@@ -15,4 +16,6 @@ export interface CommandDeps {
   readonly shutdown: AbortSignal;
   /** Each run's output channel: its events as they happen, or its recorded log. */
   readonly runOutput: RunOutputChannels;
+  /** The task documents New Task opened, which Submit Task reads. */
+  readonly taskDocuments: TaskDocuments;
 }

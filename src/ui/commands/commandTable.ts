@@ -22,6 +22,7 @@ import { checkOutBranch } from './checkOutBranch';
 import { mergeIntoCurrentBranch } from './mergeIntoCurrentBranch';
 import { openChanges } from './openChanges';
 import { showRunLog } from './showRunLog';
+import { submitTaskDocument } from './submitTaskDocument';
 import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /** Every command the extension contributes, with its handler. */
@@ -51,5 +52,6 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.mergeIntoCurrentBranch, handler: (item) => mergeIntoCurrentBranch(deps, item) },
     { id: COMMANDS.checkOutBranch, handler: (item) => checkOutBranch(deps, item) },
     { id: COMMANDS.showRunLog, handler: (run) => showRunLog(deps, run) },
+    { id: COMMANDS.submitTaskDocument, handler: () => submitTaskDocument(deps) },
   ];
 }
