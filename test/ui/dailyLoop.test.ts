@@ -119,6 +119,35 @@ describe('The daily loop in VS Code (code-server + chromium)', function () {
     }
   });
 
+  it('offers in the palette only the commands that apply (no canary, no DONE task yet)', async function () {
+    await workbench.openActivity('Switchyard'); // activates the extension
+    await poll('both tasks under READY', async () =>
+      (await workbench.tasksUnder('READY')).length === 2 ? true : undefined,
+    );
+    const palette = async (query: string): Promise<string> => {
+      await page.keyboard.press('F1');
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await box.waitFor({ state: 'visible' });
+      await box.fill(`>${query}`);
+      await page.waitForTimeout(500);
+      const text = await workbench.quickInput().innerText();
+      await page.keyboard.press('Escape');
+      return text;
+    };
+    assert.match(await palette('Switchyard: Run Queue'), /Switchyard: Run Queue/, 'the palette lists what applies');
+    for (const hidden of [
+      'Rollback Canary',
+      'Show Canary Report',
+      'Set PostgreSQL Connection String',
+      'Promote Salvage',
+      'Merge into Current Branch',
+    ]) {
+      const text = await palette(`Switchyard: ${hidden}`);
+      assert.doesNotMatch(text, new RegExp(`Switchyard: ${hidden}`), `${hidden} is not offered`);
+      assert.match(text, /Results|No matching commands/, 'the palette answered the query');
+    }
+  });
+
   it("shows the lane's lines in the run's output channel while it runs (Show Run Log)", async function () {
     await workbench.openActivity('Switchyard');
     await poll('both tasks under READY', async () =>
@@ -133,7 +162,13 @@ describe('The daily loop in VS Code (code-server + chromium)', function () {
       (await workbench.tasksUnder('RUNNING')).some((r) => r.startsWith(held.id)) ? true : undefined,
     );
     await workbench.expandRow(`${held.id} · Stream the output`);
-    await workbench.treeContextMenu(`${held.id}.1`, 'Show Run Log');
+    // The run row's inline Show Run Log button (the same command is in its context menu).
+    const runRow = page
+      .locator('.part.sidebar .monaco-list-row')
+      .filter({ hasText: `${held.id}.1` })
+      .first();
+    await runRow.hover();
+    await runRow.locator('.actions .action-label[aria-label="Show Run Log"]').click();
     const output = page.locator('.part.panel .monaco-editor .view-lines').first();
     const text = await poll('the run output with the lane line', async () => {
       const shown = (await output.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
