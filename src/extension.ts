@@ -10,9 +10,12 @@ import { SecretStorageSource } from './ui/secrets/secretStorageSource';
 import { PullRequestAnnouncer } from './ui/progress/announcePullRequests';
 import type { SwitchyardExtension } from './ui/switchyardApi';
 import { QueueStatusBar } from './ui/views/queueStatusBar';
-import { RUN_DIFF_SCHEME, RunDiffProvider } from './ui/views/runDiffProvider';
+import { RUN_FILE_SCHEME, RunFileProvider } from './ui/views/runFileProvider';
 import { REPORT_SCHEME, reportProvider } from './ui/views/reportDocument';
 import { TasksView } from './ui/views/tasksView';
+import { RunOutputChannels } from './ui/views/runOutputChannels';
+import { ContextKeys } from './ui/views/contextKeys';
+import { TaskDocuments } from './ui/prompts/taskDocuments';
 
 /** Wiring only: the project host, its views, the commands, and the public API. */
 export function activate(context: vscode.ExtensionContext): SwitchyardExtension {
@@ -22,17 +25,24 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
   const snapshot = new ProjectSnapshot(host);
   const panels = new QueuePanelController(context.extensionUri, snapshot);
   const shutdown = new AbortController();
+  const runOutput = new RunOutputChannels(host);
+  const taskDocuments = new TaskDocuments();
   context.subscriptions.push(
     new vscode.Disposable(() => shutdown.abort()),
     host,
     snapshot,
     panels,
+    runOutput,
+    taskDocuments,
     new TasksView(snapshot),
     new QueueStatusBar(snapshot),
     new PullRequestAnnouncer(snapshot),
-    vscode.workspace.registerTextDocumentContentProvider(RUN_DIFF_SCHEME, new RunDiffProvider(host)),
+    new ContextKeys(snapshot),
+    vscode.workspace.registerTextDocumentContentProvider(RUN_FILE_SCHEME, new RunFileProvider(host)),
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reportProvider),
-    ...registerCommands(commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal })),
+    ...registerCommands(
+      commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput, taskDocuments }),
+    ),
   );
   return createSwitchyardApi(registry);
 }

@@ -21,7 +21,9 @@ export type SwitchyardErrorCode =
   | 'secret-unavailable'
   | 'backend-config'
   | 'backend-unreachable'
-  | 'backend-migrated';
+  | 'backend-migrated'
+  | 'working-tree-dirty'
+  | 'merge-conflict';
 
 export class SwitchyardError extends Error {
   override readonly name: string = 'SwitchyardError';

@@ -48,6 +48,10 @@ import { TraceLog, readTrace, type TraceLine } from './engine/traceLog';
 import { BUILTIN_ERROR_RULES } from './retry/errorRules';
 import { loadErrorRules, type ErrorRule } from './retry/classifyError';
 import { buildReport, type ProjectReport } from './report/buildReport';
+import { fileAtCommit } from './git/changedFiles';
+import { type RunChanges, runChanges } from './workspace/runChanges';
+import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
+import type { Run } from './model/run';
 
 export interface ProjectOptions {
   registry: LaneRegistry;
@@ -344,6 +348,41 @@ export class Project {
 
   runLog(runId: string): Promise<RunLogLine[]> {
     return readRunLog(eventsPath(this.root, runId));
+  }
+
+  /** The files a run changed between the task's base and the run's commit. */
+  async runChanges(runId: string): Promise<RunChanges> {
+    return runChanges(this.root, await this.findRun(runId));
+  }
+
+  /** A file's text at a commit of this repository; undefined when the commit has no such file. */
+  fileAt(commit: string, path: string): Promise<string | undefined> {
+    return fileAtCommit(this.root, commit, path);
+  }
+
+  /** Merges a run's branch into the branch checked out in the repository (refuses on uncommitted changes). */
+  async mergeRunIntoCurrentBranch(runId: string): Promise<MergeOutcome> {
+    const run = await this.findRun(runId);
+    const task = (await this.store.read()).tasks.find((t) => t.id === run.taskId);
+    const title = task ? `: ${task.spec.title}` : '';
+    return mergeIntoCurrentBranch(this.root, run.branch, `Merge ${run.branch} (task ${run.taskId}${title})`);
+  }
+
+  /** Checks out a run's branch in the repository (refuses on uncommitted changes). */
+  async checkOutRunBranch(runId: string): Promise<string> {
+    const run = await this.findRun(runId);
+    await checkOutBranch(this.root, run.branch);
+    return run.branch;
+  }
+
+  private async findRun(runId: string): Promise<Run> {
+    const state = await this.store.read();
+    const run = state.runs.find((r) => r.id === runId);
+    if (run) return run;
+    throw new SwitchyardError(
+      'unknown-run',
+      `unknown run "${runId}"${state.runs.length ? `; runs: ${state.runs.map((r) => r.id).join(', ')}` : ''}`,
+    );
   }
 
   worktrees(): Promise<WorktreeInfo[]> {

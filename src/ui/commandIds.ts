@@ -25,6 +25,11 @@ export const COMMANDS = {
   openProjectConfig: 'switchyard.openProjectConfig',
   openPullRequest: 'switchyard.openPullRequest',
   setGitHubToken: 'switchyard.setGitHubToken',
+  openChanges: 'switchyard.openChanges',
+  mergeIntoCurrentBranch: 'switchyard.mergeIntoCurrentBranch',
+  checkOutBranch: 'switchyard.checkOutBranch',
+  showRunLog: 'switchyard.showRunLog',
+  submitTaskDocument: 'switchyard.submitTaskDocument',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

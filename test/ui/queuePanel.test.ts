@@ -241,5 +241,18 @@ describe('Queue panel in VS Code (code-server + chromium)', function () {
       'still one panel after the reload',
     );
     await shot('03-restored-after-reload.png');
+    for (let reload = 2; reload <= 3; reload++) {
+      await page.reload();
+      await workbench.waitReady();
+      await poll(`the panel restored after reload ${reload}`, async () =>
+        (await panelText().catch(() => '')).includes('Hold until released [hold]') ? true : undefined,
+      );
+      await page.waitForTimeout(1_000); // a second restored panel would appear by now
+      assert.equal(
+        await page.locator('.tab', { hasText: 'Switchyard: Queue' }).count(),
+        1,
+        `one panel after reload ${reload}`,
+      );
+    }
   });
 });

@@ -114,11 +114,25 @@ describe('Switchyard UI (code-server + chromium)', function () {
     await shot('01-switchyard-view.png');
   });
 
-  it('creates a task from the command palette (F1 > Switchyard: New Task)', async function () {
+  it('creates a task from the palette (F1 > Switchyard: New Task): a task document, submitted', async function () {
+    const title = 'Write release notes for 2.0: the queue panel, the run output, the diff editor and merging';
     await workbench.runCommand('Switchyard: New Task');
-    await workbench.answer('New Task (1/3)', 'Write release notes');
-    await workbench.answer('New Task (2/3)', 'Summarize what changed for users');
-    await workbench.waitForPrompt('New Task (3/3)');
+    // An untitled Markdown document: the title on the first line, the instruction below, as long as it needs.
+    await poll('the task document in the editor', async () =>
+      (await workbench.activeEditorText().catch(() => '')).includes('New Switchyard task') ? true : undefined,
+    );
+    // A person waits for the cursor in the editor (the palette hands the focus back) before typing.
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor({ state: 'visible' });
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type(title);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Summarize what changed for users.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('One paragraph per feature.');
+    await shot('01b-task-document.png');
+    await page.keyboard.press('Control+Enter'); // Submit Task
+    await workbench.waitForPrompt('Lane for');
     await workbench.quickPickRow('Command').click();
 
     const ready = await poll('the new task under READY in the Tasks tree', async () => {
@@ -126,8 +140,14 @@ describe('Switchyard UI (code-server + chromium)', function () {
       return rows.find((r) => r.includes('Write release notes'));
     });
     assert.match(ready, /^t\d+ · Write release notes/);
-    const stored = tasks().find((t) => t.spec.title === 'Write release notes');
-    assert.equal(stored?.state, 'READY', 'the state file has the task as READY');
+    const stored = tasks().find((t) => t.spec.title === title);
+    assert.ok(stored, `the state file has the task with its whole title (${title.length} characters)`);
+    assert.equal(stored.state, 'READY', 'the state file has the task as READY');
+    assert.equal(
+      (stored as unknown as { spec: { spec: string } }).spec.spec,
+      'Summarize what changed for users.\nOne paragraph per feature.',
+    );
+    assert.equal(await page.locator('.tab', { hasText: 'Untitled' }).count(), 0, 'the task document was closed');
   });
 
   it('sends src/hello.txt to the command lane from the Explorer and shows the task DONE', async function () {
@@ -201,11 +221,14 @@ describe('Switchyard UI (code-server + chromium)', function () {
     const sent = tasks().find((t) => t.spec.files.includes('src/hello.txt'))!;
     await workbench.resizeSideBar(520);
     await workbench.treeContextMenu(`${sent.id}.1`, 'Show Run Diff');
+    // VS Code's multi-file diff editor: the task's base on the left, the run's commit on the right.
+    const editor = page.locator('.editor-group-container.active .monaco-component.multiDiffEditor');
+    await editor.waitFor({ state: 'visible', timeout: 30_000 });
     const text = await poll('the diff editor', async () => {
-      const shown = await workbench.activeEditorText().catch(() => '');
-      return shown.includes('+Say hello from the command lane') ? shown : undefined;
+      const shown = (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+      return shown.includes('Say hello from the command lane') ? shown : undefined;
     });
-    assert.match(text, /diff --git a\/src\/hello\.txt b\/src\/hello\.txt/);
+    assert.match(text, /hello\.txt/);
     await page.mouse.move(900, 700);
     await page.waitForTimeout(1_000); // let the diff's colouring arrive before the picture
     await shot('05-run-diff.png');

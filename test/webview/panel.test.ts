@@ -307,6 +307,38 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     await page.screenshot({ path: join(OUT, 'panel-empty-dark.png'), fullPage: true });
   });
 
+  it("shows the latest run's transcript with its tool calls collapsed, and room for the decision markers", async () => {
+    const { view, detail } = richView();
+    await openPanel(page, standIn, 'dark');
+    await snapshot(page, view);
+    await page.locator('#task-list [data-task-id="t8"]').click();
+    await hostPost(page, detail('t8'));
+    const transcript = page.locator('#detail ol.transcript');
+    await transcript.waitFor();
+    assert.match(
+      (await page.locator('#detail h4', { hasText: /Transcript of/i }).textContent()) ?? '',
+      /Transcript of t8\.2/,
+    );
+    assert.match(await transcript.innerText(), /The test fails on a missing email check/);
+    const tool = transcript.locator('details', { hasText: 'edit_file' });
+    assert.equal(await tool.getAttribute('open'), null, 'a tool call starts collapsed');
+    assert.equal(await tool.locator('pre').first().isVisible(), false);
+    await tool.locator('summary').click();
+    assert.match(await tool.locator('pre').nth(1).innerText(), /edited src\/users\.py/);
+    assert.match(await transcript.innerText(), /usage: 7820 input, 782 output tokens, \$0\.0400/);
+    const decisions = page.locator('#detail ol.decisions');
+    const box = await decisions.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return {
+        overflowY: style.overflowY,
+        padding: Number.parseFloat(style.paddingLeft),
+        scroll: el.scrollHeight - el.clientHeight,
+      };
+    });
+    assert.equal(box.overflowY, 'visible', 'the decisions list does not scroll inside the page');
+    assert.ok(box.padding >= 40, `room for "100." markers (padding ${box.padding}px)`);
+  });
+
   for (const theme of ['light', 'dark', 'high-contrast'] as const) {
     it(`renders in the ${theme} theme (screenshot test-output/webview/panel-${theme}.png)`, async () => {
       const { view, detail } = richView();
@@ -328,8 +360,34 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
         'high-contrast': ['rgb(0, 0, 0)', 'rgb(255, 255, 255)'],
       };
       assert.deepEqual(colours, expected[theme], 'the body takes the theme variables');
+      // Every state word in the task list reads at 4.5:1 or more against the page (WCAG AA for text).
+      const states = await page
+        .locator('#task-list .cell.state')
+        .evaluateAll((cells) => cells.map((c) => [c.textContent?.trim() ?? '', getComputedStyle(c).color]));
+      assert.ok(states.length >= 5, `the list shows its states: ${JSON.stringify(states)}`);
+      for (const [name, colour] of states) {
+        const ratio = contrast(colour!, colours[0]!);
+        assert.ok(ratio >= 4.5, `${name} in the ${theme} theme: contrast ${ratio.toFixed(2)}:1 (${colour})`);
+      }
       await page.mouse.move(0, 0);
       await page.screenshot({ path: join(OUT, `panel-${theme}.png`), fullPage: true });
     });
   }
 });
+
+/** The WCAG contrast ratio of two `rgb(…)`/`rgba(…)` colours (an alpha is blended onto the background). */
+function contrast(fg: string, bg: string): number {
+  const parse = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
+  const [br = 0, bgG = 0, bb = 0] = parse(bg);
+  const [r = 0, g = 0, b = 0, a = 1] = parse(fg);
+  const blend = [r * a + br * (1 - a), g * a + bgG * (1 - a), b * a + bb * (1 - a)];
+  const lum = (rgb: number[]): number => {
+    const [lr = 0, lg = 0, lb = 0] = rgb.map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * lr + 0.7152 * lg + 0.0722 * lb;
+  };
+  const [l1, l2] = [lum(blend), lum([br, bgG, bb])].sort((x, y) => y - x);
+  return (l1! + 0.05) / (l2! + 0.05);
+}

@@ -25,6 +25,7 @@ export function richView(): { view: PanelView; detail: (taskId: string) => HostM
               type: 'decision',
               message: `worktree .switchyard/worktrees/${r.id} on branch ${r.branch}`,
             },
+            ...laneEvents(r.startedAt),
           ],
         ]),
     );
@@ -42,6 +43,21 @@ export function richView(): { view: PanelView; detail: (taskId: string) => HostM
     };
   };
   return { view, detail };
+}
+
+/** What a lane said and did in a run: its text, a tool call with its result, output lines, usage. */
+function laneEvents(ts: string): { ts: string; type: string; event: Record<string, unknown> }[] {
+  return [
+    { ts, type: 'lane', event: { type: 'text', text: 'The test fails on a missing email check; fixing create_user.' } },
+    {
+      ts,
+      type: 'lane',
+      event: { type: 'tool-call', callId: 'c1', name: 'edit_file', input: { path: 'src/users.py', line: 41 } },
+    },
+    { ts, type: 'lane', event: { type: 'tool-result', callId: 'c1', output: 'edited src/users.py', isError: false } },
+    { ts, type: 'lane', event: { type: 'log', stream: 'stderr', line: 'pytest: 1 failed, 11 passed' } },
+    { ts, type: 'lane', event: { type: 'usage', usage: { inputTokens: 7820, outputTokens: 782, costUsd: 0.04 } } },
+  ];
 }
 
 /** Opens the panel in the stand-in host with the clock at NOW; waits for its `ready`. */

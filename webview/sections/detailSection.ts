@@ -1,4 +1,10 @@
-import type { DetailRun, PanelTask, TaskDetail, WebviewMessage } from '../../src/core/panel/panelProtocol';
+import type {
+  DetailRun,
+  PanelTask,
+  RunTranscript,
+  TaskDetail,
+  WebviewMessage,
+} from '../../src/core/panel/panelProtocol';
 import { button, checkIcon, fill, h, icon, stateIcon } from '../dom';
 import { clock, duration, usd } from '../format';
 import { guardTable } from './guardsSection';
@@ -68,6 +74,18 @@ export function renderDetail(
         cmd({ type: 'command', command: 'openPullRequest', taskId: task.id }),
       ),
     );
+  if (task.state === 'DONE')
+    actions.append(
+      action('Open Changes', 'diff-multiple', `Open the changes of ${task.id} in the diff editor`, () =>
+        cmd({ type: 'command', command: 'openChanges', taskId: task.id }),
+      ),
+      action('Merge into current branch', 'git-merge', `Merge the change of ${task.id} into the current branch`, () =>
+        cmd({ type: 'command', command: 'mergeIntoCurrentBranch', taskId: task.id }),
+      ),
+      action('Check Out Branch', 'git-branch', `Check out the branch of ${task.id}`, () =>
+        cmd({ type: 'command', command: 'checkOutBranch', taskId: task.id }),
+      ),
+    );
   if (task.state !== 'DONE')
     actions.append(
       action('Change lane…', 'arrow-swap', `Change the lane of ${task.id} (now ${task.lane})`, () =>
@@ -114,6 +132,7 @@ export function renderDetail(
     detail.runs.length
       ? runTable(detail.runs, send, now)
       : h('p', { class: 'empty', text: 'No runs yet: the task has not started.' }),
+    ...(detail.transcript ? transcriptBlock(detail.transcript) : []),
     h('h4', { text: 'Guard results on its runs' }),
     detail.guards.length
       ? guardTable(detail.guards, `Guard verdicts on the runs of ${detail.id}`, now)
@@ -288,4 +307,46 @@ function resumed(r: DetailRun): string {
   const c = r.resumeCounts;
   const counts = c ? `replayed ${c.replayed}, re-sent ${c.resent}, re-run ${c.rerun}, uncertain ${c.uncertain}` : '';
   return [r.resumes ? `resumed ${r.resumes}×` : '', counts].filter(Boolean).join(': ');
+}
+
+/** The latest run's transcript: the lane's text as paragraphs; tool calls and output bursts collapsed. */
+function transcriptBlock(t: RunTranscript): HTMLElement[] {
+  const items = t.entries.map((e): HTMLElement => {
+    switch (e.kind) {
+      case 'text':
+        return h('li', { class: 'transcript-text' }, h('p', { text: e.text }));
+      case 'usage':
+        return h('li', { class: 'muted' }, `usage: ${e.text}`);
+      case 'log':
+        return h(
+          'li',
+          {},
+          h(
+            'details',
+            {},
+            h('summary', { text: `${e.lines.length} ${e.stream} line${e.lines.length === 1 ? '' : 's'}` }),
+            h('pre', { text: e.lines.join('\n') }),
+          ),
+        );
+      default:
+        return h(
+          'li',
+          {},
+          h(
+            'details',
+            {},
+            h('summary', {}, icon(e.isError ? 'error' : 'tools'), ` ${e.name}${e.isError ? ' (error)' : ''}`),
+            e.input ? h('pre', { 'aria-label': `input of ${e.name}`, text: e.input }) : null,
+            e.output !== undefined
+              ? h('pre', { 'aria-label': `result of ${e.name}`, text: e.output || '(empty)' })
+              : h('p', { class: 'muted', text: 'no result yet' }),
+          ),
+        );
+    }
+  });
+  const block: HTMLElement[] = [h('h4', { text: `Transcript of ${t.runId}` })];
+  if (t.omitted)
+    block.push(h('p', { class: 'muted', text: `${t.omitted} earlier entries not shown (Show Run Log has all).` }));
+  block.push(h('ol', { class: 'transcript', 'aria-label': `Transcript of ${t.runId}` }, ...items));
+  return block;
 }

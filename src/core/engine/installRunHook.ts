@@ -14,7 +14,9 @@ export async function installRunHook(ctx: RunContext, worktree: string, record: 
   if (command === null) return;
   if (command === undefined) {
     record('decision', {
-      message: 'pre-push guard not installed in the worktree: no CLI command to run it (not running from dist/cli.js)',
+      message:
+        'pre-push guard not installed in the worktree: the Switchyard CLI that runs it was not found ' +
+        '(runs started with `switchyard run` have it)',
     });
     return;
   }

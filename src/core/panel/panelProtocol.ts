@@ -288,6 +288,22 @@ export const DetailRun = z.strictObject({
 });
 export type DetailRun = z.infer<typeof DetailRun>;
 
+/**
+ * One entry of a run's transcript: the lane's text, a tool call with its result (shown collapsed), a burst of output
+ * lines (collapsed), or a usage report. Inputs and outputs are previews, cut long.
+ */
+export const TranscriptEntry = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('text'), text: str }),
+  z.strictObject({ kind: z.literal('tool'), name: str, input: str, output: opt(str), isError: z.boolean() }),
+  z.strictObject({ kind: z.literal('log'), stream: str, lines: z.array(str) }),
+  z.strictObject({ kind: z.literal('usage'), text: str }),
+]);
+export type TranscriptEntry = z.infer<typeof TranscriptEntry>;
+
+/** The transcript of a task's latest run: its last entries, and how many earlier ones were left out. */
+export const RunTranscript = z.strictObject({ runId: str, entries: z.array(TranscriptEntry), omitted: int });
+export type RunTranscript = z.infer<typeof RunTranscript>;
+
 export const TaskDetail = z.strictObject({
   id: str,
   title: str,
@@ -317,6 +333,8 @@ export const TaskDetail = z.strictObject({
       warnings: z.array(str),
     }),
   ),
+  /** What the latest run's lane said and did (absent before its first event). */
+  transcript: opt(RunTranscript),
 });
 export type TaskDetail = z.infer<typeof TaskDetail>;
 
@@ -355,6 +373,9 @@ export const PANEL_COMMANDS = [
   'openWorktree',
   'refresh',
   'openPullRequest',
+  'openChanges',
+  'mergeIntoCurrentBranch',
+  'checkOutBranch',
 ] as const;
 export type PanelCommand = (typeof PANEL_COMMANDS)[number];
 

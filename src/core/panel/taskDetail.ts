@@ -10,6 +10,7 @@ import { traceDecision } from './schedulerTrace';
 import { formatTokens } from '../text/usageText';
 import { taskPullRequest } from '../model/taskPullRequest';
 import { panelPullRequest } from './buildPanelView';
+import { runTranscript } from './runTranscript';
 
 /** What a task's detail needs besides the state: its runs' logs and which of their files exist. */
 export interface DetailInputs {
@@ -52,6 +53,8 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
   }
   decisions.sort((a, b) => a.ts.localeCompare(b.ts));
   const pr = taskPullRequest(task, runs);
+  const latest = runs.at(-1);
+  const transcript = latest && runTranscript(latest.id, inputs.runLogs.get(latest.id) ?? []);
   return {
     id: task.id,
     title: task.spec.title,
@@ -82,6 +85,7 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
           },
         }
       : {}),
+    ...(transcript ? { transcript } : {}),
   };
 }
 

@@ -2,6 +2,8 @@ import type { QueuePanelController } from '../panel/queuePanelController';
 import type { ProjectHost } from '../project/projectHost';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
+import type { RunOutputChannels } from '../views/runOutputChannels';
+import type { TaskDocuments } from '../prompts/taskDocuments';
 
 /** What command handlers work with. */
 export interface CommandDeps {
@@ -12,4 +14,8 @@ export interface CommandDeps {
   readonly secrets: SecretStorageSource;
   /** Aborted when the extension deactivates; queue runs started here stop with it. */
   readonly shutdown: AbortSignal;
+  /** Each run's output channel: its events as they happen, or its recorded log. */
+  readonly runOutput: RunOutputChannels;
+  /** The task documents New Task opened, which Submit Task reads. */
+  readonly taskDocuments: TaskDocuments;
 }

@@ -20,6 +20,11 @@ import { setPostgresConnection } from './setPostgresConnection';
 import { setTaskLane } from './setTaskLane';
 import { showRunDiff } from './showRunDiff';
 import { tasksTreeRows } from './tasksTreeRows';
+import { checkOutBranch } from './checkOutBranch';
+import { mergeIntoCurrentBranch } from './mergeIntoCurrentBranch';
+import { openChanges } from './openChanges';
+import { showRunLog } from './showRunLog';
+import { submitTaskDocument } from './submitTaskDocument';
 import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /** Every command the extension contributes, with its handler. */
@@ -47,5 +52,10 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.openProjectConfig, handler: () => openProjectConfig(deps) },
     { id: COMMANDS.openPullRequest, handler: (task) => openPullRequest(deps, task) },
     { id: COMMANDS.setGitHubToken, handler: (value) => setGitHubToken(deps, value) },
+    { id: COMMANDS.openChanges, handler: (item) => openChanges(deps, item) },
+    { id: COMMANDS.mergeIntoCurrentBranch, handler: (item) => mergeIntoCurrentBranch(deps, item) },
+    { id: COMMANDS.checkOutBranch, handler: (item) => checkOutBranch(deps, item) },
+    { id: COMMANDS.showRunLog, handler: (run) => showRunLog(deps, run) },
+    { id: COMMANDS.submitTaskDocument, handler: () => submitTaskDocument(deps) },
   ];
 }

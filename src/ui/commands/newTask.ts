@@ -1,20 +1,19 @@
 import type { Task, TaskSpecInput } from '../../core/model/task';
-import { askTaskSpec } from '../prompts/askTaskSpec';
 import type { CommandDeps } from './commandDeps';
 
 /**
  * `switchyard.newTask({title, spec?, files?, lane?, acceptance?, dependsOn?, priority?})` → the created Task.
- * Without an argument it asks for title, spec and lane. The core validates the spec.
+ * Without an argument it opens a task document (an untitled Markdown editor: the title on the first line, the
+ * instruction below it, as long as needed), submitted with Submit Task; it then resolves to undefined. The core
+ * validates the spec.
  */
-export async function newTask(deps: CommandDeps, arg?: unknown): Promise<Task> {
-  const project = await deps.host.get();
-  let input: unknown = arg;
-  if (input === undefined) {
-    const { settings } = await project.state();
-    input = await askTaskSpec(deps.host.registry, settings.defaultLane);
+export async function newTask(deps: CommandDeps, arg?: unknown): Promise<Task | undefined> {
+  if (arg === undefined) {
+    await deps.taskDocuments.create();
+    return undefined;
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new Error(`New Task expects an object like {"title": "…", "spec": "…"}; got ${JSON.stringify(input)}`);
+  if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
+    throw new Error(`New Task expects an object like {"title": "…", "spec": "…"}; got ${JSON.stringify(arg)}`);
   }
-  return project.addTask(input as TaskSpecInput);
+  return (await deps.host.get()).addTask(arg as TaskSpecInput);
 }

@@ -16,7 +16,7 @@ const SendOptions = z
     instruction: z.string().trim().min(1, 'the instruction must not be empty').optional(),
   })
   .strict();
-const TITLE_MAX = 60;
+const TITLE_MAX = 200;
 
 /**
  * `switchyard.sendToLane(uri, {lane, instruction})` → the created Task: files = [the file relative to the
@@ -44,7 +44,7 @@ export async function sendToLane(deps: CommandDeps, uriArg?: unknown, optionsArg
   return runOnSend() ? startTaskRun(project, task, deps.shutdown) : task;
 }
 
-/** The first non-empty line, at most 60 characters (cut with an ellipsis). */
+/** The first non-empty line, at most 200 characters (cut with an ellipsis), as New Task allows. */
 export function titleFromInstruction(instruction: string): string {
   const line =
     instruction

@@ -7,15 +7,25 @@ import { showMessage } from '../views/showMessage';
 
 type CommandMessage = Extract<WebviewMessage, { type: 'command' }>;
 
-const TASK_COMMANDS = new Set(['runTask', 'cancelTask', 'retryTask', 'setTaskLane', 'openPullRequest']);
+const TASK_COMMANDS = new Set([
+  'runTask',
+  'cancelTask',
+  'retryTask',
+  'setTaskLane',
+  'openChanges',
+  'mergeIntoCurrentBranch',
+  'checkOutBranch',
+  'openPullRequest',
+]);
 const RUN_COMMANDS = new Set(['showRunDiff', 'openWorktree']);
 
 /**
  * Runs a panel action through the same commands as the palette: Run Task,
  * Cancel Task, Set Task Lane (its lane picker), Show Run Diff, Run Queue,
  * Refresh, Open Pull Request (the host reads the task's PR URL: the page
- * sends only the task id); Retry is Retry Task followed by Run Task, so the
- * new attempt starts. Open Worktree opens the run's worktree folder in a new window
+ * sends only the task id), and for a DONE task Open Changes, Merge into
+ * Current Branch and Check Out Branch; Retry is Retry Task followed by Run
+ * Task, so the new attempt starts. Open Worktree opens the run's worktree folder in a new window
  * (VS Code's own Open Folder). The commands show their own errors.
  */
 export async function runPanelCommand(message: CommandMessage, log: vscode.LogOutputChannel): Promise<void> {

@@ -1,4 +1,6 @@
+import * as vscode from 'vscode';
 import type { Project } from '../../core/project';
+import { COMMANDS } from '../commandIds';
 import type { Run } from '../../core/model/run';
 import { showMessage } from '../views/showMessage';
 
@@ -14,8 +16,13 @@ export async function announceRunFinished(project: Project, run: Run): Promise<s
   if (!task) return undefined;
   const name = `${task.id} · ${task.spec.title}`;
   if (run.state === 'SUCCEEDED' && task.state === 'DONE') {
-    const message = `Switchyard: ${name} is DONE (run ${run.id} on ${run.lane}).`;
-    void showMessage('info', message);
+    const merged = run.integration ? `, merged into ${run.integration.branch}` : '';
+    const where = `its change is on ${run.branch}${merged}`;
+    const message = `Switchyard: ${name} is DONE (run ${run.id} on ${run.lane}): ${where}.`;
+    void showMessage('info', message, ...Object.keys(DONE_ACTIONS)).then((picked) => {
+      const command = picked && DONE_ACTIONS[picked];
+      if (command) void vscode.commands.executeCommand(command, run.id).then(undefined, () => undefined);
+    });
     return message;
   }
   if (run.state === 'FAILED' && task.state === 'FAILED') {
@@ -25,6 +32,13 @@ export async function announceRunFinished(project: Project, run: Run): Promise<s
   }
   return undefined;
 }
+
+/** What a DONE notification offers, each the command of that name with the run. */
+const DONE_ACTIONS: Record<string, string> = {
+  'Open Changes': COMMANDS.openChanges,
+  'Merge into Current Branch': COMMANDS.mergeIntoCurrentBranch,
+  'Check Out Branch': COMMANDS.checkOutBranch,
+};
 
 /** The progress line for a finished run. */
 export function runFinishedLine(run: Run): string {

@@ -6,6 +6,10 @@ import type { Project } from '../../core/project';
 import { announceRunFinished, runFinishedLine } from './announceRunFinished';
 import { showMessage } from '../views/showMessage';
 import { notificationText } from '../../core/text/notificationText';
+import { runEventStep } from '../../core/store/runEventText';
+
+/** The progress notification shows a run's latest step at most this often. */
+const STEP_EVERY_MS = 400;
 
 export interface QueueRunRequest {
   /** The notification's title, e.g. "Switchyard: running the queue". */
@@ -20,7 +24,8 @@ export interface QueueRunRequest {
 /**
  * Drains the queue under a cancellable progress notification: cancelling
  * aborts the queue (running runs stop and their tasks go back to READY).
- * Reports each run's start and end, and announces how each task ended.
+ * Reports each run's start, its latest step (a tool call, a progress line, text) and
+ * its end, and announces how each task ended.
  * Titles and failure reasons are untrusted: every text shown goes through
  * notificationText (no links, no control characters).
  */
@@ -35,15 +40,24 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
       const announced: Promise<unknown>[] = [];
+      // The latest step of each run as it happens ("t1.1: edit_file"), not more often than STEP_EVERY_MS.
+      let lastStepAt = 0;
+      const steps = project.onRunEvent((runId, type, body) => {
+        const step = runEventStep(type, body);
+        const now = Date.now();
+        if (!step || now - lastStepAt < STEP_EVERY_MS) return;
+        lastStepAt = now;
+        progress.report({ message: notificationText(`${runId}: ${step}`) });
+      });
       try {
         const summary = await project.runQueue({
           taskIds: request.taskIds,
           signal: request.shutdown ? AbortSignal.any([controller.signal, request.shutdown]) : controller.signal,
           onRunStarted: (run, task) => {
+            // The title already names a single task; a queue's notification names each task as it starts.
+            const what = request.title.includes(task.spec.title) ? '' : `: ${task.spec.title}`;
             progress.report({
-              message: notificationText(
-                `${run.id} started: ${task.spec.title} on ${run.lane} (attempt ${run.attempt})`,
-              ),
+              message: notificationText(`${run.id} started${what} on ${run.lane} (attempt ${run.attempt})`),
             });
             request.onRunStarted?.(run, task);
           },
@@ -56,6 +70,7 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
         reportSummary(summary, controller.signal.aborted || request.shutdown?.aborted === true);
         return summary;
       } finally {
+        steps.dispose();
         cancel.dispose();
       }
     }),

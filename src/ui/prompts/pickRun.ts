@@ -8,10 +8,12 @@ interface RunPick extends vscode.QuickPickItem {
   runId: string;
 }
 
-/** A QuickPick of the finished runs, newest first. */
-export async function pickRun(state: ProjectState, placeHolder: string): Promise<string> {
-  const runs = state.runs.filter((r) => r.state !== 'RUNNING').sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-  if (runs.length === 0) throw new Error('there are no finished runs yet');
+/** A QuickPick of the finished runs (with `running`, every run), newest first. */
+export async function pickRun(state: ProjectState, placeHolder: string, running = false): Promise<string> {
+  const runs = state.runs
+    .filter((r) => running || r.state !== 'RUNNING')
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  if (runs.length === 0) throw new Error(running ? 'there are no runs yet' : 'there are no finished runs yet');
   const titles = new Map(state.tasks.map((t) => [t.id, t.spec.title]));
   const items: RunPick[] = runs.map((r) => ({
     label: r.id,

@@ -1,0 +1,15 @@
+import { RunNode, TaskNode } from '../views/taskTreeNodes';
+
+/** The task or run id in a take-the-change command's argument: an id, a tree element, or `{runId}` / `{taskId}`. */
+export function takeChangeId(arg: unknown): string | undefined {
+  if (arg instanceof RunNode) return arg.run.id;
+  if (arg instanceof TaskNode) return arg.task.id;
+  if (typeof arg === 'string') return arg.trim() || undefined;
+  if (arg && typeof arg === 'object') {
+    const { runId, taskId } = arg as Record<string, unknown>;
+    if (typeof runId === 'string') return runId;
+    if (typeof taskId === 'string') return taskId;
+  }
+  if (arg === undefined || arg === null) return undefined;
+  throw new Error(`expected a task or run id, or a task or run item, got ${JSON.stringify(arg)}`);
+}

@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isSwitchyardError } from '../../../src/core/errors';
+import { changedFiles, fileAtCommit } from '../../../src/core/git/changedFiles';
+import { workingTreeChanges } from '../../../src/core/git/workingTreeChanges';
+import { checkOutBranch, mergeIntoCurrentBranch } from '../../../src/core/workspace/mergeIntoCurrentBranch';
+import { makeTempRepo } from '../../helpers/tempRepo';
+
+describe('taking a run branch into the checked-out branch (real git)', function () {
+  this.timeout(30_000);
+  let repo: Awaited<ReturnType<typeof makeTempRepo>>;
+  let base: string;
+  let head: string;
+
+  beforeEach(async function () {
+    repo = await makeTempRepo({ 'README.md': '# test\n', 'src/a.txt': 'alpha\n', 'src/gone.txt': 'bye\n' });
+    base = (await repo.git.revparse(['HEAD'])).trim();
+    await repo.git.checkout(['-b', 'switchyard/t1/1']);
+    await writeFile(join(repo.dir, 'src/a.txt'), 'alpha\nfrom the lane\n');
+    await writeFile(join(repo.dir, 'src/new.txt'), 'new\n');
+    await repo.git.rm(['src/gone.txt']);
+    await repo.git.add('.').commit('the lane');
+    head = (await repo.git.revparse(['HEAD'])).trim();
+    await repo.git.checkout('main');
+  });
+  afterEach(() => repo.cleanup());
+
+  it('lists the changed files and reads either side', async function () {
+    assert.deepEqual(await changedFiles(repo.dir, base, head), [
+      { path: 'src/a.txt', status: 'modified' },
+      { path: 'src/gone.txt', status: 'deleted' },
+      { path: 'src/new.txt', status: 'added' },
+    ]);
+    assert.equal(await fileAtCommit(repo.dir, base, 'src/a.txt'), 'alpha\n');
+    assert.equal(await fileAtCommit(repo.dir, head, 'src/a.txt'), 'alpha\nfrom the lane\n');
+    assert.equal(await fileAtCommit(repo.dir, head, 'src/gone.txt'), undefined);
+    assert.deepEqual(await changedFiles(repo.dir, base, base), []);
+  });
+
+  it('merges the branch into the current one with a merge commit', async function () {
+    const outcome = await mergeIntoCurrentBranch(repo.dir, 'switchyard/t1/1', 'Merge switchyard/t1/1 (task t1)');
+    assert.equal(outcome.into, 'main');
+    assert.equal(outcome.upToDate, false);
+    assert.equal((await repo.git.revparse(['HEAD'])).trim(), outcome.commit);
+    assert.equal(await readFile(join(repo.dir, 'src/a.txt'), 'utf8'), 'alpha\nfrom the lane\n');
+    const parents = (await repo.git.raw(['rev-list', '--parents', '-n', '1', 'HEAD'])).trim().split(' ');
+    assert.equal(parents.length, 3, 'a merge commit with two parents');
+    assert.equal((await repo.git.log(['-1'])).latest?.message, 'Merge switchyard/t1/1 (task t1)');
+    const again = await mergeIntoCurrentBranch(repo.dir, 'switchyard/t1/1');
+    assert.deepEqual(again, { into: 'main', commit: outcome.commit, upToDate: true });
+  });
+
+  it('refuses on uncommitted changes to tracked files and leaves them as they were', async function () {
+    await writeFile(join(repo.dir, 'README.md'), '# my unsaved work\n');
+    await assert.rejects(mergeIntoCurrentBranch(repo.dir, 'switchyard/t1/1'), (error: unknown) => {
+      assert.ok(isSwitchyardError(error, 'working-tree-dirty'));
+      assert.match(error.message, /uncommitted changes in README\.md\. Commit or stash them first/);
+      return true;
+    });
+    await assert.rejects(checkOutBranch(repo.dir, 'switchyard/t1/1'), /cannot check out switchyard\/t1\/1/);
+    assert.equal(await readFile(join(repo.dir, 'README.md'), 'utf8'), '# my unsaved work\n');
+    assert.equal((await repo.git.revparse(['HEAD'])).trim(), base);
+    assert.equal((await repo.git.revparse(['--abbrev-ref', 'HEAD'])).trim(), 'main');
+  });
+
+  it('aborts a conflicting merge: HEAD, the files and the index are as before', async function () {
+    await writeFile(join(repo.dir, 'src/a.txt'), 'alpha\nmine\n');
+    await repo.git.add('.').commit('mine');
+    const mine = (await repo.git.revparse(['HEAD'])).trim();
+    await assert.rejects(mergeIntoCurrentBranch(repo.dir, 'switchyard/t1/1'), (error: unknown) => {
+      assert.ok(isSwitchyardError(error, 'merge-conflict'));
+      assert.match(error.message, /conflicts with main in src\/a\.txt: the merge was aborted and nothing changed/);
+      return true;
+    });
+    assert.equal((await repo.git.revparse(['HEAD'])).trim(), mine);
+    assert.equal(await readFile(join(repo.dir, 'src/a.txt'), 'utf8'), 'alpha\nmine\n');
+    assert.deepEqual(await workingTreeChanges(repo.dir), []);
+    assert.equal((await repo.git.raw(['rev-parse', '-q', '--verify', 'MERGE_HEAD']).catch(() => '')).trim(), '');
+  });
+
+  it('checks out the branch on a clean tree', async function () {
+    await checkOutBranch(repo.dir, 'switchyard/t1/1');
+    assert.equal((await repo.git.revparse(['--abbrev-ref', 'HEAD'])).trim(), 'switchyard/t1/1');
+    assert.equal(await readFile(join(repo.dir, 'src/new.txt'), 'utf8'), 'new\n');
+  });
+});
