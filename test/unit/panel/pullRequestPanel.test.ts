@@ -36,7 +36,7 @@ function project() {
 }
 
 describe('queue panel: pull requests and the AWAITING_CI stage', () => {
-  it('an AWAITING_CI column after the WIP stages, counting its tasks; no limit until the settings have one', () => {
+  it('an AWAITING_CI column after the WIP stages, counting its tasks, with its WIP limit (wip.AWAITING_CI, default 4)', () => {
     const s = project();
     const view = buildPanelView(s, '/repo', { guards: [] }, Date.parse(iso(60_000)));
     assert.equal(PanelView.safeParse(view).success, true);
@@ -47,7 +47,7 @@ describe('queue panel: pull requests and the AWAITING_CI stage', () => {
         ['VERIFYING', 0, 2],
         ['REVIEWING', 0, 3],
         ['INTEGRATING', 0, 1],
-        ['AWAITING_CI', 2, undefined],
+        ['AWAITING_CI', 2, 4],
       ],
     );
     assert.deepEqual(view.pipeline.stages.at(-1)!.tasks, ['t1', 't2']);
