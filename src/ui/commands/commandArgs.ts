@@ -3,7 +3,7 @@ import { CheckNode, PullRequestNode, RunNode, TaskNode } from '../views/taskTree
 /**
  * The task id in a command argument: an id string, a Tasks tree element, or
  * an object with `taskId`, `task.id` or `id` (`task:t1` as the tree item id).
- * Undefined means "no argument: ask".
+ * Undefined means "no argument: ask" (also for an object with none of those keys).
  */
 export function taskIdFrom(arg: unknown): string | undefined {
   if (arg instanceof TaskNode) return arg.task.id;
@@ -22,6 +22,9 @@ function idFrom(arg: unknown, key: string, nested: string): string | undefined {
   if (typeof arg === 'string') return unprefixed(arg, key, nested);
   if (typeof arg !== 'object') throw new Error(`expected a ${nested} id or a ${nested} item, got ${typeof arg}`);
   const record = arg as Record<string, unknown>;
+  // VS Code passes editor options (`{preserveFocus: false}`) when it runs a command through some gestures; an object
+  // that names no id at all is "no argument: ask", not an error.
+  if (!(key in record) && !(nested in record) && !('id' in record)) return undefined;
   const inner = record[nested] as Record<string, unknown> | undefined;
   const candidate = record[key] ?? (typeof inner === 'object' && inner !== null ? inner.id : undefined) ?? record.id;
   if (typeof candidate !== 'string')
