@@ -8,9 +8,20 @@ const common = { bundle: true, sourcemap: true, minify: true, logLevel: 'warning
 
 const builds = [
   {
+    // The small entry VS Code loads at activation: registrations only; it requires the runtime on first need.
     ...common,
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    // Everything else of the extension: lanes, the project, the panel and the command handlers.
+    ...common,
+    entryPoints: ['src/extensionRuntime.ts'],
+    outfile: 'dist/extensionRuntime.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
