@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type * as Runtime from './extensionRuntime';
+import { ACTIVATION_MARKS } from './ui/activationMarks';
 import { COMMANDS, QUEUE_PANEL_VIEW_TYPE } from './ui/commandIds';
 import { StateFileStatus } from './ui/project/stateFileStatus';
 import { RuntimeLoader } from './ui/runtimeLoader';
@@ -10,12 +11,15 @@ import { REPORT_SCHEME } from './ui/views/reportDocument';
 import { RUN_DIFF_SCHEME } from './ui/views/runDiffProvider';
 import { TasksView } from './ui/views/tasksView';
 
+performance.mark(ACTIVATION_MARKS.loaded);
+
 /**
  * The extension's small entry: every command, the Tasks view, the status bar, the panel's serializer and the
  * document schemes are registered here, with handlers that load the rest of the extension (dist/extensionRuntime.js,
  * src/extensionRuntime.ts) on first use. The status bar counts the folder's state file until then.
  */
 export function activate(context: vscode.ExtensionContext): SwitchyardExtension {
+  performance.mark(ACTIVATION_MARKS.activateStart);
   const runtime = new RuntimeLoader(() => loadRuntimeBundle().startRuntime(context));
   const light = new StateFileStatus(vscode.workspace.workspaceFolders?.[0], () => runtime.loadSoon());
   const bar = new QueueStatusBar(light);
@@ -40,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
       vscode.commands.registerCommand(id, (...args: unknown[]) => runtime.get().run(id, args)),
     ),
   );
+  performance.mark(ACTIVATION_MARKS.activateEnd);
   return { getAPI: (version) => runtime.get().api.getAPI(version) };
 }
 

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { STATE_DIR } from '../../core/store/stateDir';
 import { SETTINGS } from '../commandIds';
@@ -12,8 +13,9 @@ const STATE_FILE = 'state.json';
 /**
  * The status bar's source at activation, before the project is opened: the task states in the folder's
  * `.switchyard/state.json`, read as plain JSON (counts only, no schema, nothing else of the store), and read again
- * when the file changes. When it cannot tell (another backend, no state file in this folder, a shape it does not
- * know, no folder) it calls `unreadable` once, so the caller opens the project instead; until then it shows zeros.
+ * when the file changes. When it cannot tell (another backend, a shape it does not know, no folder, no state
+ * file in a folder that is not a repository's top) it calls `unreadable` once, so the
+ * caller opens the project instead; until then it shows zeros.
  */
 export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
   private latest: QueueCounts = { running: 0, queued: 0 };
@@ -55,7 +57,10 @@ export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
   }
 
   private async read(): Promise<void> {
-    const counts = await readFile(this.file, 'utf8').then(countsOf, () => undefined);
+    const counts = await readFile(this.file, 'utf8').then(countsOf, (error: NodeJS.ErrnoException) =>
+      // No state file yet in a repository's own folder: no tasks. Elsewhere the project may live further up.
+      error.code === 'ENOENT' && this.folderIsRepository() ? { running: 0, queued: 0 } : undefined,
+    );
     if (this.gaveUp) return;
     if (counts === undefined) {
       this.giveUp();
@@ -63,6 +68,10 @@ export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
     }
     this.latest = counts;
     this.changed.fire();
+  }
+
+  private folderIsRepository(): boolean {
+    return existsSync(join(dirname(dirname(this.file)), '.git'));
   }
 
   private giveUp(): void {
