@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors';
-import { defaultCliCommand, installPrePushHook } from '../guards';
+import { defaultHookCommand, installPrePushHook } from '../guards';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 
@@ -10,7 +10,7 @@ import type { RunContext } from './runContext';
  * run goes on.
  */
 export async function installRunHook(ctx: RunContext, worktree: string, record: RecordFn): Promise<void> {
-  const command = ctx.hookCommand === undefined ? defaultCliCommand() : ctx.hookCommand;
+  const command = ctx.hookCommand === undefined ? defaultHookCommand() : ctx.hookCommand;
   if (command === null) return;
   if (command === undefined) {
     record('decision', {

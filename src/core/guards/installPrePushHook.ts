@@ -1,6 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git } from '../git/gitExec';
 import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
@@ -165,6 +165,18 @@ export function defaultCliCommand(script = runningBundle(), node = process.execP
   }
   if (!/(?:^|\/)cli\.(?:c?js|mjs)$/.test(path)) return undefined;
   return `${shellQuote(node)} ${shellQuote(path)}`;
+}
+
+/**
+ * The command the installed hook runs: the hook's own small bundle (`dist/hook.js`, the guards only, so the process
+ * git waits for starts fast) beside the bundled CLI this code runs in, else the CLI itself (`defaultCliCommand`).
+ * Either takes `guard pre-push <remote> <url>`, so hooks installed before `dist/hook.js` existed keep working.
+ */
+export function defaultHookCommand(script = runningBundle(), node = process.execPath): string | undefined {
+  const cli = defaultCliCommand(script, node);
+  if (!cli || !script) return cli;
+  const hook = join(dirname(realpathSync(isAbsolute(script) ? script : resolve(script))), 'hook.js');
+  return existsSync(hook) ? `${shellQuote(node)} ${shellQuote(hook)}` : cli;
 }
 
 /** The CommonJS bundle file this code was bundled into, if any (`__filename` exists only there). */
