@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors';
-import { defaultHookCommand, installPrePushHook } from '../guards';
+import { defaultHookCommand, installRunWorktreeHook } from '../guards';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 
@@ -19,7 +19,7 @@ export async function installRunHook(ctx: RunContext, worktree: string, record: 
     return;
   }
   try {
-    const installed = await installPrePushHook(worktree, command);
+    const installed = await installRunWorktreeHook(worktree, command);
     record('decision', { message: `pre-push guard installed in ${installed.hooksDir}` });
   } catch (error) {
     record('decision', {

@@ -47,6 +47,50 @@ export async function installPrePushHook(worktreeDir: string, cliCommand: string
   return installForWorktree(worktreeDir, gitDir, cliCommand);
 }
 
+/** What installing into a run worktree needs from its repository: the same for every worktree of one drain. */
+interface RepositoryHookFacts {
+  /** The repository's hooks folder (core.hooksPath respected), where a worktree's hooks come from otherwise. */
+  previous: string;
+}
+
+const repositoryFacts = new Map<string, { configMtimeMs: number; facts: Promise<RepositoryHookFacts> }>();
+
+/**
+ * `installPrePushHook` for a worktree Switchyard has just created: the same result, with the repository's facts (its
+ * hooks folder; per-worktree config enabled) asked of git once per repository while its config file is unchanged, and
+ * the worktree's own `config.worktree` written directly, so a run costs no git process here. A worktree that is not a
+ * fresh linked one (it has a `config.worktree` already, or its `.git` is not a `gitdir:` file) takes the general path.
+ */
+export async function installRunWorktreeHook(worktreeDir: string, cliCommand: string): Promise<InstallResult> {
+  const dotGit = await readFile(join(worktreeDir, '.git'), 'utf8').catch(() => '');
+  const gitDir = /^gitdir: (.+)$/m.exec(dotGit)?.[1]?.trim();
+  const commonRel = gitDir ? await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined) : undefined;
+  if (!gitDir || commonRel === undefined || (await exists(join(gitDir, 'config.worktree'))) || /[\n"\\]/.test(gitDir))
+    return installPrePushHook(worktreeDir, cliCommand);
+  const commonDir = resolve(gitDir, commonRel.trim());
+  const configMtimeMs = (await stat(join(commonDir, 'config'))).mtimeMs;
+  let known = repositoryFacts.get(commonDir);
+  if (!known || known.configMtimeMs !== configMtimeMs) {
+    const facts = (async () => {
+      const previous = await hooksPath(worktreeDir);
+      await enableWorktreeConfig(worktreeDir);
+      return { previous };
+    })();
+    facts.catch(() => repositoryFacts.delete(commonDir));
+    // Enabling per-worktree config writes the config file: key the facts by its time after that.
+    await facts;
+    known = { configMtimeMs: (await stat(join(commonDir, 'config'))).mtimeMs, facts };
+    repositoryFacts.set(commonDir, known);
+  }
+  const { previous } = await known.facts;
+  const ours = join(gitDir, WORKTREE_HOOKS);
+  await mkdir(ours, { recursive: true });
+  await writeFile(join(ours, PREVIOUS_FILE), `${previous}\n`);
+  await forwardHooks(previous, ours);
+  await writeFile(join(gitDir, 'config.worktree'), `[core]\n\thooksPath = "${ours}"\n`, { flag: 'wx' });
+  return installInto(ours, cliCommand, 'worktree');
+}
+
 async function hooksPath(dir: string): Promise<string> {
   return (await git(dir, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'])).stdout.trim();
 }
