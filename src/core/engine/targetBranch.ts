@@ -1,4 +1,5 @@
 import { git, gitSync } from '../git/gitExec';
+import { hasIdentity } from '../workspace/worktrees';
 
 /**
  * Git plumbing for integration that never touches a working tree or an
@@ -18,6 +19,21 @@ const IDENTITY = {
 export async function readBranch(root: string, branch: string): Promise<string | undefined> {
   const r = await git(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], [0, 1]);
   return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/** The commit a branch points at and its tree (one git process), or undefined when there is no such branch. */
+export async function readBranchTip(
+  root: string,
+  branch: string,
+): Promise<{ commit: string; tree: string } | undefined> {
+  const ref = `refs/heads/${branch}`;
+  const out = (await git(root, ['for-each-ref', '--format=%(objectname) %(tree) %(refname)', ref])).stdout;
+  for (const line of out.split('\n')) {
+    const [commit, tree, name] = line.split(' ');
+    // A pattern also matches the refs below it (refs/heads/<branch>/…): only the branch itself counts.
+    if (name === ref && commit && tree) return { commit, tree };
+  }
+  return undefined;
 }
 
 /** The worktree (the user's or any other) that has `branch` checked out, if one does. */
@@ -56,9 +72,9 @@ export async function commitTree(
   parents: readonly string[],
   message: string,
 ): Promise<string> {
-  const hasIdentity = (await git(root, ['config', 'user.email'], [0, 1])).stdout.trim() !== '';
+  const identity = await hasIdentity(root, root);
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
-  return (await git(root, args, [0], hasIdentity ? {} : IDENTITY)).stdout.trim();
+  return (await git(root, args, [0], identity ? {} : IDENTITY)).stdout.trim();
 }
 
 /**
