@@ -1,3 +1,5 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { git, gitSync } from '../git/gitExec';
 import { hasIdentity } from '../workspace/worktrees';
 
@@ -38,6 +40,44 @@ export async function readBranchTip(
 
 /** The worktree (the user's or any other) that has `branch` checked out, if one does. */
 export async function checkedOutIn(root: string, branch: string): Promise<string | undefined> {
+  const repo = await repositoryDirs(root);
+  if (!repo) return checkedOutInByGit(root, branch);
+  // What `git worktree list` reads, read directly: each worktree's HEAD in the repository's git folder.
+  const head = `ref: refs/heads/${branch}`;
+  const read = (path: string): Promise<string | undefined> =>
+    readFile(path, 'utf8').then(
+      (t) => t.trim(),
+      () => undefined,
+    );
+  if (!repo.bare && (await read(join(repo.common, 'HEAD'))) === head) return root;
+  const names = await readdir(join(repo.common, 'worktrees')).catch(() => [] as string[]);
+  for (const name of names) {
+    if ((await read(join(repo.common, 'worktrees', name, 'HEAD'))) !== head) continue;
+    const gitFile = await read(join(repo.common, 'worktrees', name, 'gitdir'));
+    return gitFile ? dirname(gitFile) : join(repo.common, 'worktrees', name);
+  }
+  return undefined;
+}
+
+const dirsOf = new Map<string, Promise<{ common: string; bare: boolean } | undefined>>();
+
+/** The repository's common git folder and whether it is bare, asked of git once per root. */
+function repositoryDirs(root: string): Promise<{ common: string; bare: boolean } | undefined> {
+  let known = dirsOf.get(root);
+  if (!known) {
+    known = git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--is-bare-repository']).then(
+      (r) => {
+        const [common, bare] = r.stdout.trim().split('\n');
+        return common ? { common, bare: bare === 'true' } : undefined;
+      },
+      () => undefined,
+    );
+    dirsOf.set(root, known);
+  }
+  return known;
+}
+
+async function checkedOutInByGit(root: string, branch: string): Promise<string | undefined> {
   const out = (await git(root, ['worktree', 'list', '--porcelain'])).stdout;
   for (const block of out.split('\n\n')) {
     const lines = block.split('\n');

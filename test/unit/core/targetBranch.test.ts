@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { mergeTrees, readBranchTip, treeOf } from '../../../src/core/engine/targetBranch';
+import { rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { simpleGit } from 'simple-git';
+import { checkedOutIn, mergeTrees, readBranchTip, treeOf } from '../../../src/core/engine/targetBranch';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
 describe('integration plumbing (targetBranch)', () => {
@@ -30,5 +31,27 @@ describe('integration plumbing (targetBranch)', () => {
     const target = (await repo.git.revparse(['HEAD'])).trim();
     const merged = await mergeTrees(repo.dir, target, run);
     assert.deepEqual(merged, { ok: true, tree: await treeOf(repo.dir, target) });
+  });
+});
+
+describe('checkedOutIn', () => {
+  let repo: Awaited<ReturnType<typeof makeTempRepo>>;
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+  });
+  afterEach(async () => repo.cleanup());
+
+  it('finds the branch checked out in the main worktree or a linked one, as git worktree list does', async () => {
+    assert.equal(await checkedOutIn(repo.dir, 'main'), repo.dir);
+    assert.equal(await checkedOutIn(repo.dir, 'switchyard/integration'), undefined);
+    const linked = join(repo.dir, '..', `${basename(repo.dir)}-linked`);
+    await repo.git.raw(['worktree', 'add', '-q', '-b', 'switchyard/integration', linked]);
+    try {
+      assert.equal(await checkedOutIn(repo.dir, 'switchyard/integration'), linked);
+      await simpleGit(linked).raw(['checkout', '-q', '--detach']);
+      assert.equal(await checkedOutIn(repo.dir, 'switchyard/integration'), undefined, 'a detached HEAD holds none');
+    } finally {
+      await rm(linked, { recursive: true, force: true });
+    }
   });
 });
