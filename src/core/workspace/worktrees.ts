@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git, gitLines, gitOutput, gitSaid } from '../git/gitExec';
@@ -85,7 +85,7 @@ export async function captureChange(
   if (committed.code === 1 && !NOTHING_TO_COMMIT.test(committed.stdout)) {
     throw new SwitchyardError('git-failed', `git commit in ${path} failed: ${committed.stdout.trim()}`);
   }
-  const headCommit = (await gitOutput(path, ['rev-parse', 'HEAD'])).trim();
+  const headCommit = (await looseHead(path)) ?? (await gitOutput(path, ['rev-parse', 'HEAD'])).trim();
   // One process for both: the numstat lines, then the patch (from its first `diff --git` header line).
   const both = await gitOutput(path, ['diff', '--numstat', '--patch', '--binary', base, headCommit]);
   const patchStart = /^diff --git /m.exec(both)?.index ?? both.length;
@@ -99,6 +99,25 @@ export async function captureChange(
     stat.deletions += Number(deleted) || 0;
   }
   return { diff, headCommit, stat };
+}
+
+/**
+ * The commit a linked worktree's branch points at, read from the files git just wrote (`<gitdir>/HEAD` names the
+ * branch, its loose ref holds the commit), or undefined when they are not that plain shape (a detached HEAD, a
+ * packed or reftable ref): the caller asks git then.
+ */
+async function looseHead(path: string): Promise<string | undefined> {
+  try {
+    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8'))?.[1]?.trim();
+    if (!gitDir) return undefined;
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec((await readFile(join(gitDir, 'HEAD'), 'utf8')).trim())?.[1];
+    if (!ref) return undefined;
+    const common = resolve(gitDir, (await readFile(join(gitDir, 'commondir'), 'utf8')).trim());
+    const sha = (await readFile(join(common, ref), 'utf8')).trim();
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const identityKnown = new Map<string, Promise<boolean>>();
