@@ -2,13 +2,19 @@ import { stat } from 'node:fs/promises';
 
 /** Sizes of the built bundles (run after `npm run build`). */
 export async function benchBundleSize(): Promise<void> {
-  for (const file of ['dist/extension.js', 'dist/cli.js', 'dist/webview.js']) {
+  for (const file of [
+    'dist/extension.js',
+    'dist/extensionRuntime.js',
+    'dist/cli.js',
+    'dist/hook.js',
+    'dist/webview.js',
+  ]) {
     const size = await stat(file).then(
       (s) => s.size,
       () => undefined,
     );
     console.log(
-      `${file.padEnd(20)} ${size === undefined ? 'missing (run npm run build)' : `${(size / 1024).toFixed(1)} KiB`}`,
+      `${file.padEnd(26)} ${size === undefined ? 'missing (run npm run build)' : `${(size / 1024).toFixed(1)} KiB`}`,
     );
   }
 }

@@ -12,7 +12,7 @@ const RUNS = 9;
 
 /**
  * The pre-push guard on a generated 50 000-file repository: a 10-file push
- * (in process, and as the hook's whole CLI process), and a full-tree
+ * (in process, and the installed hook as git runs it), and a full-tree
  * conflict-marker check against a raw `git grep` over the same tree,
  * measured in the same run. Targets: 10-file push ≤ 150 ms; full tree
  * ≤ 1.3× raw git grep.
@@ -32,24 +32,12 @@ export async function benchGuardScan(): Promise<void> {
     const allStages = await median(() => runPrePushGuard({ cwd: work, remote: 'origin', stdin }));
     console.log(`10-file push, markers + policy (in process)          ${fmt(markersOnly)}  (target ≤ 150 ms)`);
     console.log(`10-file push, markers + policy + secrets (in process) ${fmt(allStages)}  (target ≤ 150 ms)`);
-    const cli = 'dist/cli.js';
-    if (
-      await stat(cli).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      const node = await median(() => run(process.execPath, ['-e', '0'], work));
-      const startup = await median(() => run(process.execPath, [join(process.cwd(), cli), '--help'], work));
-      const hook = await median(() =>
-        run(process.execPath, [join(process.cwd(), cli), 'guard', 'pre-push', 'origin', 'remote.git'], work, stdin),
-      );
-      console.log(
-        `the hook's whole CLI process (node dist/cli.js)       ${fmt(hook)}  (of which CLI startup ` +
-          `${fmt(startup).trim()}, node -e 0 alone ${fmt(node).trim()})`,
-      );
+    const cli = join(process.cwd(), 'dist/cli.js');
+    const hookJs = join(process.cwd(), 'dist/hook.js');
+    if ((await exists(cli)) && (await exists(hookJs))) {
+      await hookAsGitRunsIt(work, cli, stdin, allStages);
     } else {
-      console.log('dist/cli.js missing: hook process not measured (run npm run build)');
+      console.log('dist/cli.js or dist/hook.js missing: the hook process not measured (run npm run build)');
     }
 
     const raw = ['grep', '-n', '-I', '-E', CONFLICT_MARKER_ERE, head, '--'];
@@ -74,6 +62,60 @@ export async function benchGuardScan(): Promise<void> {
   }
 }
 benchGuardScan.title = 'Pre-push guard on a 50k-file repository vs raw git grep';
+
+/**
+ * The hook as git runs it: `git push --dry-run` (git runs the pre-push hook for a dry run too) with the installed hook
+ * against the same push with `--no-verify`, interleaved round by round; the hook's share is the difference of the
+ * medians. Beside it: the installed hook script run alone as git runs it (sh, its stdin and arguments), for the hook
+ * entry (dist/hook.js) and for a hook installed before it (node dist/cli.js guard pre-push), and `node -e 0`.
+ */
+async function hookAsGitRunsIt(work: string, cli: string, stdin: string, inProcess: number): Promise<void> {
+  const hookFile = join(work, '.git', 'hooks', 'pre-push');
+  const install = async (command?: string): Promise<void> => {
+    await run(process.execPath, [cli, 'guard', 'install', ...(command ? ['--hook-command', command] : [])], work);
+  };
+  const url = join(work, '..', 'remote.git');
+  const rounds = { push: [] as number[], noVerify: [] as number[], hook: [] as number[], node: [] as number[] };
+  await install();
+  for (let i = 0; i < 2 + RUNS; i++) {
+    const withHook = await time(() => run('git', ['push', '--dry-run', '-q', 'origin', 'main'], work));
+    const without = await time(() => run('git', ['push', '--dry-run', '-q', '--no-verify', 'origin', 'main'], work));
+    const hook = await time(() => run('sh', [hookFile, 'origin', url], work, stdin));
+    const node = await time(() => run(process.execPath, ['-e', '0'], work));
+    if (i < 2) continue; // warm-up
+    rounds.push.push(withHook);
+    rounds.noVerify.push(without);
+    rounds.hook.push(hook);
+    rounds.node.push(node);
+  }
+  await install(`${process.execPath} ${cli}`);
+  const oldHook: number[] = [];
+  for (let i = 0; i < 2 + RUNS; i++) {
+    const t = await time(() => run('sh', [hookFile, 'origin', url], work, stdin));
+    if (i >= 2) oldHook.push(t);
+  }
+  const share = mid(rounds.push) - mid(rounds.noVerify);
+  console.log(`git push --dry-run with the hook                      ${spread(rounds.push)}`);
+  console.log(`git push --dry-run --no-verify                        ${spread(rounds.noVerify)}`);
+  console.log(`the hook as git runs it (difference of medians)       ${fmt(share)}  (target ≤ 150 ms)`);
+  console.log(`the installed hook alone: sh + node dist/hook.js      ${spread(rounds.hook)}  (target ≤ 150 ms)`);
+  console.log(`  an older hook: sh + node dist/cli.js guard pre-push ${spread(oldHook)}`);
+  console.log(`  node -e 0                                           ${spread(rounds.node)}`);
+  console.log(`  the guard in process (all stages, from above)       ${fmt(inProcess)}`);
+}
+
+/** Median and range: `  12.3 ms (11.0–15.2)`. */
+function spread(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${fmt(mid(sorted))} (${sorted[0]!.toFixed(0)}–${sorted[sorted.length - 1]!.toFixed(0)})`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
 
 function fmt(ms: number): string {
   return `${ms.toFixed(1).padStart(7)} ms`;

@@ -87,10 +87,58 @@ const fmt = (r: Result): string =>
   `${pct(r.latencies, 99).toFixed(3).padStart(7)} ` +
   `ms${r.partial ? `  (stopped after ${r.events} events, ${LOWDB_BUDGET_MS / 1000} s budget)` : ''}`;
 
+const ROUNDS = 7;
+const ROUND_EVENTS = 1_000;
+
+/**
+ * `strict` against the raw write+fdatasync loop, interleaved: ROUNDS rounds of ROUND_EVENTS events each, the two
+ * alternating which goes first, so a disk or a neighbour that slows down for a while weighs on both; the medians and
+ * ranges of the rates, of the per-round ratio, and of the p50 latencies.
+ */
+async function interleavedStrictVsRaw(dir: string): Promise<void> {
+  const raws: Result[] = [];
+  const stricts: Result[] = [];
+  for (let round = 0; round < 1 + ROUNDS; round++) {
+    const pair = async (which: 'raw' | 'strict'): Promise<Result> =>
+      which === 'raw'
+        ? rawLoop(join(dir, `i-raw-${round}`), ROUND_EVENTS)
+        : journal(join(dir, `i-strict-${round}`), ROUND_EVENTS, true);
+    const order: ('raw' | 'strict')[] = round % 2 === 0 ? ['raw', 'strict'] : ['strict', 'raw'];
+    const first = await pair(order[0]!);
+    const second = await pair(order[1]!);
+    if (round === 0) continue; // warm-up
+    const [raw, strict] = order[0] === 'raw' ? [first, second] : [second, first];
+    raws.push(raw);
+    stricts.push(strict);
+  }
+  const ratios = stricts.map((st, i) => rate(st) / rate(raws[i]!));
+  const spread = (values: number[], digits = 0): string => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted[Math.floor(sorted.length / 2)]!;
+    return `${mid.toFixed(digits)} (${sorted[0]!.toFixed(digits)}–${sorted[sorted.length - 1]!.toFixed(digits)})`;
+  };
+  console.log(`strict vs raw fdatasync, interleaved: ${ROUNDS} rounds of ${ROUND_EVENTS} events, order alternating`);
+  console.log(
+    `  raw write+fdatasync loop  ${spread(raws.map(rate))} ev/s, p50 ${spread(
+      raws.map((r) => pct(r.latencies, 50)),
+      3,
+    )} ms`,
+  );
+  console.log(
+    `  journal strict            ${spread(stricts.map(rate))} ev/s, p50 ` +
+      `${spread(
+        stricts.map((r) => pct(r.latencies, 50)),
+        3,
+      )} ms`,
+  );
+  console.log(`  strict / raw, per round   ${spread(ratios, 2)}x`);
+}
+
 /** Journal append throughput and latency vs raw fdatasync and lowdb; resume (read+validate) vs a raw parse. */
 export async function benchJournal(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-journal-bench-'));
   try {
+    await interleavedStrictVsRaw(dir);
     for (const n of SIZES) {
       const raw = await rawLoop(join(dir, `raw-${n}`), n);
       const strict = await journal(join(dir, `strict-${n}`), n, true);
@@ -140,4 +188,4 @@ export async function benchJournal(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
 }
-benchJournal.title = 'Journal: append (strict, on) vs raw fdatasync loop and lowdb; resume vs raw parse';
+benchJournal.title = 'Journal: append (strict, on) vs raw fdatasync loop (interleaved) and lowdb; resume vs raw parse';

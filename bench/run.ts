@@ -12,6 +12,8 @@ import { benchOutput } from './outputBench';
 import { benchSetup } from './setupBench';
 import { benchLifecycle } from './lifecycleBench';
 import { benchAgentCost } from './agentCostBench';
+import { benchStartup } from './startupBench';
+import { benchProcessCount } from './processCount';
 
 const all = [
   benchBundleSize,
@@ -24,6 +26,8 @@ const all = [
   benchSetup,
   benchLifecycle,
   benchAgentCost,
+  benchStartup,
+  benchProcessCount,
 ];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();

@@ -38,7 +38,8 @@ export async function benchScheduler(): Promise<void> {
   const heapAfter = process.memoryUsage().heapUsed;
   const fastRun = best(5, () => drain(dag, incremental(dag)));
   const harness = best(5, () => drain(dag, replay(fastRun.perTick)));
-  const naiveRun = drain(dag, rescan(dag));
+  // The baseline gets the same best-of as the scheduler.
+  const naiveRun = best(5, () => drain(dag, rescan(dag)));
   if (fastRun.order.join() !== naiveRun.order.join() || cold.order.join() !== fastRun.order.join())
     throw new Error('the incremental and the naive scheduler started tasks in different orders');
   if (fastRun.order.length !== TASKS) throw new Error(`only ${fastRun.order.length} of ${TASKS} tasks were started`);
@@ -56,7 +57,7 @@ export async function benchScheduler(): Promise<void> {
     `incremental, best of 5                  ${fmt(fast.ms)}  (${((fast.ms * 1000) / TASKS).toFixed(1)} ` +
       `µs/task, ${((fast.ms * 1000) / fast.ticks).toFixed(1)} µs/tick)   target ≤ 1000 ms`,
   );
-  console.log(`naive rescan per tick (baseline)        ${fmt(naive.ms)}`);
+  console.log(`naive rescan per tick, best of 5        ${fmt(naive.ms)}  (the baseline)`);
   console.log(
     `speed-up                                ${ratio.toFixed(0)}× (first drain: ` +
       `${(naive.ms / first).toFixed(0)}×)   target ≥ 20×`,

@@ -2,7 +2,7 @@ import { errorMessage } from '../../core/errors';
 import { conflictMarkerEvidence } from '../../core/guards/conflictMarkers';
 import { scanTreeForConflictMarkers } from '../../core/guards/fullTreeScan';
 import { git, isZeroSha, mainWorktreeRoot, worktreeTop } from '../../core/git/gitExec';
-import { defaultCliCommand, installPrePushHook } from '../../core/guards/installPrePushHook';
+import { defaultHookCommand, installPrePushHook } from '../../core/guards/installPrePushHook';
 import { runPrePushGuard } from '../../core/guards/prePushGuard';
 import type { PushUpdate } from '../../core/guards/pushRange';
 import { formatEvidence, runGuard } from '../../core/guards/runGuard';
@@ -22,7 +22,7 @@ function repoDir(ctx: CliContext): string {
 }
 
 async function install(ctx: CliContext): Promise<number> {
-  const command = flagString(ctx, 'hook-command') ?? defaultCliCommand();
+  const command = flagString(ctx, 'hook-command') ?? defaultHookCommand();
   if (!command)
     throw new UsageError(
       'cannot tell how to run this CLI from a hook; pass --hook-command "<command that runs switchyard>" ' +

@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors';
-import { defaultCliCommand, installPrePushHook } from '../guards';
+import { defaultHookCommand, installRunWorktreeHook } from '../guards';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 
@@ -10,7 +10,7 @@ import type { RunContext } from './runContext';
  * run goes on.
  */
 export async function installRunHook(ctx: RunContext, worktree: string, record: RecordFn): Promise<void> {
-  const command = ctx.hookCommand === undefined ? defaultCliCommand() : ctx.hookCommand;
+  const command = ctx.hookCommand === undefined ? defaultHookCommand() : ctx.hookCommand;
   if (command === null) return;
   if (command === undefined) {
     record('decision', {
@@ -21,7 +21,7 @@ export async function installRunHook(ctx: RunContext, worktree: string, record: 
     return;
   }
   try {
-    const installed = await installPrePushHook(worktree, command);
+    const installed = await installRunWorktreeHook(worktree, command);
     record('decision', { message: `pre-push guard installed in ${installed.hooksDir}` });
   } catch (error) {
     record('decision', {

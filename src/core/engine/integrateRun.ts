@@ -9,10 +9,9 @@ import { findTask } from './setTaskState';
 import {
   checkedOutIn,
   commitTree,
-  isAncestor,
   mergeTrees,
   pushBranch,
-  readBranch,
+  readBranchTip,
   treeOf,
   updateBranchSync,
 } from './targetBranch';
@@ -55,31 +54,32 @@ export async function integrateRun(
     };
   }
   for (let round = 1; round <= ROUNDS; round++) {
-    const current = await readBranch(ctx.root, target);
+    const tip = await readBranchTip(ctx.root, target);
+    const current = tip?.commit;
     const parent = current ?? task.baseCommit;
     let commit = parent;
-    if (!(await isAncestor(ctx.root, head, parent))) {
-      const merged = await mergeTrees(ctx.root, parent, head);
-      if (!merged.ok) {
-        const files = merged.conflicts.join(', ') || '(unknown files)';
-        return {
-          ok: false,
-          code: 'merge-conflict',
-          reason: `merging ${run.branch} into ${target} conflicts in ${files}`,
-          feedback:
-            `Merging the previous attempt (${run.id}) into ${target} conflicted in: ${files}. This attempt ` +
-            `starts from ${target}'s current head, which has the work it conflicted with: make the change ` +
-            `again on top of it.`,
-        };
-      }
-      if (merged.tree !== (await treeOf(ctx.root, parent))) {
-        commit = await commitTree(
-          ctx.root,
-          merged.tree,
-          [parent, head],
-          `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`,
-        );
-      }
+    // No ancestry check first: when the run is in the target already, the merged tree is the target's own, and
+    // nothing is committed (one git process fewer per integration).
+    const merged = await mergeTrees(ctx.root, parent, head);
+    if (!merged.ok) {
+      const files = merged.conflicts.join(', ') || '(unknown files)';
+      return {
+        ok: false,
+        code: 'merge-conflict',
+        reason: `merging ${run.branch} into ${target} conflicts in ${files}`,
+        feedback:
+          `Merging the previous attempt (${run.id}) into ${target} conflicted in: ${files}. This attempt ` +
+          `starts from ${target}'s current head, which has the work it conflicted with: make the change ` +
+          `again on top of it.`,
+      };
+    }
+    if (merged.tree !== (tip?.tree ?? (await treeOf(ctx.root, parent)))) {
+      commit = await commitTree(
+        ctx.root,
+        merged.tree,
+        [parent, head],
+        `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`,
+      );
     }
     const moved = await ctx.store.update((state) => {
       const t = findTask(state, task.id);

@@ -1,4 +1,7 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { git, gitSync } from '../git/gitExec';
+import { hasIdentity } from '../workspace/worktrees';
 
 /**
  * Git plumbing for integration that never touches a working tree or an
@@ -20,8 +23,61 @@ export async function readBranch(root: string, branch: string): Promise<string |
   return r.code === 0 ? r.stdout.trim() : undefined;
 }
 
+/** The commit a branch points at and its tree (one git process), or undefined when there is no such branch. */
+export async function readBranchTip(
+  root: string,
+  branch: string,
+): Promise<{ commit: string; tree: string } | undefined> {
+  const ref = `refs/heads/${branch}`;
+  const out = (await git(root, ['for-each-ref', '--format=%(objectname) %(tree) %(refname)', ref])).stdout;
+  for (const line of out.split('\n')) {
+    const [commit, tree, name] = line.split(' ');
+    // A pattern also matches the refs below it (refs/heads/<branch>/…): only the branch itself counts.
+    if (name === ref && commit && tree) return { commit, tree };
+  }
+  return undefined;
+}
+
 /** The worktree (the user's or any other) that has `branch` checked out, if one does. */
 export async function checkedOutIn(root: string, branch: string): Promise<string | undefined> {
+  const repo = await repositoryDirs(root);
+  if (!repo) return checkedOutInByGit(root, branch);
+  // What `git worktree list` reads, read directly: each worktree's HEAD in the repository's git folder.
+  const head = `ref: refs/heads/${branch}`;
+  const read = (path: string): Promise<string | undefined> =>
+    readFile(path, 'utf8').then(
+      (t) => t.trim(),
+      () => undefined,
+    );
+  if (!repo.bare && (await read(join(repo.common, 'HEAD'))) === head) return root;
+  const names = await readdir(join(repo.common, 'worktrees')).catch(() => [] as string[]);
+  for (const name of names) {
+    if ((await read(join(repo.common, 'worktrees', name, 'HEAD'))) !== head) continue;
+    const gitFile = await read(join(repo.common, 'worktrees', name, 'gitdir'));
+    return gitFile ? dirname(gitFile) : join(repo.common, 'worktrees', name);
+  }
+  return undefined;
+}
+
+const dirsOf = new Map<string, Promise<{ common: string; bare: boolean } | undefined>>();
+
+/** The repository's common git folder and whether it is bare, asked of git once per root. */
+function repositoryDirs(root: string): Promise<{ common: string; bare: boolean } | undefined> {
+  let known = dirsOf.get(root);
+  if (!known) {
+    known = git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--is-bare-repository']).then(
+      (r) => {
+        const [common, bare] = r.stdout.trim().split('\n');
+        return common ? { common, bare: bare === 'true' } : undefined;
+      },
+      () => undefined,
+    );
+    dirsOf.set(root, known);
+  }
+  return known;
+}
+
+async function checkedOutInByGit(root: string, branch: string): Promise<string | undefined> {
   const out = (await git(root, ['worktree', 'list', '--porcelain'])).stdout;
   for (const block of out.split('\n\n')) {
     const lines = block.split('\n');
@@ -56,9 +112,9 @@ export async function commitTree(
   parents: readonly string[],
   message: string,
 ): Promise<string> {
-  const hasIdentity = (await git(root, ['config', 'user.email'], [0, 1])).stdout.trim() !== '';
+  const identity = await hasIdentity(root, root);
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
-  return (await git(root, args, [0], hasIdentity ? {} : IDENTITY)).stdout.trim();
+  return (await git(root, args, [0], identity ? {} : IDENTITY)).stdout.trim();
 }
 
 /**

@@ -5,7 +5,13 @@
  */
 export { runPrePushGuard, PUSH_BLOCKED, type PrePushOptions, type PrePushReport } from './prePushGuard';
 export { guardRunDiff, type RunDiffGuardOptions, type RunDiffGuardReport } from './guardRunDiff';
-export { installPrePushHook, defaultCliCommand, type InstallResult } from './installPrePushHook';
+export {
+  installPrePushHook,
+  installRunWorktreeHook,
+  defaultCliCommand,
+  defaultHookCommand,
+  type InstallResult,
+} from './installPrePushHook';
 export { scanTreeForConflictMarkers } from './fullTreeScan';
 export { findConflictMarkers, conflictMarkerKind, CONFLICT_MARKER } from './conflictMarkers';
 export { scanSecrets, secretEvidence, type SecretFinding } from './secretScan';

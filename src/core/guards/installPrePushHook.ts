@@ -1,6 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git } from '../git/gitExec';
 import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
@@ -45,6 +45,50 @@ export async function installPrePushHook(worktreeDir: string, cliCommand: string
   if (resolve(gitDir) === resolve(commonDir))
     return installInto(await hooksPath(worktreeDir), cliCommand, 'repository');
   return installForWorktree(worktreeDir, gitDir, cliCommand);
+}
+
+/** What installing into a run worktree needs from its repository: the same for every worktree of one drain. */
+interface RepositoryHookFacts {
+  /** The repository's hooks folder (core.hooksPath respected), where a worktree's hooks come from otherwise. */
+  previous: string;
+}
+
+const repositoryFacts = new Map<string, { configMtimeMs: number; facts: Promise<RepositoryHookFacts> }>();
+
+/**
+ * `installPrePushHook` for a worktree Switchyard has just created: the same result, with the repository's facts (its
+ * hooks folder; per-worktree config enabled) asked of git once per repository while its config file is unchanged, and
+ * the worktree's own `config.worktree` written directly, so a run costs no git process here. A worktree that is not a
+ * fresh linked one (it has a `config.worktree` already, or its `.git` is not a `gitdir:` file) takes the general path.
+ */
+export async function installRunWorktreeHook(worktreeDir: string, cliCommand: string): Promise<InstallResult> {
+  const dotGit = await readFile(join(worktreeDir, '.git'), 'utf8').catch(() => '');
+  const gitDir = /^gitdir: (.+)$/m.exec(dotGit)?.[1]?.trim();
+  const commonRel = gitDir ? await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined) : undefined;
+  if (!gitDir || commonRel === undefined || (await exists(join(gitDir, 'config.worktree'))) || /[\n"\\]/.test(gitDir))
+    return installPrePushHook(worktreeDir, cliCommand);
+  const commonDir = resolve(gitDir, commonRel.trim());
+  const configMtimeMs = (await stat(join(commonDir, 'config'))).mtimeMs;
+  let known = repositoryFacts.get(commonDir);
+  if (!known || known.configMtimeMs !== configMtimeMs) {
+    const facts = (async () => {
+      const previous = await hooksPath(worktreeDir);
+      await enableWorktreeConfig(worktreeDir);
+      return { previous };
+    })();
+    facts.catch(() => repositoryFacts.delete(commonDir));
+    // Enabling per-worktree config writes the config file: key the facts by its time after that.
+    await facts;
+    known = { configMtimeMs: (await stat(join(commonDir, 'config'))).mtimeMs, facts };
+    repositoryFacts.set(commonDir, known);
+  }
+  const { previous } = await known.facts;
+  const ours = join(gitDir, WORKTREE_HOOKS);
+  await mkdir(ours, { recursive: true });
+  await writeFile(join(ours, PREVIOUS_FILE), `${previous}\n`);
+  await forwardHooks(previous, ours);
+  await writeFile(join(gitDir, 'config.worktree'), `[core]\n\thooksPath = "${ours}"\n`, { flag: 'wx' });
+  return installInto(ours, cliCommand, 'worktree');
 }
 
 async function hooksPath(dir: string): Promise<string> {
@@ -165,6 +209,18 @@ export function defaultCliCommand(script = runningBundle(), node = process.execP
   }
   if (!/(?:^|\/)cli\.(?:c?js|mjs)$/.test(path)) return undefined;
   return `${shellQuote(node)} ${shellQuote(path)}`;
+}
+
+/**
+ * The command the installed hook runs: the hook's own small bundle (`dist/hook.js`, the guards only, so the process
+ * git waits for starts fast) beside the bundled CLI this code runs in, else the CLI itself (`defaultCliCommand`).
+ * Either takes `guard pre-push <remote> <url>`, so hooks installed before `dist/hook.js` existed keep working.
+ */
+export function defaultHookCommand(script = runningBundle(), node = process.execPath): string | undefined {
+  const cli = defaultCliCommand(script, node);
+  if (!cli || !script) return cli;
+  const hook = join(dirname(realpathSync(isAbsolute(script) ? script : resolve(script))), 'hook.js');
+  return existsSync(hook) ? `${shellQuote(node)} ${shellQuote(hook)}` : cli;
 }
 
 /** The CommonJS bundle file this code was bundled into, if any (`__filename` exists only there). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
+import { ACTIVE_TASK_STATE_NAMES } from './activeTaskStates';
 
 export const TASK_STATES = [
   'DRAFT',
@@ -61,13 +62,7 @@ export function assertTaskTransition(from: TaskState, to: TaskState, taskId: str
 }
 
 /** States in which a task holds a run slot or a downstream stage slot. */
-export const ACTIVE_TASK_STATES: readonly TaskState[] = [
-  'RUNNING',
-  'VERIFYING',
-  'REVIEWING',
-  'INTEGRATING',
-  'AWAITING_CI',
-];
+export const ACTIVE_TASK_STATES: readonly TaskState[] = ACTIVE_TASK_STATE_NAMES;
 
 /** The pipeline stages with WIP limits, in order; a task holds one slot of the stage it is in. */
 export const STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'] as const;

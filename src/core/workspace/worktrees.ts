@@ -1,13 +1,15 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
-import { gitLines, gitOutput, gitSaid } from '../git/gitExec';
+import { git, gitLines, gitOutput, gitSaid } from '../git/gitExec';
 import { RetryPolicy, backoffDelayMs, defaultSleep } from '../retry/retryPolicy';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { withWorktreeLock } from './worktreeLock';
 
 export const WORKTREES_DIR = join(STATE_DIR, 'worktrees');
 const FALLBACK_IDENTITY = ['user.name=Switchyard', 'user.email=switchyard@localhost'];
+/** What `git commit` says (exit 1) when the index has nothing new. */
+const NOTHING_TO_COMMIT = /^(nothing to commit|nothing added to commit|no changes added to commit)/m;
 
 export function worktreePath(root: string, runId: string): string {
   return join(root, WORKTREES_DIR, runId);
@@ -77,16 +79,18 @@ export async function captureChange(
     await gitLines(path, ['check-ignore', '--', ...exclude], (line) => ignored.add(line), [0, 1]).catch(() => 0);
   const left = exclude.filter((p) => !ignored.has(p)).map((p) => `:(exclude,literal)${p}`);
   await gitOutput(path, ['add', '-A', ...(left.length ? ['--', '.', ...left] : [])]);
-  const staged = (await gitOutput(path, ['diff', '--cached', '--name-only'])).trim();
-  if (staged) {
-    const identity = (await hasIdentity(path)) ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);
-    await gitOutput(path, [...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
+  // No check for staged changes first: git says when there is nothing to commit (exit 1), one process fewer.
+  const identity = (await hasIdentity(path)) ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);
+  const committed = await git(path, [...identity, 'commit', '--no-verify', '--quiet', '-m', message], [0, 1]);
+  if (committed.code === 1 && !NOTHING_TO_COMMIT.test(committed.stdout)) {
+    throw new SwitchyardError('git-failed', `git commit in ${path} failed: ${committed.stdout.trim()}`);
   }
-  const headCommit = (await gitOutput(path, ['rev-parse', 'HEAD'])).trim();
-  const [diff, numstat] = await Promise.all([
-    gitOutput(path, ['diff', '--binary', base, headCommit]),
-    gitOutput(path, ['diff', '--numstat', base, headCommit]),
-  ]);
+  const headCommit = (await looseHead(path)) ?? (await gitOutput(path, ['rev-parse', 'HEAD'])).trim();
+  // One process for both: the numstat lines, then the patch (from its first `diff --git` header line).
+  const both = await gitOutput(path, ['diff', '--numstat', '--patch', '--binary', base, headCommit]);
+  const patchStart = /^diff --git /m.exec(both)?.index ?? both.length;
+  const numstat = both.slice(0, patchStart);
+  const diff = both.slice(patchStart);
   const stat = { files: 0, insertions: 0, deletions: 0 };
   for (const line of numstat.split('\n').filter(Boolean)) {
     const [added, deleted] = line.split('\t');
@@ -97,11 +101,33 @@ export async function captureChange(
   return { diff, headCommit, stat };
 }
 
+/**
+ * The commit a linked worktree's branch points at, read from the files git just wrote (`<gitdir>/HEAD` names the
+ * branch, its loose ref holds the commit), or undefined when they are not that plain shape (a detached HEAD, a
+ * packed or reftable ref): the caller asks git then.
+ */
+async function looseHead(path: string): Promise<string | undefined> {
+  try {
+    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8'))?.[1]?.trim();
+    if (!gitDir) return undefined;
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec((await readFile(join(gitDir, 'HEAD'), 'utf8')).trim())?.[1];
+    if (!ref) return undefined;
+    const common = resolve(gitDir, (await readFile(join(gitDir, 'commondir'), 'utf8')).trim());
+    const sha = (await readFile(join(common, ref), 'utf8')).trim();
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const identityKnown = new Map<string, Promise<boolean>>();
 
-/** Whether git has a committer identity configured for this repository (asked once per repository). */
-function hasIdentity(path: string): Promise<boolean> {
-  const key = resolve(path, '..', '..', '..');
+/**
+ * Whether git has a committer identity configured for this repository (asked once per repository). `path`: a run
+ * worktree (`<root>/.switchyard/worktrees/<run>`), or the repository's root itself with `root`.
+ */
+export function hasIdentity(path: string, root = resolve(path, '..', '..', '..')): Promise<boolean> {
+  const key = root;
   let known = identityKnown.get(key);
   if (!known) {
     known = gitOutput(path, ['config', 'user.email']).then(
@@ -148,10 +174,11 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
     throw new SwitchyardError('invalid-input', `refusing to remove ${path}: it is not a Switchyard worktree`);
   }
   await withWorktreeLock(root, async () => {
+    // `worktree remove` forgets the worktree itself; only a folder removed by hand leaves git a record to prune.
     await gitOutput(root, ['worktree', 'remove', '--force', path]).catch(async () => {
       await rm(path, { recursive: true, force: true });
+      await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
     });
-    await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
   });
 }
 

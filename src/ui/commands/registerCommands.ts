@@ -12,25 +12,30 @@ export interface CommandEntry {
 }
 
 /**
- * Registers the command table in one loop. Every failure is shown with
- * `showErrorMessage` (the error's own text). A call with data (a test, another
- * extension, the queue panel) then rejects with the same error, so callers
- * can assert on it; a call from the palette, a title button or a context menu
- * does not, so VS Code does not report it a second time.
+ * Registers the command table in one loop, each handler wrapped by `guardedHandler`.
  */
 export function registerCommands(entries: readonly CommandEntry[]): vscode.Disposable[] {
-  return entries.map(({ id, handler }) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await handler(...args);
-      } catch (error) {
-        if (isPromptCanceled(error)) return undefined;
-        void showMessage('error', errorMessage(error));
-        if (invokedFromUi(args)) return undefined;
-        throw error;
-      }
-    }),
-  );
+  return entries.map(({ id, handler }) => vscode.commands.registerCommand(id, guardedHandler(handler)));
+}
+
+/**
+ * A command handler whose every failure is shown with `showErrorMessage` (the
+ * error's own text). A call with data (a test, another extension, the queue
+ * panel) then rejects with the same error, so callers can assert on it; a call
+ * from the palette, a title button or a context menu does not, so VS Code does
+ * not report it a second time.
+ */
+export function guardedHandler(handler: CommandEntry['handler']): CommandEntry['handler'] {
+  return async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      if (isPromptCanceled(error)) return undefined;
+      void showMessage('error', errorMessage(error));
+      if (invokedFromUi(args)) return undefined;
+      throw error;
+    }
+  };
 }
 
 /** No arguments (palette, title bar), a Tasks tree element, or a resource from a menu without options. */

@@ -11,14 +11,18 @@ import { QueuePanel } from './queuePanel';
  */
 export class QueuePanelController implements vscode.WebviewPanelSerializer, vscode.Disposable {
   private current: QueuePanel | undefined;
-  private readonly registration: vscode.Disposable;
+  private readonly registration: vscode.Disposable | undefined;
   private readonly log = vscode.window.createOutputChannel('Switchyard Queue Panel', { log: true });
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly snapshot: ProjectSnapshot,
+    /** False when the extension's entry registered the serializer already and hands revived panels to this one. */
+    registerSerializer = true,
   ) {
-    this.registration = vscode.window.registerWebviewPanelSerializer(QUEUE_PANEL_VIEW_TYPE, this);
+    this.registration = registerSerializer
+      ? vscode.window.registerWebviewPanelSerializer(QUEUE_PANEL_VIEW_TYPE, this)
+      : undefined;
   }
 
   /** Shows the panel, creating it if there is none; returns the webview panel. */
@@ -55,7 +59,7 @@ export class QueuePanelController implements vscode.WebviewPanelSerializer, vsco
   }
 
   dispose(): void {
-    this.registration.dispose();
+    this.registration?.dispose();
     this.current?.dispose();
     this.current = undefined;
     this.log.dispose();

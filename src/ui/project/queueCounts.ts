@@ -1,5 +1,4 @@
-import { ACTIVE_TASK_STATES } from '../../core/model/taskStates';
-import type { ProjectState } from '../../core/store/projectState';
+import { ACTIVE_TASK_STATE_NAMES } from '../../core/model/activeTaskStates';
 
 export interface QueueCounts {
   /** Tasks holding a run or stage slot: RUNNING, VERIFYING, REVIEWING, INTEGRATING. */
@@ -8,10 +7,12 @@ export interface QueueCounts {
   queued: number;
 }
 
-export function queueCounts(state: ProjectState | undefined): QueueCounts {
+/** The counts of a project state (or of the state file's tasks as the status bar's light reader sees them). */
+export function queueCounts(state: { readonly tasks: readonly { readonly state: string }[] } | undefined): QueueCounts {
   const tasks = state?.tasks ?? [];
+  const active: readonly string[] = ACTIVE_TASK_STATE_NAMES;
   return {
-    running: tasks.filter((t) => ACTIVE_TASK_STATES.includes(t.state)).length,
+    running: tasks.filter((t) => active.includes(t.state)).length,
     queued: tasks.filter((t) => t.state === 'READY').length,
   };
 }

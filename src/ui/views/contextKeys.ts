@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { isSwitchyardError } from '../../core/errors';
 import type { ProjectState } from '../../core/store/projectState';
+import { taskPullRequest } from '../../core/model/taskPullRequest';
+import { CONTEXT_KEYS as PULL_REQUEST_KEYS } from '../commandIds';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 
 /** The context keys the `when` clauses of package.json read, so menus offer only the commands that apply. */
@@ -44,5 +46,6 @@ export function contextValues(state: ProjectState | undefined, error: unknown): 
     [CONTEXT_KEYS.hasDoneTask]: state?.tasks.some((t) => t.state === 'DONE') ?? false,
     [CONTEXT_KEYS.hasRun]: (state?.runs.length ?? 0) > 0,
     [CONTEXT_KEYS.notGitRepo]: isSwitchyardError(error, 'not-a-git-repo'),
+    [PULL_REQUEST_KEYS.hasPullRequest]: state?.tasks.some((t) => taskPullRequest(t, state.runs) !== undefined) ?? false,
   };
 }

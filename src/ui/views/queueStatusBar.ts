@@ -1,38 +1,55 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { COMMANDS } from '../commandIds';
-import type { ProjectSnapshot } from '../project/projectSnapshot';
-import { queueCounts } from '../project/queueCounts';
+import type { QueueCounts } from '../project/queueCounts';
 import { plainText } from '../../core/text/plainText';
+
+/** What the status bar shows: the counts, and why the project cannot be read (or where it lives). */
+export interface QueueStatusSource {
+  readonly onDidChange: vscode.Event<void>;
+  counts(): QueueCounts;
+  /** Why the project could not be opened or read, if it could not. */
+  error(): unknown;
+  /** Where the project's state lives (without secrets), once known. */
+  backendDescription(): string | undefined;
+}
 
 /**
  * `$(rocket) Switchyard: N running, M queued`; a click opens the queue panel; the tooltip names the backend (or why the
- * project cannot be opened).
+ * project cannot be opened). It renders from one source at a time: the state file's light reader at activation, the
+ * project snapshot once the rest of the extension has loaded (`use`).
  */
 export class QueueStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('switchyard.queue', vscode.StatusBarAlignment.Left, 50);
-  private readonly subscriptions: vscode.Disposable[];
+  private subscription: vscode.Disposable | undefined;
 
-  constructor(private readonly snapshot: ProjectSnapshot) {
+  constructor(private source: QueueStatusSource) {
     this.item.name = 'Switchyard Queue';
     this.item.command = COMMANDS.openQueuePanel;
-    this.subscriptions = [this.item, snapshot.onDidChange(() => this.render())];
-    this.render();
+    this.use(source);
     this.item.show();
-    void snapshot.current();
+  }
+
+  /** Renders from `source` from now on. */
+  use(source: QueueStatusSource): void {
+    this.subscription?.dispose();
+    this.source = source;
+    this.subscription = source.onDidChange(() => this.render());
+    this.render();
   }
 
   private render(): void {
-    const { running, queued } = queueCounts(this.snapshot.state);
+    const { running, queued } = this.source.counts();
     this.item.text = `$(rocket) Switchyard: ${running} running, ${queued} queued`;
-    const error = this.snapshot.error;
-    const backend = this.snapshot.backend;
-    const where = backend ? `\nBackend: ${backend.description}` : '';
+    const error = this.source.error();
+    const backend = this.source.backendDescription();
+    const where = backend ? `\nBackend: ${backend}` : '';
     this.item.tooltip =
       error === undefined ? `Open the Switchyard queue panel${where}` : plainText(`Switchyard: ${errorMessage(error)}`);
   }
 
   dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
+    this.subscription?.dispose();
+    this.item.dispose();
   }
 }

@@ -1,35 +1,33 @@
 import * as vscode from 'vscode';
-import { CONTEXT_KEYS, VIEWS } from '../commandIds';
-import { taskPullRequest } from '../../core/model/taskPullRequest';
-import type { ProjectSnapshot } from '../project/projectSnapshot';
-import { TasksTreeProvider } from './tasksTreeProvider';
-import type { TaskTreeNode } from './taskTreeNodes';
-import type { PipelineTreeNode } from './pipelineTreeItems';
+import { VIEWS } from '../commandIds';
+import type { RuntimeLoader } from '../runtimeLoader';
 
 /**
- * The `switchyard.tasks` tree view, with a message when the project cannot be opened. Keeps the
- * `switchyard.hasPullRequest` context key (Open Pull Request in the palette) in step with the tasks.
+ * The `switchyard.tasks` tree view, registered at activation; its rows come from the runtime's tree provider, loaded
+ * when the view first asks for them. Shows a message when the project cannot be opened.
  */
 export class TasksView implements vscode.Disposable {
-  private readonly provider: TasksTreeProvider;
-  private readonly view: vscode.TreeView<TaskTreeNode | PipelineTreeNode>;
+  private readonly changed = new vscode.EventEmitter<unknown>();
+  private readonly view: vscode.TreeView<unknown>;
   private readonly subscriptions: vscode.Disposable[];
-  private hasPullRequest = false;
 
-  constructor(snapshot: ProjectSnapshot) {
-    this.provider = new TasksTreeProvider(snapshot);
-    this.view = vscode.window.createTreeView(VIEWS.tasks, { treeDataProvider: this.provider, showCollapseAll: true });
+  constructor(runtime: RuntimeLoader) {
+    const provider: vscode.TreeDataProvider<unknown> = {
+      onDidChangeTreeData: this.changed.event,
+      getChildren: (node) => runtime.get().tree.getChildren(node as never),
+      getTreeItem: (node) => runtime.get().tree.getTreeItem(node as never),
+    };
+    this.view = vscode.window.createTreeView(VIEWS.tasks, { treeDataProvider: provider, showCollapseAll: true });
     this.subscriptions = [
-      this.provider,
+      this.changed,
       this.view,
-      snapshot.onDidChange(() => {
-        this.view.message = this.provider.message();
-        const state = snapshot.state;
-        const has = !!state?.tasks.some((t) => taskPullRequest(t, state.runs));
-        if (has !== this.hasPullRequest) {
-          this.hasPullRequest = has;
-          void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasPullRequest, has);
-        }
+      runtime.onDidLoad(({ tree, status }) => {
+        this.subscriptions.push(
+          tree.onDidChangeTreeData((node) => this.changed.fire(node)),
+          status.onDidChange(() => {
+            this.view.message = tree.message();
+          }),
+        );
       }),
     ];
   }

@@ -25,10 +25,18 @@ describe('worktrees', () => {
     await createWorktree(repo.dir, path, 'switchyard/t1/1', base);
     await writeFile(join(path, 'src', 'a.txt'), 'alpha\nbeta\n');
     await writeFile(join(path, 'new.txt'), 'new\n');
+    await writeFile(join(path, 'blob.bin'), Buffer.from([0, 1, 2, 255, 0, 10, 13]));
     const change = await captureChange(path, base, 'switchyard: test');
-    assert.deepEqual(change.stat, { files: 2, insertions: 2, deletions: 0 });
+    // git counts a binary file without lines (`-  -` in --numstat).
+    assert.deepEqual(change.stat, { files: 3, insertions: 2, deletions: 0 });
+    assert.match(change.diff, /GIT binary patch/);
     assert.match(change.diff, /\+beta/);
     assert.match(change.diff, /new file mode/);
+    assert.equal(
+      change.diff,
+      await repo.git.raw(['diff', '--binary', base, change.headCommit]),
+      "the run's diff is git's own, byte for byte",
+    );
     assert.equal(await readFile(join(repo.dir, 'src', 'a.txt'), 'utf8'), 'alpha\n', 'user file untouched');
     const status = await repo.git.status();
     assert.deepEqual(status.files, [], 'user working tree clean');

@@ -10,21 +10,35 @@ let built: Promise<string> | undefined;
  * per test process with the same esbuild settings as `npm run build`, so the
  * hook runs what ships (and does not depend on dist/ being fresh).
  */
-export function testCliCommand(): Promise<string> {
+export async function testCliCommand(): Promise<string> {
+  return `'${process.execPath}' '${await testCliBundle()}'`;
+}
+
+/**
+ * The CLI bundle (`cli.js`) of `testCliCommand`, with the hook's own bundles (`hook.js`, `hookMain.js`) beside it, as
+ * `npm run build` lays them out in dist/.
+ */
+export function testCliBundle(): Promise<string> {
   built ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-cli-'));
     const outfile = join(dir, 'cli.js');
     await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
-    await esbuild.build({
-      entryPoints: ['src/cli/bin.ts'],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'error',
-    });
-    return `'${process.execPath}' '${outfile}'`;
+    for (const [entry, out] of [
+      ['src/cli/bin.ts', outfile],
+      ['src/cli/hookBin.ts', join(dir, 'hook.js')],
+      ['src/cli/hookMain.ts', join(dir, 'hookMain.js')],
+    ]) {
+      await esbuild.build({
+        entryPoints: [entry!],
+        outfile: out,
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        logLevel: 'error',
+      });
+    }
+    return outfile;
   })();
   return built;
 }

@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
+import { Project } from '../../../src/core/project';
+import { STATE_DIR } from '../../../src/core/store/stateDir';
+import { queueCounts } from '../../../src/ui/project/queueCounts';
+import { countsOf } from '../../../src/ui/project/stateFileCounts';
+import { editState } from '../../helpers/editState';
+import { makeTempRepo } from '../../helpers/tempRepo';
+
+describe("the status bar's light reader of the state file", () => {
+  it('counts what the project counts, from the file the files backend writes', async () => {
+    const repo = await makeTempRepo();
+    const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
+    try {
+      const tasks = await project.addTasks([{ title: 'one' }, { title: 'two' }, { title: 'three' }, { title: 'four' }]);
+      await project.cancelTask(tasks[3]!.id);
+      await editState(repo.dir, (state) => {
+        const first = state.tasks.find((t) => t.id === tasks[0]!.id)!;
+        first.state = 'RUNNING';
+      });
+      const expected = queueCounts(await project.state());
+      assert.deepEqual(expected, { running: 1, queued: 2 }, 'the project counts one running and two queued');
+      const text = await readFile(join(repo.dir, STATE_DIR, 'state.json'), 'utf8');
+      assert.deepEqual(countsOf(text), expected);
+    } finally {
+      await project.close();
+      await repo.cleanup();
+    }
+  });
+
+  it('gives up (undefined) on text that is not a state file it knows, so the project is opened instead', () => {
+    assert.equal(countsOf('{"tasks": [{"state": '), undefined, 'cut JSON');
+    assert.equal(countsOf('{"version": 9}'), undefined, 'no tasks array');
+    assert.equal(countsOf('{"tasks": [{"id": "t1"}]}'), undefined, 'a task without a state');
+    assert.equal(countsOf('null'), undefined);
+    assert.deepEqual(countsOf('{"tasks": []}'), { running: 0, queued: 0 });
+  });
+});
