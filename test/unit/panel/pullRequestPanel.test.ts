@@ -36,7 +36,7 @@ function project() {
 }
 
 describe('queue panel: pull requests and the AWAITING_CI stage', () => {
-  it('an AWAITING_CI column after the WIP stages, counting its tasks, with its WIP limit (wip.AWAITING_CI, default 4)', () => {
+  it('an AWAITING_CI column after the WIP stages, counting its tasks, with its limit (wip.AWAITING_CI)', () => {
     const s = project();
     const view = buildPanelView(s, '/repo', { guards: [] }, Date.parse(iso(60_000)));
     assert.equal(PanelView.safeParse(view).success, true);
