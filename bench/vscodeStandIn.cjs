@@ -116,6 +116,8 @@ module.exports = {
     showErrorMessage: async () => undefined,
     showInformationMessage: async () => undefined,
     withProgress: async (_options, task) => task({ report() {} }, { isCancellationRequested: false }),
+    onDidChangeActiveTextEditor: event(),
+    activeTextEditor: undefined,
   },
   workspace: {
     workspaceFolders,
@@ -126,6 +128,7 @@ module.exports = {
     onDidChangeWorkspaceFolders: event(),
     onDidChangeConfiguration: event(),
     onDidGrantWorkspaceTrust: event(),
+    onDidCloseTextDocument: event(),
   },
   env: { appName: 'stand-in', uiKind: 1 },
   UIKind: { 1: 'Desktop', Desktop: 1 },
