@@ -6,13 +6,14 @@ import { STATE_DIR } from '../../core/store/stateDir';
 import { SETTINGS } from '../commandIds';
 import type { QueueStatusSource } from '../views/queueStatusBar';
 import type { QueueCounts } from './queueCounts';
-import { countsOf } from './stateFileCounts';
+import { readStateFile } from './stateFileCounts';
 
 const STATE_FILE = 'state.json';
 
 /**
  * The status bar's source at activation, before the project is opened: the task states in the folder's
- * `.switchyard/state.json`, read as plain JSON (counts only, no schema, nothing else of the store), and read again
+ * `.switchyard/state.json`, read as plain JSON (counts and the menus' context keys, no schema, nothing else of the
+ * store), and read again
  * when the file changes. When it cannot tell (another backend, a shape it does not know, no folder, no state
  * file in a folder that is not a repository's top) it calls `unreadable` once, so the
  * caller opens the project instead; until then it shows zeros.
@@ -20,6 +21,7 @@ const STATE_FILE = 'state.json';
 export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
   private latest: QueueCounts = { running: 0, queued: 0 };
   private gaveUp = false;
+  private disposed = false;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[] = [this.changed];
   private readonly file: string;
@@ -57,16 +59,21 @@ export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
   }
 
   private async read(): Promise<void> {
-    const counts = await readFile(this.file, 'utf8').then(countsOf, (error: NodeJS.ErrnoException) =>
+    const read = await readFile(this.file, 'utf8').then(readStateFile, (error: NodeJS.ErrnoException) =>
       // No state file yet in a repository's own folder: no tasks. Elsewhere the project may live further up.
-      error.code === 'ENOENT' && this.folderIsRepository() ? { running: 0, queued: 0 } : undefined,
+      error.code === 'ENOENT' && this.folderIsRepository()
+        ? { counts: { running: 0, queued: 0 }, contextKeys: {} }
+        : undefined,
     );
-    if (this.gaveUp) return;
-    if (counts === undefined) {
+    if (this.gaveUp || this.disposed) return;
+    if (read === undefined) {
       this.giveUp();
       return;
     }
-    this.latest = counts;
+    this.latest = read.counts;
+    // The palette's when clauses (Show Run Diff once there is a run, …) hold before the rest of the extension loads.
+    for (const [key, value] of Object.entries(read.contextKeys))
+      void vscode.commands.executeCommand('setContext', key, value);
     this.changed.fire();
   }
 
@@ -81,6 +88,7 @@ export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
   }
 }

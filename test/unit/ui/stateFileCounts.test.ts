@@ -5,7 +5,8 @@ import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Project } from '../../../src/core/project';
 import { STATE_DIR } from '../../../src/core/store/stateDir';
 import { queueCounts } from '../../../src/ui/project/queueCounts';
-import { countsOf } from '../../../src/ui/project/stateFileCounts';
+import { countsOf, readStateFile } from '../../../src/ui/project/stateFileCounts';
+import { contextValues } from '../../../src/ui/views/contextKeyValues';
 import { editState } from '../../helpers/editState';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
@@ -24,6 +25,17 @@ describe("the status bar's light reader of the state file", () => {
       assert.deepEqual(expected, { running: 1, queued: 2 }, 'the project counts one running and two queued');
       const text = await readFile(join(repo.dir, STATE_DIR, 'state.json'), 'utf8');
       assert.deepEqual(countsOf(text), expected);
+      // The menus' context keys it can tell from the file are what the runtime's ContextKeys sets from the project.
+      const light = readStateFile(text)!.contextKeys;
+      const full = contextValues(await project.state(), undefined);
+      assert.ok(Object.keys(light).length >= 5);
+      for (const [key, value] of Object.entries(light)) assert.equal(value, full[key], key);
+      await editState(repo.dir, (state) => {
+        state.tasks.find((t) => t.id === tasks[1]!.id)!.state = 'DONE';
+      });
+      const done = readStateFile(await readFile(join(repo.dir, STATE_DIR, 'state.json'), 'utf8'))!.contextKeys;
+      assert.equal(done['switchyard.hasDoneTask'], true);
+      assert.equal(done['switchyard.hasRun'], false);
     } finally {
       await project.close();
       await repo.cleanup();

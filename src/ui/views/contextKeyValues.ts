@@ -1,0 +1,26 @@
+import { isSwitchyardError } from '../../core/errors';
+import { taskPullRequest } from '../../core/model/taskPullRequest';
+import type { ProjectState } from '../../core/store/projectState';
+import { CONTEXT_KEYS as PULL_REQUEST_KEYS } from '../commandIds';
+
+/** The context keys the `when` clauses of package.json read, so menus offer only the commands that apply. */
+export const CONTEXT_KEYS = {
+  canaryActive: 'switchyard.canaryActive',
+  hasSalvage: 'switchyard.hasSalvage',
+  hasDoneTask: 'switchyard.hasDoneTask',
+  hasRun: 'switchyard.hasRun',
+  /** The folder is not inside a git repository: the welcome view offers Initialize Repository. */
+  notGitRepo: 'switchyard.notGitRepo',
+} as const;
+
+/** What each context key is for a state (undefined when unread) and the error it could not be read with. */
+export function contextValues(state: ProjectState | undefined, error: unknown): Record<string, boolean> {
+  return {
+    [CONTEXT_KEYS.canaryActive]: state?.routing.canary !== undefined,
+    [CONTEXT_KEYS.hasSalvage]: state?.runs.some((r) => r.salvage) ?? false,
+    [CONTEXT_KEYS.hasDoneTask]: state?.tasks.some((t) => t.state === 'DONE') ?? false,
+    [CONTEXT_KEYS.hasRun]: (state?.runs.length ?? 0) > 0,
+    [CONTEXT_KEYS.notGitRepo]: isSwitchyardError(error, 'not-a-git-repo'),
+    [PULL_REQUEST_KEYS.hasPullRequest]: state?.tasks.some((t) => taskPullRequest(t, state.runs) !== undefined) ?? false,
+  };
+}
