@@ -71,7 +71,7 @@ describe('switchyard CLI', () => {
     assert.equal(run.code, 1);
     assert.match(
       run.out,
-      /t1 FAILED: exceeded max attempts \(3\): last attempt failed with: .*exit code 7; stderr: broken/,
+      /t1 FAILED: .*exit code 7; stderr: broken \(failed 3 attempts, the lane's limit\)/,
     );
   });
 

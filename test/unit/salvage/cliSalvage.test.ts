@@ -86,7 +86,7 @@ describe("salvage of a CLI lane's partial work", () => {
       );
       assert.equal(
         state.tasks[0]!.failureReason,
-        `exceeded max attempts (2): last attempt failed with: ${second!.failureReason}`,
+        `${second!.failureReason} (failed 2 attempts, the lane's limit)`,
       );
       const status = await cli('status', '--repo', repo.dir);
       assert.match(
