@@ -69,10 +69,7 @@ describe('switchyard CLI', () => {
     await cli('task', 'add', '--title', 'fails', '--repo', repo.dir);
     const run = await cli('run', '--repo', repo.dir);
     assert.equal(run.code, 1);
-    assert.match(
-      run.out,
-      /t1 FAILED: .*exit code 7; stderr: broken \(failed 3 attempts, the lane's limit\)/,
-    );
+    assert.match(run.out, /t1 FAILED: .*exit code 7; stderr: broken \(failed 3 attempts, the lane's limit\)/);
   });
 
   it('names the field of a malformed task file and stores nothing', async () => {

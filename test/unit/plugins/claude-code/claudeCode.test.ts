@@ -164,10 +164,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
           '"{\\"type\\":\\"assistant\\",\\"message\\":{\\"content\\":[{\\"type\\":\\"te"; claude was killed ' +
           'by SIGKILL; no stderr output',
       );
-      assert.equal(
-        state.tasks[0]!.failureReason,
-        `${run.failureReason} (failed 1 attempt, the lane's limit)`,
-      );
+      assert.equal(state.tasks[0]!.failureReason, `${run.failureReason} (failed 1 attempt, the lane's limit)`);
       assert.equal(run.sessionId, SESSION, 'the session seen before the cut is kept for a resume');
       assert.equal(run.salvage?.branch, 'switchyard/salvage/t1.1');
       assert.match(await repo.git.raw(['show', '--stat', 'switchyard/salvage/t1.1']), /half\.txt/);
