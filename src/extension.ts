@@ -12,6 +12,7 @@ import { QueueStatusBar } from './ui/views/queueStatusBar';
 import { RUN_DIFF_SCHEME, RunDiffProvider } from './ui/views/runDiffProvider';
 import { REPORT_SCHEME, reportProvider } from './ui/views/reportDocument';
 import { TasksView } from './ui/views/tasksView';
+import { warnUnknownLanes } from './ui/config/warnUnknownLanes';
 
 /** Wiring only: the project host, its views, the commands, and the public API. */
 export function activate(context: vscode.ExtensionContext): SwitchyardExtension {
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
     vscode.workspace.registerTextDocumentContentProvider(RUN_DIFF_SCHEME, new RunDiffProvider(host)),
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reportProvider),
     ...registerCommands(commandTable({ host, snapshot, panels, secrets, shutdown: shutdown.signal })),
+    warnUnknownLanes(registry),
   );
   return createSwitchyardApi(registry);
 }

@@ -62,6 +62,7 @@ export function moveFailedTask(
   if (next) {
     task.fallbackFrom = [...(task.fallbackFrom ?? []), run.lane];
     task.spec.lane = next;
+    task.attemptsBefore = (task.attemptsBefore ?? 0) + task.attempts;
     task.attempts = 0;
     setTaskState(task, 'READY');
     setFeedback(task, feedback);

@@ -13,9 +13,9 @@ const RUN_COMMANDS = new Set(['showRunDiff', 'openWorktree']);
 /**
  * Runs a panel action through the same commands as the palette: Run Task,
  * Cancel Task, Set Task Lane (its lane picker), Show Run Diff, Run Queue,
- * Refresh; Retry is Retry Task followed by Run Task, so the new attempt
- * starts. Open Worktree opens the run's worktree folder in a new window
- * (VS Code's own Open Folder). The commands show their own errors.
+ * Refresh; Retry is Retry Task, which also starts the new attempt. Open
+ * Worktree opens the run's worktree folder in a new window (VS Code's own
+ * Open Folder). The commands show their own errors.
  */
 export async function runPanelCommand(message: CommandMessage, log: vscode.LogOutputChannel): Promise<void> {
   const { command, taskId, runId } = message;
@@ -26,8 +26,8 @@ export async function runPanelCommand(message: CommandMessage, log: vscode.LogOu
   try {
     switch (command) {
       case 'retryTask':
+        // Retry Task queues the task again and starts it, as from the palette.
         await vscode.commands.executeCommand(COMMANDS.retryTask, taskId);
-        await vscode.commands.executeCommand(COMMANDS.runTask, taskId);
         return;
       case 'openWorktree':
         return await openWorktree(runId!);

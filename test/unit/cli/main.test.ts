@@ -18,8 +18,9 @@ describe('switchyard CLI', () => {
   it('lists lanes as a table and as JSON', async () => {
     const text = await cli('lanes');
     assert.equal(text.code, 0);
-    assert.match(text.out, /^LANE\s+KIND/m);
-    assert.match(text.out, /command\s+command\s+1\.0\.0/);
+    assert.match(text.out, /^LANE\s+READY\s+KIND/m);
+    assert.match(text.out, /command\s+no\s+command\s+1\.0\.0/);
+    assert.match(text.out, /command: lane "command" needs the "command" setting/);
     const json = await cli('lanes', '--json');
     assert.ok(
       (JSON.parse(json.out) as { id: string }[]).some((l) => l.id === 'command'),
