@@ -105,7 +105,8 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.equal(state.tasks[0]!.state, 'DONE');
     assert.deepEqual(
       state.runs.map((r) => `${r.id}@${r.branch}#${r.attempt}`),
-      ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#1'],
+      ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#3'],
+      'attempt numbers go on after the retry',
     );
     assert.match(await project.diff('t1.1'), /\+t1\.1/, "the first attempt's work is still on its branch");
   });
