@@ -138,12 +138,20 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
       rows.slice(firstUnready).every((r) => r.includes('not ready')),
       `no ready lane after an unready one:\n${rows.join('\n---\n')}`,
     );
-    assert.ok(await row.locator('.actions .action-label').count(), 'the row has its Configure… button');
+    const configure = row.locator('.action-label[aria-label="Configure…"]');
+    assert.equal(await configure.count(), 1, 'the row has its Configure… button');
     await row.hover();
     await shotInThemes('01-lane-picker-unready');
+    // Picking the unready lane asks first: Configure… or use it anyway.
     await row.click();
     await workbench.waitForPrompt('Command is not ready');
-    await workbench.quickPickRow('Configure…').click();
+    assert.ok(await workbench.quickPickRow('Use it anyway: Command').isVisible());
+    await page.keyboard.press('Escape');
+    // Its Configure… button opens the setting.
+    await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');
+    await workbench.waitForPrompt('to which lane?');
+    await row.hover();
+    await configure.click();
     const setting = page.locator('.settings-editor .setting-item-contents', { hasText: 'Lanes' }).first();
     await setting.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await setting.innerText(), /Per-lane settings keyed by lane id/);

@@ -29,8 +29,8 @@ export async function checkLaneReadiness(lane: RegisteredLane, input: ReadinessI
     return {
       ready: false,
       reason:
-        `lane "${manifest.id}" needs the "${name}" setting (${doc.description.split(/(?<=\.)\s/)[0]}): set ` +
-        `switchyard.lanes → ${manifest.id} → ${name}, or run switchyard lanes set ${manifest.id} ${name}=…`,
+        `lane "${manifest.id}" needs the "${name}" setting: set switchyard.lanes → ${manifest.id} → ${name} ` +
+        `(or run switchyard lanes set ${manifest.id} ${name}=…)`,
       fix: { kind: 'setting', setting: name },
     };
   }

@@ -24,7 +24,7 @@ describe('lane readiness', () => {
     const r = await check('command', {});
     assert.equal(r.ready, false);
     assert.deepEqual(!r.ready && r.fix, { kind: 'setting', setting: 'command' });
-    assert.match(!r.ready ? r.reason : '', /needs the "command" setting .*switchyard\.lanes → command → command/);
+    assert.match(!r.ready ? r.reason : '', /needs the "command" setting: set switchyard\.lanes → command → command/);
     assert.deepEqual(await check('command', { command: './agent.sh' }), { ready: true });
   });
 
