@@ -165,6 +165,7 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
     writeFileSync(agent, "echo 'error: OPENAI_API_KEY is not set' >&2\nexit 1\n");
     writeSettings({ ...settings, 'switchyard.lanes': { command: { command: `sh ${agent}` } } });
     await page.keyboard.press('Escape');
+    await workbench.runCommand('View: Close All Editors'); // so that Open Settings below is what opens them
     await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');
     await workbench.waitForPrompt('to which lane?');
     const row = workbench.quickPickRow('Command');
@@ -191,6 +192,7 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
     assert.deepEqual([...buttons].sort(), ['Open Settings', 'Retry', 'Show Log']);
     await shotInThemes('03-missing-key-notification');
     if (!(await note.isVisible())) await workbench.runCommand('Notifications: Show Notifications');
+    assert.equal(await page.locator('.settings-editor').count(), 0, 'no Settings editor open before the click');
     await note.locator('.monaco-button', { hasText: 'Open Settings' }).click();
     await page
       .locator('.settings-editor .setting-item-contents', { hasText: 'Lanes' })

@@ -71,12 +71,20 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
     { class: 'charts' },
     barChart(
       'Completion rate',
-      withRuns.map((r) => ({ label: r.lane, value: r.completionRate, text: completionText(r) })),
+      withRuns.map((r) => ({
+        label: r.lane,
+        value: r.completionRate,
+        text: r.tasks > r.canceled ? `${pct(r.completionRate)} (${r.completed}/${r.tasks - r.canceled})` : 'no sample',
+      })),
       { max: 1, colour: 'c-green' },
     ),
     barChart(
       'Verify pass rate',
-      withRuns.map((r) => ({ label: r.lane, value: r.verifyRuns ? r.verifyPassRate : null, text: verifyText(r) })),
+      withRuns.map((r) => ({
+        label: r.lane,
+        value: r.verifyRuns ? r.verifyPassRate : null,
+        text: r.verifyRuns ? `${pct(r.verifyPassRate)} (n=${r.verifyRuns})` : 'no sample',
+      })),
       { max: 1, colour: 'c-blue' },
     ),
     barChart(
