@@ -163,8 +163,13 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
     this.timeout(180_000);
     const agent = join(control, 'missingKey.sh');
     writeFileSync(agent, "echo 'error: OPENAI_API_KEY is not set' >&2\nexit 1\n");
-    writeSettings({ ...settings, 'switchyard.lanes': { command: { command: `sh ${agent}` } } });
+    // "aider" is no registered lane: flagged, with the ids there are.
+    writeSettings({ ...settings, 'switchyard.lanes': { command: { command: `sh ${agent}` }, aider: { model: 'x' } } });
     await page.keyboard.press('Escape');
+    const stray = toast('names a lane that is not registered: "aider"');
+    await stray.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await stray.innerText(), /Registered lanes: anthropic, claude-code, codex, command, cursor-agent/);
+    await stray.locator('.codicon-notifications-clear, .codicon-close').first().click();
     await workbench.runCommand('View: Close All Editors'); // so that Open Settings below is what opens them
     await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');
     await workbench.waitForPrompt('to which lane?');

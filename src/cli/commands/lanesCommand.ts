@@ -6,6 +6,7 @@ import { checkLaneReadiness } from '../../core/lanes/laneReadiness';
 import type { LaneReadiness } from '../../core/lanes/lanePlugin';
 import type { LaneManifest } from '../../core/model/laneManifest';
 import { envSecretSource } from '../../core/secrets/secretSource';
+import { unknownLaneIds } from '../../core/lanes/unknownLaneIds';
 
 /** `switchyard lanes [--json]`, `lanes set <lane> key=value…`, `lanes cap <lane> <n>` */
 export async function lanesCommand(ctx: CliContext): Promise<number> {
@@ -28,6 +29,10 @@ export async function lanesCommand(ctx: CliContext): Promise<number> {
         })),
       );
   const readiness = new Map(statuses.map((s) => [s.manifest.id, s.readiness]));
+  const stray = project
+    ? unknownLaneIds(Object.keys((await project.state()).settings.laneSettings), registry, "The project's laneSettings")
+    : undefined;
+  if (stray) ctx.err(`warning: ${stray.message}`);
   if (ctx.flags.json) {
     ctx.out(
       JSON.stringify(

@@ -7,6 +7,7 @@ import { pickTask } from '../prompts/pickTask';
 import { PromptCanceled } from '../prompts/promptCanceled';
 import { taskIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
+import { TaskNode } from '../views/taskTreeNodes';
 
 /** What the picker offers, in this order: the tasks at work (a running one first), then the queued ones. */
 export const CANCEL_PICK_STATES: readonly TaskState[] = [
@@ -21,23 +22,25 @@ export const CONFIRM_CANCEL = 'Cancel Task';
 
 /**
  * `switchyard.cancelTask(taskId | item)` → the canceled Task. A running run is aborted; a late result is kept as stale.
- * Without an id: a picker of the running and ready tasks (running first, pre-selected), then a confirmation.
+ * Without an id: a picker of the running and ready tasks (running first, pre-selected), then a confirmation (also
+ * asked when a tree row is canceled).
  */
 export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task> {
   const project = await deps.host.get();
   let id = taskIdFrom(arg);
-  if (!id) {
+  // A person's pick (the picker, a tree row) is confirmed; an id handed over by a program or the panel is not.
+  if (!id || arg instanceof TaskNode) {
     const state = await project.state();
-    id = await pickTask(state, 'Cancel which task? (running tasks first)', CANCEL_PICK_STATES, true);
+    id ??= await pickTask(state, 'Cancel which task? (running tasks first)', CANCEL_PICK_STATES, true);
     const task = findTask(state, id);
-    const running = task.state !== 'READY';
+    const running = CANCEL_PICK_STATES.includes(task.state) && task.state !== 'READY';
     const answer = await vscode.window.showWarningMessage(
       plainLine(`Cancel ${task.id} · ${task.spec.title} (${task.state})?`),
       {
         modal: true,
         detail: running
           ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart.'
-          : 'It leaves the queue; Retry Task queues it again.',
+          : 'It leaves the queue; Retry Task puts it back.',
       },
       CONFIRM_CANCEL,
     );

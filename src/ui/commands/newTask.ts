@@ -1,6 +1,7 @@
 import type { Task, TaskSpecInput } from '../../core/model/task';
 import { askTaskSpec } from '../prompts/askTaskSpec';
 import type { CommandDeps } from './commandDeps';
+import { hostLanes } from '../prompts/pickLane';
 
 /**
  * `switchyard.newTask({title, spec?, files?, lane?, acceptance?, dependsOn?, priority?})` → the created Task.
@@ -11,7 +12,7 @@ export async function newTask(deps: CommandDeps, arg?: unknown): Promise<Task> {
   let input: unknown = arg;
   if (input === undefined) {
     const { settings } = await project.state();
-    input = await askTaskSpec(deps.host.registry, settings.defaultLane);
+    input = await askTaskSpec(hostLanes(deps.host), settings.defaultLane);
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new Error(`New Task expects an object like {"title": "…", "spec": "…"}; got ${JSON.stringify(input)}`);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { LaneRegistry } from '../../core/lanes/laneRegistry';
+import { plainLine } from '../../core/text/plainText';
+import type { LaneSource } from './pickLane';
 import type { TaskSpecInput } from '../../core/model/task';
 import { required } from './promptCanceled';
 
@@ -8,7 +9,7 @@ interface LaneChoice extends vscode.QuickPickItem {
 }
 
 /** Asks for a new task: title, spec (may be empty), then lane (or the project default). */
-export async function askTaskSpec(registry: LaneRegistry, defaultLane: string): Promise<TaskSpecInput> {
+export async function askTaskSpec(lanes: LaneSource, defaultLane: string): Promise<TaskSpecInput> {
   const title = required(
     await vscode.window.showInputBox({
       title: 'Switchyard: New Task (1/3)',
@@ -26,11 +27,17 @@ export async function askTaskSpec(registry: LaneRegistry, defaultLane: string): 
       ignoreFocusOut: true,
     }),
   );
+  // Ready lanes first; an unready one says why (pick it anyway, or fix it with the lane pickers' Configure…).
+  const statuses = await lanes.statuses();
+  const ordered = [...statuses.filter((s) => s.readiness.ready), ...statuses.filter((s) => !s.readiness.ready)];
   const choices: LaneChoice[] = [
     { label: 'Project default', description: defaultLane },
-    ...registry
-      .list()
-      .map(({ manifest }) => ({ label: manifest.displayName, description: manifest.id, laneId: manifest.id })),
+    ...ordered.map(({ manifest, readiness }) => ({
+      label: manifest.displayName,
+      description: readiness.ready ? manifest.id : `${manifest.id} · not ready`,
+      ...(readiness.ready ? {} : { detail: `$(warning) ${plainLine(readiness.reason)}` }),
+      laneId: manifest.id,
+    })),
   ];
   const lane = required(
     await vscode.window.showQuickPick(choices, {

@@ -7,6 +7,7 @@ import { checkLaneReadiness, ReadinessCache, READINESS_TTL_MS } from '../../../s
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { envSecretSource } from '../../../src/core/secrets/secretSource';
 import { registryWithBuiltins } from '../../../src/lanes/builtinLanes';
+import { unknownLaneIds } from '../../../src/core/lanes/unknownLaneIds';
 import { freePort } from '../../helpers/freePort';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { runCli } from '../../helpers/runCli';
@@ -162,6 +163,40 @@ describe('lane readiness', () => {
       }[];
       assert.equal(json.find((l) => l.id === 'command')?.readiness.ready, true);
       assert.equal(json.find((l) => l.id === 'codex')?.readiness.ready, false);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+});
+
+describe('unknown lane ids in settings', () => {
+  it('are flagged with the registered ids, by name', () => {
+    const found = unknownLaneIds(['command', 'aider', 'aider'], builtins, 'The setting switchyard.lanes');
+    assert.deepEqual(found?.unknown, ['aider']);
+    assert.match(
+      found?.message ?? '',
+      new RegExp(
+        '^The setting switchyard\\.lanes names a lane that is not registered: "aider"; it is ignored\\. Registered ' +
+          'lanes: anthropic, claude-code, codex, command, cursor-agent, openai-compatible$',
+      ),
+    );
+    assert.equal(unknownLaneIds(['command', 'codex'], builtins, 'x'), undefined);
+  });
+
+  it('`switchyard lanes` warns about a lane id in the project config that no lane has', async () => {
+    const repo = await makeTempRepo();
+    try {
+      await mkdir(join(repo.dir, '.switchyard'), { recursive: true });
+      await writeFile(
+        join(repo.dir, '.switchyard', 'config.json'),
+        JSON.stringify({ version: 1, laneSettings: { aider: { model: 'x' } } }),
+      );
+      const env = { PATH: '', HOME: repo.dir, XDG_CONFIG_HOME: join(repo.dir, '.config') };
+      const trusted = await runCli(['trust'], { cwd: repo.dir, env });
+      assert.equal(trusted.code, 0, trusted.err);
+      const listed = await runCli(['lanes'], { cwd: repo.dir, env });
+      assert.equal(listed.code, 0, listed.err);
+      assert.match(listed.err, /warning: The project's laneSettings names a lane that is not registered: "aider"/);
     } finally {
       await repo.cleanup();
     }
