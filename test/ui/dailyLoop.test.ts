@@ -189,7 +189,11 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
       failed.failureReason ?? '',
       /^`sh .*missingKey\.sh` failed with exit code 1; stderr: error: OPENAI_API_KEY/,
     );
-    const note = toast('FAILED');
+    // The failure's own notification (the progress notification of the run says FAILED too).
+    const note = page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'Summarize hello.txt FAILED' })
+      .filter({ has: page.locator('.monaco-button', { hasText: 'Show Log' }) })
+      .first();
     await note.waitFor({ state: 'visible', timeout: 30_000 });
     const message = await note.locator('.notification-list-item-message').innerText();
     assert.match(message, /FAILED: `sh .*` failed with exit code 1; stderr: error: OPENAI_API_KEY is not set/);
