@@ -25,9 +25,6 @@ const USE_ANYWAY = 'Use it anyway';
  */
 export async function pickLane(source: LaneSource, placeHolder: string, current?: string): Promise<string> {
   if (source.registry.list().length === 0) throw new Error('no lanes are registered');
-  const statuses = await source.statuses();
-  const ready = statuses.filter((s) => s.readiness.ready);
-  const unready = statuses.filter((s) => !s.readiness.ready);
   const configure: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('gear'), tooltip: CONFIGURE };
   const item = (status: LaneStatus): LanePick => {
     const { manifest, readiness } = status;
@@ -47,17 +44,13 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
           status,
         };
   };
-  const items: LanePick[] = [
-    ...ready.map(item),
-    ...(unready.length ? [{ label: 'not ready', kind: vscode.QuickPickItemKind.Separator } as LanePick] : []),
-    ...unready.map(item),
-  ];
+  // Shown at once, busy while the lanes are checked; an Enter before the list is there picks nothing.
+  const pick = vscode.window.createQuickPick<LanePick>();
+  pick.placeholder = placeHolder;
+  pick.matchOnDescription = true;
+  pick.ignoreFocusOut = true;
+  pick.busy = true;
   const picked = await new Promise<LanePick | 'configured' | undefined>((resolve) => {
-    const pick = vscode.window.createQuickPick<LanePick>();
-    pick.items = items;
-    pick.placeholder = placeHolder;
-    pick.matchOnDescription = true;
-    pick.ignoreFocusOut = true;
     let done = false;
     const finish = (value: LanePick | 'configured' | undefined): void => {
       if (done) return;
@@ -65,7 +58,9 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
       resolve(value);
       pick.dispose();
     };
-    pick.onDidAccept(() => finish(pick.selectedItems[0]));
+    pick.onDidAccept(() => {
+      if (!pick.busy && pick.selectedItems[0]) finish(pick.selectedItems[0]);
+    });
     pick.onDidTriggerItemButton((e) => {
       const status = e.item.status;
       finish('configured');
@@ -73,6 +68,21 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
     });
     pick.onDidHide(() => finish(undefined));
     pick.show();
+    const unchecked = (): LaneStatus[] =>
+      source.registry.list().map(({ manifest }) => ({ manifest, readiness: { ready: true as const } }));
+    void source
+      .statuses()
+      .catch(unchecked)
+      .then((statuses) => {
+        const ready = statuses.filter((s) => s.readiness.ready);
+        const unready = statuses.filter((s) => !s.readiness.ready);
+        pick.items = [
+          ...ready.map(item),
+          ...(unready.length ? [{ label: 'not ready', kind: vscode.QuickPickItemKind.Separator } as LanePick] : []),
+          ...unready.map(item),
+        ];
+        pick.busy = false;
+      });
   });
   if (picked === 'configured') throw new PromptCanceled();
   const status = required(picked).status;
