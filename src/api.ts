@@ -13,6 +13,7 @@ import type { LanePlugin, Disposable } from './core/lanes/lanePlugin';
 import type { LaneManifestInput } from './core/model/laneManifest';
 
 export type { LanePlugin, LaneRunInput, LaneTask, LaneAttempt, Disposable } from './core/lanes/lanePlugin';
+export type { LaneReadiness, LaneReadinessInput, LaneFix } from './core/lanes/lanePlugin';
 export type { LaneManifestInput as LaneManifest, PriceTable } from './core/model/laneManifest';
 export type { LaneEventInput as LaneEvent, UsageInput as Usage } from './core/model/laneEvent';
 export type { LaneResultInput as LaneResult } from './core/model/laneResult';

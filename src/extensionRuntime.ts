@@ -12,6 +12,7 @@ import type { ExtensionRuntime } from './ui/runtimeLoader';
 import { PullRequestAnnouncer } from './ui/progress/announcePullRequests';
 import { TaskDocuments } from './ui/prompts/taskDocuments';
 import { ContextKeys } from './ui/views/contextKeys';
+import { warnUnknownLanes } from './ui/config/warnUnknownLanes';
 import { RunFileProvider } from './ui/views/runFileProvider';
 import { RunOutputChannels } from './ui/views/runOutputChannels';
 import { reportProvider } from './ui/views/reportDocument';
@@ -42,6 +43,7 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
     taskDocuments,
     new PullRequestAnnouncer(snapshot),
     new ContextKeys(snapshot),
+    warnUnknownLanes(registry),
   ];
   return {
     run(id, args) {

@@ -1,5 +1,6 @@
 import type { LanePlugin } from '../../src/api';
 import { pickSecrets } from '../shared/cliEnv';
+import { cliReadiness } from '../shared/cliReadiness';
 import { runCliLane, type CliLaneSpec } from '../shared/runCliLane';
 import { claudeCodeManifest } from './manifest';
 import { ClaudeStreamEvent } from './streamSchema';
@@ -37,5 +38,9 @@ const spec: CliLaneSpec<ClaudeStreamEvent> = {
 
 /** The `claude-code` lane: Anthropic's Claude Code CLI. */
 export function createClaudeCodeLane(): LanePlugin {
-  return { manifest: claudeCodeManifest, run: (input) => runCliLane(spec, input) };
+  return {
+    manifest: claudeCodeManifest,
+    run: (input) => runCliLane(spec, input),
+    readiness: cliReadiness(spec.laneId, spec.product, spec.binaryNames),
+  };
 }

@@ -1,5 +1,6 @@
 import type { LanePlugin } from '../../src/api';
 import { pickSecrets } from '../shared/cliEnv';
+import { cliReadiness } from '../shared/cliReadiness';
 import { runCliLane, type CliLaneSpec } from '../shared/runCliLane';
 import { codexManifest } from './manifest';
 import { CodexStreamEvent } from './streamSchema';
@@ -47,5 +48,9 @@ const spec: CliLaneSpec<CodexStreamEvent> = {
 
 /** The `codex` lane: OpenAI's Codex CLI. */
 export function createCodexLane(): LanePlugin {
-  return { manifest: codexManifest, run: (input) => runCliLane(spec, input) };
+  return {
+    manifest: codexManifest,
+    run: (input) => runCliLane(spec, input),
+    readiness: cliReadiness(spec.laneId, spec.product, spec.binaryNames),
+  };
 }

@@ -32,6 +32,7 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
   if (!parsed.success) {
     return {
       status: 'failed',
+      failureCode: 'lane-misconfigured',
       failureReason: `lane "command" is misconfigured: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
     };
   }

@@ -1,5 +1,6 @@
 import type { LanePlugin } from '../../src/api';
 import { pickSecrets } from '../shared/cliEnv';
+import { cliReadiness } from '../shared/cliReadiness';
 import { runCliLane, type CliLaneSpec } from '../shared/runCliLane';
 import { cursorAgentManifest } from './manifest';
 import { CursorStreamEvent } from './streamSchema';
@@ -39,5 +40,9 @@ const spec: CliLaneSpec<CursorStreamEvent> = {
 
 /** The `cursor-agent` lane: Cursor's headless agent CLI. */
 export function createCursorAgentLane(): LanePlugin {
-  return { manifest: cursorAgentManifest, run: (input) => runCliLane(spec, input) };
+  return {
+    manifest: cursorAgentManifest,
+    run: (input) => runCliLane(spec, input),
+    readiness: cliReadiness(spec.laneId, spec.product, spec.binaryNames),
+  };
 }

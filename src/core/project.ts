@@ -52,6 +52,15 @@ import { fileAtCommit } from './git/changedFiles';
 import { type RunChanges, runChanges } from './workspace/runChanges';
 import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
 import type { Run } from './model/run';
+import { ReadinessCache } from './lanes/laneReadiness';
+import type { LaneReadiness } from './lanes/lanePlugin';
+import type { LaneManifest } from './model/laneManifest';
+
+/** A registered lane and whether it can run as configured. */
+export interface LaneStatus {
+  manifest: LaneManifest;
+  readiness: LaneReadiness;
+}
 
 export interface ProjectOptions {
   registry: LaneRegistry;
@@ -98,6 +107,7 @@ export class Project {
   private readonly events = new EventEmitter();
   private readonly ctx: RunContext;
   private rules: readonly ErrorRule[] = BUILTIN_ERROR_RULES;
+  private readonly readiness = new ReadinessCache();
   /** Tasks, runs and settings in the backend; the UI and the CLI go through the methods below. */
   private readonly store: LayeredStateStore;
 
@@ -301,6 +311,27 @@ export class Project {
     this.ctx.stageGate.notify();
     this.changed();
     return result;
+  }
+
+  /**
+   * Every registered lane (sorted by id) with whether it can run as configured here: its settings (the project's and
+   * the editor's), its secrets, its own cheap check. Answers are cached for a short while; `fresh` checks again.
+   */
+  async laneStatuses(fresh = false): Promise<LaneStatus[]> {
+    if (fresh) this.readiness.clear();
+    const state = await this.store.read();
+    return Promise.all(
+      this.registry.list().map(async (lane) => {
+        const id = lane.manifest.id;
+        const settings = { ...(state.settings.laneSettings[id] ?? {}), ...(this.ctx.laneSettingsOverride?.(id) ?? {}) };
+        const readiness = await this.readiness.get(lane, {
+          settings,
+          secrets: this.ctx.secrets,
+          parentEnv: this.ctx.parentEnv,
+        });
+        return { manifest: lane.manifest, readiness };
+      }),
+    );
   }
 
   /** Drains the queue (or runs only `taskIds`). */

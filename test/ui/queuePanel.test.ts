@@ -152,7 +152,7 @@ describe('Queue panel in VS Code (code-server + chromium)', function () {
         },
         90_000,
       );
-      assert.match(failed.failureReason ?? '', /exceeded max attempts \(2\): .*simulated failure of t\d+/);
+      assert.match(failed.failureReason ?? '', /simulated failure of t\d+.*\(failed 2 attempts, the lane's limit\)/);
       const frame2 = await panel();
       await poll('the FAILED row with its reason in the panel', async () =>
         (

@@ -90,13 +90,20 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
         /merge-policy\s+block\s+merge-source\s+merge 1a2b3c4d5e6f brings in 9f8e7d6c5b4a from refs\/heads\/experiment/,
       );
       const lanes = await text('lanes');
-      assert.match(lanes, /command\s*default\s+3\s+4\s+33\.3% \(1\/3\)\s+50\.0%/);
-      assert.match(lanes, /anthropic\s+2\s+3\s+0% \(0\/2\)\s+0%\s+1 min 40 s\s+1 min 40 s\s+no completed task\s+1\.50/);
+      // Each rate with its sample; the verify rate only over runs that had an acceptance command.
+      assert.match(lanes, /command\s*default\s+3\s+4\s+33\.3% \(1 of 3 tasks\)\s+0% \(0 of 1 run\)/);
+      assert.match(
+        lanes,
+        new RegExp(
+          String.raw`anthropic\s+2\s+3\s+0% \(0 of 2 tasks\)\s+no acceptance commands yet\s+1 min 40 s\s+` +
+            String.raw`1 min 40 s\s+no completed task\s+1\.50`,
+        ),
+      );
       assert.match(lanes, /Canary anthropic vs command: not-enough-data/);
       assert.equal(await page.locator('#lanes svg[role="img"]').count(), 5);
       assert.match(
         (await page.locator('#lanes svg[role="img"]').first().getAttribute('aria-label'))!,
-        /^Completion rate: anthropic 0%; command 33\.3%$/,
+        /^Completion rate: anthropic 0% \(0\/2\); command 33\.3% \(1\/3\)$/,
       );
       assert.equal(await page.locator('#task-list [role="option"]').count(), 10);
     },

@@ -101,7 +101,7 @@ export function renderDetail(
       class: 'muted',
       text:
         `${task.state} · lane ${task.lane}${task.laneOverride ? ' (set on the task)' : ' (project default)'} ` +
-        `· priority ${task.priority} · ${task.attempts} attempt(s) so far`,
+        `· priority ${task.priority} · ${task.attempts} attempt(s) of its current budget`,
     }),
     task.failureReason ? h('p', { class: 'failure', role: 'note' }, icon('error'), ` ${task.failureReason}`) : null,
     task.blockedBy?.length
@@ -233,12 +233,15 @@ function runTable(runs: readonly DetailRun[], send: Send, now: number): HTMLElem
         ),
       ),
     ),
-    ...[...runs].reverse().map((r) => runRows(r, send, now)),
+    // A run is "retried" when the run after it is a retry of it; the retry's own row does not repeat the reason.
+    ...runs
+      .map((r, i) => runRows(r, send, now, runs[i + 1]?.retryReason !== undefined ? runs[i + 1]!.id : undefined))
+      .reverse(),
   );
 }
 
 /** One run: its row, and under it (full width) its real failure reason and what else happened to it. Newest first. */
-function runRows(r: DetailRun, send: Send, now: number): HTMLTableSectionElement {
+function runRows(r: DetailRun, send: Send, now: number, retriedAs?: string): HTMLTableSectionElement {
   const links = h('td', { class: 'links' });
   if (r.hasDiff) {
     const b = button('Diff', { icon: 'diff', label: `Open the diff of ${r.id}`, cls: 'link', action: 'diff' });
@@ -259,7 +262,7 @@ function runRows(r: DetailRun, send: Send, now: number): HTMLTableSectionElement
     links.append(h('span', { class: 'muted', text: r.state === 'RUNNING' ? 'running' : 'removed' }));
   const status = `${r.state}${r.failureCode ? ` (${r.failureCode})` : ''}`;
   const extra = [
-    r.retryReason ? `retried because: ${r.retryReason}` : '',
+    retriedAs ? `retried as ${retriedAs}` : '',
     r.salvage ? `salvage: ${r.salvage.files} file(s) on ${r.salvage.branch}` : '',
     r.review
       ? `review by ${r.review.lane}: ` +

@@ -71,12 +71,20 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
     { class: 'charts' },
     barChart(
       'Completion rate',
-      withRuns.map((r) => ({ label: r.lane, value: r.completionRate, text: pct(r.completionRate) })),
+      withRuns.map((r) => ({
+        label: r.lane,
+        value: r.completionRate,
+        text: r.tasks > r.canceled ? `${pct(r.completionRate)} (${r.completed}/${r.tasks - r.canceled})` : 'no sample',
+      })),
       { max: 1, colour: 'c-green' },
     ),
     barChart(
       'Verify pass rate',
-      withRuns.map((r) => ({ label: r.lane, value: r.verifyPassRate, text: pct(r.verifyPassRate) })),
+      withRuns.map((r) => ({
+        label: r.lane,
+        value: r.verifyRuns ? r.verifyPassRate : null,
+        text: r.verifyRuns ? `${pct(r.verifyPassRate)} (n=${r.verifyRuns})` : 'no sample',
+      })),
       { max: 1, colour: 'c-blue' },
     ),
     barChart(
@@ -107,6 +115,21 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
   fill(el, table, charts, canary);
 }
 
+/** The rate with its sample: "50% (1 of 2 tasks)", and the canceled tasks apart. */
+function completionText(r: LaneRow): string {
+  const counted = r.tasks - r.canceled;
+  const canceled = r.canceled ? ` · ${r.canceled} canceled` : '';
+  if (!counted) return `no task to judge${canceled}`;
+  return `${pct(r.completionRate)} (${r.completed} of ${counted} task${counted === 1 ? '' : 's'})${canceled}`;
+}
+
+/** Only over runs that had an acceptance command; none: no rate at all. */
+function verifyText(r: LaneRow): string {
+  if (!r.verifyRuns) return 'no acceptance commands yet';
+  const passed = Math.round((r.verifyPassRate ?? 0) * r.verifyRuns);
+  return `${pct(r.verifyPassRate)} (${passed} of ${r.verifyRuns} run${r.verifyRuns === 1 ? '' : 's'})`;
+}
+
 function costText(r: LaneRow): string {
   if (!r.costReported) return 'not reported';
   if (r.costPerCompletedUsd === null) return 'no completed task';
@@ -120,8 +143,14 @@ function row(r: LaneRow): HTMLTableRowElement {
     h('th', { scope: 'row' }, r.lane, r.isDefault ? h('span', { class: 'badge', text: 'default' }) : null),
     h('td', { text: String(r.tasks) }),
     h('td', { text: String(r.runs) }),
-    h('td', { text: `${pct(r.completionRate)} (${r.completed}/${r.tasks})` }),
-    h('td', { text: pct(r.verifyPassRate) }),
+    h('td', {
+      text: completionText(r),
+      title: 'completed tasks of those not canceled; canceled tasks are counted apart, not as failures',
+    }),
+    h('td', {
+      text: verifyText(r),
+      title: 'runs that passed their acceptance command, of the runs that reached one',
+    }),
     h('td', { text: duration(r.wallTimeP50Ms) }),
     h('td', { text: duration(r.wallTimeP90Ms) }),
     h('td', {

@@ -2,27 +2,68 @@ import { registryWithBuiltins } from '../../lanes/builtinLanes';
 import { parseSettingValue } from '../../core/lanes/parseSettingValue';
 import { type CliContext, UsageError, openProject, requirePositional } from '../cliContext';
 import { table } from '../format';
+import { checkLaneReadiness } from '../../core/lanes/laneReadiness';
+import type { LaneReadiness } from '../../core/lanes/lanePlugin';
+import type { LaneManifest } from '../../core/model/laneManifest';
+import { envSecretSource } from '../../core/secrets/secretSource';
+import { unknownLaneIds } from '../../core/lanes/unknownLaneIds';
 
 /** `switchyard lanes [--json]`, `lanes set <lane> key=value…`, `lanes cap <lane> <n>` */
 export async function lanesCommand(ctx: CliContext): Promise<number> {
   if (ctx.positionals[0] === 'set') return setLaneSettings(ctx);
   if (ctx.positionals[0] === 'cap') return setRetryCap(ctx);
   // Inside a repository, its (trusted) lane modules count too; elsewhere only the built-in lanes.
-  const registry = await openProject(ctx).then(
-    (p) => p.registry,
-    () => registryWithBuiltins(),
-  );
+  const project = await openProject(ctx).catch(() => undefined);
+  const registry = project?.registry ?? registryWithBuiltins();
   const lanes = registry.list().map((l) => l.manifest);
+  const statuses: { manifest: LaneManifest; readiness: LaneReadiness }[] = project
+    ? await project.laneStatuses()
+    : await Promise.all(
+        registry.list().map(async (lane) => ({
+          manifest: lane.manifest,
+          readiness: await checkLaneReadiness(lane, {
+            settings: {},
+            secrets: envSecretSource(ctx.env),
+            parentEnv: ctx.env,
+          }),
+        })),
+      );
+  const readiness = new Map(statuses.map((s) => [s.manifest.id, s.readiness]));
+  const stray = project
+    ? unknownLaneIds(Object.keys((await project.state()).settings.laneSettings), registry, "The project's laneSettings")
+    : undefined;
+  if (stray) ctx.err(`warning: ${stray.message}`);
   if (ctx.flags.json) {
-    ctx.out(JSON.stringify(lanes, null, 2));
+    ctx.out(
+      JSON.stringify(
+        lanes.map((m) => ({ ...m, readiness: readiness.get(m.id) })),
+        null,
+        2,
+      ),
+    );
     return 0;
   }
+  // Ready lanes first, as the editor's lane pickers list them.
+  const ordered = [...lanes].sort((a, b) => Number(!readiness.get(a.id)?.ready) - Number(!readiness.get(b.id)?.ready));
   ctx.out(
     table(
-      ['LANE', 'KIND', 'VERSION', 'RETRY CAP', 'NAME'],
-      lanes.map((m) => [m.id, m.kind, m.version, String(m.defaultRetryCap), m.displayName]),
+      ['LANE', 'READY', 'KIND', 'VERSION', 'RETRY CAP', 'NAME'],
+      ordered.map((m) => [
+        m.id,
+        readiness.get(m.id)?.ready ? 'yes' : 'no',
+        m.kind,
+        m.version,
+        String(m.defaultRetryCap),
+        m.displayName,
+      ]),
     ),
   );
+  const unready = ordered.filter((m) => !readiness.get(m.id)?.ready);
+  if (unready.length) ctx.out('\nnot ready:');
+  for (const m of unready) {
+    const r = readiness.get(m.id);
+    ctx.out(`  ${m.id}: ${r && !r.ready ? r.reason : 'unknown'}`);
+  }
   for (const m of lanes) {
     const settings = Object.entries(m.settings);
     if (!settings.length) continue;

@@ -84,6 +84,8 @@ export function finishRun(
   if (stale) {
     setRunState(run, end.ok ? 'STALE_RESULT' : 'CANCELED');
     if (!end.ok) run.failureReason = end.reason;
+    // Canceled by the user: recorded as a cancel, not as a failure of some unknown kind.
+    if (!end.ok && task.state === 'CANCELED') run.failureCode = 'canceled';
     const sameGeneration = task.generation === run.generation && task.state !== 'CANCELED';
     if (sameGeneration && ACTIVE_TASK_STATES.includes(task.state) && task.lastRunId === run.id) {
       // The input changed under the run: the task goes back for an attempt on the new input.

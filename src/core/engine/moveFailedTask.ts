@@ -47,7 +47,7 @@ export function moveFailedTask(
 
   if (verdict.retry) {
     setTaskState(task, 'READY');
-    task.failureReason = `attempt ${run.attempt} failed with: ${reason}`;
+    task.failureReason = `${reason} (attempt ${run.attempt} failed; retrying)`;
     setFeedback(task, feedback);
     if (verdict.delayMs > 0) task.retryAt = new Date(options.now + verdict.delayMs).toISOString();
     else delete task.retryAt;
@@ -62,12 +62,12 @@ export function moveFailedTask(
   if (next) {
     task.fallbackFrom = [...(task.fallbackFrom ?? []), run.lane];
     task.spec.lane = next;
+    task.attemptsBefore = (task.attemptsBefore ?? 0) + task.attempts;
     task.attempts = 0;
     setTaskState(task, 'READY');
     setFeedback(task, feedback);
     delete task.retryAt;
-    task.failureReason =
-      `lane ${run.lane} spent its ${cap} attempt(s) (last: ` + `${reason}); moved to fallback lane ${next}`;
+    task.failureReason = `${reason} (lane ${run.lane} ${attemptsSpent(cap)}; moved to fallback lane ${next})`;
     return (
       `task ${task.id} moves to fallback lane ${next} with a fresh budget: lane ${run.lane} spent its ` +
       `${cap} attempt(s)`
@@ -76,7 +76,7 @@ export function moveFailedTask(
 
   setTaskState(task, 'FAILED');
   delete task.retryAt;
-  if (verdict.exhausted) task.failureReason = `exceeded max attempts (${cap}): last attempt failed with: ${reason}`;
+  if (verdict.exhausted) task.failureReason = `${reason} (${attemptsSpent(cap)}, the lane's limit)`;
   else if (FAILURE_CODES[code].retryable) task.failureReason = `${reason} (${verdict.why})`;
   else task.failureReason = reason;
   const blocked = blockDependents(state, task.id);
@@ -109,6 +109,11 @@ export function requeueInterrupted(state: ProjectState, task: Task, run: Run, re
     `task ${task.id} back to READY: run ${run.id} was interrupted, a host fault that spends no attempt ` +
     `(interruption ${inARow} in a row; from ${FREE_INTERRUPTIONS} on they count)`
   );
+}
+
+/** "failed 2 attempts": the count after the reason, so a list cut short still shows why. */
+export function attemptsSpent(cap: number): string {
+  return `failed ${cap} attempt${cap === 1 ? '' : 's'}`;
 }
 
 function setFeedback(task: Task, feedback: string | undefined): void {

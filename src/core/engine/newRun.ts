@@ -50,7 +50,8 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
     id,
     taskId: task.id,
     lane: options.lane,
-    attempt: task.attempts,
+    // Numbered across budgets: the first run after a Retry Task goes on from the last one.
+    attempt: (task.attemptsBefore ?? 0) + task.attempts,
     parentRunId: previous?.id,
     retryReason: retryReasonAfter(previous),
     ...(start.resumeFrom ? { resumeFrom: start.resumeFrom } : {}),

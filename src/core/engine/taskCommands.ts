@@ -170,6 +170,7 @@ export function retryTask(store: StateStore, id: string): Promise<Task> {
     } else {
       delete task.blockedBy;
     }
+    task.attemptsBefore = (task.attemptsBefore ?? 0) + task.attempts;
     task.attempts = 0;
     delete task.failureReason;
     delete task.retryAt;

@@ -77,10 +77,43 @@ export interface LaneRunInput {
   call<T>(spec: CallSpec<T>, fn: (ctx: { idempotencyKey: string }) => Promise<T>): Promise<CallResult<T>>;
 }
 
+/** What a lane's readiness check gets: the lane's settings and what it may look at, never a secret's value. */
+export interface LaneReadinessInput {
+  /** The lane's settings for this project, as configured by the user. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** The names of the manifest's secrets that are set (the values stay with Switchyard). */
+  readonly secretsSet: readonly string[];
+  /** The environment the lane would start in (PATH, HOME); from an allowlist, like a run's. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Aborted when the check takes too long (a few seconds); a check must be cheap. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * How to make an unready lane ready: a setting of the lane (`switchyard.lanes` → lane → setting, or `switchyard lanes
+ * set`), a secret (Set API Key, or the environment), or a step outside Switchyard (install a CLI, sign in, start a
+ * server) described in `hint`.
+ */
+export type LaneFix =
+  | { readonly kind: 'setting'; readonly setting: string }
+  | { readonly kind: 'secret'; readonly secret: string }
+  | { readonly kind: 'external'; readonly hint: string };
+
+/** Whether a lane can run now. `reason` is one sentence naming what is missing and the fix. */
+export type LaneReadiness =
+  | { readonly ready: true; readonly detail?: string }
+  | { readonly ready: false; readonly reason: string; readonly fix?: LaneFix };
+
 /** A lane plugin: a manifest and one `run` function. */
 export interface LanePlugin {
   readonly manifest: LaneManifestInput;
   run(input: LaneRunInput): Promise<LaneResultInput>;
+  /**
+   * Optional: a cheap check (binary on PATH, server reachable) of whether the lane can run as configured. Switchyard
+   * checks the manifest's required settings and secrets itself first, and caches the answer for a short while. A
+   * lane without it counts as ready once those are set.
+   */
+  readiness?(input: LaneReadinessInput): Promise<LaneReadiness>;
 }
 
 export type { Disposable } from '../model/disposable';

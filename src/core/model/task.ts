@@ -62,6 +62,8 @@ export const Task = z
     createdAt: z.string(),
     updatedAt: z.string(),
     attempts: z.number().int().min(0),
+    /** Attempts made before the current budget (a Retry Task, a move to a fallback lane): run attempt numbers go on. */
+    attemptsBefore: z.number().int().min(0).optional(),
     /** Incremented on cancel; a result from an older generation is stale. */
     generation: z.number().int().min(0),
     failureReason: z.string().optional(),

@@ -57,12 +57,20 @@ export function buildPanelView(state: ProjectState, root: string, sources: Panel
   return {
     header: header(state, root, sources.worktreeUsage),
     pipeline: pipeline(state),
-    scheduler: schedulerFromTrace(sources.trace),
+    scheduler: withoutUnreportedBurn(schedulerFromTrace(sources.trace), state),
     breakers: breakers(state),
     lanes: laneRows(state, now),
     guards: guards(sources),
     tasks,
   };
+}
+
+/** No burn rate when no run reported its usage: a $0.0000/h beside "cost not reported" says what nobody measured. */
+function withoutUnreportedBurn(scheduler: PanelView['scheduler'], state: ProjectState): PanelView['scheduler'] {
+  if (!scheduler.available || scheduler.signals?.burnRateUsdPerHour === undefined) return scheduler;
+  if (state.runs.some((r) => r.usage)) return scheduler;
+  const { burnRateUsdPerHour: _unreported, ...signals } = scheduler.signals!;
+  return { ...scheduler, signals };
 }
 
 function panelTask(

@@ -48,6 +48,8 @@ export function laneRows(state: ProjectState, now: number): Lanes {
       completed: m.completed,
       completionRate: m.completionRate,
       verifyPassRate: m.verifyPassRate,
+      canceled: m.canceled,
+      verifyRuns: m.verifyRuns,
       ...finishedWallTimes(state, lane),
       costUsd: m.costUsd,
       costReported: reported.get(lane) ?? 0,

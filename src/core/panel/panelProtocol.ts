@@ -205,6 +205,10 @@ export const LaneRow = z.strictObject({
   costReported: int,
   costPerCompletedUsd: orNull(num),
   attemptsPerTask: orNull(num),
+  /** Tasks the user canceled: apart from the completion rate. */
+  canceled: int,
+  /** Runs that reached an acceptance command: the sample of verifyPassRate (0: no rate). */
+  verifyRuns: int,
 });
 export type LaneRow = z.infer<typeof LaneRow>;
 

@@ -36,7 +36,7 @@ export function buildTaskDetail(state: ProjectState, taskId: string, inputs: Det
   const runs = state.runs
     .filter((r) => r.taskId === taskId)
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.attempt - b.attempt);
-  // In the order they started: a retry starts a fresh attempt budget, so attempt numbers repeat.
+  // In the order they started (attempt numbers go on across a retry's fresh budget).
   const runIds = new Set(runs.map((r) => r.id));
   const decisions: TraceDecision[] = [];
   for (const run of runs) {

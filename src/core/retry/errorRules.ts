@@ -129,6 +129,66 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
       ),
     },
   },
+  // A lane that could not start or was set up wrong: the same input fails the same way until a human fixes the
+  // setting, the key or the installation.
+  {
+    id: 'lane-misconfigured',
+    class: 'permanent',
+    description: "a lane setting is missing or invalid: fix the lane's settings (switchyard.lanes)",
+    match: { message: /\bis misconfigured\b|\bneeds an? (?:non-empty )?"[\w.-]+" setting\b/i },
+  },
+  {
+    id: 'key-missing',
+    class: 'permanent',
+    description: 'an API key or token the agent needs is not set: set it (Set API Key, or the environment)',
+    match: {
+      message: new RegExp(
+        String.raw`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|KEY|TOKEN)\b[^\n]{0,40}?\b(?:is not set|not set|is ` +
+          String.raw`missing|missing|is required|is empty|unset)\b|\b(?:missing|no) api[ _-]?key\b|\bapi[ _-]?key ` +
+          String.raw`(?:is )?(?:not set|missing|required)\b`,
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'not-logged-in',
+    class: 'permanent',
+    description: 'the agent CLI is not signed in: run its login command (e.g. `codex login`) or set its API key',
+    match: {
+      message: new RegExp(
+        String.raw`\bnot (?:logged|signed) in\b|\bplease (?:log|sign) ?in\b|\blog ?in required\b|\bnot ` +
+          String.raw`authenticated\b|\bunauthenticated\b|\brun \W?[\w-]+ (?:auth )?login\b`,
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'unknown-option',
+    class: 'permanent',
+    description: "the agent CLI rejected an option or argument: fix the lane's extraArgs or update the CLI",
+    match: {
+      message: new RegExp(
+        String.raw`\bunknown (?:option|flag|argument|command)\b|\bunrecognized (?:option|arguments?)\b|\bunexpected ` +
+          String.raw`argument\b|\binvalid option\b|\bunknown (?:long |short )?switch\b`,
+        'i',
+      ),
+    },
+  },
+  {
+    id: 'command-not-found',
+    class: 'permanent',
+    description: "the lane's command or CLI is not installed or not on PATH: install it or fix the lane's setting",
+    match: [
+      { code: ['ENOENT'], message: /\bspawn\b/i },
+      {
+        message: new RegExp(
+          String.raw`command not found|\bsh: (?:\d+: )?\S+: not found|is not recognized as an internal or ` +
+            String.raw`external command|\bexit code 127\b|\bspawn \S+ ENOENT\b|\bcannot find the \S+ CLI\b`,
+          'i',
+        ),
+      },
+    ],
+  },
   {
     id: 'refresh-token-missing',
     class: 'permanent',

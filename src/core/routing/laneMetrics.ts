@@ -9,9 +9,17 @@ export interface LaneMetrics {
   runs: number;
   /** Tasks DONE through a run of this lane. */
   completed: number;
+  /** Of the tasks not canceled by the user, the share completed (a cancel is no failure of the lane). */
   completionRate: number | null;
-  /** Of the runs that reached verification, the share that passed it. */
+  /** Tasks with a run on the lane that the user canceled: counted apart, not in the completion rate. */
+  canceled: number;
+  /**
+   * Of the runs that reached verification with an acceptance command, the share that passed it; null when no task
+   * on the lane has an acceptance command (a run without one verifies nothing).
+   */
   verifyPassRate: number | null;
+  /** The sample of verifyPassRate: runs that reached an acceptance command. */
+  verifyRuns: number;
   wallTimeP50Ms: number | null;
   wallTimeP90Ms: number | null;
   costUsd: number;
@@ -28,7 +36,11 @@ export function laneMetrics(state: ProjectState, lane: string, fromMs: number, t
   const completed = tasks.filter(
     (t) => t.state === 'DONE' && byTask.get(t.id)!.some((r) => r.id === t.lastRunId),
   ).length;
-  const verified = runs.filter((r) => r.state === 'SUCCEEDED' || r.failureCode === 'verify-failed');
+  const withAcceptance = new Set(tasks.filter((t) => t.spec.acceptance?.trim()).map((t) => t.id));
+  const verified = runs.filter(
+    (r) => withAcceptance.has(r.taskId) && (r.state === 'SUCCEEDED' || r.failureCode === 'verify-failed'),
+  );
+  const canceled = tasks.filter((t) => t.state === 'CANCELED').length;
   const passed = verified.filter((r) => r.state === 'SUCCEEDED').length;
   const wallTimes = [...byTask.values()]
     .map((rs) => rs.reduce((sum, r) => sum + (r.durationMs ?? 0), 0))
@@ -45,8 +57,10 @@ export function laneMetrics(state: ProjectState, lane: string, fromMs: number, t
     tasks: tasks.length,
     runs: runs.length,
     completed,
-    completionRate: tasks.length ? completed / tasks.length : null,
+    completionRate: tasks.length - canceled > 0 ? completed / (tasks.length - canceled) : null,
+    canceled,
     verifyPassRate: verified.length ? passed / verified.length : null,
+    verifyRuns: verified.length,
     wallTimeP50Ms: percentile(wallTimes, 0.5),
     wallTimeP90Ms: percentile(wallTimes, 0.9),
     costUsd,

@@ -8,6 +8,8 @@ import { describeZodError } from '../model/zodIssues';
 import { ProjectSettings } from './projectState';
 import { readJsonFile } from './readJsonConfig';
 import { ensureStateDir, STATE_DIR } from './stateDir';
+import { laneSettingsMapJsonSchema } from './laneSettingsSchema';
+import type { LaneManifest } from '../model/laneManifest';
 
 /** The team's project config, committed with the repository: `<root>/.switchyard/config.json`. */
 export const CONFIG_FILE = 'config.json';
@@ -81,7 +83,7 @@ export async function writeProjectConfig(root: string, config: ConfigObject): Pr
 }
 
 /** The JSON schema of `.switchyard/config.json`, generated from the zod schema (the input side: defaults optional). */
-export function projectConfigJsonSchema(): Record<string, unknown> {
+export function projectConfigJsonSchema(laneManifests: readonly LaneManifest[] = []): Record<string, unknown> {
   const schema = {
     ...z.toJSONSchema(ProjectConfig, { io: 'input', unrepresentable: 'any', target: 'draft-7' }),
     title: 'Switchyard project config (.switchyard/config.json)',
@@ -95,5 +97,8 @@ export function projectConfigJsonSchema(): Record<string, unknown> {
     }
     if (at) at.description = description;
   }
+  // Completion and squiggles for the built-in lanes' settings under laneSettings.
+  const lanes = (schema.properties as Record<string, Record<string, unknown>> | undefined)?.laneSettings;
+  if (lanes && laneManifests.length) Object.assign(lanes, laneSettingsMapJsonSchema(laneManifests));
   return schema;
 }

@@ -3,7 +3,7 @@ import { formatCanaryReport, formatRoutingHistory } from '../../core/routing/for
 import type { CanaryThresholds } from '../../core/routing/routingChanges';
 import type { RoutingChange } from '../../core/model/routingState';
 import { SwitchyardError } from '../../core/errors';
-import { pickLane } from '../prompts/pickLane';
+import { hostLanes, pickLane } from '../prompts/pickLane';
 import { laneIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 import { showReport } from '../views/reportDocument';
@@ -23,7 +23,7 @@ export async function startCanaryCommand(
   const current = (await project.state()).settings.defaultLane;
   const lane =
     laneIdFrom(laneArg) ??
-    (await pickLane(deps.host.registry, `Canary lane (the baseline is the current default, ${current})`));
+    (await pickLane(hostLanes(deps.host), `Canary lane (the baseline is the current default, ${current})`));
   const why = options.why ?? (await askWhy(`Why try lane ${lane} as a canary?`));
   if (why === undefined) return undefined;
   const { why: _, ...thresholds } = options;

@@ -1,18 +1,51 @@
 import * as vscode from 'vscode';
+import { findTask } from '../../core/engine/taskCommands';
 import type { Task } from '../../core/model/task';
-import { TASK_STATES, canTransitionTask } from '../../core/model/taskStates';
+import type { TaskState } from '../../core/model/taskStates';
+import { plainLine } from '../../core/text/plainText';
 import { pickTask } from '../prompts/pickTask';
+import { PromptCanceled } from '../prompts/promptCanceled';
 import { taskIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
+import { TaskNode } from '../views/taskTreeNodes';
 
-const CANCELABLE = TASK_STATES.filter((s) => canTransitionTask(s, 'CANCELED'));
+/** What the picker offers, in this order: the tasks at work (a running one first), then the queued ones. */
+export const CANCEL_PICK_STATES: readonly TaskState[] = [
+  'RUNNING',
+  'VERIFYING',
+  'REVIEWING',
+  'INTEGRATING',
+  'AWAITING_CI',
+  'READY',
+];
+export const CONFIRM_CANCEL = 'Cancel Task';
 
 /**
  * `switchyard.cancelTask(taskId | item)` → the canceled Task. A running run is aborted; a late result is kept as stale.
+ * Without an id: a picker of the running and ready tasks (running first, pre-selected), then a confirmation (also
+ * asked when a tree row is canceled).
  */
 export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task> {
   const project = await deps.host.get();
-  const id = taskIdFrom(arg) ?? (await pickTask(await project.state(), 'Cancel which task?', CANCELABLE));
+  let id = taskIdFrom(arg);
+  // A person's pick (the picker, a tree row) is confirmed; an id handed over by a program or the panel is not.
+  if (!id || arg instanceof TaskNode) {
+    const state = await project.state();
+    id ??= await pickTask(state, 'Cancel which task? (running tasks first)', CANCEL_PICK_STATES, true);
+    const task = findTask(state, id);
+    const running = CANCEL_PICK_STATES.includes(task.state) && task.state !== 'READY';
+    const answer = await vscode.window.showWarningMessage(
+      plainLine(`Cancel ${task.id} · ${task.spec.title} (${task.state})?`),
+      {
+        modal: true,
+        detail: running
+          ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart.'
+          : 'It leaves the queue; Retry Task puts it back.',
+      },
+      CONFIRM_CANCEL,
+    );
+    if (answer !== CONFIRM_CANCEL) throw new PromptCanceled();
+  }
   const task = await project.cancelTask(id);
   vscode.window.setStatusBarMessage(`Switchyard: canceled ${task.id}`, 4_000);
   return task;

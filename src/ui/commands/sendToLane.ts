@@ -4,7 +4,7 @@ import { LaneId, type Task } from '../../core/model/task';
 import { describeZodError } from '../../core/model/zodIssues';
 import { runOnSend } from '../config/switchyardConfig';
 import { startTaskRun } from '../progress/startTaskRun';
-import { pickLane } from '../prompts/pickLane';
+import { hostLanes, pickLane } from '../prompts/pickLane';
 import { required } from '../prompts/promptCanceled';
 import { isSendOptions } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
@@ -32,7 +32,7 @@ export async function sendToLane(deps: CommandDeps, uriArg?: unknown, optionsArg
   const parsed = SendOptions.safeParse(isSendOptions(optionsArg) ? optionsArg : {});
   if (!parsed.success) throw new Error(`Send to Lane: ${describeZodError(parsed.error)}`);
 
-  const lane = parsed.data.lane ?? (await pickLane(deps.host.registry, `Send ${file} to which lane?`));
+  const lane = parsed.data.lane ?? (await pickLane(hostLanes(deps.host), `Send ${file} to which lane?`));
   const instruction =
     parsed.data.instruction ?? (await askInstruction(file, deps.host.registry.require(lane).manifest.displayName));
   const task = await project.addTask({

@@ -1,5 +1,5 @@
 import type { ProjectSettings } from '../../core/store/projectState';
-import { pickLane } from '../prompts/pickLane';
+import { hostLanes, pickLane } from '../prompts/pickLane';
 import { laneIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 
@@ -11,7 +11,8 @@ export async function setDefaultLane(deps: CommandDeps, arg?: unknown): Promise<
   const project = await deps.host.get();
   const current = (await project.state()).settings.defaultLane;
   const lane =
-    laneIdFrom(arg) ?? (await pickLane(deps.host.registry, `Default lane for this project (now ${current})`, current));
+    laneIdFrom(arg) ??
+    (await pickLane(hostLanes(deps.host), `Default lane for this project (now ${current})`, current));
   await project.setDefaultLane(lane, 'set from VS Code (Set Project Default Lane)');
   return (await project.state()).settings;
 }

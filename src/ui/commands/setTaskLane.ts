@@ -1,6 +1,6 @@
 import { findTask } from '../../core/engine/taskCommands';
 import type { Task } from '../../core/model/task';
-import { pickLane } from '../prompts/pickLane';
+import { hostLanes, pickLane } from '../prompts/pickLane';
 import { pickTask } from '../prompts/pickTask';
 import { laneIdFrom, taskIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
@@ -14,7 +14,7 @@ export async function setTaskLane(deps: CommandDeps, taskArg?: unknown, laneArg?
   if (lane === undefined) {
     const task = findTask(state, id);
     const current = task.spec.lane ?? state.settings.defaultLane;
-    lane = await pickLane(deps.host.registry, `Lane for ${task.id} · ${task.spec.title} (now ${current})`, current);
+    lane = await pickLane(hostLanes(deps.host), `Lane for ${task.id} · ${task.spec.title} (now ${current})`, current);
   }
   return project.setTaskLane(id, lane);
 }

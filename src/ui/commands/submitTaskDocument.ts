@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Task } from '../../core/model/task';
 import { parseTaskDocument } from '../../core/model/taskDocument';
-import { pickLane } from '../prompts/pickLane';
+import { hostLanes, pickLane } from '../prompts/pickLane';
 import { showMessage } from '../views/showMessage';
 import type { CommandDeps } from './commandDeps';
 
@@ -19,7 +19,7 @@ export async function submitTaskDocument(deps: CommandDeps): Promise<Task> {
   const { title, spec } = parseTaskDocument(document.getText());
   const project = await deps.host.get();
   const { settings } = await project.state();
-  const lane = await pickLane(deps.host.registry, `Lane for "${title}"`, settings.defaultLane);
+  const lane = await pickLane(hostLanes(deps.host), `Lane for "${title}"`, settings.defaultLane);
   const task = await project.addTask({ title, spec, lane });
   deps.taskDocuments.forget(document);
   await vscode.window.showTextDocument(document);

@@ -24,9 +24,9 @@ const RUN_COMMANDS = new Set(['showRunDiff', 'openWorktree']);
  * Cancel Task, Set Task Lane (its lane picker), Show Run Diff, Run Queue,
  * Refresh, Open Pull Request (the host reads the task's PR URL: the page
  * sends only the task id), and for a DONE task Open Changes, Merge into
- * Current Branch and Check Out Branch; Retry is Retry Task followed by Run
- * Task, so the new attempt starts. Open Worktree opens the run's worktree folder in a new window
- * (VS Code's own Open Folder). The commands show their own errors.
+ * Current Branch and Check Out Branch; Retry is Retry Task, which also starts
+ * the new attempt. Open Worktree opens the run's worktree folder in a new
+ * window (VS Code's own Open Folder). The commands show their own errors.
  */
 export async function runPanelCommand(message: CommandMessage, log: vscode.LogOutputChannel): Promise<void> {
   const { command, taskId, runId } = message;
@@ -37,8 +37,8 @@ export async function runPanelCommand(message: CommandMessage, log: vscode.LogOu
   try {
     switch (command) {
       case 'retryTask':
+        // Retry Task queues the task again and starts it, as from the palette.
         await vscode.commands.executeCommand(COMMANDS.retryTask, taskId);
-        await vscode.commands.executeCommand(COMMANDS.runTask, taskId);
         return;
       case 'openWorktree':
         return await openWorktree(runId!);

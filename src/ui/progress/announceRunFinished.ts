@@ -3,6 +3,7 @@ import type { Project } from '../../core/project';
 import { COMMANDS } from '../commandIds';
 import type { Run } from '../../core/model/run';
 import { showMessage } from '../views/showMessage';
+import { announceFailure } from './announceFailure';
 
 /**
  * Tells the user how a task ended once one of its runs finishes: an
@@ -25,11 +26,7 @@ export async function announceRunFinished(project: Project, run: Run): Promise<s
     });
     return message;
   }
-  if (run.state === 'FAILED' && task.state === 'FAILED') {
-    const message = `Switchyard: ${name} FAILED: ${task.failureReason ?? run.failureReason ?? 'no reason recorded'}`;
-    void showMessage('warning', message);
-    return message;
-  }
+  if (run.state === 'FAILED' && task.state === 'FAILED') return announceFailure(project, task, run).message;
   return undefined;
 }
 

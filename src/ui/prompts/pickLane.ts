@@ -1,25 +1,114 @@
 import * as vscode from 'vscode';
+import type { LaneStatus, Project } from '../../core/project';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
-import { required } from './promptCanceled';
+import { plainLine } from '../../core/text/plainText';
+import { configureLane } from '../commands/configureLane';
+import { PromptCanceled, required } from './promptCanceled';
 
 interface LanePick extends vscode.QuickPickItem {
-  laneId: string;
+  status?: LaneStatus;
 }
 
-/** A QuickPick of the registered lanes: label the display name, description the id. */
-export async function pickLane(registry: LaneRegistry, placeHolder: string, current?: string): Promise<string> {
-  const lanes = registry.list();
-  if (lanes.length === 0) throw new Error('no lanes are registered');
-  const items: LanePick[] = lanes.map(({ manifest }) => ({
-    label: manifest.displayName,
-    description: manifest.id,
-    detail: [manifest.description, manifest.id === current ? '(current)' : undefined].filter(Boolean).join(' '),
-    laneId: manifest.id,
-  }));
-  const picked = await vscode.window.showQuickPick(items, {
-    placeHolder,
-    matchOnDescription: true,
-    ignoreFocusOut: true,
+/** What pickLane needs: the registry, and the lanes' readiness (the open project's). */
+export interface LaneSource {
+  readonly registry: LaneRegistry;
+  statuses(): Promise<LaneStatus[]>;
+}
+
+export const CONFIGURE = 'Configure…';
+const USE_ANYWAY = 'Use it anyway';
+
+/**
+ * A QuickPick of the registered lanes: the ready ones first, then the lanes that are not ready, each with its reason
+ * and a Configure… button (the right setting, or Set API Key). Picking a lane that is not ready asks first:
+ * Configure… (which ends the pick) or use it anyway.
+ */
+export async function pickLane(source: LaneSource, placeHolder: string, current?: string): Promise<string> {
+  if (source.registry.list().length === 0) throw new Error('no lanes are registered');
+  const configure: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('gear'), tooltip: CONFIGURE };
+  const item = (status: LaneStatus): LanePick => {
+    const { manifest, readiness } = status;
+    const currentNote = manifest.id === current ? ' (current)' : '';
+    return readiness.ready
+      ? {
+          label: manifest.displayName,
+          description: `${manifest.id}${currentNote}`,
+          detail: manifest.description,
+          status,
+        }
+      : {
+          label: manifest.displayName,
+          description: `${manifest.id} · not ready${currentNote}`,
+          detail: `$(warning) ${plainLine(readiness.reason)}`,
+          buttons: [configure],
+          status,
+        };
+  };
+  // Shown at once, busy while the lanes are checked; an Enter before the list is there picks nothing.
+  const pick = vscode.window.createQuickPick<LanePick>();
+  pick.placeholder = placeHolder;
+  pick.matchOnDescription = true;
+  pick.ignoreFocusOut = true;
+  pick.busy = true;
+  const picked = await new Promise<LanePick | 'configured' | undefined>((resolve) => {
+    let done = false;
+    const finish = (value: LanePick | 'configured' | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      pick.dispose();
+    };
+    pick.onDidAccept(() => {
+      if (!pick.busy && pick.selectedItems[0]) finish(pick.selectedItems[0]);
+    });
+    pick.onDidTriggerItemButton((e) => {
+      const status = e.item.status;
+      finish('configured');
+      if (status && !status.readiness.ready) void configureLane(status.manifest.id, status.readiness.fix);
+    });
+    pick.onDidHide(() => finish(undefined));
+    pick.show();
+    const unchecked = (): LaneStatus[] =>
+      source.registry.list().map(({ manifest }) => ({ manifest, readiness: { ready: true as const } }));
+    void source
+      .statuses()
+      .catch(unchecked)
+      .then((statuses) => {
+        const ready = statuses.filter((s) => s.readiness.ready);
+        const unready = statuses.filter((s) => !s.readiness.ready);
+        pick.items = [
+          ...ready.map(item),
+          ...(unready.length ? [{ label: 'not ready', kind: vscode.QuickPickItemKind.Separator } as LanePick] : []),
+          ...unready.map(item),
+        ];
+        pick.busy = false;
+      });
   });
-  return required(picked).laneId;
+  if (picked === 'configured') throw new PromptCanceled();
+  const status = required(picked).status;
+  if (!status) throw new PromptCanceled();
+  if (status.readiness.ready) return status.manifest.id;
+  const choice = required(
+    await vscode.window.showQuickPick([CONFIGURE, `${USE_ANYWAY}: ${status.manifest.displayName}`], {
+      placeHolder: `${status.manifest.displayName} is not ready: ${plainLine(status.readiness.reason)}`,
+      ignoreFocusOut: true,
+    }),
+  );
+  if (choice === CONFIGURE) {
+    await configureLane(status.manifest.id, status.readiness.fix);
+    throw new PromptCanceled();
+  }
+  return status.manifest.id;
+}
+
+/** The lanes of the host's project with their readiness; without a project, every lane as it is registered. */
+export function hostLanes(host: { readonly registry: LaneRegistry; get(): Promise<Project> }): LaneSource {
+  return {
+    registry: host.registry,
+    statuses: () =>
+      host.get().then(
+        (project) => project.laneStatuses(),
+        () => host.registry.list().map(({ manifest }) => ({ manifest, readiness: { ready: true as const } })),
+      ),
+  };
 }

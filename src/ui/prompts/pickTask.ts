@@ -9,13 +9,18 @@ interface TaskPick extends vscode.QuickPickItem {
   taskId: string;
 }
 
-/** A QuickPick of the tasks in `states` (all tasks when omitted); none to pick is an error saying why. */
+/**
+ * A QuickPick of the tasks in `states` (all tasks when omitted); none to pick is an error saying why. `inStateOrder`:
+ * listed in the order of `states` (the first pre-selected), else in the order they were added.
+ */
 export async function pickTask(
   state: ProjectState,
   placeHolder: string,
   states?: readonly TaskState[],
+  inStateOrder = false,
 ): Promise<string> {
   const tasks = state.tasks.filter((t) => !states || states.includes(t.state));
+  if (inStateOrder && states) tasks.sort((a, b) => states.indexOf(a.state) - states.indexOf(b.state));
   if (tasks.length === 0) {
     throw new Error(
       states

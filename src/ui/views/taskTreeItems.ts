@@ -131,7 +131,12 @@ function runItem(node: RunNode): vscode.TreeItem {
     lines.push(`worktree setup: ${formatMs(run.setup.durationMs)}${cache}`);
   }
   if (run.retryReason) lines.push(`retry after: ${run.retryReason}`);
-  if (run.failureReason) lines.push(`failure (${run.failureCode ?? 'unknown'}): ${run.failureReason}`);
+  if (run.failureReason)
+    lines.push(
+      run.state === 'CANCELED'
+        ? `canceled: ${run.failureReason}`
+        : `failure (${run.failureCode ?? 'unclassified'}): ${run.failureReason}`,
+    );
   if (run.salvage)
     lines.push(
       `salvaged: ${run.salvage.files} file(s) on ${run.salvage.branch} (Promote Salvage puts them on a ` +

@@ -35,7 +35,7 @@ describe('CLI main() is hermetic: its folder and environment are arguments', () 
     const status = await runCli(['status'], { cwd: repo.dir });
     assert.match(status.out, /t1\s+READY\s+command\s+0\s+here/);
     const lanes = await runCli(['lanes'], { cwd: repo.dir });
-    assert.match(lanes.out, /^LANE\s+KIND/m);
+    assert.match(lanes.out, /^LANE\s+READY\s+KIND/m);
   });
 
   it('a relative --repo is taken from the given folder', async () => {

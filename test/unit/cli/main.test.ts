@@ -18,8 +18,9 @@ describe('switchyard CLI', () => {
   it('lists lanes as a table and as JSON', async () => {
     const text = await cli('lanes');
     assert.equal(text.code, 0);
-    assert.match(text.out, /^LANE\s+KIND/m);
-    assert.match(text.out, /command\s+command\s+1\.0\.0/);
+    assert.match(text.out, /^LANE\s+READY\s+KIND/m);
+    assert.match(text.out, /command\s+no\s+command\s+1\.0\.0/);
+    assert.match(text.out, /command: lane "command" needs the "command" setting/);
     const json = await cli('lanes', '--json');
     assert.ok(
       (JSON.parse(json.out) as { id: string }[]).some((l) => l.id === 'command'),
@@ -69,10 +70,7 @@ describe('switchyard CLI', () => {
     await cli('task', 'add', '--title', 'fails', '--repo', repo.dir);
     const run = await cli('run', '--repo', repo.dir);
     assert.equal(run.code, 1);
-    assert.match(
-      run.out,
-      /t1 FAILED: exceeded max attempts \(3\): last attempt failed with: .*exit code 7; stderr: broken/,
-    );
+    assert.match(run.out, /t1 FAILED: .*exit code 7; stderr: broken \(failed 3 attempts, the lane's limit\)/);
   });
 
   it('names the field of a malformed task file and stores nothing', async () => {

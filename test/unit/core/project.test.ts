@@ -77,7 +77,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.match(
       task.failureReason!,
       // line-length: data-table, the failure reason quoted whole, backticks included
-      /^exceeded max attempts \(2\): last attempt failed with: `echo .*` failed with exit code 3; stderr: pytest: 1 failed in tests\/test_user\.py::test_create$/,
+      /^`echo .*` failed with exit code 3; stderr: pytest: 1 failed in tests\/test_user\.py::test_create \(failed 2 attempts, the lane's limit\)$/,
       // line-length: end
     );
     const [first, second] = state.runs;
@@ -105,7 +105,8 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.equal(state.tasks[0]!.state, 'DONE');
     assert.deepEqual(
       state.runs.map((r) => `${r.id}@${r.branch}#${r.attempt}`),
-      ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#1'],
+      ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#3'],
+      'attempt numbers go on after the retry',
     );
     assert.match(await project.diff('t1.1'), /\+t1\.1/, "the first attempt's work is still on its branch");
   });
@@ -173,7 +174,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     assert.match(
       state.tasks[0]!.failureReason!,
       // line-length: data-table, the failure reason quoted whole, backticks included
-      /^exceeded max attempts \(2\): last attempt failed with: acceptance command `.*` exited with code 1: expected 5 lines/,
+      /^acceptance command `.*` exited with code 1: expected 5 lines.*\(failed 2 attempts, the lane's limit\)$/s,
       // line-length: end
     );
   });

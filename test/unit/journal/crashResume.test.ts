@@ -176,7 +176,7 @@ describe('lane modules need a trusted workspace', function () {
       );
       assert.match((await sy('trust')).stdout, /is trusted/);
       const trusted = await sy('lanes');
-      assert.match(trusted.stdout, /^crash\s+api/m);
+      assert.match(trusted.stdout, /^crash\s+(yes|no)\s+api/m);
       assert.match(trusted.stderr, /loading lane module .* it runs code from this repository/);
       await sy('trust', '--revoke');
       assert.doesNotMatch((await sy('lanes')).stdout, /^crash/m);

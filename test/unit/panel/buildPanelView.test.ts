@@ -150,7 +150,9 @@ describe('panel view model (buildPanelView)', () => {
       assert.equal(command.tasks, 3);
       assert.equal(command.completed, 1);
       assert.equal(command.completionRate, 1 / 3);
-      assert.equal(command.verifyPassRate, 0.5, 't1.1 passed, t3.1 failed verification');
+      assert.equal(command.verifyPassRate, 0, 't3.1 failed its acceptance command; t1 has none, so t1.1 is no sample');
+      assert.equal(command.verifyRuns, 1);
+      assert.equal(command.canceled, 0);
       assert.equal(command.costReported, 0);
       assert.equal(command.attemptsPerTask, 4 / 3);
       assert.deepEqual(
@@ -185,6 +187,22 @@ describe('panel view model (buildPanelView)', () => {
       ['src/users.py:41', 'src/users.py:47'],
     );
     assert.match(view.guards.recent[0]!.evidence[0]!.message, /brings in 9f8e7d6c5b4a from refs\/heads\/experiment/);
+  });
+
+  it('honest numbers: no verify rate without acceptance commands, cancels apart, no burn without reported cost', () => {
+    const { state: s, trace } = richProject();
+    for (const t of s.tasks) delete t.spec.acceptance;
+    const t3 = s.tasks.find((t) => t.id === 't3')!;
+    t3.state = 'CANCELED';
+    const reported = buildPanelView(s, '/r', { guards: [], trace }, NOW);
+    const command = reported.lanes.rows.find((r) => r.lane === 'command')!;
+    assert.deepEqual([command.verifyPassRate, command.verifyRuns], [null, 0], 'no acceptance command: no rate');
+    assert.deepEqual([command.completed, command.canceled, command.completionRate], [1, 1, 1 / 2]);
+    assert.ok(reported.scheduler.available && reported.scheduler.signals?.burnRateUsdPerHour !== undefined);
+    for (const r of s.runs) delete r.usage;
+    const unreported = buildPanelView(s, '/r', { guards: [], trace }, NOW);
+    assert.ok(unreported.scheduler.available && unreported.scheduler.signals);
+    assert.equal(unreported.scheduler.signals.burnRateUsdPerHour, undefined, 'no run reported cost: no burn rate');
   });
 
   it("reads the scheduler's trace: last backpressure, signals, drain; no trace is said plainly", () => {

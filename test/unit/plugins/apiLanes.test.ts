@@ -284,8 +284,8 @@ for (const c of API_LANES) {
         assert.equal(state.runs[0]!.failureCode, 'lane-exit');
         assert.equal(
           state.tasks[0]!.failureReason,
-          'exceeded max attempts (1): last attempt failed with: model call failed after 3 attempt(s): HTTP ' +
-            '529 overloaded_error: Overloaded (transient: overloaded)',
+          'model call failed after 3 attempt(s): HTTP 529 overloaded_error: Overloaded (transient: overloaded) ' +
+            "(failed 1 attempt, the lane's limit)",
         );
         assert.equal(t.server.requests.length, 3);
       } finally {

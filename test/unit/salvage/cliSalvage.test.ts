@@ -84,10 +84,7 @@ describe("salvage of a CLI lane's partial work", () => {
         "claude's stream ended without a result; claude was killed by SIGKILL; stderr: Error: connection to " +
           'the bridge was lost',
       );
-      assert.equal(
-        state.tasks[0]!.failureReason,
-        `exceeded max attempts (2): last attempt failed with: ${second!.failureReason}`,
-      );
+      assert.equal(state.tasks[0]!.failureReason, `${second!.failureReason} (failed 2 attempts, the lane's limit)`);
       const status = await cli('status', '--repo', repo.dir);
       assert.match(
         status.out,

@@ -37,7 +37,7 @@ describe('interruptions are host faults: no breaker, no attempt', () => {
       const last = newRun(state, task, opts);
       finishRun(state, reg, last.id, interrupted, { now: 9_000 });
       assert.equal(task.state, 'FAILED', `the ${FREE_INTERRUPTIONS}th interruption in a row counts: cap 1 is spent`);
-      assert.match(task.failureReason!, /exceeded max attempts \(1\)/);
+      assert.match(task.failureReason!, /\(failed 1 attempt, the lane's limit\)$/);
       assert.equal(state.breakers.a, undefined);
     },
   );

@@ -138,7 +138,7 @@ describe('run outcomes: STALE_RESULT, retries, fix attempts, fallback, blocking'
     const r2 = newRun(state, task, opts('b'));
     finishRun(state, reg, r2.id, { ok: false, code: 'lane-timeout', reason: 'timed out again' }, noJitter);
     assert.equal(task.state, 'FAILED');
-    assert.equal(task.failureReason, 'exceeded max attempts (1): last attempt failed with: timed out again');
+    assert.equal(task.failureReason, "timed out again (failed 1 attempt, the lane's limit)");
     assert.deepEqual(task.fallbackFrom, ['a']);
   });
 

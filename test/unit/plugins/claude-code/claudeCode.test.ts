@@ -164,10 +164,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
           '"{\\"type\\":\\"assistant\\",\\"message\\":{\\"content\\":[{\\"type\\":\\"te"; claude was killed ' +
           'by SIGKILL; no stderr output',
       );
-      assert.equal(
-        state.tasks[0]!.failureReason,
-        `exceeded max attempts (1): last attempt failed with: ${run.failureReason}`,
-      );
+      assert.equal(state.tasks[0]!.failureReason, `${run.failureReason} (failed 1 attempt, the lane's limit)`);
       assert.equal(run.sessionId, SESSION, 'the session seen before the cut is kept for a resume');
       assert.equal(run.salvage?.branch, 'switchyard/salvage/t1.1');
       assert.match(await repo.git.raw(['show', '--stat', 'switchyard/salvage/t1.1']), /half\.txt/);
@@ -205,7 +202,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
 
   it(
     "a non-zero exit with an error result: each attempt's reason is the CLI's own error, and the task reads " +
-      'exceeded max attempts',
+      'its reason, then the attempts spent',
     async () => {
       const { project, repo } = await setup(
         [[{ replay: 'claude/api-error.jsonl' }, { stderr: 'Error: API request failed' }, { exit: 1 }]],
@@ -228,7 +225,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
         ],
       );
       assert.equal(state.tasks[0]!.state, 'FAILED');
-      assert.equal(state.tasks[0]!.failureReason, `exceeded max attempts (2): last attempt failed with: ${reason}`);
+      assert.equal(state.tasks[0]!.failureReason, `${reason} (failed 2 attempts, the lane's limit)`);
       const events = await laneEvents(project, 't1.1');
       assert.deepEqual(
         events.filter((e) => e.type === 'text'),
@@ -250,7 +247,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
         err: (t) => out.push(t),
       });
       const status = out.join('\n');
-      assert.ok(status.includes(`failure: exceeded max attempts (2): last attempt failed with: ${reason}`), status);
+      assert.ok(status.includes(`failure: ${reason} (failed 2 attempts, the lane's limit)`), status);
       assert.ok(
         status.includes(`t1.1 · FAILED · lane claude-code · attempt 1`) &&
           status.split(`reason: ${reason}`).length === 3,

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import type { LaneRegistry } from '../../core/lanes/laneRegistry';
+import { unknownLaneIds } from '../../core/lanes/unknownLaneIds';
+import { SETTINGS } from '../commandIds';
+import { showMessage } from '../views/showMessage';
+
+/** How long after activation (and after a lane registers) the check waits, so lanes of other extensions count. */
+const SETTLE_MS = 3_000;
+const OPEN_SETTINGS = 'Open Settings';
+
+/**
+ * Warns when `switchyard.lanes` names a lane id no registered lane has (a typo, an extension not installed), with
+ * the registered ids and **Open Settings**; once per distinct set of unknown ids, again when the setting changes.
+ */
+export function warnUnknownLanes(registry: LaneRegistry): vscode.Disposable {
+  let shown = '';
+  let timer: NodeJS.Timeout | undefined;
+  const check = (): void => {
+    const raw = vscode.workspace.getConfiguration(SETTINGS.section).get<unknown>(SETTINGS.lanes, {});
+    const ids = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw) : [];
+    const found = unknownLaneIds(ids, registry, 'The setting switchyard.lanes');
+    const key = found?.unknown.join(',') ?? '';
+    if (!found || key === shown) {
+      shown = key;
+      return;
+    }
+    shown = key;
+    void showMessage('warning', `Switchyard: ${found.message}.`, OPEN_SETTINGS).then((picked) => {
+      if (picked === OPEN_SETTINGS)
+        void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS.section}.${SETTINGS.lanes}`);
+    });
+  };
+  const later = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(check, SETTLE_MS);
+  };
+  later();
+  const subscriptions = [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.lanes}`)) later();
+    }),
+    registry.onDidChange(later),
+  ];
+  return new vscode.Disposable(() => {
+    clearTimeout(timer);
+    for (const s of subscriptions) s.dispose();
+  });
+}
