@@ -15,9 +15,9 @@ import { Workbench, poll } from './workbench';
 // is shown as such in the lane picker and Configure… opens its setting; a lane failing for a missing key is not
 // retried and its notification carries the fix; the Cancel picker puts the running task first and asks before it
 // cancels; the panel shows no verify rate without acceptance commands and no cost where none was reported. Each
-// picture is taken in the light, dark and high-contrast themes: test-output/ui-daily/<name>-<theme>.png.
+// picture is taken in the light, dark and high-contrast themes: test-output/ui-readiness/<name>-<theme>.png.
 
-const OUT = join(REPO_ROOT, 'test-output', 'ui-daily');
+const OUT = join(REPO_ROOT, 'test-output', 'ui-readiness');
 const HOLD_AGENT = join(REPO_ROOT, 'test', 'fixtures', 'holdAgent.mjs');
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern', 'high-contrast': 'Default High Contrast' };
