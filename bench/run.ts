@@ -11,6 +11,7 @@ import { benchClaims } from './claims';
 import { benchOutput } from './outputBench';
 import { benchSetup } from './setupBench';
 import { benchLifecycle } from './lifecycleBench';
+import { benchE2e } from './e2eBench';
 
 const all = [
   benchBundleSize,
@@ -22,6 +23,7 @@ const all = [
   benchOutput,
   benchSetup,
   benchLifecycle,
+  benchE2e,
 ];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();

@@ -21,12 +21,15 @@ export class HistoryIndex {
   readonly taskObjects = new Set<Task>();
   readonly runObjects = new Set<Run>();
   private version = 0;
-  private cached: { version: number; working: ReadonlySet<string>; view: HistoryView } | undefined;
+  private cached: { version: number; shadowed: ReadonlySet<string>; view: HistoryView } | undefined;
 
   apply(records: readonly HistoryRecord[], mark: HistoryMark): void {
+    // New ids extend the cached view in place (the drafts composed from it hold copies of its arrays).
+    let extend = this.cached?.version === this.version ? this.cached.view : undefined;
     for (const record of records) {
       const id = 'removed' in record ? record.removed : record.task.id;
       const old = this.records.get(id);
+      if (old || 'removed' in record) extend = undefined;
       if (old) {
         this.records.delete(id);
         this.taskObjects.delete(old.task);
@@ -37,9 +40,18 @@ export class HistoryIndex {
       this.records.set(id, frozen);
       this.taskObjects.add(frozen.task);
       for (const run of frozen.runs) this.runObjects.add(run);
+      if (extend && !this.cached!.shadowed.has(id)) {
+        (extend.tasks as Task[]).push(frozen.task);
+        (extend.ids as Set<string>).add(id);
+        for (const run of frozen.runs) {
+          (extend.runs as Run[]).push(run);
+          (extend.runIds as Set<string>).add(run.id);
+        }
+      }
     }
     this.mark = mark;
     if (records.length) this.version++;
+    if (extend && records.length) this.cached!.version = this.version;
   }
 
   clear(): void {
@@ -52,14 +64,16 @@ export class HistoryIndex {
 
   /** The records not shadowed by `working` (a retried task is back in the working set; its old record stays). */
   view(working: ReadonlySet<string>): HistoryView {
+    const shadowed = new Set<string>();
+    for (const id of working) if (this.records.has(id)) shadowed.add(id);
     const cached = this.cached;
-    if (cached && cached.version === this.version && sameSet(cached.working, working)) return cached.view;
+    if (cached && cached.version === this.version && sameSet(cached.shadowed, shadowed)) return cached.view;
     const tasks: Task[] = [];
     const runs: Run[] = [];
     const ids = new Set<string>();
     const runIds = new Set<string>();
     for (const [id, record] of this.records) {
-      if (working.has(id)) continue;
+      if (shadowed.has(id)) continue;
       tasks.push(record.task);
       ids.add(id);
       for (const run of record.runs) {
@@ -68,7 +82,7 @@ export class HistoryIndex {
       }
     }
     const view = { tasks, runs, ids, runIds };
-    this.cached = { version: this.version, working, view };
+    this.cached = { version: this.version, shadowed, view };
     return view;
   }
 }

@@ -153,8 +153,13 @@ export class ProjectStore implements StateStore {
       }
       const mark = await this.history.append(working.mark, split.records);
       const text = await this.json.write({ ...checked.data, version: STATE_FILE_VERSION, history: mark });
-      this.index.apply(split.records, mark);
-      this.working = workingOf(Buffer.from(text), checked.data, mark);
+      // Cached as a reader would find them on disk (JSON drops undefined members).
+      this.index.apply(
+        split.records.map((r) => JSON.parse(JSON.stringify(r))),
+        mark,
+      );
+      const { history: _mark, ...stored } = JSON.parse(text) as StateFile;
+      this.working = workingOf(Buffer.from(text), { ...stored, version: STATE_VERSION }, mark);
       draft.revision = revision;
       return result;
     });
@@ -168,8 +173,8 @@ export class ProjectStore implements StateStore {
   private compose(working: Working): ProjectState {
     const view = this.index.view(working.ids);
     const state = structuredClone(working.state);
-    state.tasks = [...view.tasks, ...state.tasks];
-    state.runs = [...view.runs, ...state.runs];
+    state.tasks = view.tasks.concat(state.tasks);
+    state.runs = view.runs.concat(state.runs);
     return state;
   }
 

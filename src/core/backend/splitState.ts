@@ -41,18 +41,23 @@ export function splitState(
   const sameRun = (r: Run): boolean =>
     index.runObjects.has(r) || (originalRuns !== undefined && isDeepStrictEqual(r, originalRuns.get(r.id)));
 
-  const history = new Set<string>();
-  const candidates: Task[] = [];
-  for (const task of tasks) {
-    if (view.ids.has(task.id) && sameTask(task)) history.add(task.id);
-    else candidates.push(task);
-  }
+  // The usual change leaves the history entries where `compose` put them, first and in order: one pass of pointer
+  // compares tells, without a lookup per entry.
+  const intactTasks = !thawed && startsWith(tasks, view.tasks);
+  const history = intactTasks ? view.ids : new Set<string>();
+  const candidates: Task[] = intactTasks ? tasks.slice(view.tasks.length) : [];
+  if (!intactTasks)
+    for (const task of tasks) {
+      if (view.ids.has(task.id) && sameTask(task)) (history as Set<string>).add(task.id);
+      else candidates.push(task);
+    }
   const candidateIds = new Set(candidates.map((t) => t.id));
   // History tasks whose runs changed: their record is written again.
   const touched = new Set<string>();
-  let historyRuns = 0;
-  for (const run of runs) {
-    if (view.runIds.has(run.id) && sameRun(run)) historyRuns++;
+  const intactRuns = !thawed && startsWith(runs, view.runs);
+  let historyRuns = intactRuns ? view.runs.length : 0;
+  for (const run of intactRuns ? runs.slice(view.runs.length) : runs) {
+    if (!intactRuns && view.runIds.has(run.id) && sameRun(run)) historyRuns++;
     else if (history.has(run.taskId)) touched.add(run.taskId);
   }
   if (historyRuns < view.runs.length) {
@@ -62,10 +67,10 @@ export function splitState(
   const records: HistoryRecord[] = [];
   if (history.size < view.ids.size)
     for (const id of view.ids) if (!history.has(id) && !candidateIds.has(id)) records.push({ removed: id });
-  const moving = [...tasks.filter((t) => touched.has(t.id)), ...candidates];
+  const moving = touched.size ? [...tasks.filter((t) => touched.has(t.id)), ...candidates] : candidates;
   const movingIds = new Set(moving.map((t) => t.id));
   const runsOf = new Map<string, Run[]>();
-  for (const run of runs) {
+  for (const run of intactRuns && !touched.size ? runs.slice(view.runs.length) : runs) {
     if (!movingIds.has(run.taskId)) continue;
     const list = runsOf.get(run.taskId);
     if (list) list.push(run);
@@ -74,11 +79,20 @@ export function splitState(
   const finished = moving.filter((t) => isFinished(t, runsOf.get(t.id) ?? []));
   const leaving = new Set(finished.slice(0, Math.max(0, finished.length - kept)).map((t) => t.id));
   for (const task of moving) if (leaving.has(task.id)) records.push({ task, runs: runsOf.get(task.id) ?? [] });
-  const workingTasks = tasks.filter((t) => movingIds.has(t.id) && !leaving.has(t.id));
+  const workingTasks = (intactTasks && !touched.size ? candidates : tasks).filter(
+    (t) => movingIds.has(t.id) && !leaving.has(t.id),
+  );
   const workingIds = new Set(workingTasks.map((t) => t.id));
   // A run whose task is gone altogether stays where everyone sees it.
-  const workingRuns = runs.filter(
+  const workingRuns = (intactRuns && !touched.size ? runs.slice(view.runs.length) : runs).filter(
     (r) => workingIds.has(r.taskId) || (!history.has(r.taskId) && !leaving.has(r.taskId) && !touched.has(r.taskId)),
   );
   return { working: { ...head, tasks: workingTasks, runs: workingRuns }, records };
+}
+
+/** Whether `list` begins with exactly the objects of `prefix`, in order. */
+function startsWith<T>(list: readonly T[], prefix: readonly T[]): boolean {
+  if (list.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (list[i] !== prefix[i]) return false;
+  return true;
 }

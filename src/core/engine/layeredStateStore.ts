@@ -67,7 +67,7 @@ export class LayeredStateStore implements StateStore {
   /** The effective settings with where each comes from and what the committed file had ignored. */
   async layers(): Promise<LayeredSettings> {
     const [state, committed, trusted] = await Promise.all([
-      this.inner.read(),
+      this.inner.readWorking(),
       readProjectConfig(this.root),
       this.trusted(),
     ]);
