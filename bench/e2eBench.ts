@@ -52,8 +52,8 @@ export async function benchE2e(): Promise<void> {
   );
   console.log(
     `${'history'.padStart(8)}${'floor ms'.padStart(10)}${'ms/task'.padStart(9)}${'÷floor'.padStart(8)}` +
-      `${'÷0'.padStart(6)}${'CPU ms'.padStart(8)}${'procs/task'.padStart(12)}${'floor procs'.padStart(13)}${'status ms'.padStart(11)}` +
-      `${'peak RSS'.padStart(10)}`,
+      `${'÷0'.padStart(6)}${'CPU ms'.padStart(8)}${'procs/task'.padStart(12)}${'floor procs'.padStart(13)}` +
+      `${'status ms'.padStart(11)}${'peak RSS'.padStart(10)}`,
   );
   for (const r of rows)
     console.log(
@@ -61,7 +61,8 @@ export async function benchE2e(): Promise<void> {
         `${(r.taskMs / r.floorMs).toFixed(2).padStart(7)}x${(r.taskMs / base).toFixed(2).padStart(5)}x` +
         `${r.cpuMs.toFixed(1).padStart(8)}` +
         `${r.processes.toFixed(1).padStart(12)}${r.floorProcesses.toFixed(1).padStart(13)}` +
-        `${`${r.statusMs.toFixed(0)}-${r.statusMaxMs.toFixed(0)}`.padStart(11)}${`${r.rssMb.toFixed(0)} MB`.padStart(10)}`,
+        `${`${r.statusMs.toFixed(0)}-${r.statusMaxMs.toFixed(0)}`.padStart(11)}` +
+        `${`${r.rssMb.toFixed(0)} MB`.padStart(10)}`,
     );
   console.log(
     'ms/task: wall time of the drain; CPU ms: user + system of the drain and its children per task (GNU time); ' +

@@ -184,17 +184,22 @@ export class Project {
    * history; `more` says whether older finished tasks were left out.
    */
   async recentState(finished: number): Promise<{ state: ProjectState; more: boolean }> {
-    const [state, page] = await Promise.all([
-      this.store.readWorking(),
-      this.store.listFinished({ limit: finished }),
-    ]);
+    const [state, page] = await Promise.all([this.store.readWorking(), this.store.listFinished({ limit: finished })]);
     const shown = new Set(page.tasks.map((t) => t.id));
     const active = state.tasks.filter(
-      (t) => !shown.has(t.id) && !isFinished(t, state.runs.filter((r) => r.taskId === t.id)),
+      (t) =>
+        !shown.has(t.id) &&
+        !isFinished(
+          t,
+          state.runs.filter((r) => r.taskId === t.id),
+        ),
     );
     const activeIds = new Set(active.map((t) => t.id));
     state.tasks = [...page.tasks.reverse(), ...active];
-    state.runs = [...page.runs.filter((r) => shown.has(r.taskId)), ...state.runs.filter((r) => activeIds.has(r.taskId))];
+    state.runs = [
+      ...page.runs.filter((r) => shown.has(r.taskId)),
+      ...state.runs.filter((r) => activeIds.has(r.taskId)),
+    ];
     return { state, more: page.next !== undefined };
   }
 
