@@ -25,7 +25,7 @@ export type HistoryRecord = z.infer<typeof HistoryRecord>;
 export type FinishedRecord = Extract<HistoryRecord, { task: unknown }>;
 
 /** A segment is closed once it holds this much; the next append starts a new one. */
-export const SEGMENT_BYTES = 4 * 1024 * 1024;
+export const SEGMENT_BYTES = 1024 * 1024;
 
 export function compareMarks(a: HistoryMark, b: HistoryMark): number {
   return a.segment - b.segment || a.offset - b.offset;
@@ -84,8 +84,16 @@ export class TaskHistory {
     for (let segment = mark.segment; segment >= 1; segment--) {
       const end = segment === mark.segment ? mark.offset : undefined;
       if (end === 0) continue;
-      const all = lines(await this.readSegment(segment, end), 0);
-      for (let i = all.length - 1; i >= 0; i--) yield this.parse(segment, all[i]!);
+      const bytes = await this.readSegment(segment, end);
+      // Line by line from the end: a page of the newest decodes only the lines it shows.
+      let stop = bytes.length;
+      while (stop > 0) {
+        while (stop > 0 && bytes[stop - 1] === 10) stop--;
+        if (stop === 0) break;
+        const start = bytes.lastIndexOf(10, stop - 1) + 1;
+        yield this.parse(segment, { text: bytes.toString('utf8', start, stop), at: start });
+        stop = start;
+      }
     }
   }
 

@@ -65,6 +65,17 @@ describe('ProjectStore history', () => {
     assert.deepEqual(seen, range(1, 45).reverse());
   });
 
+  it('rolls over to a new segment past 1 MiB; reads and pages cross segments', async () => {
+    const store = await ProjectStore.open(tmp.dir);
+    for (let from = 1; from <= 2500; from += 500) await store.update((s) => addTasks(s, from, from + 499, 'DONE'));
+    const segments = (await readdir(historyDir())).filter((f) => f.endsWith('.jsonl'));
+    assert.ok(segments.length >= 2, `segments: ${segments.join(', ')}`);
+    assert.deepEqual(ids((await (await ProjectStore.open(tmp.dir)).read()).tasks), range(1, 2500));
+    const all = await store.listFinished({ limit: 2500 });
+    assert.deepEqual(ids(all.tasks), range(1, 2500).reverse());
+    assert.equal(all.next, undefined);
+  });
+
   it('a retry brings a FAILED task back from the history to the working set', async () => {
     const store = await ProjectStore.open(tmp.dir);
     await store.update((s) => addTasks(s, 1, 30, 'FAILED'));
