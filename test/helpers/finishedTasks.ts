@@ -4,14 +4,14 @@ import type { TaskState } from '../../src/core/model/taskStates';
 import type { ProjectState } from '../../src/core/store/projectState';
 
 /** A task numbered `n` in `state`, with one run in the matching run state (none while READY or DRAFT). */
-export function taskWithRun(n: number, state: TaskState): { task: Task; runs: Run[] } {
+export function taskWithRun(n: number, state: TaskState, base = 'a'.repeat(40)): { task: Task; runs: Run[] } {
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
   const id = `t${n}`;
   const task = Task.parse({
     id,
     spec: { title: `task ${n}`, spec: `change file ${n}` },
     state,
-    baseCommit: 'a'.repeat(40),
+    baseCommit: base,
     createdAt: at,
     updatedAt: at,
     attempts: state === 'READY' || state === 'DRAFT' ? 0 : 1,
@@ -30,17 +30,17 @@ export function taskWithRun(n: number, state: TaskState): { task: Task; runs: Ru
     state: runState,
     branch: `switchyard/${id}.1`,
     worktree: `/tmp/wt/${id}.1`,
-    baseCommit: 'a'.repeat(40),
+    baseCommit: base,
     startedAt: at,
     ...(runState === 'RUNNING' ? {} : { endedAt: at, durationMs: 1000 }),
   });
   return { task, runs: [run] };
 }
 
-/** Adds tasks `from`..`to` (inclusive) in `state` to a draft, as one update would. */
-export function addTasks(draft: ProjectState, from: number, to: number, state: TaskState): void {
+/** Adds tasks `from`..`to` (inclusive) in `state` to a draft, as one update would, based on commit `base`. */
+export function addTasks(draft: ProjectState, from: number, to: number, state: TaskState, base?: string): void {
   for (let n = from; n <= to; n++) {
-    const { task, runs } = taskWithRun(n, state);
+    const { task, runs } = taskWithRun(n, state, base);
     draft.tasks.push(task);
     draft.runs.push(...runs);
   }
