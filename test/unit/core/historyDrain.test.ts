@@ -16,7 +16,7 @@ describe('a drain on top of a history', () => {
   });
   afterEach(async () => repo.cleanup());
 
-  it('runs new tasks; a dependency on a DONE task of the history is met, one on a FAILED one blocks', async function () {
+  it('runs new tasks: a DONE dependency in the history is met, a FAILED one blocks', async function () {
     this.timeout(120_000);
     const store = await ProjectStore.open(repo.dir);
     const head = (await execa('git', ['rev-parse', 'HEAD'], { cwd: repo.dir })).stdout.trim();
