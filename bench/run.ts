@@ -14,6 +14,7 @@ import { benchLifecycle } from './lifecycleBench';
 import { benchAgentCost } from './agentCostBench';
 import { benchStartup } from './startupBench';
 import { benchProcessCount } from './processCount';
+import { benchE2e } from './e2eBench';
 
 const all = [
   benchBundleSize,
@@ -28,6 +29,7 @@ const all = [
   benchAgentCost,
   benchStartup,
   benchProcessCount,
+  benchE2e,
 ];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();

@@ -75,7 +75,7 @@ export async function openProject(ctx: CliContext, options: { ownerName?: string
   ctx.onExit?.(() => project.close());
   const notice = await project.configNotice();
   if (notice) ctx.err(`warning: ${notice}`);
-  const { laneModules } = (await project.state()).settings;
+  const { laneModules } = await project.settings();
   if (laneModules.length) {
     if (await isTrusted(project.root, ctx.env))
       await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));

@@ -247,7 +247,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'status',
     run: statusCommand,
     opensProject: true,
-    forms: [{ options: { json }, help: 'tasks, runs, failure reasons, stage WIP, backpressure and breakers' }],
+    forms: [
+      {
+        options: {
+          json,
+          all: flag('every finished task too, not only the newest'),
+          finished: int('N', 'show the N newest finished tasks (default 10)', 0),
+        },
+        help: 'active tasks and the newest finished, runs, failure reasons, stage WIP, backpressure and breakers',
+      },
+    ],
   },
   {
     name: 'report',

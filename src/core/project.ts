@@ -7,6 +7,8 @@ import type { Task, TaskSpecInput } from './model/task';
 import type { Backend } from './backend/backend';
 import type { BackendSpec } from './backend/backendSpec';
 import { openBackend } from './backend/openBackend';
+import { isFinished } from './backend/splitState';
+import type { FinishedPage, ListFinishedOptions } from './backend/stateStore';
 import type { JournalRead } from './journal/journalReader';
 import { canaryReport, type CanaryReport } from './routing/canaryReport';
 import {
@@ -184,6 +186,40 @@ export class Project {
 
   state(): Promise<ProjectState> {
     return this.store.read();
+  }
+
+  /** The effective settings, without reading the tasks' history. */
+  async settings(): Promise<ProjectSettings> {
+    return (await this.store.readWorking()).settings;
+  }
+
+  /**
+   * The unfinished tasks and the `finished` newest finished ones, with their runs, without reading the whole
+   * history; `more` says whether older finished tasks were left out.
+   */
+  async recentState(finished: number): Promise<{ state: ProjectState; more: boolean }> {
+    const [state, page] = await Promise.all([this.store.readWorking(), this.store.listFinished({ limit: finished })]);
+    const shown = new Set(page.tasks.map((t) => t.id));
+    const active = state.tasks.filter(
+      (t) =>
+        !shown.has(t.id) &&
+        !isFinished(
+          t,
+          state.runs.filter((r) => r.taskId === t.id),
+        ),
+    );
+    const activeIds = new Set(active.map((t) => t.id));
+    state.tasks = [...page.tasks.reverse(), ...active];
+    state.runs = [
+      ...page.runs.filter((r) => shown.has(r.taskId)),
+      ...state.runs.filter((r) => activeIds.has(r.taskId)),
+    ];
+    return { state, more: page.next !== undefined };
+  }
+
+  /** A page of finished tasks, newest first, with their runs (report, the tree and the panel page with it). */
+  listFinished(options: ListFinishedOptions): Promise<FinishedPage> {
+    return this.store.listFinished(options);
   }
 
   async addTasks(specs: readonly unknown[], where?: string): Promise<Task[]> {

@@ -5,10 +5,16 @@ import { latestPullRequest } from '../../core/report/pullRequestLines';
 import { guardStatusLines, loadGuardEvents } from '../../core/guards/guardStatusLines';
 import { summarizeGuards } from '../../core/guards/guardSummary';
 
-/** `switchyard status [--json]` */
+/** How many finished tasks `status` shows without `--all` or `--finished`. */
+export const STATUS_FINISHED = 10;
+
+/** `switchyard status [--json] [--all | --finished N]`: the active tasks and the newest finished ones. */
 export async function statusCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
-  const state = await project.state();
+  const finished = typeof ctx.flags.finished === 'number' ? ctx.flags.finished : STATUS_FINISHED;
+  const { state, more } = ctx.flags.all
+    ? { state: await project.state(), more: false }
+    : await project.recentState(finished);
   const guards = await loadGuardEvents(project.root);
   const worktrees = await project.worktreeUsage();
   if (ctx.flags.json) {
@@ -19,6 +25,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
           settings: state.settings,
           tasks: state.tasks,
           runs: state.runs,
+          olderFinishedOmitted: more,
           pipeline: pipelineStatus(state),
           pullRequests: state.tasks.flatMap((t) => {
             const pr = latestPullRequest(state, t.id);
@@ -36,6 +43,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
     return 0;
   }
   ctx.out(formatStatus(state));
+  if (more) ctx.out(`(older finished tasks not shown: \`switchyard status --all\` lists every task)`);
   ctx.out(worktreeLine(worktrees));
   const lines = guardStatusLines(guards.events);
   if (lines.length || guards.error)

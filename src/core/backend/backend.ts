@@ -8,7 +8,7 @@ export type BackendKind = 'files' | 'postgres';
 /**
  * Where a project keeps what several processes share: state (tasks, runs,
  * settings), run leases and run journals, and a feed of changes. `files` is
- * the embedded default (lowdb + JSONL under `.switchyard/`); `postgres`
+ * the embedded default (JSON and JSONL files under `.switchyard/`); `postgres`
  * shares one queue and journal store between windows and machines.
  */
 export interface Backend {

@@ -6,7 +6,10 @@ import { FilesJournalStore } from './filesJournalStore';
 import { FilesLeaseStore } from './filesLeaseStore';
 import { migratedError, readMigratedMarker } from './migratedMarker';
 
-/** The embedded default: lowdb state, lease files and JSONL journals under `<repo>/.switchyard/`, no server. */
+/**
+ * The embedded default: the working set in `state.json`, the finished tasks in the append-only `history/`, lease
+ * files and JSONL journals under `<repo>/.switchyard/`, no server.
+ */
 export class FilesBackend implements Backend {
   readonly kind = 'files' as const;
   readonly description: string;

@@ -1,74 +1,166 @@
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { Low } from 'lowdb';
 import lockfile from 'proper-lockfile';
+import { z } from 'zod';
 import { SwitchyardError } from '../errors';
+import { Run } from '../model/run';
+import { Task } from '../model/task';
+import { describeZodError } from '../model/zodIssues';
 import { AtomicJsonFile } from '../store/atomicJsonFile';
 import { ProjectState, STATE_VERSION, emptyProjectState } from '../store/projectState';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
-import type { StateStore } from './stateStore';
+import { EMPTY_HISTORY, HistoryMark, TaskHistory, compareMarks } from '../store/taskHistory';
+import type { FinishedPage, ListFinishedOptions, StateStore } from './stateStore';
 import type { LeaseView } from '../lease/leaseStore';
 import { filesLeaseView } from './filesLeaseStore';
+import { HistoryIndex } from './historyIndex';
+import { isFinished, splitState } from './splitState';
+import { keepMigrationBackup } from './stateBackup';
 
 export { STATE_DIR };
 
+/** `state.json` since the history: version 2 names how far `.switchyard/history/` is committed. */
+export const STATE_FILE_VERSION = 2;
+const StateFile = ProjectState.extend({
+  version: z.union([z.literal(STATE_VERSION), z.literal(STATE_FILE_VERSION)]),
+  history: HistoryMark.optional(),
+}).strict();
+type StateFile = z.infer<typeof StateFile>;
+
+interface Working {
+  bytes: Buffer;
+  state: ProjectState;
+  ids: ReadonlySet<string>;
+  mark: HistoryMark;
+}
+
 /**
- * The project's small mutable state (settings, tasks, runs) in one lowdb
- * document under `<repo>/.switchyard/state.json`. Every change is a locked
- * read-modify-write, so a VS Code window and a CLI on the same repository do
- * not lose each other's updates.
+ * The project's state under `<repo>/.switchyard/`: the working set (settings, counters, the tasks not finished, the
+ * newest finished ones, their runs) in `state.json`, and every other finished task with its runs in the append-only
+ * `history/` (TaskHistory). A read costs a read of `state.json` (parsed and validated only when its bytes changed)
+ * and of the history bytes appended since the last read; an update rewrites `state.json` and appends the tasks that
+ * leave it. Every change is a locked read-modify-write, so a VS Code window and a CLI on the same repository do not
+ * lose each other's updates. A `state.json` from before the history is split on open, after a backup.
  */
 export class ProjectStore implements StateStore {
   readonly dir: string;
   readonly file: string;
-  private readonly db: Low<ProjectState>;
+  readonly history: TaskHistory;
+  private readonly json: AtomicJsonFile<StateFile>;
+  private working: Working | undefined;
+  private readonly index = new HistoryIndex();
+  private indexLoaded = false;
 
   private constructor(readonly repoRoot: string) {
     this.dir = join(repoRoot, STATE_DIR);
     this.file = join(this.dir, 'state.json');
-    this.db = new Low(new AtomicJsonFile(this.file, ProjectState, { version: STATE_VERSION }), emptyProjectState());
+    this.history = new TaskHistory(join(this.dir, 'history'));
+    this.json = new AtomicJsonFile(this.file, StateFile, { version: STATE_FILE_VERSION });
   }
 
-  /** Opens (and on first use creates) the store; a corrupt state file is an error, never overwritten. */
+  /** Opens (and on first use creates, or migrates) the store; a corrupt state file is an error, never overwritten. */
   static async open(repoRoot: string): Promise<ProjectStore> {
     const store = new ProjectStore(repoRoot);
     await ensureStateDir(repoRoot);
     if (!(await exists(store.file))) {
       await store.locked(async () => {
-        if (!(await exists(store.file))) await store.db.adapter.write(emptyProjectState());
+        if (!(await exists(store.file)))
+          await store.json.write({ ...emptyProjectState(), version: STATE_FILE_VERSION, history: EMPTY_HISTORY });
       });
     }
-    await store.read();
+    const first = await store.json.read();
+    if (first && first.history === undefined) await store.locked(() => store.migrate());
+    await store.refreshWorking();
     return store;
   }
 
-  /** A fresh copy of the state from disk. */
+  /** A fresh copy of the state: the working set copied, the history's frozen entries shared. */
   async read(): Promise<ProjectState> {
-    await this.db.read();
-    return structuredClone(this.db.data);
+    const working = await this.refreshWorking();
+    await this.refreshIndex(working.mark);
+    return this.compose(working);
   }
 
-  /** Applies `change` to the latest state under the lock and writes it atomically (unless it changed nothing). */
+  /** The working set alone (no history read): the tasks not finished and the newest finished ones. */
+  async readWorking(): Promise<ProjectState> {
+    return structuredClone((await this.refreshWorking()).state);
+  }
+
+  /** Finished tasks newest first (the working set's, then the history's), `limit` of them after `before`. */
+  async listFinished(options: ListFinishedOptions): Promise<FinishedPage> {
+    const working = await this.refreshWorking();
+    const page: FinishedPage = { tasks: [], runs: [] };
+    let skipping = options.before !== undefined;
+    const take = (task: Task, runs: readonly Run[]): boolean => {
+      if (skipping) {
+        skipping = task.id !== options.before;
+        return false;
+      }
+      if (page.tasks.length === options.limit) {
+        page.next = page.tasks[page.tasks.length - 1]!.id;
+        return true;
+      }
+      page.tasks.push(structuredClone(task));
+      page.runs.push(...structuredClone(runs));
+      return false;
+    };
+    const finished = working.state.tasks.filter((t) => isFinished(t, runsOf(working.state.runs, t.id))).reverse();
+    for (const task of finished) if (take(task, runsOf(working.state.runs, task.id))) return page;
+    const seen = new Set(working.ids);
+    for await (const record of this.history.newestFirst(working.mark)) {
+      const id = 'removed' in record ? record.removed : record.task.id;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if ('task' in record && take(record.task, record.runs)) return page;
+    }
+    return page;
+  }
+
+  /** Applies `change` to the latest state under the lock and writes what changed (unless it changed nothing). */
   async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
     return this.locked(async () => {
-      await this.db.read();
-      const draft = structuredClone(this.db.data);
-      const result = change(draft, filesLeaseView(this.repoRoot));
-      // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
-      // A deep compare stops at the first difference, where serializing both would cost two whole documents.
-      if (isDeepStrictEqual(draft, this.db.data)) return result;
-      draft.revision = (draft.revision ?? 0) + 1;
-      const checked = ProjectState.safeParse(draft);
-      if (!checked.success) {
-        throw new SwitchyardError(
-          'invalid-input',
-          `refusing to store an invalid state: ${checked.error.issues[0]?.path.join('.')}: ` +
-            `${checked.error.issues[0]?.message}`,
-        );
+      const working = await this.refreshWorking();
+      await this.refreshIndex(working.mark);
+      const leases = filesLeaseView(this.repoRoot);
+      let draft = this.compose(working);
+      let thawed = false;
+      let result: T;
+      try {
+        result = change(draft, leases);
+      } catch (error) {
+        if (!writesFrozen(error)) throw error;
+        // The change writes to a finished task of the history (a retry): run it again on copies of everything.
+        thawed = true;
+        draft = structuredClone(this.compose(working));
+        result = change(draft, leases);
       }
-      this.db.data = checked.data;
-      await this.db.write();
+      const view = this.index.view(working.ids);
+      const split = splitState(draft, this.index, view, thawed);
+      // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
+      if (!split.records.length && isDeepStrictEqual(split.working, working.state)) return result;
+      const revision = (working.state.revision ?? 0) + 1;
+      const checked = ProjectState.safeParse({ ...split.working, revision });
+      if (!checked.success) throw invalid(describeZodError(checked.error));
+      for (const record of split.records) {
+        if (!('task' in record)) continue;
+        const parsed = Task.safeParse(record.task);
+        const runs = z.array(Run).safeParse(record.runs);
+        if (!parsed.success) throw invalid(`task ${record.task.id}: ${describeZodError(parsed.error)}`);
+        if (!runs.success) throw invalid(`runs of ${record.task.id}: ${describeZodError(runs.error)}`);
+        record.task = parsed.data;
+        record.runs = runs.data;
+      }
+      const mark = await this.history.append(working.mark, split.records);
+      const text = await this.json.write({ ...checked.data, version: STATE_FILE_VERSION, history: mark });
+      // Cached as a reader would find them on disk (JSON drops undefined members).
+      this.index.apply(
+        split.records.map((r) => JSON.parse(JSON.stringify(r))),
+        mark,
+      );
+      const { history: _mark, ...stored } = JSON.parse(text) as StateFile;
+      this.working = workingOf(Buffer.from(text), { ...stored, version: STATE_VERSION }, mark);
+      draft.revision = revision;
       return result;
     });
   }
@@ -76,6 +168,64 @@ export class ProjectStore implements StateStore {
   /** Runs `fn` under the store's lock without touching the state (leases use it). */
   withLock<T>(fn: () => T): Promise<T> {
     return this.locked(async () => fn());
+  }
+
+  private compose(working: Working): ProjectState {
+    const view = this.index.view(working.ids);
+    const state = structuredClone(working.state);
+    state.tasks = view.tasks.concat(state.tasks);
+    state.runs = view.runs.concat(state.runs);
+    return state;
+  }
+
+  /** `state.json`, parsed and validated again only when its bytes changed since the last look. */
+  private async refreshWorking(): Promise<Working> {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(this.file);
+    } catch (error) {
+      throw new SwitchyardError('store-corrupt', `cannot read ${this.file}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (this.working && bytes.equals(this.working.bytes)) return this.working;
+    const file = await this.json.decode(bytes);
+    if (file.history === undefined)
+      throw new SwitchyardError(
+        'store-corrupt',
+        `${this.file} was replaced by a state file without a history mark; reopen the project to migrate it`,
+      );
+    const { history, ...state } = file;
+    this.working = workingOf(bytes, { ...state, version: STATE_VERSION }, history);
+    return this.working;
+  }
+
+  /** The history in memory up to `mark`: everything on first use, then only what was appended. */
+  private async refreshIndex(mark: HistoryMark): Promise<void> {
+    if (this.indexLoaded && compareMarks(this.index.mark, mark) === 0) return;
+    if (!this.indexLoaded || compareMarks(this.index.mark, mark) > 0) {
+      this.index.clear();
+      this.index.apply(await this.history.readRange(EMPTY_HISTORY, mark), mark);
+      this.indexLoaded = true;
+      return;
+    }
+    this.index.apply(await this.history.readRange(this.index.mark, mark), mark);
+  }
+
+  /**
+   * Splits a `state.json` from before the history: a copy of it is kept first, the finished tasks beyond the
+   * newest are appended to the history, and the new `state.json` is the commit. A crash at any point leaves the old
+   * file in place, and the next open does it all again (the append starts over from the empty mark).
+   */
+  private async migrate(): Promise<void> {
+    const file = await this.json.read();
+    if (!file || file.history !== undefined) return;
+    await keepMigrationBackup(this.file);
+    const { history: _none, ...state } = file;
+    const empty = new HistoryIndex();
+    const split = splitState({ ...state, version: STATE_VERSION }, empty, empty.view(new Set()), false);
+    const mark = await this.history.append(EMPTY_HISTORY, split.records);
+    await this.json.write({ ...split.working, version: STATE_FILE_VERSION, history: mark });
   }
 
   private async locked<T>(fn: () => Promise<T>): Promise<T> {
@@ -98,6 +248,26 @@ export class ProjectStore implements StateStore {
       await release().catch(() => undefined);
     }
   }
+}
+
+function workingOf(bytes: Buffer, state: ProjectState, mark: HistoryMark): Working {
+  return { bytes, state, ids: new Set(state.tasks.map((t) => t.id)), mark };
+}
+
+function runsOf(runs: readonly Run[], taskId: string): Run[] {
+  return runs.filter((r) => r.taskId === taskId);
+}
+
+/** The TypeError of a write to a frozen object (strict mode): a change reaching into the shared history. */
+function writesFrozen(error: unknown): boolean {
+  return (
+    error instanceof TypeError &&
+    /read only property|read-only|not extensible|Cannot delete property|Cannot add property/i.test(error.message)
+  );
+}
+
+function invalid(detail: string): SwitchyardError {
+  return new SwitchyardError('invalid-input', `refusing to store an invalid state: ${detail}`);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,5 +1,22 @@
+import type { Run } from '../model/run';
+import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
 import type { LeaseView } from '../lease/leaseStore';
+
+export interface ListFinishedOptions {
+  /** At most this many tasks. */
+  limit: number;
+  /** The `next` of the previous page: the tasks finished before that one. */
+  before?: string;
+}
+
+/** A page of finished tasks (DONE, FAILED, CANCELED), newest first, with their runs. */
+export interface FinishedPage {
+  tasks: Task[];
+  runs: Run[];
+  /** Pass as `before` for the next page; absent on the last page. */
+  next?: string;
+}
 
 /**
  * The project's tasks, runs and settings. `update` is one transaction: it
@@ -14,4 +31,11 @@ export interface StateStore {
   read(): Promise<ProjectState>;
   /** Applies `change` to the latest state atomically; `leases` reads and takes run leases in the same transaction. */
   update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T>;
+  /**
+   * The state with only its working set: every task not finished, and possibly some recently finished ones, with
+   * their runs. Cheap however long the history is; `listFinished` pages through the rest.
+   */
+  readWorking(): Promise<ProjectState>;
+  /** Finished tasks, newest first, a page at a time. */
+  listFinished(options: ListFinishedOptions): Promise<FinishedPage>;
 }

@@ -1,4 +1,4 @@
-import type { StateStore } from '../backend/stateStore';
+import type { FinishedPage, ListFinishedOptions, StateStore } from '../backend/stateStore';
 import type { LeaseView } from '../lease/leaseStore';
 import { readProjectConfig } from '../store/projectConfig';
 import type { ProjectSettings, ProjectState } from '../store/projectState';
@@ -32,6 +32,21 @@ export class LayeredStateStore implements StateStore {
     return state;
   }
 
+  /** The working set (see StateStore), with the effective settings. */
+  async readWorking(): Promise<ProjectState> {
+    const [state, committed, trusted] = await Promise.all([
+      this.inner.readWorking(),
+      readProjectConfig(this.root),
+      this.trusted(),
+    ]);
+    state.settings = this.layer(state.settings, committed, trusted).settings;
+    return state;
+  }
+
+  listFinished(options: ListFinishedOptions): Promise<FinishedPage> {
+    return this.inner.listFinished(options);
+  }
+
   async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
     const [committed, trusted] = await Promise.all([readProjectConfig(this.root), this.trusted()]);
     return this.inner.update((state, leases) => {
@@ -52,7 +67,7 @@ export class LayeredStateStore implements StateStore {
   /** The effective settings with where each comes from and what the committed file had ignored. */
   async layers(): Promise<LayeredSettings> {
     const [state, committed, trusted] = await Promise.all([
-      this.inner.read(),
+      this.inner.readWorking(),
       readProjectConfig(this.root),
       this.trusted(),
     ]);

@@ -11,6 +11,8 @@ interface Seen {
   state: TaskState;
   key: string;
   retryAt?: number;
+  /** The object compared last: a store may hand out the same (frozen) object for a task that did not change. */
+  task?: Task;
 }
 
 /**
@@ -25,6 +27,7 @@ export class SchedulerMirror {
   private scheduler!: Scheduler;
   private readonly seen = new Map<string, Seen>();
   private revision = -1;
+  private frozenPrefix: readonly Task[] = [];
   private settingsKey = '';
   private costs = new Map<string, number>();
   private breakers: Record<string, BreakerState> = {};
@@ -55,8 +58,14 @@ export class SchedulerMirror {
     if (state.revision === this.revision) return 0;
     this.costs = new Map(Object.entries(laneCosts(state)));
     let changed = 0;
-    for (const task of state.tasks) {
+    // The frozen tasks the last sync began with, if they still lead: unchanged, skipped by pointer compares alone.
+    const prefix = this.frozenPrefix;
+    let start = 0;
+    while (start < prefix.length && state.tasks[start] === prefix[start]) start++;
+    for (let i = start; i < state.tasks.length; i++) {
+      const task = state.tasks[i]!;
       const seen = this.seen.get(task.id);
+      if (seen?.task === task) continue;
       const at = Date.parse(task.updatedAt);
       if (!seen) {
         this.add(task, state);
@@ -65,13 +74,17 @@ export class SchedulerMirror {
       }
       const key = this.keyOf(task, state);
       const retryAt = task.retryAt ? Date.parse(task.retryAt) : undefined;
-      if (seen.state === task.state && seen.key === key && seen.retryAt === retryAt) continue;
+      if (seen.state === task.state && seen.key === key && seen.retryAt === retryAt) {
+        if (Object.isFrozen(task)) seen.task = task;
+        continue;
+      }
       changed += 1;
       if (seen.key !== key) this.scheduler.update(this.toSched(task, state), now);
       if (seen.retryAt !== retryAt) this.scheduler.setRetryAt(task.id, retryAt, now);
       if (seen.state !== task.state) this.scheduler.setState(task.id, task.state, at);
-      this.seen.set(task.id, { state: task.state, key, retryAt });
+      this.seen.set(task.id, { state: task.state, key, retryAt, ...frozen(task) });
     }
+    this.frozenPrefix = leadingFrozen(state.tasks, start, this.seen);
     this.revision = state.revision;
     return changed;
   }
@@ -103,7 +116,10 @@ export class SchedulerMirror {
     const result = this.scheduler.pick(now, max);
     for (const p of result.picks) {
       const seen = this.seen.get(p.id);
-      if (seen) seen.state = 'RUNNING';
+      if (seen) {
+        seen.state = 'RUNNING';
+        delete seen.task;
+      }
     }
     return result;
   }
@@ -124,6 +140,7 @@ export class SchedulerMirror {
       },
     });
     this.seen.clear();
+    this.frozenPrefix = [];
     this.costs = new Map(Object.entries(laneCosts(state)));
     this.scheduler.addMany(
       state.tasks.map((task) => ({
@@ -139,6 +156,7 @@ export class SchedulerMirror {
         state: task.state,
         key: this.keyOf(task, state),
         retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined,
+        ...frozen(task),
       });
     this.revision = state.revision;
   }
@@ -146,7 +164,7 @@ export class SchedulerMirror {
   private add(task: Task, state: ProjectState): void {
     const retryAt = task.retryAt ? Date.parse(task.retryAt) : undefined;
     this.scheduler.add(this.toSched(task, state), task.state, Date.parse(task.updatedAt), retryAt);
-    this.seen.set(task.id, { state: task.state, key: this.keyOf(task, state), retryAt });
+    this.seen.set(task.id, { state: task.state, key: this.keyOf(task, state), retryAt, ...frozen(task) });
   }
 
   private toSched(task: Task, state: ProjectState): SchedTask {
@@ -170,4 +188,16 @@ export class SchedulerMirror {
       task.spec.urgent?.expiresAt ?? null,
     ]);
   }
+}
+
+/** A frozen task cannot change behind the mirror's back: remembered, the next sync skips it by identity. */
+function frozen(task: Task): { task?: Task } {
+  return Object.isFrozen(task) ? { task } : {};
+}
+
+/** The leading tasks the mirror holds by identity (frozen, compared already); the first `known` are known to be. */
+function leadingFrozen(tasks: readonly Task[], known: number, seen: ReadonlyMap<string, Seen>): readonly Task[] {
+  let end = known;
+  while (end < tasks.length && seen.get(tasks[end]!.id)?.task === tasks[end]) end++;
+  return tasks.slice(0, end);
 }

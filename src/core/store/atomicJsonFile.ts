@@ -32,6 +32,11 @@ export class AtomicJsonFile<T> {
         cause: error,
       });
     }
+    return this.decode(bytes);
+  }
+
+  /** Parses and validates bytes read from the file (the same checks, backup and errors as `read`). */
+  async decode(bytes: Buffer): Promise<T> {
     let json: unknown;
     try {
       json = JSON.parse(bytes.toString('utf8'));
@@ -53,12 +58,14 @@ export class AtomicJsonFile<T> {
     return parsed.data;
   }
 
-  async write(data: T): Promise<void> {
+  /** Writes `data` atomically; the text written. */
+  async write(data: T): Promise<string> {
     await mkdir(dirname(this.path), { recursive: true });
     const temp = `${this.path}.${process.pid}.tmp`;
+    const text = `${JSON.stringify(data, null, 2)}\n`;
     const handle = await open(temp, 'w');
     try {
-      await handle.writeFile(`${JSON.stringify(data, null, 2)}\n`);
+      await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
@@ -70,6 +77,7 @@ export class AtomicJsonFile<T> {
     } finally {
       await dir.close();
     }
+    return text;
   }
 
   private newerVersion(json: unknown): number | undefined {

@@ -86,6 +86,15 @@ CREATE TRIGGER sy_journal_events_append_only BEFORE UPDATE OR DELETE ON sy_journ
     name: 'process groups recorded with run leases',
     sql: `ALTER TABLE sy_run_leases ADD COLUMN groups jsonb`,
   },
+  {
+    version: 3,
+    name: 'indexes for the working set and the pages of finished tasks',
+    sql: `
+CREATE INDEX sy_tasks_finished ON sy_tasks (project, position) WHERE state IN ('DONE', 'FAILED', 'CANCELED');
+CREATE INDEX sy_tasks_working ON sy_tasks (project, position) WHERE state NOT IN ('DONE', 'FAILED', 'CANCELED');
+CREATE INDEX sy_runs_task ON sy_runs (project, task_id);
+`,
+  },
 ];
 
 /** The advisory lock key that serializes schema changes between processes starting at once. */

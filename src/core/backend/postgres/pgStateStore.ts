@@ -4,7 +4,8 @@ import { Run } from '../../model/run';
 import { Task } from '../../model/task';
 import { describeZodError } from '../../model/zodIssues';
 import { ProjectState, emptyProjectState } from '../../store/projectState';
-import type { StateStore } from '../stateStore';
+import type { FinishedPage, ListFinishedOptions, StateStore } from '../stateStore';
+import { listPgFinished, readPgWorking } from './pgFinished';
 import type { LeaseView } from '../../lease/leaseStore';
 import type { PgConnection, Queryable } from './pgConnection';
 import { PgLeaseView, type LeaseRow } from './pgLeaseView';
@@ -78,6 +79,15 @@ export class PgStateStore implements StateStore {
 
   update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
     return this.updateWith(change);
+  }
+
+  /** The unfinished tasks and their runs, read with the partial index (not every row of the project). */
+  readWorking(): Promise<ProjectState> {
+    return readPgWorking(this.db, this.project);
+  }
+
+  listFinished(options: ListFinishedOptions): Promise<FinishedPage> {
+    return listPgFinished(this.db, this.project, options);
   }
 
   /**

@@ -1,0 +1,191 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { ProjectStore } from '../src/core/backend/projectStore';
+import { Run } from '../src/core/model/run';
+import { Task } from '../src/core/model/task';
+
+const run = promisify(execFile);
+const CLI = resolve('dist/cli.js');
+/** Tasks drained per history size: `SWITCHYARD_BENCH_E2E_TASKS` (default 100). */
+const TASKS = Number(process.env.SWITCHYARD_BENCH_E2E_TASKS ?? 100);
+/** Tasks of the separate drain under strace that counts the processes started. */
+const COUNTED = Number(process.env.SWITCHYARD_BENCH_E2E_COUNTED ?? 20);
+const HISTORY = (process.env.SWITCHYARD_BENCH_E2E_HISTORY ?? '0,1000,10000').split(',').map(Number);
+const COMMAND = 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"';
+/** The physical floor of one task: a worktree, the change, a commit, the worktree removed. */
+const FLOOR = `set -e
+for i in $(seq 1 "$1"); do
+  git worktree add -q -b "floor-$2-$i" "../floor-$2-$i"
+  echo "$i" > "../floor-$2-$i/README.md"
+  git -C "../floor-$2-$i" commit -qam "floor $i"
+  git worktree remove "../floor-$2-$i"
+done`;
+
+interface Row {
+  history: number;
+  floorMs: number;
+  taskMs: number;
+  /** CPU (user + system) of the drain and every process it waited for, per task. */
+  cpuMs: number;
+  processes: number;
+  floorProcesses: number;
+  statusMs: number;
+  statusMaxMs: number;
+  rssMb: number;
+}
+
+/**
+ * The real CLI (`dist/cli.js run`, default concurrency, a one-file `command` lane) draining tasks on top of 0, 1,000
+ * and 10,000 finished tasks of history, against the floor loop measured in the same repository just before. The
+ * history is written through the store (as finished tasks with a run each), not by running it. Processes are
+ * counted by `strace -f` (successful `execve`) on a separate, smaller drain, so tracing slows no timed figure.
+ */
+export async function benchE2e(): Promise<void> {
+  const rows: Row[] = [];
+  for (const history of HISTORY) rows.push(await measure(history));
+  const base = rows[0]!.taskMs;
+  console.log(
+    `${TASKS} tasks drained by \`node dist/cli.js run\` (command lane \`${COMMAND}\`), on top of finished history`,
+  );
+  console.log(
+    `${'history'.padStart(8)}${'floor ms'.padStart(10)}${'ms/task'.padStart(9)}${'÷floor'.padStart(8)}` +
+      `${'÷0'.padStart(6)}${'CPU ms'.padStart(8)}${'procs/task'.padStart(12)}${'floor procs'.padStart(13)}` +
+      `${'status ms'.padStart(11)}${'peak RSS'.padStart(10)}`,
+  );
+  for (const r of rows)
+    console.log(
+      `${String(r.history).padStart(8)}${r.floorMs.toFixed(1).padStart(10)}${r.taskMs.toFixed(1).padStart(9)}` +
+        `${(r.taskMs / r.floorMs).toFixed(2).padStart(7)}x${(r.taskMs / base).toFixed(2).padStart(5)}x` +
+        `${r.cpuMs.toFixed(1).padStart(8)}` +
+        `${r.processes.toFixed(1).padStart(12)}${r.floorProcesses.toFixed(1).padStart(13)}` +
+        `${`${r.statusMs.toFixed(0)}-${r.statusMaxMs.toFixed(0)}`.padStart(11)}` +
+        `${`${r.rssMb.toFixed(0)} MB`.padStart(10)}`,
+    );
+  console.log(
+    'ms/task: wall time of the drain; CPU ms: user + system of the drain and its children per task (GNU time); ' +
+      'status: median-max of 5 runs of `node dist/cli.js status`; peak RSS: the drain process (GNU time %M)',
+  );
+}
+benchE2e.title = 'End to end: the real CLI draining tasks on top of 0, 1,000 and 10,000 finished tasks, vs the floor';
+
+async function measure(history: number): Promise<Row> {
+  const top = await mkdtemp(join(tmpdir(), 'switchyard-bench-e2e-'));
+  const dir = join(top, 'repo');
+  try {
+    await run('git', ['init', '-q', '-b', 'main', dir]);
+    const git = (...args: string[]) => run('git', ['-C', dir, ...args]);
+    await git('config', 'user.name', 'Bench');
+    await git('config', 'user.email', 'bench@localhost');
+    await writeFile(join(dir, 'README.md'), '# bench\n');
+    await git('add', '.');
+    await git('commit', '-qm', 'initial');
+    const head = (await git('rev-parse', 'HEAD')).stdout.trim();
+    await writeHistory(dir, history, head);
+    await writeFile(join(top, 'floor.sh'), FLOOR);
+    const floor = await timed(() => run('bash', [join(top, 'floor.sh'), String(TASKS), 'timed'], { cwd: dir }));
+    await addTasks(dir, top, TASKS, 'timed');
+    const drain = await timed(() =>
+      run('/usr/bin/time', ['-f', '%M %U %S', 'node', CLI, 'run', '--repo', dir], { maxBuffer: 64 * 1024 * 1024 }),
+    );
+    const [rssKb, user, sys] = drain.value.stderr.trim().split('\n').at(-1)!.split(' ').map(Number) as [
+      number,
+      number,
+      number,
+    ];
+    const done = (await (await ProjectStore.open(dir)).read()).tasks.filter((t) => t.state === 'DONE').length;
+    if (done !== history + TASKS) throw new Error(`only ${done - history} of ${TASKS} bench tasks ended DONE`);
+    const status: number[] = [];
+    for (let i = 0; i < 5; i++) status.push((await timed(() => run('node', [CLI, 'status', '--repo', dir]))).ms);
+    status.sort((a, b) => a - b);
+    await addTasks(dir, top, COUNTED, 'counted');
+    const processes = await countProcesses(top, ['node', CLI, 'run', '--repo', dir], dir);
+    const floorProcesses = await countProcesses(top, ['bash', join(top, 'floor.sh'), String(COUNTED), 'count'], dir);
+    return {
+      history,
+      floorMs: floor.ms / TASKS,
+      taskMs: drain.ms / TASKS,
+      cpuMs: ((user + sys) * 1000) / TASKS,
+      // The traced command itself (node, bash) is not a child.
+      processes: (processes - 1) / COUNTED,
+      floorProcesses: (floorProcesses - 1) / COUNTED,
+      statusMs: status[2]!,
+      statusMaxMs: status[4]!,
+      rssMb: rssKb / 1024,
+    };
+  } finally {
+    await rm(top, { recursive: true, force: true });
+  }
+}
+
+/** `history` finished tasks, each with one succeeded run, written through the store in batches of 1,000. */
+export async function writeHistory(dir: string, history: number, head: string): Promise<void> {
+  const store = await ProjectStore.open(dir);
+  await store.update((s) => {
+    s.settings.laneSettings.command = { command: COMMAND };
+  });
+  for (let from = 1; from <= history; from += 1000) {
+    const to = Math.min(history, from + 999);
+    await store.update((s) => {
+      for (let n = from; n <= to; n++) {
+        const at = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
+        s.tasks.push(
+          Task.parse({
+            id: `t${n}`,
+            spec: { title: `history ${n}`, spec: `an earlier one-file change ${n}` },
+            state: 'DONE',
+            baseCommit: head,
+            createdAt: at,
+            updatedAt: at,
+            attempts: 1,
+            generation: 0,
+            lastRunId: `t${n}.1`,
+          }),
+        );
+        s.runs.push(
+          Run.parse({
+            id: `t${n}.1`,
+            taskId: `t${n}`,
+            lane: 'command',
+            attempt: 1,
+            generation: 0,
+            state: 'SUCCEEDED',
+            branch: `switchyard/t${n}.1`,
+            worktree: join(dir, '.switchyard', 'worktrees', `t${n}.1`),
+            baseCommit: head,
+            startedAt: at,
+            endedAt: at,
+            durationMs: 150,
+          }),
+        );
+      }
+      s.nextTaskNumber = to + 1;
+    });
+  }
+}
+
+async function addTasks(dir: string, top: string, count: number, label: string): Promise<void> {
+  const file = join(top, `${label}.json`);
+  await writeFile(file, JSON.stringify(Array.from({ length: count }, (_, i) => ({ title: `${label} ${i + 1}` }))));
+  await run('node', [CLI, 'task', 'add', '--from', file, '--repo', dir]);
+}
+
+/** Processes started by `command` and everything it starts: successful `execve` calls under `strace -f`. */
+async function countProcesses(top: string, command: string[], cwd: string): Promise<number> {
+  const trace = join(top, 'trace.txt');
+  await run('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', trace, ...command], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const lines = (await readFile(trace, 'utf8')).split('\n');
+  await rm(trace, { force: true });
+  return lines.filter((l) => /execve(\(| resumed)/.test(l) && /= 0$/.test(l)).length;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - started };
+}
