@@ -314,7 +314,7 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
       return text.includes(ids.ci) ? text : undefined;
     });
     assert.match(stage, /AWAITING_CI\s+1/);
-    assert.match(stage, /no WIP limit set/);
+    assert.match(stage, /AWAITING_CI\s+1 \/ 4/, 'its WIP usage against wip.AWAITING_CI (default 4)');
     const row = frame.locator(`[data-task-id="${ids.ci}"]`);
     assert.match(await row.innerText(), new RegExp(`PR #${n.ci} open[\\s\\S]*unit tests`));
     assert.equal(await row.locator('.check-failure').count(), 1);

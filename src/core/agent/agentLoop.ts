@@ -78,9 +78,6 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
     if (compacted) {
       sent = 0;
       previousEnd = undefined;
-      // Logged by the process that first made it (a resumed run rebuilds the same compactions silently).
-      if (!tools.replaying)
-        input.emit({ type: 'progress', message: compactionNote(turn, compacted, options.contextWindow) });
     }
     const estimated = fixedTokens + messages.reduce((n, m) => n + estimateTokens(m), 0);
     // The journal keeps what this request adds (all of it after a compaction); the whole request is the system prompt
@@ -122,6 +119,9 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
     if (result.usage.inputTokens > 0) scale = Math.max(1, result.usage.inputTokens / estimated);
     if (!turnResult.replayed) {
       tools.replaying = false;
+      // Logged once, with the answer of the call it preceded: by the process whose request was answered (a resumed run
+      // rebuilds the compactions of replayed calls silently, and logs the one of a re-sent call).
+      if (compacted) input.emit({ type: 'progress', message: compactionNote(turn, compacted, options.contextWindow) });
       input.emit({ type: 'usage', usage: result.usage });
       input.emit({ type: 'progress', message: callNote(turn, result.usage) });
     }

@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import { findTask } from '../../core/engine/taskCommands';
 import type { Task } from '../../core/model/task';
 import type { TaskState } from '../../core/model/taskStates';
-import { plainLine } from '../../core/text/plainText';
 import { pickTask } from '../prompts/pickTask';
 import { PromptCanceled } from '../prompts/promptCanceled';
 import { taskIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 import { TaskNode } from '../views/taskTreeNodes';
+import { showModal } from '../views/showMessage';
 
 /** What the picker offers, in this order: the tasks at work (a running one first), then the queued ones. */
 export const CANCEL_PICK_STATES: readonly TaskState[] = [
@@ -34,14 +34,11 @@ export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task
     id ??= await pickTask(state, 'Cancel which task? (running tasks first)', CANCEL_PICK_STATES, true);
     const task = findTask(state, id);
     const running = CANCEL_PICK_STATES.includes(task.state) && task.state !== 'READY';
-    const answer = await vscode.window.showWarningMessage(
-      plainLine(`Cancel ${task.id} · ${task.spec.title} (${task.state})?`),
-      {
-        modal: true,
-        detail: running
-          ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart.'
-          : 'It leaves the queue; Retry Task puts it back.',
-      },
+    const answer = await showModal(
+      `Cancel ${task.id} · ${task.spec.title} (${task.state})?`,
+      running
+        ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart.'
+        : 'It leaves the queue; Retry Task puts it back.',
       CONFIRM_CANCEL,
     );
     if (answer !== CONFIRM_CANCEL) throw new PromptCanceled();

@@ -21,3 +21,15 @@ export function showMessage(kind: MessageKind, text: string, ...items: string[])
       return vscode.window.showErrorMessage(safe, ...items);
   }
 }
+
+/**
+ * A modal question (a confirmation) whose text and detail may hold untrusted parts (a task's title): both go
+ * through notificationText, as for a notification. Returns the item picked, or undefined when dismissed.
+ */
+export function showModal(text: string, detail: string, ...items: string[]): Thenable<string | undefined> {
+  return vscode.window.showWarningMessage(
+    notificationText(text),
+    { modal: true, detail: notificationText(detail) },
+    ...items,
+  );
+}

@@ -49,7 +49,13 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
       const run = state.runs[0]!;
       assert.equal(state.tasks[0]!.state, 'DONE', run.failureReason);
       assert.equal(run.sessionId, SESSION);
-      assert.deepEqual(run.usage, { inputTokens: 12 + 5120 + 34026, outputTokens: 231, costUsd: 0.0421355 });
+      assert.deepEqual(run.usage, {
+        inputTokens: 12 + 5120 + 34026,
+        outputTokens: 231,
+        cacheReadTokens: 34026,
+        cacheWriteTokens: 5120,
+        costUsd: 0.0421355,
+      });
       assert.equal(run.summary, 'Added src/health.ts: health() returns 200.');
       assert.match(await project.diff(run.id), /\+export const health = \(\): number => 200;/);
 
@@ -75,8 +81,20 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
       assert.deepEqual(
         [events[3], events[7], events[8]],
         [
-          { type: 'usage', usage: { inputTokens: 4 + 5120 + 11342, outputTokens: 2, costUsd: 0 } },
-          { type: 'usage', usage: { inputTokens: 8 + 22684, outputTokens: 229, costUsd: 0 } },
+          {
+            type: 'usage',
+            usage: {
+              inputTokens: 4 + 5120 + 11342,
+              outputTokens: 2,
+              cacheReadTokens: 11342,
+              cacheWriteTokens: 5120,
+              costUsd: 0,
+            },
+          },
+          {
+            type: 'usage',
+            usage: { inputTokens: 8 + 22684, outputTokens: 229, cacheReadTokens: 22684, costUsd: 0 },
+          },
           { type: 'usage', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0.0421355 } },
         ],
       );
