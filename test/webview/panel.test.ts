@@ -124,9 +124,9 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     assert.match(
       await runs.nth(0).innerText(),
       new RegExp(
-        String.raw`^2\s+t8\.2\s+anthropic\s+FAILED \(verify-failed\)[\s\S]*52\.0 s\s+\$0\.04 \(7820\+782 ` +
-          String.raw`tokens\)\s+—\s+Diff\s+Worktree\s+pytest exit 1 in tests\/test_user\.py::test_create\s+salvage: 2 ` +
-          String.raw`file\(s\) on switchyard\/salvage\/t8\.2`,
+        String.raw`^2\s+t8\.2\s+anthropic\s+FAILED \(verify-failed\)[\s\S]*52\.0 s\s+\$0\.04 ` +
+          String.raw`\(7820\+782 tokens\)\s+—\s+Diff\s+Worktree\s+pytest exit 1 in ` +
+          String.raw`tests\/test_user\.py::test_create\s+salvage: 2 file\(s\) on switchyard\/salvage\/t8\.2`,
       ),
     );
     assert.match(
