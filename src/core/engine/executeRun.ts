@@ -174,7 +174,8 @@ export async function executeRun(
     ctx.trace.append({ type: 'decision', kind: 'finish', task: run.taskId, run: run.id, message: outcome.message });
   }
   const finished = outcome.run;
-  ctx.stageGate?.notify();
+  // The task's slot is free from here (the store says so); the worktree's removal below holds no stage.
+  ctx.stageGate?.left(run.taskId);
   // Released only once the run's end is recorded, so nobody takes over a finished run.
   await lease.release();
   await retireWorktree(ctx, finished, record);

@@ -106,6 +106,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     active.set(run.id, job);
   };
   const offEntered = ctx.stageGate.onEntered((taskId, stage) => meter.enter(taskId, stage));
+  const offLeft = ctx.stageGate.onLeft((taskId) => meter.leave(taskId));
   const wake = new Wake(
     ctx.stageGate.onChange(() => wake.ring()),
     [stop, noClaims],
@@ -151,6 +152,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     await Promise.all(active.values());
   } finally {
     offEntered();
+    offLeft();
     wake.dispose();
   }
 

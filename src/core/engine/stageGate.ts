@@ -44,6 +44,18 @@ export class StageGate {
     this.events.emit('change');
   }
 
+  /** A task of this process left the pipeline (its run's end is recorded): its slot is free; waiters try again. */
+  left(taskId: string): void {
+    this.events.emit('left', taskId);
+    this.notify();
+  }
+
+  /** Called with each task this process takes out of the pipeline (see `left`). */
+  onLeft(listener: (taskId: string) => void): () => void {
+    this.events.on('left', listener);
+    return () => this.events.off('left', listener);
+  }
+
   /** Called with each task this process moves into a stage. */
   onEntered(listener: (taskId: string, stage: Stage) => void): () => void {
     this.events.on('entered', listener);
