@@ -3,6 +3,7 @@ import type { QueueSummary } from '../../core/engine/queueRunner';
 import type { Run } from '../../core/model/run';
 import type { Task } from '../../core/model/task';
 import type { Project } from '../../core/project';
+import { ACTIVE_TASK_STATES } from '../../core/model/taskStates';
 import { announceRunFinished, runFinishedLine } from './announceRunFinished';
 import { showMessage } from '../views/showMessage';
 import { notificationText } from '../../core/text/notificationText';
@@ -67,7 +68,7 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
           },
         });
         await Promise.all(announced);
-        reportSummary(summary, controller.signal.aborted || request.shutdown?.aborted === true);
+        await reportSummary(project, summary, controller.signal.aborted || request.shutdown?.aborted === true);
         return summary;
       } finally {
         steps.dispose();
@@ -77,11 +78,22 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
   );
 }
 
-function reportSummary(summary: QueueSummary, stopped: boolean): void {
+async function reportSummary(project: Project, summary: QueueSummary, stopped: boolean): Promise<void> {
   if (stopped) {
     void showMessage('info', 'Switchyard: queue stopped; unfinished tasks are back in READY.');
   } else if (summary.runs.length === 0) {
     const waiting = summary.waiting.map((w) => `${w.taskId} waits for ${w.on.join(', ')}`).join('; ');
-    void showMessage('info', `Switchyard: nothing to run${waiting ? ` (${waiting})` : ': no READY tasks'}.`);
+    if (waiting) return void showMessage('info', `Switchyard: nothing to run (${waiting}).`);
+    // This process started nothing: tasks at work now were claimed by another one (a window, a terminal, a worker).
+    const elsewhere = (await project.state().catch(() => undefined))?.tasks.filter((t) =>
+      ACTIVE_TASK_STATES.includes(t.state),
+    ).length;
+    void showMessage(
+      'info',
+      elsewhere
+        ? `Switchyard: nothing to run here: no READY tasks are left; ${elsewhere} task(s) are in progress in another ` +
+            'Switchyard process (another window, a terminal or a worker).'
+        : 'Switchyard: nothing to run: no READY tasks.',
+    );
   }
 }
