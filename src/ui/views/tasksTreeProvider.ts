@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
+import { errorMessage, isSwitchyardError } from '../../core/errors';
 import { TASK_STATES } from '../../core/model/taskStates';
 import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
@@ -56,7 +56,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   /** The message shown above the tree: why the project could not be opened. */
   message(): string | undefined {
-    return this.snapshot.error === undefined ? undefined : errorMessage(this.snapshot.error);
+    // A folder outside git gets the welcome view's text and its Initialize Repository link instead: VS Code hides a
+    // tree view's welcome content while the view has a message.
+    if (this.snapshot.error === undefined || isSwitchyardError(this.snapshot.error, 'not-a-git-repo')) return undefined;
+    return errorMessage(this.snapshot.error);
   }
 
   private taskNode(taskId: string): TaskNode | undefined {
