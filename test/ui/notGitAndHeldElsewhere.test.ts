@@ -121,6 +121,13 @@ describe('A folder without git, and a queue held by another process (code-server
     assert.doesNotMatch(text, /No tasks yet/, 'the git repository welcome is not shown as well');
     const init = welcome.locator('.monaco-button', { hasText: 'Initialize Repository' });
     await init.waitFor({ state: 'visible', timeout: 10_000 });
+    // The status bar says what is wrong rather than showing an empty queue ("0 running, 0 queued").
+    await poll('the status bar naming the missing repository', async () =>
+      (await page.locator('.statusbar-item', { hasText: 'Switchyard: no git repository' }).count()) > 0
+        ? true
+        : undefined,
+    );
+    assert.equal(await page.locator('.statusbar-item', { hasText: 'running,' }).count(), 0);
     await themedShots(plain, {}, '01-not-a-git-repo');
     assert.ok(!existsSync(join(plain, '.git')), 'no repository yet');
 

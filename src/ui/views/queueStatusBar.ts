@@ -40,8 +40,12 @@ export class QueueStatusBar implements vscode.Disposable {
 
   private render(): void {
     const { running, queued } = this.source.counts();
-    this.item.text = `$(rocket) Switchyard: ${running} running, ${queued} queued`;
     const error = this.source.error();
+    // Counts of a project that could not be opened would read as an empty queue: say what is wrong instead.
+    this.item.text =
+      error === undefined
+        ? `$(rocket) Switchyard: ${running} running, ${queued} queued`
+        : `$(warning) Switchyard: ${errorCode(error) === 'not-a-git-repo' ? 'no git repository' : 'not open'}`;
     const backend = this.source.backendDescription();
     const where = backend ? `\nBackend: ${backend}` : '';
     this.item.tooltip =
@@ -52,4 +56,12 @@ export class QueueStatusBar implements vscode.Disposable {
     this.subscription?.dispose();
     this.item.dispose();
   }
+}
+
+/**
+ * The error's code, read from the value: this file is in the extension's small entry, whose copy of SwitchyardError
+ * is not the runtime bundle's, so `instanceof` cannot tell.
+ */
+function errorCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
