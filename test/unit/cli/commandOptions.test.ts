@@ -40,8 +40,8 @@ describe('CLI options per command', () => {
     assert.match(
       r.err,
       new RegExp(
-        String.raw`unknown option --concurrency for status; status takes --json, --backend files\|postgres, ` +
-          '--project-name NAME, --repo DIR, --help',
+        String.raw`unknown option --concurrency for status; status takes --json, --all, --finished N, ` +
+          String.raw`--backend files\|postgres, --project-name NAME, --repo DIR, --help`,
       ),
     );
     assert.equal(existsSync(join(repo.dir, '.switchyard')), false);
