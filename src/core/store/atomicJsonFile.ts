@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { access, link, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { access, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { describeZodError } from '../model/zodIssues';
+import { contentCopyPath, keepContentCopy } from './keepContentCopy';
 
 /**
  * A lowdb adapter for one JSON document, validated with zod on read and
@@ -92,8 +92,7 @@ export class AtomicJsonFile<T> {
    * that copy exists.
    */
   private async corrupt(bytes: Buffer, problem: string): Promise<SwitchyardError> {
-    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-    const backup = `${this.path}.corrupt-${hash}.bak`;
+    const backup = contentCopyPath(this.path, bytes, 'corrupt');
     let kept: string | undefined;
     try {
       if (
@@ -103,20 +102,7 @@ export class AtomicJsonFile<T> {
         )
       )
         return this.corruptError(problem, backup);
-      const temp = `${backup}.${process.pid}.tmp`;
-      const handle = await open(temp, 'w');
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      // A hard link appears whole or not at all, and fails when a copy of the same content is there already.
-      await link(temp, backup)
-        .catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') throw error;
-        })
-        .finally(() => rm(temp, { force: true }));
+      await keepContentCopy(this.path, bytes, 'corrupt');
       kept = backup;
     } catch {
       // The original stays untouched either way.
