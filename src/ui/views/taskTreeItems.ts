@@ -97,8 +97,8 @@ function stateItem(node: StateNode): vscode.TreeItem {
   item.description = String(node.tasks.length);
   if (node.ofNewestFinished !== undefined) {
     item.description = `${node.tasks.length} of the newest ${node.ofNewestFinished} finished`;
-    item.tooltip =
-      `${node.state} tasks among the ${node.ofNewestFinished} newest finished ones; older ones are not shown.`;
+    const shown = node.ofNewestFinished;
+    item.tooltip = `${node.state} tasks among the ${shown} newest finished ones; older ones are not shown.`;
   }
   item.contextValue = `state.${node.state}`;
   item.iconPath = new vscode.ThemeIcon(TASK_ICONS[node.state]);
