@@ -199,7 +199,12 @@ export class Project {
    * history; `more` says whether older finished tasks were left out.
    */
   async recentState(finished: number): Promise<RecentState> {
-    const [state, page] = await Promise.all([this.store.readWorking(), this.store.listFinished({ limit: finished })]);
+    // A page of one at least (the store's listFinished fails on a limit of 0): with 0, it only says whether any exist.
+    const [state, read] = await Promise.all([
+      this.store.readWorking(),
+      this.store.listFinished({ limit: Math.max(1, finished) }),
+    ]);
+    const page = finished > 0 ? read : { tasks: [], runs: [], ...(read.tasks.length ? { next: '' } : {}) };
     const newestFirst = page.tasks.map((t) => t.id);
     const shown = new Set(newestFirst);
     const active = state.tasks.filter(

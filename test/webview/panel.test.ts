@@ -295,7 +295,7 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     assert.equal(await page.locator('#task-row-t6').getAttribute('aria-selected'), 'true');
   });
 
-  it('says when it shows only the newest finished tasks, and its Show more asks the host for the next page', async () => {
+  it('says when it shows only the newest finished tasks; its Show more asks the host for the next page', async () => {
     await openPanel(page, standIn, 'dark');
     await takePosted(page);
     const { state: s, guards, trace } = richProject();

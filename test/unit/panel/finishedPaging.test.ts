@@ -104,6 +104,10 @@ describe('paging through 10,000 finished tasks (panel model, report)', function 
     assert.equal(cut.more, true);
     assert.equal(cut.state.tasks.length, 1_004);
     assert.ok(cut.state.runs.every((r) => cut.state.tasks.some((t) => t.id === r.taskId)));
+    const none = await project.recentState(0);
+    assert.deepEqual(none.finished, []);
+    assert.equal(none.more, true, 'a window of 0 still says older finished tasks exist');
+    assert.deepEqual(sorted(none.state.tasks.map((t) => t.id)), active);
     const all = await project.recentState(HISTORY);
     assert.equal(all.finished.length, HISTORY);
     assert.equal(all.finished.at(-1), 't1');
