@@ -86,6 +86,17 @@ export function buildLayout(app: HTMLElement): void {
             'aria-describedby': 'list-help',
           }),
           h('p', { id: 'list-empty', class: 'empty', hidden: true }),
+          h(
+            'p',
+            { id: 'list-more', class: 'muted small', hidden: true },
+            h('span', { id: 'list-more-text' }),
+            ' ',
+            button('Show more finished tasks', {
+              icon: 'history',
+              label: 'Show the next page of finished tasks',
+              action: 'more',
+            }),
+          ),
           h('p', {
             id: 'list-help',
             class: 'muted small',

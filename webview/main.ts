@@ -183,11 +183,19 @@ function renderSummary(): void {
   const worktrees = wt
     ? ` · ${plural(wt.count, 'worktree')}${wt.bytes !== undefined && wt.count ? ` (${bytes(wt.bytes)})` : ''}`
     : '';
+  const finished = header.finished?.more ? ` · the ${header.finished.shown} newest finished shown` : '';
   setText(
     byId('summary'),
-    `${header.repo} · ${plural(header.total, 'task')}${counts ? ` (${counts})` : ''} · default lane ` +
+    `${header.repo} · ${plural(header.total, 'task')}${counts ? ` (${counts})` : ''}${finished} · default lane ` +
       `${header.defaultLane}${worktrees}`,
   );
+  const more = byId('list-more');
+  more.hidden = !header.finished?.more;
+  if (header.finished?.more)
+    setText(
+      byId('list-more-text'),
+      `The ${header.finished.shown} newest finished tasks are shown; older ones are in the history.`,
+    );
 }
 
 function renderTabs(): void {
@@ -228,6 +236,7 @@ document.addEventListener('click', (e) => {
   const target = (e.target as HTMLElement).closest<HTMLElement>('[data-action]');
   const action = target?.dataset.action;
   if (action === 'runQueue' || action === 'refresh') send({ type: 'command', command: action });
+  if (action === 'more') send({ type: 'more' });
 });
 const tabs = byId('tabs');
 tabs.addEventListener('click', (e) => {

@@ -268,6 +268,8 @@ export const COMMANDS: readonly CommandSpec[] = [
           trace: flag('every decision, with its time'),
           json,
           task: text('ID', 'only this task', { multiple: true }),
+          all: flag('every finished task too, not only the newest'),
+          finished: int('N', 'cover the N newest finished tasks (default 20)', 0),
         },
         help: 'why each task started, waited, was retried or blocked',
       },

@@ -50,6 +50,7 @@ import { TraceLog, readTrace, type TraceLine } from './engine/traceLog';
 import { BUILTIN_ERROR_RULES } from './retry/errorRules';
 import { loadErrorRules, type ErrorRule } from './retry/classifyError';
 import { buildReport, type ProjectReport } from './report/buildReport';
+import type { RecentState } from './panel/finishedWindow';
 import { fileAtCommit } from './git/changedFiles';
 import { type RunChanges, runChanges } from './workspace/runChanges';
 import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
@@ -197,9 +198,15 @@ export class Project {
    * The unfinished tasks and the `finished` newest finished ones, with their runs, without reading the whole
    * history; `more` says whether older finished tasks were left out.
    */
-  async recentState(finished: number): Promise<{ state: ProjectState; more: boolean }> {
-    const [state, page] = await Promise.all([this.store.readWorking(), this.store.listFinished({ limit: finished })]);
-    const shown = new Set(page.tasks.map((t) => t.id));
+  async recentState(finished: number): Promise<RecentState> {
+    // A page of one at least (the store's listFinished fails on a limit of 0): with 0, it only says whether any exist.
+    const [state, read] = await Promise.all([
+      this.store.readWorking(),
+      this.store.listFinished({ limit: Math.max(1, finished) }),
+    ]);
+    const page = finished > 0 ? read : { tasks: [], runs: [], ...(read.tasks.length ? { next: '' } : {}) };
+    const newestFirst = page.tasks.map((t) => t.id);
+    const shown = new Set(newestFirst);
     const active = state.tasks.filter(
       (t) =>
         !shown.has(t.id) &&
@@ -214,7 +221,7 @@ export class Project {
       ...page.runs.filter((r) => shown.has(r.taskId)),
       ...state.runs.filter((r) => activeIds.has(r.taskId)),
     ];
-    return { state, more: page.next !== undefined };
+    return { state, finished: newestFirst, more: page.next !== undefined };
   }
 
   /** A page of finished tasks, newest first, with their runs (report, the tree and the panel page with it). */
@@ -385,13 +392,19 @@ export class Project {
     return runQueue(this.ctx, options);
   }
 
-  /** Why things happened: per task, its runs' decisions and the scheduler's, in time order. */
-  async report(): Promise<ProjectReport> {
-    const state = await this.store.read();
+  /**
+   * Why things happened: per task, its runs' decisions and the scheduler's, in time order. Over every task, or with
+   * `finished`, over the unfinished tasks and that many of the newest finished ones (`finished` in the report says
+   * how many it holds and whether older ones were left out).
+   */
+  async report(options: { finished?: number } = {}): Promise<ProjectReport> {
+    const recent = options.finished === undefined ? undefined : await this.recentState(options.finished);
+    const state = recent?.state ?? (await this.store.read());
     const logs = new Map(
       await Promise.all(state.runs.map(async (r) => [r.id, await readRunLog(eventsPath(this.root, r.id))] as const)),
     );
-    return buildReport(state, logs, await readTrace(this.root));
+    const report = buildReport(state, logs, await readTrace(this.root));
+    return recent ? { ...report, finished: { shown: recent.finished.length, more: recent.more } } : report;
   }
 
   /** The scheduler's trace: decisions and per-tick signals, oldest first. */

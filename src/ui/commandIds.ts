@@ -30,6 +30,7 @@ export const COMMANDS = {
   checkOutBranch: 'switchyard.checkOutBranch',
   showRunLog: 'switchyard.showRunLog',
   submitTaskDocument: 'switchyard.submitTaskDocument',
+  showMoreFinished: 'switchyard.showMoreFinished',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -60,4 +61,5 @@ export const SETTINGS = {
   wipRunning: 'wip.running',
   integrationMode: 'integration.mode',
   integrationTargetBranch: 'integration.targetBranch',
+  treeFinishedShown: 'tree.finishedShown',
 } as const;

@@ -6,7 +6,7 @@ import { buildPanelView } from '../../src/core/panel/buildPanelView';
 import { launchChromium, type Browser } from '../harness/browser';
 import { runAllCleanups } from '../harness/cleanup';
 import { REPO_ROOT } from '../harness/codeServer';
-import { state as emptyState } from '../helpers/panelFixture';
+import { state as emptyState, richProject } from '../helpers/panelFixture';
 import { NOW, hostPost, openPanel, richView, snapshot, takePosted } from './panelPage';
 import { startStandIn, type StandIn } from './standIn';
 
@@ -293,6 +293,39 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
       ['t6'],
     );
     assert.equal(await page.locator('#task-row-t6').getAttribute('aria-selected'), 'true');
+  });
+
+  it('says when it shows only the newest finished tasks; its Show more asks the host for the next page', async () => {
+    await openPanel(page, standIn, 'dark');
+    await takePosted(page);
+    const { state: s, guards, trace } = richProject();
+    const paged = (shown: number, more: boolean) =>
+      buildPanelView(s, '/work/acme-api', { guards, trace, finished: { shown, more } }, NOW);
+    await snapshot(page, paged(50, true));
+    assert.match(await page.locator('#summary').innerText(), /the 50 newest finished shown/);
+    assert.equal(await page.locator('#list-more').isVisible(), true);
+    assert.match(await page.locator('#list-more').innerText(), /The 50 newest finished tasks are shown/);
+    assert.match(
+      await page.locator('#lanes-over').innerText(),
+      /over the runs of the active tasks and of the 50 newest finished tasks \(older finished tasks are not counted/,
+    );
+    await page.getByRole('button', { name: 'Show the next page of finished tasks' }).click();
+    assert.deepEqual(await takePosted(page), [{ type: 'more' }]);
+
+    // The last page: the control goes, the figures say they cover every run.
+    const last = paged(100, false);
+    await hostPost(page, {
+      type: 'patch',
+      seq: 2,
+      base: 1,
+      upsert: [],
+      remove: [],
+      sections: { header: last.header, lanes: last.lanes },
+    });
+    await page.waitForFunction(() => document.body.dataset.seq === '2');
+    assert.equal(await page.locator('#list-more').isVisible(), false);
+    assert.doesNotMatch(await page.locator('#summary').innerText(), /newest finished/);
+    assert.match(await page.locator('#lanes-over').innerText(), /Figures over all recorded runs/);
   });
 
   it('says plainly what has no data yet', async () => {

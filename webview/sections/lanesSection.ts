@@ -42,9 +42,10 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
     );
     return;
   }
+  const over = overText(lanes);
   const table = h(
     'table',
-    { class: 'grid lanes', 'aria-label': 'Lane metrics over all recorded runs' },
+    { class: 'grid lanes', 'aria-label': `Lane metrics ${over}` },
     h(
       'thead',
       {},
@@ -112,7 +113,17 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
       { colour: 'c-yellow' },
     ),
   );
-  fill(el, table, charts, canary);
+  fill(el, h('p', { id: 'lanes-over', class: 'muted small', text: `Figures ${over}.` }), table, charts, canary);
+}
+
+/** What every figure is over: all recorded runs, or the active tasks and the newest finished ones. */
+export function overText(lanes: Lanes): string {
+  const over = lanes.over;
+  if (!over?.more) return 'over all recorded runs';
+  return (
+    `over the runs of the active tasks and of the ${over.finished} newest finished tasks ` +
+    '(older finished tasks are not counted; Show more in Tasks widens this)'
+  );
 }
 
 /** The rate with its sample: "50% (1 of 2 tasks)", and the canceled tasks apart. */

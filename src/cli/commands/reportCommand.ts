@@ -2,11 +2,18 @@ import { SUMMARY_KINDS, type ProjectReport, type ReportEvent } from '../../core/
 import { type CliContext, flagList, openProject } from '../cliContext';
 import { pullRequestLines } from '../../core/report/pullRequestLines';
 
-/** `switchyard report [--trace] [--json] [--task ID]…`: a readable account of every decision. */
+/** How many finished tasks `report` covers without `--all`, `--finished` or `--task`. */
+export const REPORT_FINISHED = 20;
+
+/**
+ * `switchyard report [--trace] [--json] [--all | --finished N] [--task ID]…`: a readable account of every decision,
+ * over the active tasks and the newest finished ones (`--all`: every task; `--task`: those tasks, wherever they are).
+ */
 export async function reportCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const only = new Set(flagList(ctx, 'task'));
-  const report = await project.report();
+  const finished = typeof ctx.flags.finished === 'number' ? ctx.flags.finished : REPORT_FINISHED;
+  const report = await project.report(ctx.flags.all || only.size ? {} : { finished });
   if (only.size) report.tasks = report.tasks.filter((t) => only.has(t.id));
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(report, null, 2));
@@ -26,7 +33,7 @@ export function formatReport(report: ProjectReport, trace: boolean): string {
     lines.push('', 'Scheduler');
     for (const e of scheduler) lines.push(line(e, trace));
   }
-  if (!report.tasks.length) lines.push('', 'No tasks yet.');
+  if (!report.tasks.length) lines.push('', report.finished?.more ? 'No active or recent tasks.' : 'No tasks yet.');
   for (const task of report.tasks) {
     const merged = task.integration
       ? `; merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)}`
@@ -41,6 +48,12 @@ export function formatReport(report: ProjectReport, trace: boolean): string {
       lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
     for (const e of task.events) if (trace || SUMMARY_KINDS.has(e.kind)) lines.push(line(e, trace));
   }
+  if (report.finished?.more)
+    lines.push(
+      '',
+      `(the active tasks${report.finished.shown ? ` and the ${report.finished.shown} newest finished ones` : ''}; ` +
+        'older finished tasks left out: `switchyard report --all` covers every task)',
+    );
   return lines.join('\n');
 }
 

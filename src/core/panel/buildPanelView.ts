@@ -37,6 +37,8 @@ export interface PanelSources {
   trace?: readonly TraceLine[];
   /** Run worktrees on disk: how many, and their size when known. */
   worktreeUsage?: { count: number; bytes?: number };
+  /** The state holds only the `shown` newest finished tasks (`more`: older ones exist); absent: every task. */
+  finished?: { shown: number; more: boolean };
 }
 
 /**
@@ -55,11 +57,11 @@ export function buildPanelView(state: ProjectState, root: string, sources: Panel
   const ready = readyFacts(state, now);
   const tasks = state.tasks.map((task) => panelTask(task, state, runsByTask.get(task.id) ?? [], ready.get(task.id)));
   return {
-    header: header(state, root, sources.worktreeUsage),
+    header: header(state, root, sources.worktreeUsage, sources.finished),
     pipeline: pipeline(state),
     scheduler: withoutUnreportedBurn(schedulerFromTrace(sources.trace), state),
     breakers: breakers(state),
-    lanes: laneRows(state, now),
+    lanes: lanesOver(laneRows(state, now), sources.finished),
     guards: guards(sources),
     tasks,
   };
@@ -140,7 +142,17 @@ function latestRun(lastRunId: string | undefined, runs: readonly Run[]): Run | u
   return latest;
 }
 
-function header(state: ProjectState, root: string, worktrees: PanelSources['worktreeUsage']): Header {
+/** Lane figures over a partial history say so. */
+function lanesOver(lanes: PanelView['lanes'], finished: PanelSources['finished']): PanelView['lanes'] {
+  return finished ? { ...lanes, over: { finished: finished.shown, more: finished.more } } : lanes;
+}
+
+function header(
+  state: ProjectState,
+  root: string,
+  worktrees: PanelSources['worktreeUsage'],
+  finished: PanelSources['finished'],
+): Header {
   const counts: Record<string, number> = {};
   for (const t of state.tasks) counts[t.state] = (counts[t.state] ?? 0) + 1;
   return {
@@ -153,6 +165,7 @@ function header(state: ProjectState, root: string, worktrees: PanelSources['work
     ...(worktrees
       ? { worktrees: { count: worktrees.count, ...(worktrees.bytes !== undefined ? { bytes: worktrees.bytes } : {}) } }
       : {}),
+    ...(finished ? { finished: { shown: finished.shown, more: finished.more } } : {}),
   };
 }
 

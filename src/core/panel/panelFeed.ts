@@ -19,6 +19,8 @@ export interface FeedInput {
   root?: string;
   /** Why there is no state (the project cannot be opened or read); undefined while loading. */
   error?: string;
+  /** `state` holds only the `shown` newest finished tasks (`more`: older ones exist); absent: every task. */
+  finished?: { shown: number; more: boolean };
 }
 
 export interface PanelFeedOptions {
@@ -130,7 +132,8 @@ export class PanelFeed {
     await this.reader.refresh();
     const now = this.options.now?.() ?? Date.now();
     const started = performance.now();
-    const view = buildPanelView(state, root, this.reader.sources(), now);
+    const sources = this.reader.sources();
+    const view = buildPanelView(state, root, input.finished ? { ...sources, finished: input.finished } : sources, now);
     if (!this.index) {
       this.index = indexView(view);
       this.post({ type: 'snapshot', seq: ++this.seq, view });

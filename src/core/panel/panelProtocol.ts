@@ -130,6 +130,11 @@ export const Header = z.strictObject({
   laneCost: z.record(str, num),
   /** Run worktrees on disk: how many, and their size at the last drain (absent when unknown). */
   worktrees: opt(z.strictObject({ count: int, bytes: opt(num) })),
+  /**
+   * The view holds only the newest `shown` finished tasks (`total` and `counts` count what it holds); `more`: older
+   * ones are in the history, and a `more` message asks for the next page. Absent: every task.
+   */
+  finished: opt(z.strictObject({ shown: int, more: z.boolean() })),
 });
 export type Header = z.infer<typeof Header>;
 
@@ -222,7 +227,15 @@ export const Canary = z.strictObject({
 });
 export type Canary = z.infer<typeof Canary>;
 
-export const Lanes = z.strictObject({ rows: z.array(LaneRow), canary: orNull(Canary) });
+export const Lanes = z.strictObject({
+  rows: z.array(LaneRow),
+  canary: orNull(Canary),
+  /**
+   * What the figures are over: the unfinished tasks and the `finished` newest finished ones (`more`: older ones were
+   * not counted). Absent: every recorded run.
+   */
+  over: opt(z.strictObject({ finished: int, more: z.boolean() })),
+});
 export type Lanes = z.infer<typeof Lanes>;
 
 export const GuardRow = z.strictObject({
@@ -389,6 +402,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready'), selected: opt(str) }),
   z.strictObject({ type: z.literal('select'), taskId: orNull(str) }),
   z.strictObject({ type: z.literal('command'), command: z.enum(PANEL_COMMANDS), taskId: opt(str), runId: opt(str) }),
+  /** Show the next page of finished tasks (the header's `finished.more`). */
+  z.strictObject({ type: z.literal('more') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -50,6 +50,11 @@ export interface ProjectReport {
   /** Scheduler decisions not about one task: backpressure, breakers, drains. */
   scheduler: ReportEvent[];
   tasks: TaskReport[];
+  /**
+   * A report of the recent tasks only: `tasks` holds the unfinished ones and the `shown` newest finished ones;
+   * `more`: older finished tasks were left out. Absent: every task.
+   */
+  finished?: { shown: number; more: boolean };
 }
 
 /**

@@ -25,6 +25,7 @@ import { mergeIntoCurrentBranch } from './mergeIntoCurrentBranch';
 import { openChanges } from './openChanges';
 import { showRunLog } from './showRunLog';
 import { submitTaskDocument } from './submitTaskDocument';
+import { showMoreFinished } from './showMoreFinished';
 import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /** Every command the extension contributes, with its handler. */
@@ -57,5 +58,6 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.checkOutBranch, handler: (item) => checkOutBranch(deps, item) },
     { id: COMMANDS.showRunLog, handler: (run) => showRunLog(deps, run) },
     { id: COMMANDS.submitTaskDocument, handler: () => submitTaskDocument(deps) },
+    { id: COMMANDS.showMoreFinished, handler: () => showMoreFinished(deps) },
   ];
 }

@@ -1,7 +1,10 @@
 import type { ProjectState } from '../../core/store/projectState';
 import type { CommandDeps } from './commandDeps';
 
-/** `switchyard.refresh()` → the project state as read now (the views re-render); why it cannot be read is an error. */
+/**
+ * `switchyard.refresh()` → the project state as read now, as the views show it (the unfinished tasks and the newest
+ * finished ones; they re-render); why it cannot be read is an error.
+ */
 export async function refresh(deps: CommandDeps): Promise<ProjectState> {
   const state = await deps.snapshot.reload();
   if (!state)

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { PanelFeed } from '../../core/panel/panelFeed';
+import { type FeedInput, PanelFeed } from '../../core/panel/panelFeed';
 import { WebviewMessage, describeIssue } from '../../core/panel/panelProtocol';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { panelHtml, panelOptions } from './panelHtml';
@@ -35,6 +35,7 @@ export class QueuePanel implements vscode.Disposable {
       visible: () => this.panel.visible,
       log: (message) => this.log.warn(message),
     });
+    snapshot.panelOpen(true);
     this.subscriptions = [
       snapshot.onDidChange(() => this.feed.changed()),
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
@@ -49,16 +50,12 @@ export class QueuePanel implements vscode.Disposable {
     this.panel.reveal();
   }
 
-  private async read(): Promise<{
-    state?: Awaited<ReturnType<ProjectSnapshot['current']>>;
-    root?: string;
-    error?: string;
-  }> {
-    const state = await this.snapshot.current();
-    if (!state) return this.snapshot.error === undefined ? {} : { error: errorMessage(this.snapshot.error) };
+  private async read(): Promise<FeedInput> {
+    const recent = await this.snapshot.currentRecent('panel');
+    if (!recent) return this.snapshot.error === undefined ? {} : { error: errorMessage(this.snapshot.error) };
     const root = await repoRootOfWorkspace();
     if (root) this.watch(root);
-    return { state, root };
+    return { state: recent.state, root, finished: { shown: recent.finished.length, more: recent.more } };
   }
 
   /** The guard log and the trace change without the state file: watch them too. */
@@ -90,12 +87,15 @@ export class QueuePanel implements vscode.Disposable {
     const message = parsed.data;
     if (message.type === 'ready') void this.feed.ready(message.selected);
     else if (message.type === 'select') void this.feed.select(message.taskId ?? undefined);
+    // The next page: the snapshot reads again and its change event updates the panel.
+    else if (message.type === 'more') void this.snapshot.showMore('panel');
     else void runPanelCommand(message, this.log);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.snapshot.panelOpen(false);
     this.feed.dispose();
     this.watcher?.dispose();
     for (const s of this.subscriptions) s.dispose();

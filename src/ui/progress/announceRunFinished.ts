@@ -4,6 +4,7 @@ import { COMMANDS } from '../commandIds';
 import type { Run } from '../../core/model/run';
 import { showMessage } from '../views/showMessage';
 import { announceFailure } from './announceFailure';
+import { findTask } from './findTask';
 
 /**
  * Tells the user how a task ended once one of its runs finishes: an
@@ -12,8 +13,7 @@ import { announceFailure } from './announceFailure';
  * progress notification. Returns the message shown, if any.
  */
 export async function announceRunFinished(project: Project, run: Run): Promise<string | undefined> {
-  const state = await project.state();
-  const task = state.tasks.find((t) => t.id === run.taskId);
+  const task = await findTask(project, run.taskId);
   if (!task) return undefined;
   const name = `${task.id} · ${task.spec.title}`;
   if (run.state === 'SUCCEEDED' && task.state === 'DONE') {

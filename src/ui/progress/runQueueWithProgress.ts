@@ -85,7 +85,8 @@ async function reportSummary(project: Project, summary: QueueSummary, stopped: b
     const waiting = summary.waiting.map((w) => `${w.taskId} waits for ${w.on.join(', ')}`).join('; ');
     if (waiting) return void showMessage('info', `Switchyard: nothing to run (${waiting}).`);
     // This process started nothing: tasks at work now were claimed by another one (a window, a terminal, a worker).
-    const elsewhere = (await project.state().catch(() => undefined))?.tasks.filter((t) =>
+    // The unfinished tasks only: no finished one is needed to count them.
+    const elsewhere = (await project.recentState(0).catch(() => undefined))?.state.tasks.filter((t) =>
       ACTIVE_TASK_STATES.includes(t.state),
     ).length;
     void showMessage(

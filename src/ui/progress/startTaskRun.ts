@@ -3,6 +3,7 @@ import type { Task } from '../../core/model/task';
 import type { Project } from '../../core/project';
 import { runQueueWithProgress } from './runQueueWithProgress';
 import { showMessage } from '../views/showMessage';
+import { findTask } from './findTask';
 
 /**
  * Starts running one task in the background (with the usual cancellable
@@ -24,6 +25,5 @@ export async function startTaskRun(project: Project, task: Task, shutdown?: Abor
       },
     );
   });
-  const state = await project.state();
-  return state.tasks.find((t) => t.id === task.id) ?? task;
+  return (await findTask(project, task.id)) ?? task;
 }

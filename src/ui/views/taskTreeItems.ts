@@ -3,7 +3,8 @@ import { formatUsd, totalCostUsd } from '../../core/agent/pricing';
 import type { RunState } from '../../core/model/runStates';
 import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';
-import type { CheckNode, RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
+import type { CheckNode, MoreFinishedNode, RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
+import { COMMANDS } from '../commandIds';
 import { checkLines, checkRow, pullRequestRow, taskContextValue, type RowSpec } from './pullRequestRows';
 import { pullRequestLine } from '../../core/model/taskPullRequest';
 import { plainLine, plainText } from '../../core/text/plainText';
@@ -52,7 +53,22 @@ export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
       return rowItem(pullRequestRow(node.pullRequest), `pr:${node.taskId}`, node.pullRequest.checks.length > 0);
     case 'check':
       return checkItem(node);
+    case 'more-finished':
+      return moreFinishedItem(node);
   }
+}
+
+function moreFinishedItem(node: MoreFinishedNode): vscode.TreeItem {
+  const item = new vscode.TreeItem('Show more finished tasks…', vscode.TreeItemCollapsibleState.None);
+  item.id = 'more-finished';
+  item.description = `${node.shown} newest shown`;
+  item.tooltip =
+    `The tree shows the ${node.shown} newest finished tasks (DONE, FAILED, CANCELED); older ones are in the ` +
+    `history. Click to show ${node.page} more (setting switchyard.tree.finishedShown: how many at first).`;
+  item.contextValue = 'moreFinished';
+  item.iconPath = new vscode.ThemeIcon('history');
+  item.command = { command: COMMANDS.showMoreFinished, title: 'Show more finished tasks' };
+  return item;
 }
 
 function checkItem(node: CheckNode): vscode.TreeItem {
@@ -79,6 +95,11 @@ function stateItem(node: StateNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.state, vscode.TreeItemCollapsibleState.Expanded);
   item.id = `state:${node.state}`;
   item.description = String(node.tasks.length);
+  if (node.ofNewestFinished !== undefined) {
+    item.description = `${node.tasks.length} of the newest ${node.ofNewestFinished} finished`;
+    const shown = node.ofNewestFinished;
+    item.tooltip = `${node.state} tasks among the ${shown} newest finished ones; older ones are not shown.`;
+  }
   item.contextValue = `state.${node.state}`;
   item.iconPath = new vscode.ThemeIcon(TASK_ICONS[node.state]);
   return item;

@@ -10,6 +10,8 @@ export class StateNode {
   constructor(
     readonly state: TaskState,
     readonly tasks: readonly Task[],
+    /** A finished state while the tree shows only this many of the newest finished tasks. */
+    readonly ofNewestFinished?: number,
   ) {}
 }
 
@@ -55,7 +57,18 @@ export class RunNode {
   ) {}
 }
 
-export type TaskTreeNode = StateNode | TaskNode | RunNode | PullRequestNode | CheckNode;
+/** The last top-level row while older finished tasks are not shown: its command shows the next page. */
+export class MoreFinishedNode {
+  readonly kind = 'more-finished';
+  constructor(
+    /** How many finished tasks the tree shows now. */
+    readonly shown: number,
+    /** How many more the command adds. */
+    readonly page: number,
+  ) {}
+}
+
+export type TaskTreeNode = StateNode | TaskNode | RunNode | PullRequestNode | CheckNode | MoreFinishedNode;
 
 /** True for the elements the Tasks tree hands to its context-menu commands. */
 export function isTaskTreeNode(value: unknown): value is TaskTreeNode {
@@ -64,6 +77,7 @@ export function isTaskTreeNode(value: unknown): value is TaskTreeNode {
     value instanceof TaskNode ||
     value instanceof RunNode ||
     value instanceof PullRequestNode ||
-    value instanceof CheckNode
+    value instanceof CheckNode ||
+    value instanceof MoreFinishedNode
   );
 }

@@ -4,7 +4,16 @@ import { TASK_STATES } from '../../core/model/taskStates';
 import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
-import { CheckNode, PullRequestNode, RunNode, StateNode, TaskNode, type TaskTreeNode } from './taskTreeNodes';
+import {
+  CheckNode,
+  MoreFinishedNode,
+  PullRequestNode,
+  RunNode,
+  StateNode,
+  TaskNode,
+  type TaskTreeNode,
+} from './taskTreeNodes';
+import { FINISHED_TASK_STATES } from '../../core/backend/splitState';
 import { taskPullRequest } from '../../core/model/taskPullRequest';
 import { guardStatusLines } from '../../core/guards/guardStatusLines';
 import {
@@ -38,8 +47,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) {
-      const state = await this.snapshot.current();
-      return [...pipelineNodes(state), ...stateNodes(state)];
+      const recent = await this.snapshot.currentRecent('tree');
+      const state = recent?.state;
+      const { shown, page } = this.snapshot.window('tree');
+      const more = recent?.more ? [new MoreFinishedNode(Math.min(shown, recent.finished.length), page)] : [];
+      return [
+        ...pipelineNodes(state),
+        ...stateNodes(state, recent?.more ? recent.finished.length : undefined),
+        ...more,
+      ];
     }
     if (node.kind === 'pipeline') return pipelineChildren(node, this.snapshot.guards);
     if (node.kind === 'pipeline-detail') return [];
@@ -77,8 +93,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 }
 
-/** One node per task state that has tasks, in lifecycle order; tasks by number. */
-export function stateNodes(state: ProjectState | undefined): StateNode[] {
+/**
+ * One node per task state that has tasks, in lifecycle order; tasks by number. `finishedShown`: the state holds only
+ * that many of the newest finished tasks (their states' counts say so).
+ */
+export function stateNodes(state: ProjectState | undefined, finishedShown?: number): StateNode[] {
   if (!state) return [];
   const byNumber = [...state.tasks].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
   return TASK_STATES.map(
@@ -86,6 +105,7 @@ export function stateNodes(state: ProjectState | undefined): StateNode[] {
       new StateNode(
         s,
         byNumber.filter((t) => t.state === s),
+        FINISHED_TASK_STATES.has(s) ? finishedShown : undefined,
       ),
   ).filter((n) => n.tasks.length > 0);
 }
