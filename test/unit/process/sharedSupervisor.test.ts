@@ -137,7 +137,7 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
     assert.equal(end.exitCode, 0);
   });
 
-  it(`an escaped process holding the pipes delays \`done\` by about OUTPUT_CAP_MS (${OUTPUT_CAP_MS} ms), no more`, async () => {
+  it(`an escaped process holding the pipes delays \`done\` by about OUTPUT_CAP_MS (${OUTPUT_CAP_MS} ms)`, async () => {
     const group = start(`setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & echo leader`);
     const out = collect(group.stdout);
     const escaped = await untilValue('the escaped process', () => {
@@ -159,7 +159,7 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
     assert.ok(took < OUTPUT_CAP_MS + 3_000, `done resolved ${took} ms after the escaped process started`);
   });
 
-  it('SIGINT is ignored by the supervisor; SIGTERM ends every group (reported as the leader ended), then a new one starts', async () => {
+  it('SIGINT is ignored by the supervisor; SIGTERM ends every group, each as its leader ended; a new one starts', async () => {
     const first = [start('sleep 300'), start('sleep 300')];
     await Promise.all(first.map(recorded));
     const supervisor = supervisorOf(first[0]!);
@@ -180,7 +180,7 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
     assert.equal((await next.done).exitCode, 0);
   });
 
-  it('supervisor SIGKILLed with 2 live groups: both `done` resolve, and the next group starts a fresh supervisor', async () => {
+  it('supervisor SIGKILLed with 2 live groups: both `done` resolve, the next group starts a fresh one', async () => {
     const live = [start('sleep 300'), start('sleep 300')];
     await Promise.all(live.map(recorded));
     const supervisor = supervisorOf(live[0]!);
