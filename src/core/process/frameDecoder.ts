@@ -6,6 +6,7 @@ export interface Frame {
   type: number;
   /** The group the frame is about. */
   id: number;
+  /** A message's whole payload; of an output frame, the part that arrived (output is relayed as it comes). */
   payload: Buffer;
 }
 
@@ -19,26 +20,48 @@ export function encodeFrame(type: number, id: number, payload: Buffer): Buffer {
 }
 
 /**
- * Cuts a byte stream into frames, whatever the chunk boundaries. Only an incomplete frame is kept between chunks, so
- * a large output costs one copy of each partial frame, not of everything received so far.
+ * Cuts a byte stream into frames, whatever the chunk boundaries. Output is handed on as slices of the chunks it
+ * arrived in (never copied); only a message, and a header cut by a chunk boundary, are assembled.
  */
 export class FrameDecoder {
-  private pending: Buffer = Buffer.alloc(0);
+  private readonly header = Buffer.alloc(HEADER_BYTES);
+  private headerFill = 0;
+  private current: { type: number; id: number; remaining: number } | undefined;
+  private messageParts: Buffer[] = [];
 
   push(chunk: Buffer): Frame[] {
-    let buffer = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
     const frames: Frame[] = [];
-    while (buffer.length >= HEADER_BYTES) {
-      const length = buffer.readUInt32BE(5);
-      if (buffer.length < HEADER_BYTES + length) break;
-      frames.push({
-        type: buffer[0]!,
-        id: buffer.readUInt32BE(1),
-        payload: buffer.subarray(HEADER_BYTES, HEADER_BYTES + length),
-      });
-      buffer = buffer.subarray(HEADER_BYTES + length);
+    let at = 0;
+    while (at < chunk.length || (this.current && this.current.remaining === 0)) {
+      if (!this.current) {
+        const take = Math.min(HEADER_BYTES - this.headerFill, chunk.length - at);
+        chunk.copy(this.header, this.headerFill, at, at + take);
+        this.headerFill += take;
+        at += take;
+        if (this.headerFill < HEADER_BYTES) break;
+        this.headerFill = 0;
+        this.current = {
+          type: this.header[0]!,
+          id: this.header.readUInt32BE(1),
+          remaining: this.header.readUInt32BE(5),
+        };
+      }
+      const { type, id } = this.current;
+      const take = Math.min(this.current.remaining, chunk.length - at);
+      const piece = chunk.subarray(at, at + take);
+      at += take;
+      this.current.remaining -= take;
+      const whole = this.current.remaining === 0;
+      if (whole) this.current = undefined;
+      if (type !== FRAME.message) {
+        if (piece.length > 0) frames.push({ type, id, payload: piece });
+        continue;
+      }
+      this.messageParts.push(piece);
+      if (!whole) continue;
+      frames.push({ type, id, payload: Buffer.concat(this.messageParts) });
+      this.messageParts = [];
     }
-    this.pending = buffer;
     return frames;
   }
 }

@@ -40,14 +40,14 @@ export const SUPERVISOR_SCRIPT = String.raw`
 const cp = require('child_process'), fs = require('fs'), net = require('net');
 const ctl = new net.Socket({ fd: 3, readable: true, writable: true });
 const groups = new Map();
-let ownerGone = false, ending = false, blocked = false, ticking = false, inbuf = Buffer.alloc(0), bootId;
+let ownerGone = false, ending = false, blocked = false, ticking = false, bootId;
 try { bootId = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(); } catch {}
 function send(type, id, payload) {
   if (ownerGone) return;
   const head = Buffer.allocUnsafe(9);
   head.writeUInt8(type, 0); head.writeUInt32BE(id, 1); head.writeUInt32BE(payload.length, 5);
   let ok = true;
-  try { ok = ctl.write(Buffer.concat([head, payload])); } catch {}
+  try { ctl.cork(); ctl.write(head); ok = ctl.write(payload); ctl.uncork(); } catch {}
   if (!ok && !blocked) { blocked = true; for (const g of groups.values()) flow(g); }
 }
 const msg = (id, m) => send(0, id, Buffer.from(JSON.stringify(m)));
@@ -75,6 +75,8 @@ function livePgids() {
   }
   return live;
 }
+// Nothing at all in the group (not even a zombie) needs no scan of /proc.
+function groupAlive(g) { try { process.kill(-g.pgid, 0); } catch { return false; } return livePgids().has(g.pgid); }
 const sig = (g, s) => { if (g.pgid) try { process.kill(-g.pgid, s); } catch {} };
 function end(g, graceMs) {
   if (!g.pgid || g.gone) return;
@@ -148,7 +150,7 @@ function start(id, spec) {
   child.on('exit', (code, signal) => {
     g.exited = { code, signal };
     if (g.stopping) return;
-    if (livePgids().has(g.pgid)) end(g, ownerGone ? spec.ownerGoneGraceMs : spec.killGraceMs); else gone(g);
+    if (groupAlive(g)) end(g, ownerGone ? spec.ownerGoneGraceMs : spec.killGraceMs); else gone(g);
   });
   if (ownerGone) end(g, spec.ownerGoneGraceMs);
 }
@@ -159,13 +161,19 @@ function onMessage(id, m) {
   if (m.stop) end(g, g.spec.killGraceMs);
   else if (m.pause || m.resume) { g.paused[m.pause || m.resume] = !!m.pause; flow(g); }
 }
+let parts = [], total = 0, need = 0;
 ctl.on('data', (d) => {
-  inbuf = inbuf.length ? Buffer.concat([inbuf, d]) : d;
-  while (inbuf.length >= 9) {
-    const len = inbuf.readUInt32BE(5);
-    if (inbuf.length < 9 + len) break;
-    const type = inbuf[0], id = inbuf.readUInt32BE(1), body = inbuf.subarray(9, 9 + len);
-    inbuf = inbuf.subarray(9 + len);
+  parts.push(d); total += d.length;
+  for (;;) {
+    if (!need) {
+      if (total < 9) return;
+      if (parts[0].length < 9) parts = [Buffer.concat(parts)];
+      need = 9 + parts[0].readUInt32BE(5);
+    }
+    if (total < need) return;
+    const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    const type = buf[0], id = buf.readUInt32BE(1), body = buf.subarray(9, need), rest = buf.subarray(need);
+    parts = rest.length ? [rest] : []; total = rest.length; need = 0;
     let m; try { m = JSON.parse(body.toString('utf8')); } catch { continue; }
     if (type === 0 && m) onMessage(id, m);
   }
