@@ -34,6 +34,9 @@ export interface GroupChannel {
   resume(stream: GroupStream): void;
 }
 
+/** How long an idle supervisor lingers for the next group before it is let go (a fresh one starts on demand). */
+export const SUPERVISOR_IDLE_MS = 10_000;
+
 /** What the supervisor writes (ours, see supervisorScript.ts); `startTicks` is null when /proc could not be read. */
 const SupervisorMessage = z.object({
   started: z
@@ -54,9 +57,9 @@ const SupervisorMessage = z.object({
 
 /**
  * The one supervisor process of this Switchyard process (see supervisorScript.ts), multiplexing every group over
- * its control socket. It keeps the event loop alive only while a group is active; idle, it lingers unreferenced and
- * exits with its owner (end of file on the socket). If it dies, every group it had ends (`ended` with its exit code or
- * signal) and the next group starts a fresh one.
+ * its control socket. It keeps the event loop alive only while a group is active; idle, it lingers unreferenced for
+ * `SUPERVISOR_IDLE_MS`, then is let go, and it exits with its owner in any case (end of file on the socket). If it
+ * dies, every group it had ends (`ended` with its exit code or signal) and the next group starts a fresh one.
  */
 export class SharedSupervisor {
   private readonly child: ChildProcess;
@@ -66,6 +69,7 @@ export class SharedSupervisor {
   private nextId = 1;
   private spawnError: string | undefined;
   private referenced = true;
+  private idleTimer: NodeJS.Timeout | undefined;
   /** Set once the process exited (its last frames may still be on their way): no new group is sent to it. */
   private exited = false;
   dead = false;
@@ -165,6 +169,7 @@ export class SharedSupervisor {
   }
 
   private reference(): void {
+    clearTimeout(this.idleTimer);
     if (this.referenced || this.dead) return;
     this.referenced = true;
     this.child.ref();
@@ -176,6 +181,13 @@ export class SharedSupervisor {
     this.referenced = false;
     this.child.unref();
     this.control.unref();
+    if (this.dead) return;
+    // Closing the socket is what the supervisor reads as its owner gone: with no group left it exits.
+    this.idleTimer = setTimeout(() => {
+      this.exited = true;
+      this.control.end();
+    }, SUPERVISOR_IDLE_MS);
+    this.idleTimer.unref();
   }
 }
 

@@ -8,6 +8,7 @@ import { makeTempDir } from '../../helpers/tempRepo';
 import { until, untilValue } from '../../helpers/until';
 import { killRecordedGroups, liveGroupMembers, readProcStat } from '../../../src/core/process/killRecordedGroups';
 import type { ProcessGroup } from '../../../src/core/process/processGroup';
+import { SUPERVISOR_IDLE_MS } from '../../../src/core/process/sharedSupervisor';
 import { OUTPUT_CAP_MS, startProcessGroup } from '../../../src/core/process/startProcessGroup';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
@@ -207,6 +208,28 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
     assert.notEqual(fresh, supervisor);
     assert.deepEqual(supervisorsOf(process.pid), [fresh]);
     assert.deepEqual([(await out).toString(), await next.done], ['fresh\n', { exitCode: 4, signal: undefined }]);
+  });
+
+  it(`an idle supervisor is let go after ${SUPERVISOR_IDLE_MS} ms; the next group starts a fresh one`, async () => {
+    const first = start('sleep 0.2');
+    await recorded(first);
+    const supervisor = supervisorOf(first);
+    await first.done;
+    const idleSince = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, SUPERVISOR_IDLE_MS / 2));
+    assert.ok(alive(supervisor), 'still there for the next group a while after the last one');
+    await until(
+      'the idle supervisor to exit',
+      () => readProcStat(supervisor) === undefined,
+      SUPERVISOR_IDLE_MS + 10_000,
+    );
+    const idle = Date.now() - idleSince;
+    assert.ok(idle >= SUPERVISOR_IDLE_MS - 100, `it exited ${idle} ms after the last group ended`);
+    const next = start('sleep 0.2; echo next');
+    const out = collect(next.stdout);
+    await recorded(next);
+    assert.notEqual(supervisorOf(next), supervisor);
+    assert.equal((await out).toString(), 'next\n');
   });
 
   describe('in an owner process of its own', () => {
