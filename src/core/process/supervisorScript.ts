@@ -18,8 +18,9 @@
  *   closed (or `outputCapMs` after that, the pipes are dropped: a process that left the group may hold them open).
  *   Nothing follows a group's `exit` or `spawnError`.
  * - end of file on fd 3 means the owner died (the kernel closes its end even
- *   on SIGKILL): every group gets SIGTERM, SIGKILL after its
- *   `ownerGoneGraceMs`, and the supervisor exits once all are gone.
+ *   on SIGKILL) or let an idle supervisor go: every group gets SIGTERM,
+ *   SIGKILL after its `ownerGoneGraceMs`, and the supervisor exits once all
+ *   are gone (at once when there is none).
  *
  * Each group is started with setsid (Node's `detached`), so its id is the
  * leader's pid. When the leader exits, whatever it left in its group is ended
