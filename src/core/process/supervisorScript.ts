@@ -1,101 +1,206 @@
 /**
  * The process-group supervisor: a tiny Node program that sits between
- * Switchyard and every process group it starts for a run. Run as
- * `node -e SUPERVISOR_SCRIPT` (the same binary as Switchyard, so nothing is
- * shipped besides the bundles) with the group's stdin, stdout and stderr as
- * its own fds 0–2 and a control socket as fd 3.
+ * Switchyard and every process group it starts. One runs per Switchyard
+ * process (see sharedSupervisor.ts): started as `node -e SUPERVISOR_SCRIPT`
+ * (the same binary as Switchyard, so nothing is shipped besides the bundles)
+ * on the first group, it serves every later group, with a control socket as
+ * fd 3 and nothing else of the owner's (fds 0–2 are /dev/null).
  *
- * Protocol on fd 3, one JSON object a line:
- * - owner → supervisor, first line: `{ file, args, shell, cwd, env, killGraceMs, ownerGoneGraceMs }`;
- *   later `"stop"`: SIGTERM to the group, SIGKILL after `killGraceMs`.
- * - supervisor → owner: `{ "started": { pgid, startTicks, bootId } }` or `{ "spawnError": message }`.
- * - end of file on fd 3 without "stop" means the owner died (the kernel closes
- *   its end even on SIGKILL): SIGTERM, SIGKILL after `ownerGoneGraceMs`.
+ * Protocol on fd 3, both ways: frames of a 9-byte header (type: u8, group
+ * id: u32 BE, payload length: u32 BE) and the payload (see frameDecoder.ts).
+ * Type 0 is a JSON message, types 1 and 2 (supervisor → owner only) are bytes
+ * the group wrote to its stdout and stderr, exactly as read.
+ * - owner → supervisor: `{ start: { file, args, shell, cwd, env, input?, killGraceMs, ownerGoneGraceMs, outputCapMs }
+ *   }`, then `{ stop: true }` (SIGTERM to the group, SIGKILL after `killGraceMs`), `{ pause: 'out' | 'err' }` and
+ *   `{ resume: … }` (the owner's stream is full: stop reading that pipe, so the group blocks on its writes).
+ * - supervisor → owner: `{ started: { pgid, startTicks, bootId } }` or `{ spawnError }`, the output frames, then
+ *   `{ exit: { code, signal } }`, the leader's own end, once nothing is left alive in the group and both its pipes are
+ *   closed (or `outputCapMs` after that, the pipes are dropped: a process that left the group may hold them open).
+ *   Nothing follows a group's `exit` or `spawnError`.
+ * - end of file on fd 3 means the owner died (the kernel closes its end even
+ *   on SIGKILL) or let an idle supervisor go: every group gets SIGTERM,
+ *   SIGKILL after its `ownerGoneGraceMs`, and the supervisor exits once all
+ *   are gone (at once when there is none).
  *
- * The group is started with setsid (Node's `detached`), so its id is the
- * leader's pid. When the leader exits, whatever it left in its group is
- * ended the same way (SIGTERM, then SIGKILL). The supervisor exits only once
- * no live process is left in the group (zombies do not count: on Linux it
+ * Each group is started with setsid (Node's `detached`), so its id is the
+ * leader's pid. When the leader exits, whatever it left in its group is ended
+ * the same way (SIGTERM, then SIGKILL). A group counts as gone once no live
+ * process is left in it (zombies do not count: on Linux one scan of /proc
  * reads each process's state and process group from /proc/<pid>/stat, see
- * proc(5); elsewhere it probes with kill(-pgid, 0)), and then mirrors the
- * leader's end: the same exit code, or the same signal.
+ * proc(5); elsewhere it probes with kill(-pgid, 0)). When the socket cannot
+ * take more, every pipe is paused until it drains.
  *
  * SIGINT (a Ctrl-C in the owner's terminal reaches the supervisor too) is
- * ignored: the owner decides. SIGTERM and SIGHUP end the group first.
+ * ignored: the owner decides. SIGTERM and SIGHUP end every group (each
+ * reported as usual), then the supervisor exits; a group started meanwhile
+ * gets a `spawnError`.
  */
 // line-length: data-table, the supervisor's source exactly as node -e runs it (a raw string: no JS escapes)
 export const SUPERVISOR_SCRIPT = String.raw`
 'use strict';
 const cp = require('child_process'), fs = require('fs'), net = require('net');
 const ctl = new net.Socket({ fd: 3, readable: true, writable: true });
-let spec, child, pgid, exited, stopping = false, finished = false, buf = '';
-const send = (m) => { try { ctl.write(JSON.stringify(m) + '\n'); } catch {} };
-const sig = (s) => { if (pgid) try { process.kill(-pgid, s); } catch {} };
-function alive() {
-  if (!pgid) return false;
-  if (process.platform === 'linux') {
-    let names; try { names = fs.readdirSync('/proc'); } catch { names = []; }
-    for (const n of names) {
-      if (n.charCodeAt(0) < 48 || n.charCodeAt(0) > 57) continue;
-      let st; try { st = fs.readFileSync('/proc/' + n + '/stat', 'utf8'); } catch { continue; }
-      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[2]) === pgid && f[0] !== 'Z' && f[0] !== 'X') return true;
-    }
-    return false;
+const groups = new Map();
+let ownerGone = false, ending = false, blocked = false, ticking = false, bootId;
+try { bootId = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(); } catch {}
+function send(type, id, payload) {
+  if (ownerGone) return;
+  const head = Buffer.allocUnsafe(9);
+  head.writeUInt8(type, 0); head.writeUInt32BE(id, 1); head.writeUInt32BE(payload.length, 5);
+  let ok = true;
+  try { ctl.cork(); ctl.write(head); ok = ctl.write(payload); ctl.uncork(); } catch {}
+  if (!ok && !blocked) { blocked = true; for (const g of groups.values()) flow(g); }
+}
+const msg = (id, m) => send(0, id, Buffer.from(JSON.stringify(m)));
+ctl.on('drain', () => { blocked = false; for (const g of groups.values()) flow(g); });
+function flow(g) {
+  for (const k of ['out', 'err']) {
+    const s = g[k];
+    if (!s || g.closed[k]) continue;
+    if (!ownerGone && (blocked || g.paused[k])) s.pause(); else s.resume();
   }
-  try { process.kill(-pgid, 0); return true; } catch { return false; }
 }
-function end(graceMs) {
-  if (stopping) return;
-  stopping = true;
-  sig('SIGTERM');
-  const started = Date.now();
-  let killed = false;
-  const tick = () => {
-    if (!alive() && exited) return finish();
-    if (!killed && Date.now() - started >= graceMs) { killed = true; sig('SIGKILL'); }
-    if (Date.now() - started > graceMs + 10000 && exited) return finish();
-    setTimeout(tick, 25);
+function livePgids() {
+  const live = new Set();
+  let names;
+  if (process.platform === 'linux') try { names = fs.readdirSync('/proc'); } catch {}
+  if (!names) {
+    for (const g of groups.values()) if (g.pgid) try { process.kill(-g.pgid, 0); live.add(g.pgid); } catch {}
+    return live;
+  }
+  for (const n of names) {
+    if (n.charCodeAt(0) < 48 || n.charCodeAt(0) > 57) continue;
+    let st; try { st = fs.readFileSync('/proc/' + n + '/stat', 'utf8'); } catch { continue; }
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    if (f[0] !== 'Z' && f[0] !== 'X') live.add(Number(f[2]));
+  }
+  return live;
+}
+// Nothing at all in the group (not even a zombie) needs no scan of /proc.
+function groupAlive(g) { try { process.kill(-g.pgid, 0); } catch { return false; } return livePgids().has(g.pgid); }
+const sig = (g, s) => { if (g.pgid) try { process.kill(-g.pgid, s); } catch {} };
+function end(g, graceMs) {
+  if (!g.pgid || g.gone) return;
+  const killAt = Date.now() + graceMs;
+  if (g.stopping) { if (killAt < g.killAt) g.killAt = killAt; return schedule(); }
+  g.stopping = true; g.killAt = killAt; g.since = Date.now();
+  sig(g, 'SIGTERM');
+  schedule();
+}
+function schedule() { if (!ticking) { ticking = true; setTimeout(tick, 25); } }
+function tick() {
+  ticking = false;
+  const live = livePgids(), now = Date.now();
+  let more = false;
+  for (const g of [...groups.values()]) {
+    if (!g.stopping || g.gone) continue;
+    if (g.exited && (!live.has(g.pgid) || now > g.killAt + 10000)) { gone(g); continue; }
+    if (!g.killed && now >= g.killAt) { g.killed = true; sig(g, 'SIGKILL'); }
+    more = true;
+  }
+  if (more) schedule();
+}
+function gone(g) {
+  g.gone = true;
+  if (ownerGone) { groups.delete(g.id); return maybeExit(); }
+  const cap = () => {
+    if (g.reported) return;
+    if (blocked || g.paused.out || g.paused.err) { g.capTimer = setTimeout(cap, g.spec.outputCapMs); return; }
+    for (const k of ['out', 'err']) if (g[k] && !g.closed[k]) g[k].destroy();
   };
-  tick();
+  g.capTimer = setTimeout(cap, g.spec.outputCapMs);
+  maybeReport(g);
 }
-function finish() {
-  if (finished) return;
-  finished = true;
-  try { ctl.destroy(); } catch {}
-  const e = exited || { code: 1, signal: null };
-  if (e.signal) {
-    process.removeAllListeners(e.signal);
-    try { process.kill(process.pid, e.signal); } catch {}
-    setTimeout(() => process.exit(128 + (require('os').constants.signals[e.signal] || 0)), 200);
-  } else process.exit(e.code == null ? 1 : e.code);
+function maybeReport(g) {
+  if (g.reported || !g.gone || !g.closed.out || !g.closed.err) return;
+  g.reported = true;
+  clearTimeout(g.capTimer);
+  msg(g.id, { exit: { code: g.exited.code, signal: g.exited.signal } });
+  groups.delete(g.id);
+  maybeExit();
 }
-function start(line) {
-  spec = JSON.parse(line);
+function failed(g, error) {
+  if (g.reported) return;
+  g.reported = true;
+  msg(g.id, { spawnError: String((error && error.message) || error) });
+  groups.delete(g.id);
+  maybeExit();
+}
+function start(id, spec) {
+  const g = { id, spec, paused: { out: false, err: false }, closed: { out: false, err: false } };
+  if (ending) return failed(g, 'the process-group supervisor is ending (SIGTERM or SIGHUP)');
+  groups.set(id, g);
+  let child;
+  const input = spec.input != null;
   try {
-    child = cp.spawn(spec.file, spec.args || [], { cwd: spec.cwd, env: spec.env, shell: !!spec.shell, detached: true, stdio: 'inherit' });
-  } catch (error) { send({ spawnError: String(error && error.message || error) }); exited = { code: 127 }; return finish(); }
-  child.on('error', (error) => { if (!pgid) { send({ spawnError: String(error.message) }); exited = { code: 127 }; finish(); } });
+    child = cp.spawn(spec.file, spec.args || [], { cwd: spec.cwd, env: spec.env, shell: !!spec.shell, detached: true, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  } catch (error) { return failed(g, error); }
+  child.on('error', (error) => { if (!g.pgid) failed(g, error); });
   if (child.pid === undefined) return;
-  pgid = child.pid;
-  let startTicks, bootId;
-  try { const st = fs.readFileSync('/proc/' + pgid + '/stat', 'utf8'); startTicks = Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[19]); } catch {}
-  try { bootId = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(); } catch {}
-  send({ started: { pgid, startTicks, bootId } });
-  child.on('exit', (code, signal) => { exited = { code, signal }; if (!stopping) { if (alive()) end(spec.killGraceMs); else finish(); } });
+  g.pgid = child.pid; g.out = child.stdout; g.err = child.stderr;
+  let startTicks;
+  try { const st = fs.readFileSync('/proc/' + g.pgid + '/stat', 'utf8'); startTicks = Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[19]); } catch {}
+  msg(id, { started: { pgid: g.pgid, startTicks, bootId } });
+  for (const [k, type] of [['out', 1], ['err', 2]]) {
+    g[k].on('data', (d) => send(type, id, d));
+    g[k].on('error', () => {});
+    g[k].on('close', () => { g.closed[k] = true; maybeReport(g); });
+  }
+  flow(g);
+  if (input) { child.stdin.on('error', () => {}); child.stdin.end(spec.input); }
+  child.on('exit', (code, signal) => {
+    g.exited = { code, signal };
+    if (g.stopping) return;
+    if (groupAlive(g)) end(g, ownerGone ? spec.ownerGoneGraceMs : spec.killGraceMs); else gone(g);
+  });
+  if (ownerGone) end(g, spec.ownerGoneGraceMs);
 }
+function onMessage(id, m) {
+  if (m.start) return start(id, m.start);
+  const g = groups.get(id);
+  if (!g) return;
+  if (m.stop) end(g, g.spec.killGraceMs);
+  else if (m.pause || m.resume) { g.paused[m.pause || m.resume] = !!m.pause; flow(g); }
+}
+let parts = [], total = 0, need = 0;
 ctl.on('data', (d) => {
-  buf += d;
-  let i;
-  while ((i = buf.indexOf('\n')) >= 0) {
-    const line = buf.slice(0, i); buf = buf.slice(i + 1);
-    if (!spec) start(line); else if (line === '"stop"') end(spec.killGraceMs);
+  parts.push(d); total += d.length;
+  for (;;) {
+    if (!need) {
+      if (total < 9) return;
+      if (parts[0].length < 9) parts = [Buffer.concat(parts)];
+      need = 9 + parts[0].readUInt32BE(5);
+    }
+    if (total < need) return;
+    const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    const type = buf[0], id = buf.readUInt32BE(1), body = buf.subarray(9, need), rest = buf.subarray(need);
+    parts = rest.length ? [rest] : []; total = rest.length; need = 0;
+    let m; try { m = JSON.parse(body.toString('utf8')); } catch { continue; }
+    if (type === 0 && m) onMessage(id, m);
   }
 });
-const ownerGone = () => { if (!spec) process.exit(1); if (!exited || alive()) end(spec.ownerGoneGraceMs); };
-ctl.on('end', ownerGone);
-ctl.on('error', ownerGone);
+function maybeExit() {
+  if (groups.size > 0) return;
+  if (ownerGone) process.exit(0);
+  if (ending) { ctl.end(() => process.exit(0)); setTimeout(() => process.exit(0), 1000); }
+}
+function onOwnerGone() {
+  if (ownerGone) return;
+  ownerGone = true;
+  for (const g of [...groups.values()]) {
+    if (g.gone) groups.delete(g.id);
+    else { flow(g); end(g, g.spec.ownerGoneGraceMs); }
+  }
+  maybeExit();
+}
+ctl.on('end', onOwnerGone);
+ctl.on('error', onOwnerGone);
+ctl.on('close', onOwnerGone);
 process.on('SIGINT', () => {});
-for (const s of ['SIGTERM', 'SIGHUP']) process.on(s, () => { if (spec) end(spec.killGraceMs); else process.exit(1); });
+for (const s of ['SIGTERM', 'SIGHUP']) process.on(s, () => {
+  ending = true;
+  for (const g of groups.values()) end(g, g.spec.killGraceMs);
+  maybeExit();
+});
 `;
 // line-length: end

@@ -163,12 +163,15 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
       const t = await setup();
       const run = t.sy(['run']);
       const { lane, bg, pgid } = await t.started(run);
+      // The lane's parent is the owner's one supervisor (shared by every group the owner starts): killing it
+      // orphans every group of the run at once.
       const supervisor = readProcStat(lane)!.ppid;
       assert.match(
         readFileSync(`/proc/${supervisor}/cmdline`, 'utf8'),
         /^[^\0]*node[^\0]*\0-e\0/,
         "the lane's parent is the supervisor",
       );
+      assert.equal(readProcStat(supervisor)!.ppid, run.pid, 'started by the `switchyard run` process');
       // Frozen first, so the owner cannot react to its supervisor's death.
       process.kill(run.pid!, 'SIGSTOP');
       process.kill(supervisor, 'SIGKILL');
