@@ -86,8 +86,24 @@ export async function captureChange(
     throw new SwitchyardError('git-failed', `git commit in ${path} failed: ${committed.stdout.trim()}`);
   }
   const headCommit = (await looseHead(path)) ?? (await gitOutput(path, ['rev-parse', 'HEAD'])).trim();
-  // One process for both: the numstat lines, then the patch (from its first `diff --git` header line).
-  const both = await gitOutput(path, ['diff', '--numstat', '--patch', '--binary', base, headCommit]);
+  // One process for both: the numstat lines, then the patch (from its first `diff --git` header line). The user's diff
+  // settings that change its shape (colours, external tools, textconv, prefixes, relative paths) are overridden: the
+  // guards read the change's added lines from this patch.
+  const both = await gitOutput(path, [
+    'diff',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-relative',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    '--numstat',
+    '--patch',
+    '--binary',
+    base,
+    headCommit,
+    '--',
+  ]);
   const patchStart = /^diff --git /m.exec(both)?.index ?? both.length;
   const numstat = both.slice(0, patchStart);
   const diff = both.slice(patchStart);
