@@ -7,11 +7,14 @@ import { staleBecause } from './inputHash';
 import type { RunContext } from './runContext';
 import { findTask } from './setTaskState';
 import {
+  cachedBranchTip,
   checkedOutIn,
   commitTree,
+  forgetBranchTip,
   mergeTrees,
   pushBranch,
   readBranchTip,
+  rememberBranchTip,
   treeOf,
   updateBranchSync,
 } from './targetBranch';
@@ -54,7 +57,9 @@ export async function integrateRun(
     };
   }
   for (let round = 1; round <= ROUNDS; round++) {
-    const tip = await readBranchTip(ctx.root, target);
+    // The tip this process last saw (no git process): when someone else moved the branch since, the
+    // compare-and-swap below fails, and the next round reads it afresh.
+    const tip = await cachedBranchTip(ctx.root, target);
     const current = tip?.commit;
     const parent = current ?? task.baseCommit;
     let commit = parent;
@@ -81,17 +86,29 @@ export async function integrateRun(
         `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`,
       );
     }
+    if (commit === current) {
+      // Nothing to move, so no compare-and-swap checks the remembered tip: read it now.
+      const now = await readBranchTip(ctx.root, target);
+      if (now?.commit !== current) {
+        forgetBranchTip(ctx.root, target);
+        continue;
+      }
+    }
+    // Synchronous, inside the transaction: the branch moves only while the task is still INTEGRATING this run (a
+    // cancel, taken under the same lock, comes either before, and nothing moves, or after, and is refused).
     const moved = await ctx.store.update((state) => {
       const t = findTask(state, task.id);
       const r = findRun(state, run.id);
       if (staleBecause(t, r) || t.state !== 'INTEGRATING') return 'stale' as const;
       if (current !== commit && !updateBranchSync(ctx.root, target, commit, current)) return 'moved' as const;
+      if (current !== commit) rememberBranchTip(ctx.root, target, { commit, tree: merged.tree });
       t.integration = { branch: target, commit, runId: run.id, at: new Date().toISOString() };
       r.integration = { branch: target, commit };
       return 'ok' as const;
     });
     if (moved === 'stale') return { ok: 'stale' };
     if (moved === 'moved') {
+      forgetBranchTip(ctx.root, target);
       record(`${target} moved while ${run.id} was being merged; merging again (${round}/${ROUNDS})`);
       continue;
     }

@@ -1,4 +1,4 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git, gitSync } from '../git/gitExec';
 import { hasIdentity } from '../workspace/worktrees';
@@ -38,6 +38,78 @@ export async function readBranchTip(
   return undefined;
 }
 
+type Tip = { commit: string; tree: string };
+/** Per repository and branch: the tip this process last read or moved it to (null: no such branch). */
+const tips = new Map<string, Tip | null>();
+/** Per repository: commits this process knows exist (it made them, or git named them as a branch's commit). */
+const knownCommits = new Map<string, Set<string>>();
+const MAX_KNOWN = 10_000;
+
+function know(root: string, commit: string): void {
+  let set = knownCommits.get(root);
+  if (!set || set.size >= MAX_KNOWN) knownCommits.set(root, (set = new Set()));
+  set.add(commit);
+}
+
+/**
+ * The tip of `branch` as this process last saw it (read with one git process the first time). Not a fresh read:
+ * someone else may have moved the branch since, so the caller moves it only by compare-and-swap against this value
+ * and, when that fails, forgets it (`forgetBranchTip`) and reads again.
+ */
+export async function cachedBranchTip(root: string, branch: string): Promise<Tip | undefined> {
+  const key = `${root}\0${branch}`;
+  const cached = tips.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const tip = await readBranchTip(root, branch);
+  tips.set(key, tip ?? null);
+  if (tip) know(root, tip.commit);
+  return tip;
+}
+
+/** Forgets the cached tip (the branch moved under a compare-and-swap, or may have). */
+export function forgetBranchTip(root: string, branch: string): void {
+  tips.delete(`${root}\0${branch}`);
+}
+
+/** Records where this process just moved `branch` (or found it): its commit and tree. */
+export function rememberBranchTip(root: string, branch: string, tip: Tip): void {
+  tips.set(`${root}\0${branch}`, tip);
+  know(root, tip.commit);
+}
+
+/**
+ * The commit a branch points at, or undefined when there is no such branch: `readBranch`'s answer, read from the
+ * files git keeps (the loose ref, else `packed-refs`) when that is exact, without a git process: the ref file holds a
+ * commit this process already knows, or the branch is in neither file. Anything else (a symbolic ref, the reftable
+ * format, a commit not seen yet, an unreadable file) asks git.
+ */
+export async function readBranchQuick(root: string, branch: string): Promise<string | undefined> {
+  const repo = await repositoryDirs(root);
+  if (repo && !repo.reftable) {
+    const ref = `refs/heads/${branch}`;
+    const loose = await readFile(join(repo.common, ref), 'utf8').then(
+      (t) => t.trim(),
+      (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined),
+    );
+    if (loose && knownCommits.get(root)?.has(loose)) return loose;
+    if (loose === null) {
+      const packed = await readFile(join(repo.common, 'packed-refs'), 'utf8').then(
+        (t) => t,
+        (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : undefined),
+      );
+      if (packed !== undefined) {
+        const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`) && !l.startsWith('#'));
+        if (!line) return undefined;
+        const commit = line.slice(0, line.indexOf(' '));
+        if (knownCommits.get(root)?.has(commit)) return commit;
+      }
+    }
+  }
+  const commit = await readBranch(root, branch);
+  if (commit) know(root, commit);
+  return commit;
+}
+
 /** The worktree (the user's or any other) that has `branch` checked out, if one does. */
 export async function checkedOutIn(root: string, branch: string): Promise<string | undefined> {
   const repo = await repositoryDirs(root);
@@ -59,16 +131,27 @@ export async function checkedOutIn(root: string, branch: string): Promise<string
   return undefined;
 }
 
-const dirsOf = new Map<string, Promise<{ common: string; bare: boolean } | undefined>>();
+interface RepositoryDirs {
+  common: string;
+  bare: boolean;
+  /** Refs in the reftable format (no loose ref files to read). */
+  reftable: boolean;
+}
+const dirsOf = new Map<string, Promise<RepositoryDirs | undefined>>();
 
 /** The repository's common git folder and whether it is bare, asked of git once per root. */
-function repositoryDirs(root: string): Promise<{ common: string; bare: boolean } | undefined> {
+function repositoryDirs(root: string): Promise<RepositoryDirs | undefined> {
   let known = dirsOf.get(root);
   if (!known) {
     known = git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--is-bare-repository']).then(
-      (r) => {
+      async (r) => {
         const [common, bare] = r.stdout.trim().split('\n');
-        return common ? { common, bare: bare === 'true' } : undefined;
+        if (!common) return undefined;
+        const reftable = await stat(join(common, 'reftable')).then(
+          () => true,
+          (e: NodeJS.ErrnoException) => e.code !== 'ENOENT',
+        );
+        return { common, bare: bare === 'true', reftable };
       },
       () => undefined,
     );
@@ -114,7 +197,9 @@ export async function commitTree(
 ): Promise<string> {
   const identity = await hasIdentity(root, root);
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
-  return (await git(root, args, [0], identity ? {} : IDENTITY)).stdout.trim();
+  const commit = (await git(root, args, [0], identity ? {} : IDENTITY)).stdout.trim();
+  know(root, commit);
+  return commit;
 }
 
 /**
