@@ -12,6 +12,7 @@ import {
   commitTree,
   forgetBranchTip,
   mergeTrees,
+  prepareBranchUpdate,
   pushBranch,
   readBranchTip,
   rememberBranchTip,
@@ -56,6 +57,7 @@ export async function integrateRun(
         `out`,
     };
   }
+  prepareBranchUpdate(ctx.root);
   for (let round = 1; round <= ROUNDS; round++) {
     // The tip this process last saw (no git process): when someone else moved the branch since, the
     // compare-and-swap below fails, and the next round reads it afresh.

@@ -1,6 +1,8 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { git, gitSync } from '../git/gitExec';
+import { git } from '../git/gitExec';
+import { updateRefSync, warmRefUpdates } from '../git/refUpdater';
+import { repositoryDirs } from '../git/repositoryDirs';
 import { hasIdentity } from '../workspace/worktrees';
 
 /**
@@ -131,35 +133,6 @@ export async function checkedOutIn(root: string, branch: string): Promise<string
   return undefined;
 }
 
-interface RepositoryDirs {
-  common: string;
-  bare: boolean;
-  /** Refs in the reftable format (no loose ref files to read). */
-  reftable: boolean;
-}
-const dirsOf = new Map<string, Promise<RepositoryDirs | undefined>>();
-
-/** The repository's common git folder and whether it is bare, asked of git once per root. */
-function repositoryDirs(root: string): Promise<RepositoryDirs | undefined> {
-  let known = dirsOf.get(root);
-  if (!known) {
-    known = git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--is-bare-repository']).then(
-      async (r) => {
-        const [common, bare] = r.stdout.trim().split('\n');
-        if (!common) return undefined;
-        const reftable = await stat(join(common, 'reftable')).then(
-          () => true,
-          (e: NodeJS.ErrnoException) => e.code !== 'ENOENT',
-        );
-        return { common, bare: bare === 'true', reftable };
-      },
-      () => undefined,
-    );
-    dirsOf.set(root, known);
-  }
-  return known;
-}
-
 async function checkedOutInByGit(root: string, branch: string): Promise<string | undefined> {
   const out = (await git(root, ['worktree', 'list', '--porcelain'])).stdout;
   for (const block of out.split('\n\n')) {
@@ -205,10 +178,18 @@ export async function commitTree(
 /**
  * Moves `refs/heads/<branch>` to `to` only if it still points at `from`
  * (undefined: only if it does not exist yet). Synchronous, so it can run
- * inside a store transaction; false when the branch moved meanwhile.
+ * inside a store transaction; false when the branch moved meanwhile (or git
+ * failed).
  */
 export function updateBranchSync(root: string, branch: string, to: string, from: string | undefined): boolean {
-  return gitSync(root, ['update-ref', '-m', 'switchyard: integrate', `refs/heads/${branch}`, to, from ?? ZERO]) === 0;
+  return updateRefSync(root, `refs/heads/${branch}`, to, from ?? ZERO, INTEGRATE_MESSAGE);
+}
+
+const INTEGRATE_MESSAGE = 'switchyard: integrate';
+
+/** Gets `updateBranchSync` ready while the merge is computed (its git process started). */
+export function prepareBranchUpdate(root: string): void {
+  warmRefUpdates(root, INTEGRATE_MESSAGE);
 }
 
 export async function pushBranch(root: string, remote: string, branch: string): Promise<void> {
