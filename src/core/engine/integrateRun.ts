@@ -33,6 +33,10 @@ const ROUNDS = 5;
  * `git commit-tree` (a merge commit with the target and the run as parents),
  * and the branch moves by compare-and-swap inside a store transaction that
  * first checks the task is still INTEGRATING this run (never after a cancel).
+ * The merge starts from the tip this process last saw (no git process to
+ * read it); the compare-and-swap fails when someone else moved the branch,
+ * and the merge is made again on the tip read afresh. A conflict or an empty
+ * merge, which no compare-and-swap checks, reads the tip afresh first.
  * A target branch checked out in any worktree is refused. A conflict sends
  * the task back for a new attempt on the target's head, with the files named.
  * The first integration creates the branch at the task's base commit.
@@ -68,6 +72,7 @@ export async function integrateRun(
     // No ancestry check first: when the run is in the target already, the merged tree is the target's own, and
     // nothing is committed (one git process fewer per integration).
     const merged = await mergeTrees(ctx.root, parent, head);
+    if (!merged.ok && (await movedSince(ctx.root, target, current))) continue;
     if (!merged.ok) {
       const files = merged.conflicts.join(', ') || '(unknown files)';
       return {
@@ -88,14 +93,8 @@ export async function integrateRun(
         `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`,
       );
     }
-    if (commit === current) {
-      // Nothing to move, so no compare-and-swap checks the remembered tip: read it now.
-      const now = await readBranchTip(ctx.root, target);
-      if (now?.commit !== current) {
-        forgetBranchTip(ctx.root, target);
-        continue;
-      }
-    }
+    // Nothing to move, so no compare-and-swap checks the remembered tip: read it now.
+    if (commit === current && (await movedSince(ctx.root, target, current))) continue;
     // Synchronous, inside the transaction: the branch moves only while the task is still INTEGRATING this run (a
     // cancel, taken under the same lock, comes either before, and nothing moves, or after, and is refused).
     const moved = await ctx.store.update((state) => {
@@ -128,6 +127,17 @@ export async function integrateRun(
     code: 'integration-error',
     reason: `${target} kept moving while ${run.branch} was being merged (${ROUNDS} tries)`,
   };
+}
+
+/**
+ * Whether `target` is no longer at `seen` (the tip remembered, which a conflict or an empty merge was computed on):
+ * read afresh, and the remembered tip forgotten when it moved, so the next round merges on the new one.
+ */
+async function movedSince(root: string, target: string, seen: string | undefined): Promise<boolean> {
+  const now = await readBranchTip(root, target);
+  if (now?.commit === seen) return false;
+  forgetBranchTip(root, target);
+  return true;
 }
 
 /**

@@ -144,4 +144,27 @@ describe('child processes of a drain (the real CLI, real git)', function () {
     const events = await readFile(join(repo, '.switchyard', 'runs', 't2.1', 'events.jsonl'), 'utf8').catch(() => '');
     assert.match(events, /moved while t2\.1 was being merged; merging again/);
   });
+  it('reads the tip afresh before reporting a conflict computed on the tip it remembered', async () => {
+    // t1 and t2 start together; t1 adds c.txt and is merged. Then t2's lane, adding its own c.txt, has someone else
+    // take t1's c.txt off the target: t2 conflicts with the tip this process remembers, not with the real one.
+    const lane = [
+      'if [ "$SWITCHYARD_TASK_ID" = t1 ]; then echo one > c.txt; exit 0; fi',
+      'echo two > c.txt',
+      'i=0; until git cat-file -e refs/heads/' + TARGET + ':c.txt 2>/dev/null; do',
+      '  i=$((i+1)); [ $i -gt 300 ] && exit 1; sleep 0.1',
+      'done',
+      't=$(git rev-parse ' + TARGET + ') && git read-tree --index-output=/tmp/sy-idx-$$ $t',
+      'GIT_INDEX_FILE=/tmp/sy-idx-$$ git update-index --force-remove c.txt',
+      'tree=$(GIT_INDEX_FILE=/tmp/sy-idx-$$ git write-tree) && rm -f /tmp/sy-idx-$$',
+      'c=$(git commit-tree $tree -p $t -m "take c.txt off") && git update-ref refs/heads/' + TARGET + ' $c $t',
+    ].join('\n');
+    const repo = await project(dir, 'conflict', lane, 2);
+    await drain(repo, join(dir, 'conflict.log'), '--concurrency', '2');
+    const git = async (...args: string[]) => (await run('git', args, { cwd: repo, env: ENV })).stdout.trim();
+    const removal = await git('log', '--format=%H', '--grep=^take c.txt off$', TARGET);
+    assert.match(removal, /^[0-9a-f]{40}$/, 'the outside commit is on the target branch');
+    const [, firstParent] = (await git('log', '--format=%H %P', '--grep=integrate t2 ', TARGET)).split(' ');
+    assert.equal(firstParent, removal, 't2 is merged on the real tip, without a conflict');
+    assert.equal(await git('show', `${TARGET}:c.txt`), 'two');
+  });
 });
