@@ -11,7 +11,6 @@ import { hasIdentity } from '../workspace/worktrees';
  * with `git merge-tree --write-tree` (git ≥ 2.38) and committed with
  * `git commit-tree`.
  */
-const ZERO = '0000000000000000000000000000000000000000';
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'Switchyard',
   GIT_AUTHOR_EMAIL: 'switchyard@localhost',
@@ -182,7 +181,7 @@ export async function commitTree(
  * failed).
  */
 export function updateBranchSync(root: string, branch: string, to: string, from: string | undefined): boolean {
-  return updateRefSync(root, `refs/heads/${branch}`, to, from ?? ZERO, INTEGRATE_MESSAGE);
+  return updateRefSync(root, `refs/heads/${branch}`, to, from, INTEGRATE_MESSAGE);
 }
 
 const INTEGRATE_MESSAGE = 'switchyard: integrate';

@@ -84,22 +84,30 @@ export function warmRefUpdates(cwd: string, message: string): void {
 const PLAIN = /^[^\s\0]+$/;
 
 /**
- * Moves `ref` to `to` only if it is at `from` (git's compare-and-swap; all zeros: only if it does not exist), with the
+ * Moves `ref` to `to` only if it is at `from` (git's compare-and-swap; undefined: only if it does not exist), with the
  * reflog message `message`, and waits for git's answer synchronously, so it can run inside a store transaction. One
  * long-lived `git update-ref --stdin` per repository does it, not a process per update; it runs in a worker thread
  * that the caller's thread waits on (about the time git takes, instead of a fork of this process). Where that worker
  * cannot run, or the names are not plain, one `git update-ref` is started synchronously, as before. True when the ref
  * moved.
  */
-export function updateRefSync(cwd: string, ref: string, to: string, from: string, message: string): boolean {
-  const w = PLAIN.test(ref) && PLAIN.test(to) && PLAIN.test(from) && !message.includes('\n') ? theWorker() : null;
-  if (!w) return gitSync(cwd, ['update-ref', '-m', message, ref, to, from]) === 0;
+export function updateRefSync(
+  cwd: string,
+  ref: string,
+  to: string,
+  from: string | undefined,
+  message: string,
+): boolean {
+  const plain = PLAIN.test(ref) && PLAIN.test(to) && (from === undefined || PLAIN.test(from));
+  const w = plain && !message.includes('\n') ? theWorker() : null;
+  // An empty old value: only if the ref does not exist yet (whatever the object format).
+  if (!w) return gitSync(cwd, ['update-ref', '-m', message, ref, to, from ?? '']) === 0;
   Atomics.store(w.flag, 0, 0);
   w.worker.postMessage({
     cwd,
     message,
     env: { ...process.env, ...GIT_ENV },
-    lines: `start\nupdate ${ref} ${to} ${from}\ncommit\n`,
+    lines: `start\n${from === undefined ? `create ${ref} ${to}` : `update ${ref} ${to} ${from}`}\ncommit\n`,
   });
   const waited = Atomics.wait(w.flag, 0, 0, REPLY_TIMEOUT_MS);
   if (waited === 'timed-out') {
