@@ -102,7 +102,7 @@ describe('worktrees', () => {
     assert.equal(change.headCommit, base);
   });
 
-  it("removes a worktree and git's record of it (read from its .git file) as `git worktree remove --force` does", async () => {
+  it("removes a worktree and git's record of it (named in its .git file) as `worktree remove` does", async () => {
     const base = await headCommit(repo.dir);
     const path = worktreePath(repo.dir, 't2.1');
     await createWorktree(repo.dir, path, 'switchyard/t2/1', base);
