@@ -16,8 +16,9 @@ interface Spawn {
 /**
  * Child processes per task: the real CLI (`node dist/cli.js run`, default concurrency) drains 20 tiny-change tasks on
  * the command lane, with bench/spawnCounter.cjs preloaded to log every child process it starts; printed per task and
- * by kind (git by subcommand). The floor is 4: `git worktree add`, the agent, `git commit`, `git worktree remove`.
- * Target ≤ 8.
+ * by kind (git by subcommand), worker threads' children included. The floor is 4: `git worktree add`, the agent,
+ * `git commit`, `git worktree remove`. Target ≤ 8. What a drain starts once (configuration reads, the hook's paths, a
+ * prune, the long-lived `git update-ref --stdin`) is spread over the tasks, so fewer tasks show a higher figure.
  */
 export async function benchProcessCount(): Promise<void> {
   const cli = resolve('dist/cli.js');

@@ -5,7 +5,7 @@ import type { ProjectSettings } from '../store/projectState';
 import type { RunContext } from './runContext';
 import { newRun } from './newRun';
 import type { SchedulerMirror } from './schedulerMirror';
-import { PULL_REQUEST_BASE_REF, readBranch, readRef } from './targetBranch';
+import { PULL_REQUEST_BASE_REF, readBranchQuick, readRef } from './targetBranch';
 
 export interface Claimed {
   task: Task;
@@ -39,7 +39,7 @@ export async function claimTasks(
     ? undefined
     : settings.integration.mode === 'pull-request'
       ? await readRef(ctx.root, PULL_REQUEST_BASE_REF).catch(() => undefined)
-      : await readBranch(ctx.root, settings.integration.targetBranch).catch(() => undefined);
+      : await readBranchQuick(ctx.root, settings.integration.targetBranch).catch(() => undefined);
   try {
     let tries = 0;
     let written: { revision: number } | undefined;

@@ -7,11 +7,15 @@ import { staleBecause } from './inputHash';
 import type { RunContext } from './runContext';
 import { findTask } from './setTaskState';
 import {
+  cachedBranchTip,
   checkedOutIn,
   commitTree,
+  forgetBranchTip,
   mergeTrees,
+  prepareBranchUpdate,
   pushBranch,
   readBranchTip,
+  rememberBranchTip,
   treeOf,
   updateBranchSync,
 } from './targetBranch';
@@ -29,6 +33,10 @@ const ROUNDS = 5;
  * `git commit-tree` (a merge commit with the target and the run as parents),
  * and the branch moves by compare-and-swap inside a store transaction that
  * first checks the task is still INTEGRATING this run (never after a cancel).
+ * The merge starts from the tip this process last saw (no git process to
+ * read it); the compare-and-swap fails when someone else moved the branch,
+ * and the merge is made again on the tip read afresh. A conflict or an empty
+ * merge, which no compare-and-swap checks, reads the tip afresh first.
  * A target branch checked out in any worktree is refused. A conflict sends
  * the task back for a new attempt on the target's head, with the files named.
  * The first integration creates the branch at the task's base commit.
@@ -53,14 +61,18 @@ export async function integrateRun(
         `out`,
     };
   }
+  prepareBranchUpdate(ctx.root);
   for (let round = 1; round <= ROUNDS; round++) {
-    const tip = await readBranchTip(ctx.root, target);
+    // The tip this process last saw (no git process): when someone else moved the branch since, the
+    // compare-and-swap below fails, and the next round reads it afresh.
+    const tip = await cachedBranchTip(ctx.root, target);
     const current = tip?.commit;
     const parent = current ?? task.baseCommit;
     let commit = parent;
     // No ancestry check first: when the run is in the target already, the merged tree is the target's own, and
     // nothing is committed (one git process fewer per integration).
     const merged = await mergeTrees(ctx.root, parent, head);
+    if (!merged.ok && (await movedSince(ctx.root, target, current))) continue;
     if (!merged.ok) {
       const files = merged.conflicts.join(', ') || '(unknown files)';
       return {
@@ -81,17 +93,23 @@ export async function integrateRun(
         `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`,
       );
     }
+    // Nothing to move, so no compare-and-swap checks the remembered tip: read it now.
+    if (commit === current && (await movedSince(ctx.root, target, current))) continue;
+    // Synchronous, inside the transaction: the branch moves only while the task is still INTEGRATING this run (a
+    // cancel, taken under the same lock, comes either before, and nothing moves, or after, and is refused).
     const moved = await ctx.store.update((state) => {
       const t = findTask(state, task.id);
       const r = findRun(state, run.id);
       if (staleBecause(t, r) || t.state !== 'INTEGRATING') return 'stale' as const;
       if (current !== commit && !updateBranchSync(ctx.root, target, commit, current)) return 'moved' as const;
+      if (current !== commit) rememberBranchTip(ctx.root, target, { commit, tree: merged.tree });
       t.integration = { branch: target, commit, runId: run.id, at: new Date().toISOString() };
       r.integration = { branch: target, commit };
       return 'ok' as const;
     });
     if (moved === 'stale') return { ok: 'stale' };
     if (moved === 'moved') {
+      forgetBranchTip(ctx.root, target);
       record(`${target} moved while ${run.id} was being merged; merging again (${round}/${ROUNDS})`);
       continue;
     }
@@ -109,6 +127,17 @@ export async function integrateRun(
     code: 'integration-error',
     reason: `${target} kept moving while ${run.branch} was being merged (${ROUNDS} tries)`,
   };
+}
+
+/**
+ * Whether `target` is no longer at `seen` (the tip remembered, which a conflict or an empty merge was computed on):
+ * read afresh, and the remembered tip forgotten when it moved, so the next round merges on the new one.
+ */
+async function movedSince(root: string, target: string, seen: string | undefined): Promise<boolean> {
+  const now = await readBranchTip(root, target);
+  if (now?.commit === seen) return false;
+  forgetBranchTip(root, target);
+  return true;
 }
 
 /**

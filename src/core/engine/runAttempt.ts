@@ -169,6 +169,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   });
   // The diff is redacted before it is stored or shown (diff.patch, the review's spec); the commit keeps the content,
   // for the guards to judge.
+  const patch = change?.diff;
   if (change) change.diff = redactor.redact(change.diff);
   if (change) await writeDiff(ctx.root, run.id, change.diff);
   const journalUsage = journal.calls.totalUsage();
@@ -197,6 +198,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     captured: { ...captured, summary: outcome.summary },
     resuming,
     redactor,
+    patch,
   });
 }
 

@@ -24,6 +24,8 @@ export interface StagesInput {
   captured: Omit<Extract<RunEnd, { ok: true }>, 'ok'>;
   resuming: boolean;
   redactor: Redactor;
+  /** The change's patch before redaction (what the guards read); undefined: they diff the change themselves. */
+  patch?: string;
 }
 
 const ORDER: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'];
@@ -111,6 +113,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
       base: run.baseCommit,
       head: change.headCommit,
       runId: run.id,
+      patch: input.patch,
       secrets: input.redactor.known(),
     });
     for (const result of guards.results) evidence.push(`guard ${formatGuardEvent(result)}`);

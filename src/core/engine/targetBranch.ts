@@ -1,6 +1,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { git, gitSync } from '../git/gitExec';
+import { git } from '../git/gitExec';
+import { updateRefSync, warmRefUpdates } from '../git/refUpdater';
+import { repositoryDirs } from '../git/repositoryDirs';
 import { hasIdentity } from '../workspace/worktrees';
 
 /**
@@ -9,7 +11,6 @@ import { hasIdentity } from '../workspace/worktrees';
  * with `git merge-tree --write-tree` (git ≥ 2.38) and committed with
  * `git commit-tree`.
  */
-const ZERO = '0000000000000000000000000000000000000000';
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'Switchyard',
   GIT_AUTHOR_EMAIL: 'switchyard@localhost',
@@ -38,6 +39,78 @@ export async function readBranchTip(
   return undefined;
 }
 
+type Tip = { commit: string; tree: string };
+/** Per repository and branch: the tip this process last read or moved it to (null: no such branch). */
+const tips = new Map<string, Tip | null>();
+/** Per repository: commits this process knows exist (it made them, or git named them as a branch's commit). */
+const knownCommits = new Map<string, Set<string>>();
+const MAX_KNOWN = 10_000;
+
+function know(root: string, commit: string): void {
+  let set = knownCommits.get(root);
+  if (!set || set.size >= MAX_KNOWN) knownCommits.set(root, (set = new Set()));
+  set.add(commit);
+}
+
+/**
+ * The tip of `branch` as this process last saw it (read with one git process the first time). Not a fresh read:
+ * someone else may have moved the branch since, so the caller moves it only by compare-and-swap against this value
+ * and, when that fails, forgets it (`forgetBranchTip`) and reads again.
+ */
+export async function cachedBranchTip(root: string, branch: string): Promise<Tip | undefined> {
+  const key = `${root}\0${branch}`;
+  const cached = tips.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const tip = await readBranchTip(root, branch);
+  tips.set(key, tip ?? null);
+  if (tip) know(root, tip.commit);
+  return tip;
+}
+
+/** Forgets the cached tip (the branch moved under a compare-and-swap, or may have). */
+export function forgetBranchTip(root: string, branch: string): void {
+  tips.delete(`${root}\0${branch}`);
+}
+
+/** Records where this process just moved `branch` (or found it): its commit and tree. */
+export function rememberBranchTip(root: string, branch: string, tip: Tip): void {
+  tips.set(`${root}\0${branch}`, tip);
+  know(root, tip.commit);
+}
+
+/**
+ * The commit a branch points at, or undefined when there is no such branch: `readBranch`'s answer, read from the
+ * files git keeps (the loose ref, else `packed-refs`) when that is exact, without a git process: the ref file holds a
+ * commit this process already knows, or the branch is in neither file. Anything else (a symbolic ref, the reftable
+ * format, a commit not seen yet, an unreadable file) asks git.
+ */
+export async function readBranchQuick(root: string, branch: string): Promise<string | undefined> {
+  const repo = await repositoryDirs(root);
+  if (repo && !repo.reftable) {
+    const ref = `refs/heads/${branch}`;
+    const loose = await readFile(join(repo.common, ref), 'utf8').then(
+      (t) => t.trim(),
+      (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined),
+    );
+    if (loose && knownCommits.get(root)?.has(loose)) return loose;
+    if (loose === null) {
+      const packed = await readFile(join(repo.common, 'packed-refs'), 'utf8').then(
+        (t) => t,
+        (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : undefined),
+      );
+      if (packed !== undefined) {
+        const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`) && !l.startsWith('#'));
+        if (!line) return undefined;
+        const commit = line.slice(0, line.indexOf(' '));
+        if (knownCommits.get(root)?.has(commit)) return commit;
+      }
+    }
+  }
+  const commit = await readBranch(root, branch);
+  if (commit) know(root, commit);
+  return commit;
+}
+
 /** The worktree (the user's or any other) that has `branch` checked out, if one does. */
 export async function checkedOutIn(root: string, branch: string): Promise<string | undefined> {
   const repo = await repositoryDirs(root);
@@ -57,24 +130,6 @@ export async function checkedOutIn(root: string, branch: string): Promise<string
     return gitFile ? dirname(gitFile) : join(repo.common, 'worktrees', name);
   }
   return undefined;
-}
-
-const dirsOf = new Map<string, Promise<{ common: string; bare: boolean } | undefined>>();
-
-/** The repository's common git folder and whether it is bare, asked of git once per root. */
-function repositoryDirs(root: string): Promise<{ common: string; bare: boolean } | undefined> {
-  let known = dirsOf.get(root);
-  if (!known) {
-    known = git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--is-bare-repository']).then(
-      (r) => {
-        const [common, bare] = r.stdout.trim().split('\n');
-        return common ? { common, bare: bare === 'true' } : undefined;
-      },
-      () => undefined,
-    );
-    dirsOf.set(root, known);
-  }
-  return known;
 }
 
 async function checkedOutInByGit(root: string, branch: string): Promise<string | undefined> {
@@ -114,16 +169,26 @@ export async function commitTree(
 ): Promise<string> {
   const identity = await hasIdentity(root, root);
   const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-m', message];
-  return (await git(root, args, [0], identity ? {} : IDENTITY)).stdout.trim();
+  const commit = (await git(root, args, [0], identity ? {} : IDENTITY)).stdout.trim();
+  know(root, commit);
+  return commit;
 }
 
 /**
  * Moves `refs/heads/<branch>` to `to` only if it still points at `from`
  * (undefined: only if it does not exist yet). Synchronous, so it can run
- * inside a store transaction; false when the branch moved meanwhile.
+ * inside a store transaction; false when the branch moved meanwhile (or git
+ * failed).
  */
 export function updateBranchSync(root: string, branch: string, to: string, from: string | undefined): boolean {
-  return gitSync(root, ['update-ref', '-m', 'switchyard: integrate', `refs/heads/${branch}`, to, from ?? ZERO]) === 0;
+  return updateRefSync(root, `refs/heads/${branch}`, to, from, INTEGRATE_MESSAGE);
+}
+
+const INTEGRATE_MESSAGE = 'switchyard: integrate';
+
+/** Gets `updateBranchSync` ready while the merge is computed (its git process started). */
+export function prepareBranchUpdate(root: string): void {
+  warmRefUpdates(root, INTEGRATE_MESSAGE);
 }
 
 export async function pushBranch(root: string, remote: string, branch: string): Promise<void> {

@@ -13,6 +13,11 @@ export interface AddedLine {
  * it cannot make sense of is an error (the guard then fails safe).
  */
 export class AddedLinesParser {
+  /**
+   * Files the diff shows as renamed or copied (`rename to`, `copy to`), in the order they appear: their hunks hold only
+   * what changed, so a caller that wants renames scanned whole reads those files again.
+   */
+  readonly renamed: string[] = [];
   private file: string | undefined;
   private inHeader = false;
   private next = 0;
@@ -31,6 +36,8 @@ export class AddedLinesParser {
       if (raw.startsWith('+++ '))
         this.file = raw === '+++ /dev/null' ? undefined : stripPrefix(unquotePath(raw.slice(4)));
       else if (raw.startsWith('@@')) this.hunk(raw);
+      else if (raw.startsWith('rename to ')) this.renamed.push(unquotePath(raw.slice('rename to '.length)));
+      else if (raw.startsWith('copy to ')) this.renamed.push(unquotePath(raw.slice('copy to '.length)));
       return;
     }
     if (raw.startsWith('@@')) {
@@ -98,13 +105,14 @@ export function unquotePath(path: string): string {
  * Streams the lines `tip` adds over `base` (committed content only, never the
  * working tree). Renames count as additions, so a renamed file is scanned
  * whole; the user's diff settings (external tools, prefixes, colours,
- * textconv, relative paths) are overridden.
+ * textconv, relative paths) are overridden. `paths`: only these files (all when empty).
  */
 export async function diffAddedLines(
   cwd: string,
   base: string,
   tip: string,
   onAdded: (file: string, line: number, text: string) => void,
+  paths: readonly string[] = [],
 ): Promise<void> {
   const parser = new AddedLinesParser(onAdded);
   await gitLines(
@@ -125,6 +133,7 @@ export async function diffAddedLines(
       base,
       tip,
       '--',
+      ...paths.map((p) => `:(literal)${p}`),
     ],
     (line) => parser.push(line),
   );

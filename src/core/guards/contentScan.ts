@@ -1,4 +1,4 @@
-import { diffAddedLines, type AddedLine } from './addedLines';
+import { AddedLinesParser, diffAddedLines, type AddedLine } from './addedLines';
 import { findConflictMarkers, type ConflictMarkerFinding } from './conflictMarkers';
 import { git } from '../git/gitExec';
 import { scanTreeForConflictMarkers } from './fullTreeScan';
@@ -45,21 +45,81 @@ export async function scanAddedContent(
     }
     base = EMPTY_TREE[tip.length as 40 | 64];
   }
-  const added = collect ? new Map<string, AddedLine[]>() : undefined;
-  const markerLines = new Map<string, AddedLine[]>();
-  let bytes = 0;
-  let dropped = false;
-  await diffAddedLines(cwd, base, tip, (file, line, text) => {
-    if (text.length >= 7 && (text[0] === '<' || text[0] === '>' || text[0] === '|'))
-      push(markerLines, file, { line, text });
-    if (!added || dropped) return;
-    bytes += text.length + 1;
-    if (bytes > MAX_COLLECT_BYTES) dropped = true;
-    else push(added, file, { line, text });
+  const collector = new AddedCollector(collect);
+  await diffAddedLines(cwd, base, tip, (file, line, text) => collector.add(file, line, text));
+  return collector.result();
+}
+
+/**
+ * The same scan as `scanAddedContent` from a patch of `base..tip` the caller already has (as `git diff --patch`
+ * prints it, any context size, with or without rename detection), so the change is not diffed again. A renamed or
+ * copied file's hunks hold only what changed: those files alone are diffed again without rename detection, so they
+ * are scanned whole, as `scanAddedContent` scans them; the findings are the same, in the same order.
+ */
+export async function scanPatchContent(
+  cwd: string,
+  base: string,
+  tip: string,
+  patch: string,
+  collect: boolean,
+): Promise<ContentScan> {
+  const collector = new AddedCollector(collect);
+  const renamed = new Set<string>();
+  const parser = new AddedLinesParser((file, line, text) => {
+    if (!renamed.has(file)) collector.add(file, line, text);
   });
-  const markers = [...markerLines].flatMap(([file, lines]) => findConflictMarkers(file, lines));
-  if (dropped) return { markers, notCollected: `more than ${MAX_COLLECT_BYTES / 1024 / 1024} MiB of added lines` };
-  return { markers, added };
+  let seen = 0;
+  for (let start = 0; start < patch.length; ) {
+    const end = patch.indexOf('\n', start);
+    const stop = end < 0 ? patch.length : end;
+    parser.push(patch.slice(start, stop));
+    start = stop + 1;
+    for (; seen < parser.renamed.length; seen++) {
+      const file = parser.renamed[seen]!;
+      renamed.add(file);
+      collector.reserve(file);
+    }
+  }
+  if (renamed.size)
+    await diffAddedLines(cwd, base, tip, (file, line, text) => collector.add(file, line, text), [...renamed]);
+  return collector.result();
+}
+
+/** Added lines as the scan keeps them: lines that may be conflict markers always, all of them up to the byte cap. */
+class AddedCollector {
+  private readonly added: Map<string, AddedLine[]> | undefined;
+  private readonly markerLines = new Map<string, AddedLine[]>();
+  private bytes = 0;
+  private dropped = false;
+
+  constructor(collect: boolean) {
+    this.added = collect ? new Map() : undefined;
+  }
+
+  /** Keeps `file`'s place in the order before its lines come (a renamed file, read again later). */
+  reserve(file: string): void {
+    if (!this.markerLines.has(file)) this.markerLines.set(file, []);
+    if (this.added && !this.added.has(file)) this.added.set(file, []);
+  }
+
+  add(file: string, line: number, text: string): void {
+    if (text.length >= 7 && (text[0] === '<' || text[0] === '>' || text[0] === '|'))
+      push(this.markerLines, file, { line, text });
+    if (!this.added || this.dropped) return;
+    this.bytes += text.length + 1;
+    if (this.bytes > MAX_COLLECT_BYTES) this.dropped = true;
+    else push(this.added, file, { line, text });
+  }
+
+  result(): ContentScan {
+    const markers = [...this.markerLines].flatMap(([file, lines]) => findConflictMarkers(file, lines));
+    if (this.dropped || !this.added)
+      return this.dropped
+        ? { markers, notCollected: `more than ${MAX_COLLECT_BYTES / 1024 / 1024} MiB of added lines` }
+        : { markers };
+    for (const [file, lines] of this.added) if (!lines.length) this.added.delete(file);
+    return { markers, added: this.added };
+  }
 }
 
 function push(map: Map<string, AddedLine[]>, file: string, line: AddedLine): void {

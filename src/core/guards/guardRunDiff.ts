@@ -1,5 +1,5 @@
 import { conflictMarkerEvidence } from './conflictMarkers';
-import { scanAddedContent, type ContentScan } from './contentScan';
+import { scanAddedContent, scanPatchContent, type ContentScan } from './contentScan';
 import type { GuardEvidence } from './guardLog';
 import { scanKnownSecrets, type KnownSecret } from './knownSecretScan';
 import { formatEvidence, runGuard, type GuardResult } from './runGuard';
@@ -13,6 +13,11 @@ export interface RunDiffGuardOptions {
   base: string;
   head: string;
   runId?: string;
+  /**
+   * The change's patch as the run captured it (`git diff --patch base head`, before any redaction): the guards read
+   * their lines from it instead of diffing the change again.
+   */
+  patch?: string;
   /**
    * The run's own secrets (resolved lane secrets, credentials passed in its environment): a change holding one verbatim
    * is blocked.
@@ -31,7 +36,8 @@ export interface RunDiffGuardReport {
  * The integration gate for a run's change (`base..head`): conflict markers
  * and secrets in the lines the run adds (vendor key formats, and the run's
  * own secret values verbatim, whatever their format). Same rules and fail-safety as the
- * pre-push guard; each verdict is recorded with the run id.
+ * pre-push guard; each verdict is recorded with the run id. Given the run's
+ * own patch, its lines are read from it (no second diff).
  */
 export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
   const ctx = {
@@ -41,7 +47,10 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
   };
   let scan: ContentScan | undefined;
   const markers = await runGuard('conflict-markers', ctx, async () => {
-    scan = await scanAddedContent(options.cwd, options.base, options.head, true);
+    scan =
+      options.patch === undefined
+        ? await scanAddedContent(options.cwd, options.base, options.head, true)
+        : await scanPatchContent(options.cwd, options.base, options.head, options.patch, true);
     const evidence = conflictMarkerEvidence(scan.markers);
     return { verdict: evidence.length ? 'block' : 'pass', rule: 'conflict-marker', evidence };
   });

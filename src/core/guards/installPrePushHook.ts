@@ -54,6 +54,7 @@ interface RepositoryHookFacts {
 }
 
 const repositoryFacts = new Map<string, { configMtimeMs: number; facts: Promise<RepositoryHookFacts> }>();
+const factsInFlight = new Map<string, Promise<{ configMtimeMs: number; facts: Promise<RepositoryHookFacts> }>>();
 
 /**
  * `installPrePushHook` for a worktree Switchyard has just created: the same result, with the repository's facts (its
@@ -71,16 +72,30 @@ export async function installRunWorktreeHook(worktreeDir: string, cliCommand: st
   const configMtimeMs = (await stat(join(commonDir, 'config'))).mtimeMs;
   let known = repositoryFacts.get(commonDir);
   if (!known || known.configMtimeMs !== configMtimeMs) {
-    const facts = (async () => {
-      const previous = await hooksPath(worktreeDir);
-      await enableWorktreeConfig(worktreeDir);
-      return { previous };
-    })();
-    facts.catch(() => repositoryFacts.delete(commonDir));
-    // Enabling per-worktree config writes the config file: key the facts by its time after that.
-    await facts;
-    known = { configMtimeMs: (await stat(join(commonDir, 'config'))).mtimeMs, facts };
-    repositoryFacts.set(commonDir, known);
+    // Worktrees set up at the same time wait for one asking of git.
+    let asking = factsInFlight.get(commonDir);
+    if (!asking) {
+      asking = (async () => {
+        const facts = (async () => {
+          const previous = await hooksPath(worktreeDir);
+          await enableWorktreeConfig(worktreeDir);
+          return { previous };
+        })();
+        facts.catch(() => repositoryFacts.delete(commonDir));
+        // Enabling per-worktree config writes the config file: key the facts by its time after that.
+        await facts;
+        const entry = { configMtimeMs: (await stat(join(commonDir, 'config'))).mtimeMs, facts };
+        repositoryFacts.set(commonDir, entry);
+        return entry;
+      })();
+      const mine = asking;
+      factsInFlight.set(commonDir, mine);
+      void mine.then(
+        () => factsInFlight.delete(commonDir),
+        () => factsInFlight.delete(commonDir),
+      );
+    }
+    known = await asking;
   }
   const { previous } = await known.facts;
   const ours = join(gitDir, WORKTREE_HOOKS);
@@ -174,9 +189,17 @@ async function enableWorktreeConfig(dir: string): Promise<void> {
     await git(dir, ['config', '--type=bool', '--get', 'extensions.worktreeConfig'], [0, 1])
   ).stdout.trim();
   if (enabled === 'true') return;
-  const worktree = (await git(dir, ['config', '--local', '--get', 'core.worktree'], [0, 1])).stdout.trim();
-  const bare = (await git(dir, ['config', '--local', '--type=bool', '--get', 'core.bare'], [0, 1])).stdout.trim();
-  if (worktree || bare === 'true') {
+  // Both in one git process: `core.bare` read as git reads a boolean.
+  const local = (await git(dir, ['config', '--local', '--get-regexp', '^core\\.(worktree|bare)$'], [0, 1])).stdout;
+  let worktree = '';
+  let bare = false;
+  for (const line of local.split('\n')) {
+    const [key, ...rest] = line.split(' ');
+    const value = rest.join(' ');
+    if (key === 'core.worktree') worktree = value;
+    else if (key === 'core.bare') bare = rest.length === 0 || gitBoolean(value);
+  }
+  if (worktree || bare) {
     throw new SwitchyardError(
       'invalid-input',
       `cannot install a per-worktree hook in ${dir}: the repository sets ` +
@@ -184,6 +207,13 @@ async function enableWorktreeConfig(dir: string): Promise<void> {
     );
   }
   await git(dir, ['config', '--local', 'extensions.worktreeConfig', 'true']);
+}
+
+/** A config value as git reads a boolean (true/yes/on, or a non-zero number: true; a key without a value is too). */
+function gitBoolean(value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === 'yes' || v === 'on') return true;
+  return /^[+-]?\d+$/.test(v) && Number(v) !== 0;
 }
 
 async function exists(path: string): Promise<boolean> {

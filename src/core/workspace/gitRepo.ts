@@ -1,14 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { gitOutput, gitSaid } from '../git/gitExec';
 import { SwitchyardError } from '../errors';
+import { REPOSITORY_DIRS_ARGS, rememberRepositoryDirs } from '../git/repositoryDirs';
 
 /** The top-level folder of the git repository that contains `dir`. */
 export async function resolveRepoRoot(dir: string): Promise<string> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) throw new SwitchyardError('not-a-git-repo', `${dir} is not a folder`);
   try {
-    const root = (await gitOutput(dir, ['rev-parse', '--show-toplevel'])).trim();
+    // The repository's git folders in the same process: the drain needs them next.
+    const [root, ...dirs] = (await gitOutput(dir, ['rev-parse', '--show-toplevel', ...REPOSITORY_DIRS_ARGS]))
+      .trim()
+      .split('\n');
     if (!root) throw new Error('empty answer');
+    rememberRepositoryDirs(root, dirs);
     return root;
   } catch (error) {
     throw new SwitchyardError(

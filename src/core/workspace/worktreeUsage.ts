@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { gitOutput } from '../git/gitExec';
+import { repositoryDirs } from '../git/repositoryDirs';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { WORKTREES_DIR } from './worktrees';
 
@@ -81,10 +81,7 @@ export async function readWorktreeUsage(root: string): Promise<WorktreeUsage> {
 
 /** `.git/worktrees` of the repository (its common git folder), or undefined when git cannot say. */
 async function gitAdminDir(root: string): Promise<string | undefined> {
-  const common = await gitOutput(root, ['rev-parse', '--path-format=absolute', '--git-common-dir']).then(
-    (s) => s.trim(),
-    () => '',
-  );
+  const common = (await repositoryDirs(root))?.common;
   return common ? join(common, 'worktrees') : undefined;
 }
 

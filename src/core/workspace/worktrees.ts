@@ -1,5 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { readFile, realpath, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git, gitLines, gitOutput, gitSaid } from '../git/gitExec';
 import { RetryPolicy, backoffDelayMs, defaultSleep } from '../retry/retryPolicy';
@@ -86,8 +86,24 @@ export async function captureChange(
     throw new SwitchyardError('git-failed', `git commit in ${path} failed: ${committed.stdout.trim()}`);
   }
   const headCommit = (await looseHead(path)) ?? (await gitOutput(path, ['rev-parse', 'HEAD'])).trim();
-  // One process for both: the numstat lines, then the patch (from its first `diff --git` header line).
-  const both = await gitOutput(path, ['diff', '--numstat', '--patch', '--binary', base, headCommit]);
+  // One process for both: the numstat lines, then the patch (from its first `diff --git` header line). The user's diff
+  // settings that change its shape (colours, external tools, textconv, prefixes, relative paths) are overridden: the
+  // guards read the change's added lines from this patch.
+  const both = await gitOutput(path, [
+    'diff',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-relative',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    '--numstat',
+    '--patch',
+    '--binary',
+    base,
+    headCommit,
+    '--',
+  ]);
   const patchStart = /^diff --git /m.exec(both)?.index ?? both.length;
   const numstat = both.slice(0, patchStart);
   const diff = both.slice(patchStart);
@@ -174,12 +190,44 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
     throw new SwitchyardError('invalid-input', `refusing to remove ${path}: it is not a Switchyard worktree`);
   }
   await withWorktreeLock(root, async () => {
+    const admin = await removableAdminDir(path);
+    if (admin) {
+      // What `git worktree remove --force` does, without a git process: the folder, then git's record of it.
+      await rm(path, { recursive: true, force: true });
+      await rm(admin, { recursive: true, force: true });
+      return;
+    }
     // `worktree remove` forgets the worktree itself; only a folder removed by hand leaves git a record to prune.
     await gitOutput(root, ['worktree', 'remove', '--force', path]).catch(async () => {
       await rm(path, { recursive: true, force: true });
       await gitOutput(root, ['worktree', 'prune']).catch(() => undefined);
     });
   });
+}
+
+/**
+ * The folder where git keeps a linked worktree's record (`<git dir>/worktrees/<name>`: its HEAD, index, per-worktree
+ * refs and config), read from the worktree's `.git` file, when it is plain to remove as `git worktree remove --force`
+ * does: it is a `worktrees/` entry that points back at this worktree, and the worktree is not locked. Undefined
+ * otherwise (git is asked then).
+ */
+async function removableAdminDir(path: string): Promise<string | undefined> {
+  try {
+    const dotGit = join(path, '.git');
+    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8'))?.[1]?.trim();
+    if (!gitDir) return undefined;
+    const admin = resolve(path, gitDir);
+    if (basename(dirname(admin)) !== 'worktrees') return undefined;
+    const back = (await readFile(join(admin, 'gitdir'), 'utf8')).trim();
+    if ((await realpath(resolve(admin, back))) !== (await realpath(dotGit))) return undefined;
+    const locked = await stat(join(admin, 'locked')).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => e.code !== 'ENOENT',
+    );
+    return locked ? undefined : admin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Points `switchyard/salvage/<runId>` at `commit`, so a failed run's partial work has a name an operator can find. */

@@ -102,6 +102,33 @@ describe('worktrees', () => {
     assert.equal(change.headCommit, base);
   });
 
+  it("removes a worktree and git's record of it (named in its .git file) as `worktree remove` does", async () => {
+    const base = await headCommit(repo.dir);
+    const path = worktreePath(repo.dir, 't2.1');
+    await createWorktree(repo.dir, path, 'switchyard/t2/1', base);
+    await writeFile(join(path, 'left.txt'), 'uncommitted\n');
+    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8'))?.[1]?.trim() ?? '';
+    await removeWorktree(repo.dir, path);
+    await assert.rejects(readFile(join(path, '.git')), /ENOENT/, 'the folder is gone');
+    await assert.rejects(readFile(join(gitDir, 'HEAD')), /ENOENT/, "git's record is gone");
+    const listed = await repo.git.raw(['worktree', 'list', '--porcelain']);
+    assert.equal(listed.match(/^worktree /gm)?.length, 1, listed);
+    const dryRun = await repo.git.raw(['worktree', 'prune', '--dry-run', '-v']);
+    assert.equal(dryRun, '', 'nothing left to prune');
+    assert.match(await repo.git.raw(['branch', '--list', 'switchyard/t2/1']), /switchyard\/t2\/1/, 'the branch stays');
+  });
+
+  it('leaves a worktree git has locked to git', async () => {
+    const base = await headCommit(repo.dir);
+    const path = worktreePath(repo.dir, 't3.1');
+    await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
+    await repo.git.raw(['worktree', 'lock', path]);
+    await removeWorktree(repo.dir, path);
+    // git refuses to remove a locked worktree (`remove --force` once); the folder goes, git keeps its locked record.
+    await assert.rejects(readFile(join(path, '.git')), /ENOENT/);
+    assert.match(await repo.git.raw(['worktree', 'list', '--porcelain']), /t3\.1[\s\S]*locked/);
+  });
+
   it('refuses to remove a folder that is not a Switchyard worktree', async () => {
     await assert.rejects(removeWorktree(repo.dir, repo.dir), /not a Switchyard worktree/);
   });
