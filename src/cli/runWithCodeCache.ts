@@ -4,6 +4,7 @@ import Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { provideLoaderImport } from '../lanes/importModule';
 
 /**
  * Runs a CommonJS bundle as `require` would, compiled with a V8 code cache kept in the user's own cache folder
@@ -22,11 +23,14 @@ export function runWithCodeCache(file: string): void {
     // After the run, so the cache also holds the functions compiled while it ran.
     process.once('exit', () => writeCache(cacheFile, script));
   }
+  // The bundle cannot call import() itself (see importModule): it gets this module's.
+  provideLoaderImport((specifier) => import(specifier));
   const loaded = new Module(file, module);
   loaded.filename = file;
   loaded.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  const localRequire = (id: string): unknown => loaded.require(id);
+  // As `require` would: relative to the bundle, with `require.main` (the process's entry) and `require.resolve`.
+  const localRequire = Module.createRequire(file);
   wrapper.call(loaded.exports, loaded.exports, localRequire, loaded, file, dirname(file));
 }
 

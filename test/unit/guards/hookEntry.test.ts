@@ -62,7 +62,11 @@ describe('the pre-push hook entry (hook.js beside cli.js)', function () {
       ['block', 'pass'],
       'both pushes recorded by the hook entry',
     );
-    assert.equal((await readdir(codeCache())).filter((f) => f.endsWith('.bin')).length, 1, 'one code cache file');
+    assert.equal(
+      (await readdir(codeCache())).filter((f) => f.endsWith('.bin')).length,
+      2,
+      "two code cache files: the CLI's (guard install) and the hook's, reused by the second push",
+    );
   });
 
   it('keeps its code cache private: written once and reused; a folder others may write is not used', async () => {
