@@ -6,7 +6,9 @@ export async function benchBundleSize(): Promise<void> {
     'dist/extension.js',
     'dist/extensionRuntime.js',
     'dist/cli.js',
+    'dist/cliMain.js',
     'dist/hook.js',
+    'dist/hookMain.js',
     'dist/webview.js',
   ]) {
     const size = await stat(file).then(

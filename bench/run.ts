@@ -15,6 +15,7 @@ import { benchAgentCost } from './agentCostBench';
 import { benchStartup } from './startupBench';
 import { benchProcessCount } from './processCount';
 import { benchE2e } from './e2eBench';
+import { benchCliStartup } from './cliStartupBench';
 
 const all = [
   benchBundleSize,
@@ -30,6 +31,7 @@ const all = [
   benchStartup,
   benchProcessCount,
   benchE2e,
+  benchCliStartup,
 ];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();

@@ -56,6 +56,7 @@ const builds = [
     external: ['vscode'],
   },
   {
+    // The `switchyard` command (package.json bin): a loader of cliMain.js with a V8 code cache.
     ...common,
     entryPoints: ['src/cli/bin.ts'],
     outfile: 'dist/cli.js',
@@ -63,6 +64,16 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The whole CLI. Heavy libraries (the AI SDK, octokit, pg, secretlint, execa) are imported where they are used,
+    // so they are evaluated only when a command needs them.
+    ...common,
+    entryPoints: ['src/cli/cliMain.ts'],
+    outfile: 'dist/cliMain.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     // What the installed pre-push hook runs: a loader of hookMain.js with a V8 code cache.

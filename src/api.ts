@@ -8,8 +8,11 @@
  */
 import { LANE_API_VERSION } from './core/model/laneManifest';
 import { startProcessGroup } from './core/process/startProcessGroup';
-import { runApiLane, ApiLaneSettings, API_LANE_SETTING_DOCS, parseLaneSettings } from './core/agent';
-import type { LanePlugin, Disposable } from './core/lanes/lanePlugin';
+import { ApiLaneSettings, API_LANE_SETTING_DOCS, parseLaneSettings } from './core/agent/apiLaneSettings';
+import type { ApiLaneRun } from './core/agent/runApiLane';
+import type { LanePlugin, Disposable, LaneRunInput } from './core/lanes/lanePlugin';
+import type { LaneResultInput } from './core/model/laneResult';
+import { loadModule } from './lanes/loadModule';
 import type { LaneManifestInput } from './core/model/laneManifest';
 
 export type { LanePlugin, LaneRunInput, LaneTask, LaneAttempt, Disposable } from './core/lanes/lanePlugin';
@@ -22,6 +25,18 @@ export type { ProcessGroup, ProcessGroupSpec, ProcessGroupExit } from './core/pr
 export type { ProcessGroupRecord } from './core/process/processGroupRecord';
 export type { ApiLaneRun } from './core/agent';
 export { LANE_API_VERSION, startProcessGroup, runApiLane, ApiLaneSettings, API_LANE_SETTING_DOCS, parseLaneSettings };
+
+/**
+ * The agent loop of the API lanes (src/core/agent) and the AI SDK under it load on an API lane's first run, not with
+ * the lane's manifest and settings, which every process that lists or routes lanes reads.
+ */
+async function runApiLane(input: LaneRunInput, run: ApiLaneRun): Promise<LaneResultInput> {
+  const agent = await loadModule(
+    () => require('./core/agent/runApiLane'),
+    () => import('./core/agent/runApiLane'),
+  );
+  return agent.runApiLane(input, run);
+}
 
 /** The values of the API, handed to third-party lanes at run time. */
 export interface LaneToolkit {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { execa } from 'execa';
 
 const MAX_DIFF_CHARS = 40_000;
 
@@ -42,6 +41,7 @@ async function lastCommitDiff(workspaceDir: string): Promise<string | undefined>
 }
 
 async function git(cwd: string, args: string[]): Promise<string | undefined> {
+  const { execa } = await import('execa');
   const result = await execa('git', args, { cwd, reject: false, stdin: 'ignore' });
   return result.exitCode === 0 ? String(result.stdout) : undefined;
 }

@@ -1,12 +1,6 @@
-import { main } from './main';
+import { join } from 'node:path';
+import { runWithCodeCache } from './runWithCodeCache';
 
-// The exit code is all there is to wait for: main() reports its own errors and never rejects.
-void main(process.argv.slice(2), {
-  cwd: process.cwd(),
-  env: process.env,
-  stdin: process.stdin,
-  out: (t) => console.log(t),
-  err: (t) => console.error(t),
-}).then((code) => {
-  process.exitCode = code;
-});
+// dist/cli.js, the `switchyard` command: it only loads dist/cliMain.js (src/cli/cliMain.ts, the whole CLI) with a V8
+// code cache, so a short command (`status`, `task add`, the hooks' calls) does not compile the bundle again each time.
+runWithCodeCache(join(__dirname, 'cliMain.js'));

@@ -1,32 +1,15 @@
 import type { CommandSpec } from './commandSpec';
 import { type OptionSpec, flag, int, text } from './optionSpec';
-import { approveCommand } from './commands/approveCommand';
-import { backendCommand } from './commands/backendCommand';
-import { canaryCommand } from './commands/canaryCommand';
-import { configCommand } from './commands/configCommand';
-import { classifyErrorCommand } from './commands/classifyErrorCommand';
-import { demoCommand } from './commands/demoCommand';
-import { experimentCommand } from './commands/experimentCommand';
-import { guardCommand } from './commands/guardCommand';
-import { guardsCommand } from './commands/guardsCommand';
-import { journalCommand } from './commands/journalCommand';
-import { lanesCommand } from './commands/lanesCommand';
-import { reportCommand } from './commands/reportCommand';
-import { resumeCommand } from './commands/resumeCommand';
-import { runCommand } from './commands/runCommand';
-import { salvageCommand } from './commands/salvageCommand';
-import { statusCommand } from './commands/statusCommand';
-import {
-  cancelCommand,
-  defaultLaneCommand,
-  diffCommand,
-  logCommand,
-  retryCommand,
-  worktreesCommand,
-} from './commands/taskActions';
-import { taskCommand } from './commands/taskCommand';
-import { trustCommand } from './commands/trustCommand';
-import { workerCommand } from './commands/workerCommand';
+
+/**
+ * A command's handler, loaded on its first call: a command evaluates only its own modules (and what they import), not
+ * those of every other command. `require`, which esbuild turns into a call of the bundled module's initializer: the
+ * CLI runs as the bundle, or from source in the test runner, which loads TypeScript as CommonJS (an `import()` there
+ * would load a second copy of every module).
+ */
+function lazy<M>(load: () => M, pick: (module: M) => CommandSpec['run']): CommandSpec['run'] {
+  return async (ctx) => pick(load())(ctx);
+}
 
 const json = flag('print JSON instead of text');
 const local = flag("this machine's override (the state's settings) instead of the committed .switchyard/config.json");
@@ -48,7 +31,10 @@ const thresholds = {
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'demo',
-    run: demoCommand,
+    run: lazy(
+      () => require('./commands/demoCommand') as typeof import('./commands/demoCommand'),
+      (m) => m.demoCommand,
+    ),
     forms: [
       {
         options: { keep: flag('keep the throwaway repository') },
@@ -58,7 +44,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'lanes',
-    run: lanesCommand,
+    run: lazy(
+      () => require('./commands/lanesCommand') as typeof import('./commands/lanesCommand'),
+      (m) => m.lanesCommand,
+    ),
     opensProject: true,
     forms: [
       { options: { json }, help: 'list registered lanes and their settings' },
@@ -74,7 +63,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'default-lane',
-    run: defaultLaneCommand,
+    run: lazy(
+      () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      (m) => m.defaultLaneCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -86,7 +78,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'task',
-    run: taskCommand,
+    run: lazy(
+      () => require('./commands/taskCommand') as typeof import('./commands/taskCommand'),
+      (m) => m.taskCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -121,13 +116,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'approve',
-    run: approveCommand,
+    run: lazy(
+      () => require('./commands/approveCommand') as typeof import('./commands/approveCommand'),
+      (m) => m.approveCommand,
+    ),
     opensProject: true,
     forms: [{ args: '<task>…', help: 'approve DRAFT tasks (added with --draft) so they can be scheduled' }],
   },
   {
     name: 'run',
-    run: runCommand,
+    run: lazy(
+      () => require('./commands/runCommand') as typeof import('./commands/runCommand'),
+      (m) => m.runCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -138,13 +139,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'resume',
-    run: resumeCommand,
+    run: lazy(
+      () => require('./commands/resumeCommand') as typeof import('./commands/resumeCommand'),
+      (m) => m.resumeCommand,
+    ),
     opensProject: true,
     forms: [{ help: 'resume interrupted runs whose owner is gone; start nothing new' }],
   },
   {
     name: 'worker',
-    run: workerCommand,
+    run: lazy(
+      () => require('./commands/workerCommand') as typeof import('./commands/workerCommand'),
+      (m) => m.workerCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -167,7 +174,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'backend',
-    run: backendCommand,
+    run: lazy(
+      () => require('./commands/backendCommand') as typeof import('./commands/backendCommand'),
+      (m) => m.backendCommand,
+    ),
     opensProject: true,
     forms: [
       { help: 'which backend this project uses, and its queue counts' },
@@ -181,13 +191,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'journal',
-    run: journalCommand,
+    run: lazy(
+      () => require('./commands/journalCommand') as typeof import('./commands/journalCommand'),
+      (m) => m.journalCommand,
+    ),
     opensProject: true,
     forms: [{ args: '<run>', options: { json }, help: "the run's durable journal: every call's intent and outcome" }],
   },
   {
     name: 'canary',
-    run: canaryCommand,
+    run: lazy(
+      () => require('./commands/canaryCommand') as typeof import('./commands/canaryCommand'),
+      (m) => m.canaryCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -208,7 +224,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'config',
-    run: configCommand,
+    run: lazy(
+      () => require('./commands/configCommand') as typeof import('./commands/configCommand'),
+      (m) => m.configCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -233,7 +252,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'trust',
-    run: trustCommand,
+    run: lazy(
+      () => require('./commands/trustCommand') as typeof import('./commands/trustCommand'),
+      (m) => m.trustCommand,
+    ),
     forms: [
       {
         options: { revoke: flag('stop trusting it') },
@@ -245,7 +267,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'status',
-    run: statusCommand,
+    run: lazy(
+      () => require('./commands/statusCommand') as typeof import('./commands/statusCommand'),
+      (m) => m.statusCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -260,7 +285,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'report',
-    run: reportCommand,
+    run: lazy(
+      () => require('./commands/reportCommand') as typeof import('./commands/reportCommand'),
+      (m) => m.reportCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -277,7 +305,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'experiment',
-    run: experimentCommand,
+    run: lazy(
+      () => require('./commands/experimentCommand') as typeof import('./commands/experimentCommand'),
+      (m) => m.experimentCommand,
+    ),
     forms: [
       {
         args: '<dag.json>',
@@ -295,37 +326,55 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'diff',
-    run: diffCommand,
+    run: lazy(
+      () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      (m) => m.diffCommand,
+    ),
     opensProject: true,
     forms: [{ args: '<run>', help: "the run's diff against the task's base commit" }],
   },
   {
     name: 'log',
-    run: logCommand,
+    run: lazy(
+      () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      (m) => m.logCommand,
+    ),
     opensProject: true,
     forms: [{ args: '<run>', help: "the run's recorded events and decisions" }],
   },
   {
     name: 'cancel',
-    run: cancelCommand,
+    run: lazy(
+      () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      (m) => m.cancelCommand,
+    ),
     opensProject: true,
     forms: [{ args: '<task>', help: 'cancel a task (a late result is kept as STALE_RESULT)' }],
   },
   {
     name: 'retry',
-    run: retryCommand,
+    run: lazy(
+      () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      (m) => m.retryCommand,
+    ),
     opensProject: true,
     forms: [{ args: '<task>', help: 'put a FAILED or CANCELED task back in the queue' }],
   },
   {
     name: 'worktrees',
-    run: worktreesCommand,
+    run: lazy(
+      () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      (m) => m.worktreesCommand,
+    ),
     opensProject: true,
     forms: [{ options: { clean: flag('remove those not running') }, help: "list Switchyard's worktrees" }],
   },
   {
     name: 'salvage',
-    run: salvageCommand,
+    run: lazy(
+      () => require('./commands/salvageCommand') as typeof import('./commands/salvageCommand'),
+      (m) => m.salvageCommand,
+    ),
     opensProject: true,
     forms: [
       {
@@ -347,7 +396,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'guard',
-    run: guardCommand,
+    run: lazy(
+      () => require('./commands/guardCommand') as typeof import('./commands/guardCommand'),
+      (m) => m.guardCommand,
+    ),
     forms: [
       {
         sub: 'install',
@@ -368,7 +420,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'guards',
-    run: guardsCommand,
+    run: lazy(
+      () => require('./commands/guardsCommand') as typeof import('./commands/guardsCommand'),
+      (m) => m.guardsCommand,
+    ),
     forms: [
       {
         options: { json, limit: int('N', 'the last N verdicts (default 50 as text)', 1) },
@@ -378,7 +433,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'classify-error',
-    run: classifyErrorCommand,
+    run: lazy(
+      () => require('./commands/classifyErrorCommand') as typeof import('./commands/classifyErrorCommand'),
+      (m) => m.classifyErrorCommand,
+    ),
     forms: [
       { args: '<message|->', options: { json }, help: 'transient, ci-pending or permanent, and the rule that decided' },
     ],

@@ -1,9 +1,11 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { provideLoaderImport } from '../lanes/importModule';
 
 /**
  * Runs a CommonJS bundle as `require` would, compiled with a V8 code cache kept in the user's own cache folder
@@ -14,7 +16,9 @@ import { Script } from 'node:vm';
  * the cache falls back to compiling without one.
  */
 export function runWithCodeCache(file: string): void {
-  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
+  // esbuild writes ASCII: read as Latin-1 then, which is the same text and faster to decode than UTF-8.
+  const bytes = readFileSync(file);
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8').replace(/^#!.*/, '');
   const cacheFile = codeCacheFile(file);
   const cached = cacheFile ? readOrUndefined(cacheFile) : undefined;
   const script = new Script(Module.wrap(source), { filename: file, cachedData: cached });
@@ -22,11 +26,14 @@ export function runWithCodeCache(file: string): void {
     // After the run, so the cache also holds the functions compiled while it ran.
     process.once('exit', () => writeCache(cacheFile, script));
   }
+  // The bundle cannot call import() itself (see importModule): it gets this module's.
+  provideLoaderImport((specifier) => import(specifier));
   const loaded = new Module(file, module);
   loaded.filename = file;
   loaded.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  const localRequire = (id: string): unknown => loaded.require(id);
+  // As `require` would: relative to the bundle, with `require.main` (the process's entry) and `require.resolve`.
+  const localRequire = Module.createRequire(file);
   wrapper.call(loaded.exports, loaded.exports, localRequire, loaded, file, dirname(file));
 }
 
@@ -40,11 +47,10 @@ function codeCacheFile(file: string): string | undefined {
     if (uid !== undefined && info.uid !== uid) return undefined;
     if ((info.mode & 0o077) !== 0) return undefined;
     const bundle = statSync(file);
-    const key = createHash('sha256')
-      .update(`${file}\0${bundle.size}\0${bundle.mtimeMs}\0${process.version}\0${process.arch}`)
-      .digest('hex')
-      .slice(0, 32);
-    return join(dir, `${key}.bin`);
+    const hash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+    // <bundle>-<build>.bin: the bundle's path and Node's version, then the bundle's size and mtime (see writeCache).
+    const build = hash(`${bundle.size}\0${bundle.mtimeMs}`);
+    return join(dir, `${hash(`${file}\0${process.version}\0${process.arch}`)}-${build}.bin`);
   } catch {
     return undefined;
   }
@@ -65,5 +71,26 @@ function writeCache(path: string, script: Script): void {
     renameSync(temp, path);
   } catch {
     // A cache that cannot be written only costs the next run its compile time.
+    return;
+  }
+  removeStaleCaches(path);
+}
+
+/**
+ * After a new cache is written: the caches of the same bundle's earlier builds (for the same Node) go, and so does any
+ * cache not written for 30 days (a bundle that was removed), so the folder does not grow with every build.
+ */
+function removeStaleCaches(written: string): void {
+  const dir = dirname(written);
+  const bundle = basename(written).split('-')[0];
+  const old = Date.now() - 30 * 24 * 3600 * 1000;
+  try {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (path === written || !name.endsWith('.bin')) continue;
+      if (name.startsWith(`${bundle}-`) || statSync(path).mtimeMs < old) rmSync(path, { force: true });
+    }
+  } catch {
+    // Left for the next write.
   }
 }

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { LanePlugin } from '../api';
 import type { LaneRegistry } from '../core/lanes/laneRegistry';
 import { errorMessage } from '../core/errors';
+import { importModule } from './importModule';
 import { laneToolkit } from './laneToolkit';
 
 /**
@@ -23,7 +24,7 @@ export async function loadLaneModules(
       specifier.startsWith('.') || isAbsolute(specifier) ? pathToFileURL(resolve(root, specifier)).href : specifier;
     warn(`loading lane module ${specifier} from the project settings: it runs code from this repository`);
     try {
-      const mod = (await import(target)) as { default?: unknown; lanes?: unknown };
+      const mod = (await importModule(target)) as { default?: unknown; lanes?: unknown };
       let exported = mod.lanes ?? mod.default;
       if (typeof exported === 'function')
         exported = await (exported as (toolkit: typeof laneToolkit) => unknown)(laneToolkit);

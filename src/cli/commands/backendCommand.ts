@@ -1,6 +1,4 @@
 import { resolveRepoRoot } from '../../core/workspace/gitRepo';
-import { PostgresBackend } from '../../core/backend/postgres/postgresBackend';
-import { migrateFilesToPostgres } from '../../core/backend/postgres/migrateFilesToPostgres';
 import { readMigratedMarker } from '../../core/backend/migratedMarker';
 import { type CliContext, cliBackendSpec, openProject, repoFlag, UsageError } from '../cliContext';
 
@@ -39,6 +37,9 @@ async function migrate(ctx: CliContext): Promise<number> {
       'backend migrate copies into PostgreSQL: pass --backend postgres (or SWITCHYARD_BACKEND=postgres) ' +
         'and set SWITCHYARD_DATABASE_URL',
     );
+  // pg loads only here and in a project on the postgres backend, not with every command.
+  const { PostgresBackend } = await import('../../core/backend/postgres/postgresBackend');
+  const { migrateFilesToPostgres } = await import('../../core/backend/postgres/migrateFilesToPostgres');
   const target = await PostgresBackend.open(spec);
   try {
     ctx.out(`copying ${root}/.switchyard into ${target.description}…`);

@@ -1,4 +1,3 @@
-import { createAppAuth } from '@octokit/auth-app';
 import { SwitchyardError } from '../errors';
 import type { Credential, CredentialSource } from './tokenLender';
 
@@ -48,16 +47,20 @@ export interface GitHubAppSourceOptions {
  * threshold (5 minutes) is left, so a cached token that is about to expire is never lent.
  */
 export function githubAppTokenSource(options: GitHubAppSourceOptions): NamedCredentialSource {
-  const auth = createAppAuth({
-    appId: options.appId,
-    privateKey: options.privateKey,
-    installationId: options.installationId,
-    request: options.request as never,
-  });
+  // @octokit/auth-app loads on the first refresh, not with every process that might open a pull request.
+  let auth: Promise<ReturnType<typeof import('@octokit/auth-app').createAppAuth>> | undefined;
   return {
     description: `the GitHub App ${options.appId} (installation ${options.installationId}, github.app)`,
     async refresh(): Promise<Credential> {
-      const result = await auth({ type: 'installation', refresh: true });
+      auth ??= import('@octokit/auth-app').then(({ createAppAuth }) =>
+        createAppAuth({
+          appId: options.appId,
+          privateKey: options.privateKey,
+          installationId: options.installationId,
+          request: options.request as never,
+        }),
+      );
+      const result = await (await auth)({ type: 'installation', refresh: true });
       const expiresAt = Date.parse(result.expiresAt);
       if (!Number.isFinite(expiresAt))
         throw new SwitchyardError('invalid-input', 'GitHub answered an installation token without an expiry');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import { githubAppTokenSource, secretTokenSource, type NamedCredentialSource } from '../credentials/githubTokenSources';
 import { TokenLender } from '../credentials/tokenLender';
 import { SwitchyardError, errorMessage } from '../errors';
@@ -57,6 +57,8 @@ export async function openGitHub(
       );
   }
   const { lender, source } = await lenderFor(ctx, settings);
+  // Octokit loads on the first pull request, not with every process that can run one.
+  const { Octokit } = await import('@octokit/rest');
   const octokit = new Octokit({ baseUrl: apiUrl.replace(/\/+$/, ''), log: QUIET, userAgent: 'switchyard' });
   octokit.hook.before('request', async (options) => {
     const loan = await lender.lend();
@@ -103,6 +105,7 @@ async function lenderFor(
           `app's private key (PEM)`,
       );
     });
+    const { Octokit } = await import('@octokit/rest');
     const request = new Octokit({ baseUrl: settings.github.apiUrl.replace(/\/+$/, ''), log: QUIET }).request;
     source = githubAppTokenSource({ appId: app.appId, installationId: app.installationId, privateKey, request });
   } else {

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git } from '../git/gitExec';
 import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
@@ -253,7 +253,12 @@ export function defaultHookCommand(script = runningBundle(), node = process.exec
   return existsSync(hook) ? `${shellQuote(node)} ${shellQuote(hook)}` : cli;
 }
 
-/** The CommonJS bundle file this code was bundled into, if any (`__filename` exists only there). */
+/**
+ * The CommonJS bundle file this code was bundled into, if any (`__filename` exists only there); for the CLI's bundle
+ * (`dist/cliMain.js`), the loader beside it that runs it as the CLI (`dist/cli.js`).
+ */
 function runningBundle(): string | undefined {
-  return typeof __filename === 'string' ? __filename : undefined;
+  if (typeof __filename !== 'string') return undefined;
+  const loader = join(dirname(__filename), 'cli.js');
+  return basename(__filename) === 'cliMain.js' && existsSync(loader) ? loader : __filename;
 }

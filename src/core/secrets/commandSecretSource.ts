@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { SwitchyardError } from '../errors';
 import type { SecretSource } from './secretSource';
 
@@ -15,6 +14,7 @@ export function commandSecretSource(commands: () => Promise<Record<string, strin
     async get(_lane, secret) {
       const command = (await commands())[secret];
       if (!command) return undefined;
+      const { execa } = await import('execa');
       const result = await execa(command, {
         cwd,
         shell: true,

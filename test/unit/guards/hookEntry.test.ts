@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGuardEvents } from '../../../src/core/guards/guardLog';
@@ -62,7 +62,11 @@ describe('the pre-push hook entry (hook.js beside cli.js)', function () {
       ['block', 'pass'],
       'both pushes recorded by the hook entry',
     );
-    assert.equal((await readdir(codeCache())).filter((f) => f.endsWith('.bin')).length, 1, 'one code cache file');
+    assert.equal(
+      (await readdir(codeCache())).filter((f) => f.endsWith('.bin')).length,
+      2,
+      "two code cache files: the CLI's (guard install) and the hook's, reused by the second push",
+    );
   });
 
   it('keeps its code cache private: written once and reused; a folder others may write is not used', async () => {
@@ -86,6 +90,15 @@ describe('the pre-push hook entry (hook.js beside cli.js)', function () {
     );
     assert.equal(blocked.code, 1, 'the cached code still refuses markers');
     assert.equal((await stat(join(codeCache(), file))).mtimeMs, written, 'the second run used the cache as it was');
+
+    // A new build of the bundle: its cache replaces the old one, which is removed.
+    const bundle = join(cli, '..', 'hookMain.js');
+    await utimes(bundle, new Date(), new Date(Date.now() + 5_000));
+    const rebuilt = await run(process.execPath, [hook, 'origin', s.remote], s.clone);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    const after = await readdir(codeCache());
+    assert.equal(after.length, 1, `one cache for the bundle: ${after.join(', ')}`);
+    assert.notEqual(after[0], file, 'the new build has a new cache');
 
     await rm(codeCache(), { recursive: true, force: true });
     await run('mkdir', ['-p', codeCache()], s.clone);

@@ -15,8 +15,8 @@ export async function testCliCommand(): Promise<string> {
 }
 
 /**
- * The CLI bundle (`cli.js`) of `testCliCommand`, with the hook's own bundles (`hook.js`, `hookMain.js`) beside it, as
- * `npm run build` lays them out in dist/.
+ * The CLI bundle (`cli.js`, which loads `cliMain.js`) of `testCliCommand`, with the hook's own bundles (`hook.js`,
+ * `hookMain.js`) beside it, as `npm run build` lays them out in dist/.
  */
 export function testCliBundle(): Promise<string> {
   built ??= (async () => {
@@ -25,6 +25,7 @@ export function testCliBundle(): Promise<string> {
     await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
     for (const [entry, out] of [
       ['src/cli/bin.ts', outfile],
+      ['src/cli/cliMain.ts', join(dir, 'cliMain.js')],
       ['src/cli/hookBin.ts', join(dir, 'hook.js')],
       ['src/cli/hookMain.ts', join(dir, 'hookMain.js')],
     ]) {

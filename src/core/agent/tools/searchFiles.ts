@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { z } from 'zod';
 import { ToolError, clip, defineTool } from '../agentTool';
 import { resolveInWorkspace } from '../workspacePath';
@@ -30,6 +29,7 @@ export const searchTool = defineTool({
     const args = ['grep', '-n', '-I', '--untracked', '--no-color', '--full-name', input.regex ? '-E' : '-F'];
     if (input.ignoreCase) args.push('-i');
     args.push('-e', input.pattern, '--', input.path || '.');
+    const { execa } = await import('execa');
     const result = await execa('git', args, {
       cwd: ctx.workspaceDir,
       reject: false,
