@@ -169,7 +169,7 @@ export class ProjectStore implements StateStore {
       const { history: _mark, ...stored } = JSON.parse(text) as StateFile;
       // Under the lock, the file is the one just renamed into place: its stamp names these bytes.
       const stamp = await fileStamp(this.file).catch(() => UNTRUSTED);
-      this.working = workingOf(Buffer.from(text), stamp, { ...stored, version: STATE_VERSION }, mark);
+      this.working = workingOf(Buffer.from(text), stamp, { ...stored, version: STATE_VERSION }, mark, true);
       draft.revision = revision;
       return result;
     });
@@ -295,10 +295,11 @@ const lockQueue = new Map<string, Promise<void>>();
 /** A stamp that proves nothing: the next read reads the file. */
 const UNTRUSTED: FileStamp = { key: '', trusted: false };
 
-function workingOf(bytes: Buffer, stamp: FileStamp, state: ProjectState, mark: HistoryMark): Working {
+/** `parsed`: `state` is already JSON values (parsed from the text just written). */
+function workingOf(bytes: Buffer, stamp: FileStamp, state: ProjectState, mark: HistoryMark, parsed = false): Working {
   // Kept as its JSON values (what a reader of the file gets), so every copy parsed from `json` equals it.
   const json = JSON.stringify(state);
-  const canonical = JSON.parse(json) as ProjectState;
+  const canonical = parsed ? state : (JSON.parse(json) as ProjectState);
   return { bytes, stamp, state: canonical, json, ids: new Set(canonical.tasks.map((t) => t.id)), mark };
 }
 
