@@ -3,9 +3,10 @@ import { stat } from 'node:fs/promises';
 
 /**
  * Less than this between a file's last change (its ctime) and the look at it, and the stamp proves nothing: a later
- * change within the same tick of the filesystem's clock would leave inode, size and times as they were.
+ * change within the same tick of the filesystem's clock would leave inode, size and times as they were. Twice the
+ * coarsest common tick (Windows' 15.6 ms; Linux's is 1-10 ms).
  */
-const RACY_MS = 50;
+const RACY_MS = 32;
 /** The same on a filesystem whose times have whole seconds (FAT has 2 s). */
 const RACY_COARSE_MS = 2_100;
 
