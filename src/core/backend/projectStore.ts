@@ -168,7 +168,7 @@ export class ProjectStore implements StateStore {
       );
       const { history: _mark, ...stored } = JSON.parse(text) as StateFile;
       // Under the lock, the file is the one just renamed into place: its stamp names these bytes.
-      const stamp = await fileStamp(this.file).catch(() => UNTRUSTED);
+      const stamp = stampOf(this.file);
       this.working = workingOf(Buffer.from(text), stamp, { ...stored, version: STATE_VERSION }, mark, true);
       draft.revision = revision;
       return result;
@@ -193,7 +193,7 @@ export class ProjectStore implements StateStore {
    * validated again only when its bytes changed since the last look.
    */
   private async refreshWorking(): Promise<Working> {
-    const stamp = await fileStamp(this.file).catch(() => UNTRUSTED);
+    const stamp = stampOf(this.file);
     if (this.working?.stamp.trusted && stamp.key !== 'missing' && this.working.stamp.key === stamp.key)
       return this.working;
     let bytes: Buffer;
@@ -294,6 +294,15 @@ const lockQueue = new Map<string, Promise<void>>();
 
 /** A stamp that proves nothing: the next read reads the file. */
 const UNTRUSTED: FileStamp = { key: '', trusted: false };
+
+/** The file's stamp, or one that proves nothing when it cannot be taken (the read then reports what is wrong). */
+function stampOf(file: string): FileStamp {
+  try {
+    return fileStamp(file);
+  } catch {
+    return UNTRUSTED;
+  }
+}
 
 /** `parsed`: `state` is already JSON values (parsed from the text just written). */
 function workingOf(bytes: Buffer, stamp: FileStamp, state: ProjectState, mark: HistoryMark, parsed = false): Working {
