@@ -9,6 +9,7 @@ import { Task } from '../model/task';
 import { describeZodError } from '../model/zodIssues';
 import { AtomicJsonFile } from '../store/atomicJsonFile';
 import { ProjectState, STATE_VERSION, emptyProjectState } from '../store/projectState';
+import { type FileStamp, fileStamp } from '../store/fileStamp';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { EMPTY_HISTORY, HistoryMark, TaskHistory, compareMarks } from '../store/taskHistory';
 import type { FinishedPage, ListFinishedOptions, StateStore } from './stateStore';
@@ -17,6 +18,7 @@ import { filesLeaseView } from './filesLeaseStore';
 import { HistoryIndex } from './historyIndex';
 import { isFinished, splitState } from './splitState';
 import { keepMigrationBackup } from './stateBackup';
+import { ValidationMemo } from './validationMemo';
 
 export { STATE_DIR };
 
@@ -30,7 +32,11 @@ type StateFile = z.infer<typeof StateFile>;
 
 interface Working {
   bytes: Buffer;
+  /** The file's stamp taken before `bytes` were read (or after this process wrote them, under the lock). */
+  stamp: FileStamp;
   state: ProjectState;
+  /** `state` as compact JSON: a copy is a parse of it (faster than a structured clone, and the same JSON values). */
+  json: string;
   ids: ReadonlySet<string>;
   mark: HistoryMark;
 }
@@ -51,6 +57,7 @@ export class ProjectStore implements StateStore {
   private working: Working | undefined;
   private readonly index = new HistoryIndex();
   private indexLoaded = false;
+  private readonly valid = new ValidationMemo();
 
   private constructor(readonly repoRoot: string) {
     this.dir = join(repoRoot, STATE_DIR);
@@ -84,7 +91,7 @@ export class ProjectStore implements StateStore {
 
   /** The working set alone (no history read): the tasks not finished and the newest finished ones. */
   async readWorking(): Promise<ProjectState> {
-    return structuredClone((await this.refreshWorking()).state);
+    return JSON.parse((await this.refreshWorking()).json) as ProjectState;
   }
 
   /** Finished tasks newest first (the working set's, then the history's), `limit` of them after `before`. */
@@ -140,7 +147,8 @@ export class ProjectStore implements StateStore {
       // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
       if (!split.records.length && isDeepStrictEqual(split.working, working.state)) return result;
       const revision = (working.state.revision ?? 0) + 1;
-      const checked = ProjectState.safeParse({ ...split.working, revision });
+      // Only the tasks and runs that differ from the last valid working set are validated again.
+      const checked = this.valid.check({ ...split.working, revision });
       if (!checked.success) throw invalid(describeZodError(checked.error));
       for (const record of split.records) {
         if (!('task' in record)) continue;
@@ -159,7 +167,9 @@ export class ProjectStore implements StateStore {
         mark,
       );
       const { history: _mark, ...stored } = JSON.parse(text) as StateFile;
-      this.working = workingOf(Buffer.from(text), { ...stored, version: STATE_VERSION }, mark);
+      // Under the lock, the file is the one just renamed into place: its stamp names these bytes.
+      const stamp = stampOf(this.file);
+      this.working = workingOf(Buffer.from(text), stamp, { ...stored, version: STATE_VERSION }, mark, true);
       draft.revision = revision;
       return result;
     });
@@ -172,14 +182,20 @@ export class ProjectStore implements StateStore {
 
   private compose(working: Working): ProjectState {
     const view = this.index.view(working.ids);
-    const state = structuredClone(working.state);
+    const state = JSON.parse(working.json) as ProjectState;
     state.tasks = view.tasks.concat(state.tasks);
     state.runs = view.runs.concat(state.runs);
     return state;
   }
 
-  /** `state.json`, parsed and validated again only when its bytes changed since the last look. */
+  /**
+   * `state.json`: not read again while its stamp (inode, size, times) is unchanged and trusted, and parsed and
+   * validated again only when its bytes changed since the last look.
+   */
   private async refreshWorking(): Promise<Working> {
+    const stamp = stampOf(this.file);
+    if (this.working?.stamp.trusted && stamp.key !== 'missing' && this.working.stamp.key === stamp.key)
+      return this.working;
     let bytes: Buffer;
     try {
       bytes = await readFile(this.file);
@@ -188,7 +204,10 @@ export class ProjectStore implements StateStore {
         cause: error,
       });
     }
-    if (this.working && bytes.equals(this.working.bytes)) return this.working;
+    if (this.working && bytes.equals(this.working.bytes)) {
+      this.working.stamp = stamp;
+      return this.working;
+    }
     const file = await this.json.decode(bytes);
     if (file.history === undefined)
       throw new SwitchyardError(
@@ -196,7 +215,8 @@ export class ProjectStore implements StateStore {
         `${this.file} was replaced by a state file without a history mark; reopen the project to migrate it`,
       );
     const { history, ...state } = file;
-    this.working = workingOf(bytes, { ...state, version: STATE_VERSION }, history);
+    this.working = workingOf(bytes, stamp, { ...state, version: STATE_VERSION }, history);
+    this.valid.remember(this.working.state);
     return this.working;
   }
 
@@ -228,7 +248,26 @@ export class ProjectStore implements StateStore {
     await this.json.write({ ...split.working, version: STATE_FILE_VERSION, history: mark });
   }
 
-  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` holding the state lock. Callers in this process queue for it here first, so they take turns without
+   * polling the lock file (only other processes contend for that).
+   */
+  private locked<T>(fn: () => Promise<T>): Promise<T> {
+    const key = join(this.dir, 'state.lock');
+    const before = lockQueue.get(key) ?? Promise.resolve();
+    const mine = before.then(() => this.lockedFile(fn));
+    const tail = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    lockQueue.set(key, tail);
+    void tail.then(() => {
+      if (lockQueue.get(key) === tail) lockQueue.delete(key);
+    });
+    return mine;
+  }
+
+  private async lockedFile<T>(fn: () => Promise<T>): Promise<T> {
     let release: () => Promise<void>;
     try {
       release = await lockfile.lock(this.dir, {
@@ -250,8 +289,27 @@ export class ProjectStore implements StateStore {
   }
 }
 
-function workingOf(bytes: Buffer, state: ProjectState, mark: HistoryMark): Working {
-  return { bytes, state, ids: new Set(state.tasks.map((t) => t.id)), mark };
+/** The turn of this process's callers for each state lock (see `locked`). */
+const lockQueue = new Map<string, Promise<void>>();
+
+/** A stamp that proves nothing: the next read reads the file. */
+const UNTRUSTED: FileStamp = { key: '', trusted: false };
+
+/** The file's stamp, or one that proves nothing when it cannot be taken (the read then reports what is wrong). */
+function stampOf(file: string): FileStamp {
+  try {
+    return fileStamp(file);
+  } catch {
+    return UNTRUSTED;
+  }
+}
+
+/** `parsed`: `state` is already JSON values (parsed from the text just written). */
+function workingOf(bytes: Buffer, stamp: FileStamp, state: ProjectState, mark: HistoryMark, parsed = false): Working {
+  // Kept as its JSON values (what a reader of the file gets), so every copy parsed from `json` equals it.
+  const json = JSON.stringify(state);
+  const canonical = parsed ? state : (JSON.parse(json) as ProjectState);
+  return { bytes, stamp, state: canonical, json, ids: new Set(canonical.tasks.map((t) => t.id)), mark };
 }
 
 function runsOf(runs: readonly Run[], taskId: string): Run[] {

@@ -1,6 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FinishedPage, ListFinishedOptions, StateStore } from '../backend/stateStore';
 import type { LeaseView } from '../lease/leaseStore';
-import { readProjectConfig } from '../store/projectConfig';
+import { type ConfigObject, readProjectConfig } from '../store/projectConfig';
 import type { ProjectSettings, ProjectState } from '../store/projectState';
 import { applyEditorOverrides, applyLocalChange, type LayeredSettings, layerSettings } from '../store/settingsLayers';
 
@@ -11,6 +12,11 @@ import { applyEditorOverrides, applyLocalChange, type LayeredSettings, layerSett
  * Code's Settings UI), when given, lie on top of all of them and never enter the state either.
  */
 export class LayeredStateStore implements StateStore {
+  /** The last layering and what it was computed from: the same inputs give the same settings (layering is pure). */
+  private last:
+    | { local: ProjectSettings; committed: ConfigObject | undefined; trusted: boolean; layered: LayeredSettings }
+    | undefined;
+
   constructor(
     private readonly inner: StateStore,
     private readonly root: string,
@@ -18,8 +24,23 @@ export class LayeredStateStore implements StateStore {
     private readonly editor: Readonly<Record<string, unknown>> = {},
   ) {}
 
-  private layer(local: ProjectSettings, committed: Parameters<typeof layerSettings>[1], trusted: boolean) {
-    return applyEditorOverrides(layerSettings(local, committed, trusted), this.editor);
+  /** The layered settings, shared: callers copy `settings` before handing it to anyone who may change it. */
+  private layer(local: ProjectSettings, committed: ConfigObject | undefined, trusted: boolean): LayeredSettings {
+    const last = this.last;
+    if (
+      last &&
+      last.trusted === trusted &&
+      isDeepStrictEqual(last.local, local) &&
+      isDeepStrictEqual(last.committed, committed)
+    )
+      return last.layered;
+    const layered = applyEditorOverrides(layerSettings(local, committed, trusted), this.editor);
+    this.last = { local: structuredClone(local), committed: structuredClone(committed), trusted, layered };
+    return layered;
+  }
+
+  private effective(local: ProjectSettings, committed: ConfigObject | undefined, trusted: boolean): ProjectSettings {
+    return structuredClone(this.layer(local, committed, trusted).settings);
   }
 
   async read(): Promise<ProjectState> {
@@ -28,7 +49,7 @@ export class LayeredStateStore implements StateStore {
       readProjectConfig(this.root),
       this.trusted(),
     ]);
-    state.settings = this.layer(state.settings, committed, trusted).settings;
+    state.settings = this.effective(state.settings, committed, trusted);
     return state;
   }
 
@@ -39,7 +60,7 @@ export class LayeredStateStore implements StateStore {
       readProjectConfig(this.root),
       this.trusted(),
     ]);
-    state.settings = this.layer(state.settings, committed, trusted).settings;
+    state.settings = this.effective(state.settings, committed, trusted);
     return state;
   }
 
@@ -51,15 +72,15 @@ export class LayeredStateStore implements StateStore {
     const [committed, trusted] = await Promise.all([readProjectConfig(this.root), this.trusted()]);
     return this.inner.update((state, leases) => {
       const local = state.settings;
-      const effective = this.layer(local, committed, trusted).settings;
-      const before = structuredClone(effective);
-      state.settings = effective;
+      const before = this.layer(local, committed, trusted).settings;
+      state.settings = structuredClone(before);
       try {
         return change(state, leases);
       } finally {
         const after = state.settings;
         state.settings = local;
-        applyLocalChange(local, before, after);
+        // The usual change leaves the settings alone: nothing to write back.
+        if (!isDeepStrictEqual(before, after)) applyLocalChange(local, before, after);
       }
     });
   }
@@ -71,7 +92,14 @@ export class LayeredStateStore implements StateStore {
       readProjectConfig(this.root),
       this.trusted(),
     ]);
-    return this.layer(state.settings, committed, trusted);
+    const layered = this.layer(state.settings, committed, trusted);
+    return {
+      ...layered,
+      settings: structuredClone(layered.settings),
+      sources: new Map(layered.sources),
+      ignored: [...layered.ignored],
+      ...(layered.editorIgnored ? { editorIgnored: [...layered.editorIgnored] } : {}),
+    };
   }
 
   /** Changes the machine-local settings as stored, without the committed layer. */

@@ -77,7 +77,8 @@ export class StageGate {
     let announced = false;
     try {
       for (;;) {
-        const peek = await this.store.read();
+        // The task (in a stage, so not finished) and the stage's holders are all in the working set.
+        const peek = await this.store.readWorking();
         const task = peek.tasks.find((t) => t.id === request.taskId);
         // A canceled task's result is stale (kept, never integrated), even though the cancel also aborted the run.
         if (!task || task.generation !== request.generation || !request.from.includes(task.state))

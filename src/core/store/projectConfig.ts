@@ -1,12 +1,13 @@
 import { SETTING_DESCRIPTIONS } from './settingDescriptions';
-import { rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { MergePolicy } from '../model/mergePolicyRules';
 import { describeZodError } from '../model/zodIssues';
 import { ProjectSettings } from './projectState';
-import { readJsonFile } from './readJsonConfig';
+import { FileDerived } from './fileStamp';
+import { parseJsonText } from './readJsonConfig';
 import { ensureStateDir, STATE_DIR } from './stateDir';
 import { laneSettingsMapJsonSchema } from './laneSettingsSchema';
 import type { LaneManifest } from '../model/laneManifest';
@@ -46,24 +47,44 @@ export function configPath(root: string): string {
   return join(root, STATE_DIR, CONFIG_FILE);
 }
 
-/** What was last read of each config file, by file: the engine reads the effective settings on every state read. */
-const lastRead = new Map<string, { stamp: string; config: ConfigObject | undefined }>();
+const HINT = '; fix the file or run `switchyard config get` after';
+
+/** Each config file's validated content, read and validated again only when the file changed (FileDerived). */
+const lastRead = new Map<string, FileDerived<ConfigObject | undefined>>();
 
 /**
- * The committed config as written (only the keys it sets), validated; `undefined` when there is no file. A file
- * unchanged since the last read (same inode, size and mtime) is not read and validated again.
+ * The committed config as written (only the keys it sets), validated; `undefined` when there is no file. A file whose
+ * stamp (inode, size, times) is unchanged since the last read is not read again, and one whose bytes are unchanged is
+ * not validated again: the engine reads the effective settings on every state read.
  */
 export async function readProjectConfig(root: string): Promise<ConfigObject | undefined> {
   const file = configPath(root);
-  const info = await stat(file).catch(() => undefined);
-  const stamp = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
-  const cached = lastRead.get(file);
-  if (stamp !== undefined && cached?.stamp === stamp) return structuredClone(cached.config);
-  const json = await readJsonFile(file, '; fix the file or run `switchyard config get` after');
-  if (json !== undefined) checkProjectConfig(json, file);
-  const config = json as ConfigObject | undefined;
-  if (stamp !== undefined) lastRead.set(file, { stamp, config: structuredClone(config) });
-  return config;
+  let derived = lastRead.get(file);
+  if (!derived) {
+    derived = new FileDerived(
+      file,
+      () => loadConfigBytes(file),
+      (bytes) => decodeConfig(file, bytes),
+    );
+    lastRead.set(file, derived);
+  }
+  return structuredClone(await derived.get());
+}
+
+async function loadConfigBytes(file: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SwitchyardError('invalid-input', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function decodeConfig(file: string, bytes: Buffer | undefined): ConfigObject | undefined {
+  if (bytes === undefined) return undefined;
+  const json = parseJsonText(bytes.toString('utf8'), file, HINT);
+  checkProjectConfig(json, file);
+  return json as ConfigObject;
 }
 
 /** Throws a permanent error naming the file and the field when `json` is not a valid config. */

@@ -16,6 +16,11 @@ export async function readJsonFile(file: string, hint = ''): Promise<unknown> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SwitchyardError('invalid-input', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
+  return parseJsonText(text, file, hint);
+}
+
+/** `text` (read from `file`) as JSON; malformed, an error naming the file (and `hint`). */
+export function parseJsonText(text: string, file: string, hint = ''): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -10,6 +10,9 @@ export const STATE_DIR = '.switchyard';
  */
 export const STATE_DIR_GITIGNORE = '*\n!config.json\n';
 
+/** The folders whose `.gitignore` this process has seen in place (it is looked at once per process, not per call). */
+const checked = new Set<string>();
+
 /**
  * Creates `<root>/.switchyard/` with a `.gitignore` that ignores everything but `config.json`, so the
  * user's .gitignore is never edited; the older `*` (which hid the config too) is replaced.
@@ -17,9 +20,11 @@ export const STATE_DIR_GITIGNORE = '*\n!config.json\n';
 export async function ensureStateDir(root: string, ...sub: string[]): Promise<string> {
   const dir = join(root, STATE_DIR);
   await mkdir(join(dir, ...sub), { recursive: true });
+  if (checked.has(dir)) return join(dir, ...sub);
   const file = join(dir, '.gitignore');
   const current = await readFile(file, 'utf8').catch(() => undefined);
   if (current === undefined || current === '*\n')
     await writeFile(file, STATE_DIR_GITIGNORE, current === undefined ? { flag: 'wx' } : {}).catch(() => undefined);
+  checked.add(dir);
   return join(dir, ...sub);
 }

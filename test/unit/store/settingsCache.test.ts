@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ProjectStore } from '../../../src/core/backend/projectStore';
+import { LayeredStateStore } from '../../../src/core/engine/layeredStateStore';
+import { isSwitchyardError } from '../../../src/core/errors';
+import { makeTempDir } from '../../helpers/tempRepo';
+
+/**
+ * The committed config and the layered settings are cached between reads (by the file's stamp and bytes, and by the
+ * layers' inputs): every change to either must still show on the very next read in the same process.
+ */
+describe('the cached project settings', () => {
+  let tmp: Awaited<ReturnType<typeof makeTempDir>>;
+  let store: LayeredStateStore;
+  let config: string;
+  const running = async (): Promise<number> => (await store.read()).settings.wip.RUNNING;
+  const configWith = (running: number): string => `${JSON.stringify({ version: 1, wip: { RUNNING: running } })}\n`;
+  /** Sets the file's times a minute back, so its stamp is trusted (no longer within the racy window). */
+  const age = async (file: string): Promise<Date> => {
+    const past = new Date(Date.now() - 60_000);
+    await utimes(file, past, past);
+    return past;
+  };
+
+  beforeEach(async () => {
+    tmp = await makeTempDir();
+    store = new LayeredStateStore(await ProjectStore.open(tmp.dir), tmp.dir, () => true);
+    config = join(tmp.dir, '.switchyard', 'config.json');
+  });
+  afterEach(async () => tmp.cleanup());
+
+  it('an edit in place shows on the next read, at once and once the file is old', async () => {
+    await writeFile(config, configWith(2));
+    assert.equal(await running(), 2);
+    await writeFile(config, configWith(3));
+    assert.equal(await running(), 3, 'an edit right after a read (same size, same inode)');
+    const past = await age(config);
+    assert.equal(await running(), 3);
+    assert.equal(await running(), 3, 'read again from the cache');
+    await writeFile(config, configWith(4));
+    // Same size, same inode, and the mtime put back: only the ctime tells.
+    await utimes(config, past, past);
+    assert.equal(await running(), 4, 'an edit with the mtime restored');
+  });
+
+  it('a replaced file (renamed over it) shows on the next read', async () => {
+    await writeFile(config, configWith(2));
+    await age(config);
+    assert.equal(await running(), 2);
+    await writeFile(`${config}.new`, configWith(5));
+    await rename(`${config}.new`, config);
+    assert.equal(await running(), 5);
+  });
+
+  it('a removed file gives the defaults on the next read, and a new one applies again', async () => {
+    const defaults = await running();
+    await writeFile(config, configWith(defaults + 1));
+    await age(config);
+    assert.equal(await running(), defaults + 1);
+    await rm(config);
+    assert.equal(await running(), defaults);
+    await writeFile(config, configWith(defaults + 2));
+    assert.equal(await running(), defaults + 2);
+  });
+
+  it('a local override set or dropped between two reads shows at once; the committed value under it', async () => {
+    const defaults = (await store.readWorking()).settings.wip.RUNNING;
+    await writeFile(config, configWith(2));
+    await age(config);
+    assert.equal(await running(), 2);
+    await store.update((s) => {
+      s.settings.wip.RUNNING = 7;
+    });
+    assert.equal(await running(), 7);
+    assert.equal((await store.layers()).sources.get('wip.RUNNING'), 'local');
+    await writeFile(config, configWith(3));
+    assert.equal(await running(), 7, 'the local override still wins');
+    await store.updateLocal((local) => {
+      local.localOverrides = [];
+      local.wip.RUNNING = defaults;
+    });
+    assert.equal(await running(), 3, 'the override dropped: the committed value applies');
+  });
+
+  it('an invalid edit is an error naming the file on every read until fixed, then the fix applies', async () => {
+    await writeFile(config, configWith(2));
+    assert.equal(await running(), 2);
+    await writeFile(config, '{"version": 1, "wip": {"RUNNING": "many"}}\n');
+    for (let i = 0; i < 2; i++)
+      await assert.rejects(
+        running(),
+        (e: unknown) => isSwitchyardError(e, 'invalid-input') && e.message.includes(config),
+      );
+    await writeFile(config, configWith(6));
+    assert.equal(await running(), 6);
+    assert.ok((await stat(config)).size > 0);
+  });
+});
