@@ -1,14 +1,19 @@
+import { loadModule } from '../lanes/loadModule';
 import type { CommandSpec } from './commandSpec';
 import { type OptionSpec, flag, int, text } from './optionSpec';
 
 /**
  * A command's handler, loaded on its first call: a command evaluates only its own modules (and what they import), not
- * those of every other command. `require`, which esbuild turns into a call of the bundled module's initializer: the
- * CLI runs as the bundle, or from source in the test runner, which loads TypeScript as CommonJS (an `import()` there
- * would load a second copy of every module).
+ * those of every other command. Through `loadModule`: `require` in the bundle and wherever the sources run as
+ * CommonJS, `import()` where they run as ES modules (a test file that imports an ES-only package, such as execa, is
+ * loaded that way), so a module is never loaded twice.
  */
-function lazy<M>(load: () => M, pick: (module: M) => CommandSpec['run']): CommandSpec['run'] {
-  return async (ctx) => pick(load())(ctx);
+function lazy<M>(
+  viaRequire: () => M,
+  viaImport: () => Promise<M>,
+  pick: (module: M) => CommandSpec['run'],
+): CommandSpec['run'] {
+  return async (ctx) => pick(await loadModule(viaRequire, viaImport))(ctx);
 }
 
 const json = flag('print JSON instead of text');
@@ -33,6 +38,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'demo',
     run: lazy(
       () => require('./commands/demoCommand') as typeof import('./commands/demoCommand'),
+      () => import('./commands/demoCommand'),
       (m) => m.demoCommand,
     ),
     forms: [
@@ -46,6 +52,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'lanes',
     run: lazy(
       () => require('./commands/lanesCommand') as typeof import('./commands/lanesCommand'),
+      () => import('./commands/lanesCommand'),
       (m) => m.lanesCommand,
     ),
     opensProject: true,
@@ -65,6 +72,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'default-lane',
     run: lazy(
       () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      () => import('./commands/taskActions'),
       (m) => m.defaultLaneCommand,
     ),
     opensProject: true,
@@ -80,6 +88,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'task',
     run: lazy(
       () => require('./commands/taskCommand') as typeof import('./commands/taskCommand'),
+      () => import('./commands/taskCommand'),
       (m) => m.taskCommand,
     ),
     opensProject: true,
@@ -118,6 +127,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'approve',
     run: lazy(
       () => require('./commands/approveCommand') as typeof import('./commands/approveCommand'),
+      () => import('./commands/approveCommand'),
       (m) => m.approveCommand,
     ),
     opensProject: true,
@@ -127,6 +137,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'run',
     run: lazy(
       () => require('./commands/runCommand') as typeof import('./commands/runCommand'),
+      () => import('./commands/runCommand'),
       (m) => m.runCommand,
     ),
     opensProject: true,
@@ -141,6 +152,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'resume',
     run: lazy(
       () => require('./commands/resumeCommand') as typeof import('./commands/resumeCommand'),
+      () => import('./commands/resumeCommand'),
       (m) => m.resumeCommand,
     ),
     opensProject: true,
@@ -150,6 +162,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'worker',
     run: lazy(
       () => require('./commands/workerCommand') as typeof import('./commands/workerCommand'),
+      () => import('./commands/workerCommand'),
       (m) => m.workerCommand,
     ),
     opensProject: true,
@@ -176,6 +189,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'backend',
     run: lazy(
       () => require('./commands/backendCommand') as typeof import('./commands/backendCommand'),
+      () => import('./commands/backendCommand'),
       (m) => m.backendCommand,
     ),
     opensProject: true,
@@ -193,6 +207,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'journal',
     run: lazy(
       () => require('./commands/journalCommand') as typeof import('./commands/journalCommand'),
+      () => import('./commands/journalCommand'),
       (m) => m.journalCommand,
     ),
     opensProject: true,
@@ -202,6 +217,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'canary',
     run: lazy(
       () => require('./commands/canaryCommand') as typeof import('./commands/canaryCommand'),
+      () => import('./commands/canaryCommand'),
       (m) => m.canaryCommand,
     ),
     opensProject: true,
@@ -226,6 +242,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'config',
     run: lazy(
       () => require('./commands/configCommand') as typeof import('./commands/configCommand'),
+      () => import('./commands/configCommand'),
       (m) => m.configCommand,
     ),
     opensProject: true,
@@ -254,6 +271,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'trust',
     run: lazy(
       () => require('./commands/trustCommand') as typeof import('./commands/trustCommand'),
+      () => import('./commands/trustCommand'),
       (m) => m.trustCommand,
     ),
     forms: [
@@ -269,6 +287,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'status',
     run: lazy(
       () => require('./commands/statusCommand') as typeof import('./commands/statusCommand'),
+      () => import('./commands/statusCommand'),
       (m) => m.statusCommand,
     ),
     opensProject: true,
@@ -287,6 +306,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'report',
     run: lazy(
       () => require('./commands/reportCommand') as typeof import('./commands/reportCommand'),
+      () => import('./commands/reportCommand'),
       (m) => m.reportCommand,
     ),
     opensProject: true,
@@ -307,6 +327,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'experiment',
     run: lazy(
       () => require('./commands/experimentCommand') as typeof import('./commands/experimentCommand'),
+      () => import('./commands/experimentCommand'),
       (m) => m.experimentCommand,
     ),
     forms: [
@@ -328,6 +349,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'diff',
     run: lazy(
       () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      () => import('./commands/taskActions'),
       (m) => m.diffCommand,
     ),
     opensProject: true,
@@ -337,6 +359,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'log',
     run: lazy(
       () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      () => import('./commands/taskActions'),
       (m) => m.logCommand,
     ),
     opensProject: true,
@@ -346,6 +369,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'cancel',
     run: lazy(
       () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      () => import('./commands/taskActions'),
       (m) => m.cancelCommand,
     ),
     opensProject: true,
@@ -355,6 +379,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'retry',
     run: lazy(
       () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      () => import('./commands/taskActions'),
       (m) => m.retryCommand,
     ),
     opensProject: true,
@@ -364,6 +389,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'worktrees',
     run: lazy(
       () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      () => import('./commands/taskActions'),
       (m) => m.worktreesCommand,
     ),
     opensProject: true,
@@ -373,6 +399,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'salvage',
     run: lazy(
       () => require('./commands/salvageCommand') as typeof import('./commands/salvageCommand'),
+      () => import('./commands/salvageCommand'),
       (m) => m.salvageCommand,
     ),
     opensProject: true,
@@ -398,6 +425,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'guard',
     run: lazy(
       () => require('./commands/guardCommand') as typeof import('./commands/guardCommand'),
+      () => import('./commands/guardCommand'),
       (m) => m.guardCommand,
     ),
     forms: [
@@ -422,6 +450,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'guards',
     run: lazy(
       () => require('./commands/guardsCommand') as typeof import('./commands/guardsCommand'),
+      () => import('./commands/guardsCommand'),
       (m) => m.guardsCommand,
     ),
     forms: [
@@ -435,6 +464,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'classify-error',
     run: lazy(
       () => require('./commands/classifyErrorCommand') as typeof import('./commands/classifyErrorCommand'),
+      () => import('./commands/classifyErrorCommand'),
       (m) => m.classifyErrorCommand,
     ),
     forms: [

@@ -11,6 +11,7 @@ import { recoverInterruptedRuns } from './recoverRuns';
 import type { RunContext } from './runContext';
 import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
+import { releaseBranchUpdates } from './targetBranch';
 import { pruneKeptWorktrees } from './worktreeLifecycle';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';
@@ -154,6 +155,7 @@ export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Pro
     offEntered();
     offLeft();
     wake.dispose();
+    releaseBranchUpdates();
   }
 
   const state = await ctx.store.read();

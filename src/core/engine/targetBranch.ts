@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from '../git/gitExec';
-import { updateRefSync, warmRefUpdates } from '../git/refUpdater';
+import { releaseRefUpdates, updateRefSync, warmRefUpdates } from '../git/refUpdater';
 import { repositoryDirs } from '../git/repositoryDirs';
 import { hasIdentity } from '../workspace/worktrees';
 
@@ -189,6 +189,11 @@ const INTEGRATE_MESSAGE = 'switchyard: integrate';
 /** Gets `updateBranchSync` ready while the merge is computed (its git process started). */
 export function prepareBranchUpdate(root: string): void {
   warmRefUpdates(root, INTEGRATE_MESSAGE);
+}
+
+/** The end of a drain: the long-lived git process behind `updateBranchSync` exits (the next update starts one). */
+export function releaseBranchUpdates(): void {
+  releaseRefUpdates();
 }
 
 export async function pushBranch(root: string, remote: string, branch: string): Promise<void> {

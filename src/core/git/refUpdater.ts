@@ -5,9 +5,14 @@ const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
 /** Longer than git waits for a ref lock (`core.filesRefLockTimeout`, 100 ms by default), by far. */
 const REPLY_TIMEOUT_MS = 30_000;
 
+/** An idle `git update-ref --stdin` is let go after this long (a drain moves the target every few hundred ms). */
+const IDLE_MS = 5_000;
+
 // The worker owns one `git update-ref --stdin` per repository and answers each compare-and-swap through the shared
 // flag (1: moved, 2: not moved), so the caller can wait for it synchronously. git ends a session on a failed update
-// (the ref was not at the old value): the next request starts a new one.
+// (the ref was not at the old value): the next request starts a new one. A release (the end of a drain), or IDLE_MS
+// without a request, closes git's input once no answer is awaited, so git exits and no process is left in the
+// repository.
 const WORKER_SOURCE = `'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
@@ -15,11 +20,20 @@ const flag = new Int32Array(workerData.flag);
 let child;
 let out = '';
 let waiting = false;
+let releasing = false;
+let idle;
+function release() {
+  releasing = false;
+  if (!child) return;
+  child.c.stdin.end();
+  child = undefined;
+}
 function settle(ok) {
   if (!waiting) return;
   waiting = false;
   Atomics.store(flag, 0, ok ? 1 : 2);
   Atomics.notify(flag, 0);
+  if (releasing) release();
 }
 function start(cwd, env, message) {
   const c = spawn('git', ['update-ref', '-m', message, '--stdin'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
@@ -39,6 +53,14 @@ function start(cwd, env, message) {
   return { c, key: cwd + '\\0' + message };
 }
 parentPort.on('message', (m) => {
+  clearTimeout(idle);
+  idle = setTimeout(() => { if (waiting) releasing = true; else release(); }, workerData.idleMs);
+  if (m.release) {
+    if (waiting) releasing = true;
+    else release();
+    return;
+  }
+  releasing = false;
   if (m.stop) {
     if (child) child.c.kill();
     child = undefined;
@@ -61,7 +83,7 @@ function theWorker(): { worker: Worker; flag: Int32Array } | null {
   if (worker !== undefined) return worker;
   try {
     const flag = new Int32Array(new SharedArrayBuffer(4));
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { flag: flag.buffer } });
+    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { flag: flag.buffer, idleMs: IDLE_MS } });
     w.unref();
     w.on('error', () => {
       worker = null;
@@ -79,6 +101,14 @@ function theWorker(): { worker: Worker; flag: Int32Array } | null {
  */
 export function warmRefUpdates(cwd: string, message: string): void {
   theWorker()?.worker.postMessage({ warm: true, cwd, message, env: { ...process.env, ...GIT_ENV } });
+}
+
+/**
+ * Lets the long-lived `git update-ref --stdin` go once it has answered (the end of a drain); the next update starts
+ * another.
+ */
+export function releaseRefUpdates(): void {
+  worker?.worker.postMessage({ release: true });
 }
 
 const PLAIN = /^[^\s\0]+$/;

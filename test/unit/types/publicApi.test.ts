@@ -73,8 +73,13 @@ describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function (
         writeFileSync(join(dir, path), text);
       };
       write('switchyard.d.ts', (variant.dts ?? ((t) => t))(DTS));
-      // The copy of src/api.ts re-exports the real core.
-      write('src/api.ts', (variant.api ?? ((t) => t))(API).replaceAll("from './core/", `from '${REPO}/src/core/`));
+      // The copy of src/api.ts re-exports the real core (and loads the real modules it loads on first need).
+      write(
+        'src/api.ts',
+        (variant.api ?? ((t) => t))(API)
+          .replaceAll("'./core/", `'${REPO}/src/core/`)
+          .replaceAll("'./lanes/", `'${REPO}/src/lanes/`),
+      );
       write(
         'test/types/publicApi.ts',
         TYPE_TEST.replaceAll("from '../../src/core/", `from '${REPO}/src/core/`).replaceAll(
