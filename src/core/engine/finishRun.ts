@@ -31,8 +31,11 @@ export type RunEnd =
   | (RunEndCommon & { ok: true; summary?: string })
   | (RunEndCommon & { ok: false; code: FailureCode; reason: string; feedback?: string; summary?: string });
 
+/** The run `id` of `state`. Ids are unique; searched from the end, where the working set's runs follow the history. */
 export function findRun(state: ProjectState, id: string): Run {
-  const run = state.runs.find((r) => r.id === id);
+  const runs = state.runs;
+  let run: Run | undefined;
+  for (let i = runs.length - 1; i >= 0 && !run; i--) if (runs[i]!.id === id) run = runs[i];
   if (!run) throw new SwitchyardError('unknown-run', `unknown run "${id}"`);
   return run;
 }

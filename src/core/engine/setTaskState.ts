@@ -3,9 +3,14 @@ import type { Task } from '../model/task';
 import { assertTaskTransition, type TaskState } from '../model/taskStates';
 import type { ProjectState } from '../store/projectState';
 
-/** The task `id` of `state`; an unknown id is an error naming the tasks there are. */
+/**
+ * The task `id` of `state`; an unknown id is an error naming the tasks there are. Ids are unique; searched from the
+ * end, where the working set follows the history.
+ */
 export function findTask(state: ProjectState, id: string): Task {
-  const task = state.tasks.find((t) => t.id === id);
+  const tasks = state.tasks;
+  let task: Task | undefined;
+  for (let i = tasks.length - 1; i >= 0 && !task; i--) if (tasks[i]!.id === id) task = tasks[i];
   if (!task)
     throw new SwitchyardError(
       'unknown-task',
