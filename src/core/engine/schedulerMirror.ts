@@ -61,9 +61,13 @@ export class SchedulerMirror {
     if (state.revision === this.revision) return 0;
     this.costs = new Map(Object.entries(laneCosts(state)));
     let changed = 0;
-    // The history's shared entries compared already: skipped without a look (the shared array only grows).
+    // The history's shared entries compared already: skipped without a look (a shared array only grows), or, when the
+    // store shares a new array, by pointer compares with the old one (whose entries stay as they were).
     const shared = sharedPrefixOf(state.tasks);
-    let start = shared && shared.of === this.history.of ? Math.min(this.history.checked, shared.length) : 0;
+    const held = this.history;
+    let start = 0;
+    if (shared && shared.of === held.of) start = Math.min(held.checked, shared.length);
+    else while (start < held.checked && state.tasks[start] === held.of[start]) start++;
     // The frozen tasks the last sync began with, if they still lead: unchanged, skipped by pointer compares alone.
     const prefix = this.frozenPrefix;
     if (start === 0) while (start < prefix.length && state.tasks[start] === prefix[start]) start++;

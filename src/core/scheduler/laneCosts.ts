@@ -30,11 +30,20 @@ export function laneCosts(state: ProjectState): Record<string, number> {
   return out;
 }
 
+/** The samples of `runs[0..length)`: a shared array only grows, so only runs appended since the last look are read. */
 function samplesOf(runs: readonly Run[], length: number): Samples {
   const known = historySamples.get(runs);
   if (known?.length === length) return known.samples;
+  const from = known && known.length < length ? known.length : 0;
   const samples: Samples = new Map();
-  sample(runs, 0, length, samples);
+  sample(runs, from, length, samples);
+  // The earlier runs' samples are older: they follow, as far as each lane's sample has room.
+  if (from)
+    for (const [lane, older] of known!.samples) {
+      const list = samples.get(lane);
+      if (!list) samples.set(lane, older);
+      else for (const cost of older.slice(0, COST_SAMPLE - list.length)) list.push(cost);
+    }
   historySamples.set(runs, { length, samples });
   return samples;
 }

@@ -96,6 +96,8 @@ describe('a drain mirror on top of the history', () => {
     assert.ok(Math.abs(laneCosts(first).a! - (11 + 30) / 2 / 100) < 1e-9, 'lane a: its 20 latest, t11..t30');
     await store.update((s) => withCosts(s, 61, 75, 'a'));
     const second = await store.read();
+    const [before, after] = [sharedPrefixOf(first.runs)!, sharedPrefixOf(second.runs)!];
+    assert.ok(after.of === before.of && after.length > before.length, 'the same shared runs, grown');
     assert.deepEqual(laneCosts(second), laneCosts(structuredClone(second)), 'after the history grew');
   });
 });
