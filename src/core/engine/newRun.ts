@@ -2,6 +2,7 @@ import type { FailureCode } from '../model/failureCodes';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
+import { sharedPrefixOf } from '../store/sharedPrefix';
 import { freePortSlot } from '../lanes/portBlock';
 import { branchName, worktreePath } from '../workspace/worktrees';
 import { inputHash } from './inputHash';
@@ -40,10 +41,13 @@ export interface NewRunOptions {
  * - otherwise the task's base commit.
  */
 export function newRun(state: ProjectState, task: Task, options: NewRunOptions): Run {
-  const previous = task.lastRunId ? state.runs.find((r) => r.id === task.lastRunId) : undefined;
+  const previous = task.lastRunId ? lastRunWithId(state.runs, task.lastRunId) : undefined;
   setTaskState(task, 'RUNNING');
   task.attempts += 1;
-  const runNumber = state.runs.filter((r) => r.taskId === task.id).length + 1;
+  // The history's shared runs (see sharedPrefixOf) are of finished tasks outside the working set, none of them RUNNING:
+  // neither this task's runs (it is READY, so in the working set) nor a running one is among them.
+  const working = state.runs.slice(sharedPrefixOf(state.runs)?.length ?? 0);
+  const runNumber = working.filter((r) => r.taskId === task.id).length + 1;
   const id = `${task.id}.${runNumber}`;
   const start = startPoint(task, previous, options);
   const run: Run = {
@@ -64,13 +68,19 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
     owner: options.owner,
     inputHash: inputHash(task),
     ...(task.feedback ? { feedback: task.feedback } : {}),
-    portSlot: freePortSlot(state.runs.filter((r) => r.state === 'RUNNING').map((r) => r.portSlot)),
+    portSlot: freePortSlot(working.filter((r) => r.state === 'RUNNING').map((r) => r.portSlot)),
   };
   task.lastRunId = id;
   delete task.feedback;
   delete task.retryAt;
   state.runs.push(run);
   return run;
+}
+
+/** The run `id` (ids are unique), searched from the end, where the working set's runs are. */
+function lastRunWithId(runs: readonly Run[], id: string): Run | undefined {
+  for (let i = runs.length - 1; i >= 0; i--) if (runs[i]!.id === id) return runs[i];
+  return undefined;
 }
 
 function startPoint(

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
+import { newRun } from '../../../src/core/engine/newRun';
+import { findTask } from '../../../src/core/engine/setTaskState';
 import { retryTask } from '../../../src/core/engine/taskCommands';
 import { SchedulerMirror } from '../../../src/core/engine/schedulerMirror';
 import { laneCosts } from '../../../src/core/scheduler/laneCosts';
@@ -69,9 +71,20 @@ describe('a drain mirror on top of the history', () => {
     assert.ok(mirror.sync(third, now + 1) >= 1);
     assert.deepEqual(pickIds(mirror, now + 1), ['t41']);
     assert.deepEqual(freshPicks(third, now + 1), ['t41'], 'as a fresh mirror picks');
+    // Its next run is numbered after the one it had in the history, while another run holds port slot 0.
+    const { started, running } = await store.update((s) => {
+      const other = newRun(s, findTask(s, 't82'), { root: dir.dir, owner: 'o', lane: 'command', resume: 'none', now });
+      const run = newRun(s, findTask(s, 't41'), { root: dir.dir, owner: 'o', lane: 'command', resume: 'none', now });
+      return { started: run, running: other };
+    });
+    assert.equal(started.id, 't41.2');
+    assert.equal(started.parentRunId, 't41.1');
+    assert.notEqual(started.portSlot, running.portSlot);
     await store.update((s) => {
-      const t41 = s.tasks.find((t) => t.id === 't41')!;
+      findTask(s, 't82').state = 'READY';
+      const t41 = findTask(s, 't41');
       t41.state = 'DONE';
+      for (const r of s.runs) if (r.state === 'RUNNING') r.state = 'SUCCEEDED';
     });
     assert.ok(mirror.sync(await store.read(), now + 2) >= 1);
     assert.deepEqual(pickIds(mirror, now + 2), ['t82'], 't41 DONE frees its dependent');
