@@ -133,9 +133,9 @@ export class SchedulerMirror {
       const seen = this.seen.get(p.id);
       if (seen) {
         seen.state = 'RUNNING';
+        // Held by identity (frozen: never in practice, a history task is finished): the next sync compares it again.
+        if (seen.task) this.history = NO_HISTORY;
         delete seen.task;
-        // Never a finished task of the history in practice; if it were, the next sync compares it again.
-        this.history = NO_HISTORY;
       }
     }
     return result;
@@ -176,6 +176,8 @@ export class SchedulerMirror {
         retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined,
         ...frozen(task),
       });
+    const shared = sharedPrefixOf(state.tasks);
+    if (shared) this.history = { of: shared.of, checked: heldUpTo(state.tasks, 0, shared.length, this.seen) };
     this.revision = state.revision;
   }
 
