@@ -10,6 +10,7 @@ import { updateBreaker } from './breakerUpdate';
 import { staleBecause } from './inputHash';
 import { moveFailedTask, requeueInterrupted, type FinishOptions } from './moveFailedTask';
 import { findTask, setTaskState } from './setTaskState';
+import { lastWithId } from '../store/lastWithId';
 
 export type { FinishOptions } from './moveFailedTask';
 
@@ -33,9 +34,7 @@ export type RunEnd =
 
 /** The run `id` of `state`. Ids are unique; searched from the end, where the working set's runs follow the history. */
 export function findRun(state: ProjectState, id: string): Run {
-  const runs = state.runs;
-  let run: Run | undefined;
-  for (let i = runs.length - 1; i >= 0 && !run; i--) if (runs[i]!.id === id) run = runs[i];
+  const run = lastWithId(state.runs, id);
   if (!run) throw new SwitchyardError('unknown-run', `unknown run "${id}"`);
   return run;
 }

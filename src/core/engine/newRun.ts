@@ -7,6 +7,7 @@ import { freePortSlot } from '../lanes/portBlock';
 import { branchName, worktreePath } from '../workspace/worktrees';
 import { inputHash } from './inputHash';
 import { setTaskState } from './setTaskState';
+import { lastWithId } from '../store/lastWithId';
 
 /** Failures a next attempt fixes on top of the failed attempt's commit, rather than redoing from the base. */
 const FIX_ON_TOP: ReadonlySet<FailureCode> = new Set<FailureCode>([
@@ -41,7 +42,7 @@ export interface NewRunOptions {
  * - otherwise the task's base commit.
  */
 export function newRun(state: ProjectState, task: Task, options: NewRunOptions): Run {
-  const previous = task.lastRunId ? lastRunWithId(state.runs, task.lastRunId) : undefined;
+  const previous = task.lastRunId ? lastWithId(state.runs, task.lastRunId) : undefined;
   setTaskState(task, 'RUNNING');
   task.attempts += 1;
   // The history's shared runs (see sharedPrefixOf) are of finished tasks outside the working set, none of them RUNNING:
@@ -75,12 +76,6 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
   delete task.retryAt;
   state.runs.push(run);
   return run;
-}
-
-/** The run `id` (ids are unique), searched from the end, where the working set's runs are. */
-function lastRunWithId(runs: readonly Run[], id: string): Run | undefined {
-  for (let i = runs.length - 1; i >= 0; i--) if (runs[i]!.id === id) return runs[i];
-  return undefined;
 }
 
 function startPoint(

@@ -25,3 +25,12 @@ export function sharedPrefixOf<T>(list: readonly T[]): SharedPrefix<T> | undefin
   if (prefix.length && list[prefix.length - 1] !== prefix.of[prefix.length - 1]) return undefined;
   return prefix;
 }
+
+/**
+ * The entries after the shared prefix (all of `list` when it has none). The history holds only finished tasks with no
+ * run RUNNING, and none of a task in the working set: what concerns an unfinished task or a running run is here.
+ */
+export function afterShared<T>(list: readonly T[]): readonly T[] {
+  const shared = sharedPrefixOf(list);
+  return shared ? list.slice(shared.length) : list;
+}
