@@ -11,6 +11,7 @@ import { AtomicJsonFile } from '../store/atomicJsonFile';
 import { ProjectState, STATE_VERSION, emptyProjectState } from '../store/projectState';
 import { type FileStamp, fileStamp } from '../store/fileStamp';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+import { markSharedPrefix } from '../store/sharedPrefix';
 import { EMPTY_HISTORY, HistoryMark, TaskHistory, compareMarks } from '../store/taskHistory';
 import type { FinishedPage, ListFinishedOptions, StateStore } from './stateStore';
 import type { LeaseView } from '../lease/leaseStore';
@@ -185,6 +186,8 @@ export class ProjectStore implements StateStore {
     const state = JSON.parse(working.json) as ProjectState;
     state.tasks = view.tasks.concat(state.tasks);
     state.runs = view.runs.concat(state.runs);
+    markSharedPrefix(state.tasks, view.tasks);
+    markSharedPrefix(state.runs, view.runs);
     return state;
   }
 

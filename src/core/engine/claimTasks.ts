@@ -6,6 +6,7 @@ import type { RunContext } from './runContext';
 import { newRun } from './newRun';
 import type { SchedulerMirror } from './schedulerMirror';
 import { PULL_REQUEST_BASE_REF, readBranchQuick, readRef } from './targetBranch';
+import { lastWithId } from '../store/lastWithId';
 
 export interface Claimed {
   task: Task;
@@ -53,7 +54,8 @@ export async function claimTasks(
       mirror.sync(state, now);
       const pick = mirror.pick(now);
       for (const [lane, breaker] of mirror.breakerChanges) state.breakers[lane] = breaker;
-      const byId = new Map(state.tasks.map((t) => [t.id, t]));
+      // Looked up from the end (where the working set is) rather than a map of every task built per claim.
+      const byId = { get: (id: string) => lastWithId(state.tasks, id) };
       const done = (id: string): boolean => byId.get(id)?.state === 'DONE';
       const claimed: Claimed[] = [];
       for (const p of pick.picks) {

@@ -15,6 +15,7 @@ import { RunEventLog, eventsPath, readRunLog } from '../store/runFiles';
 import { runAttempt } from './runAttempt';
 import { setTaskState } from './setTaskState';
 import { retireWorktree } from './worktreeLifecycle';
+import { lastWithId } from '../store/lastWithId';
 
 export interface ResumeInfo {
   previousOwner?: string;
@@ -154,12 +155,12 @@ export async function executeRun(
   // The closure may run again if the backend retries the transaction: it only changes the state; logging happens after.
   const outcome: { run: Run; takenBy?: string; message?: string } = await ctx.store
     .update((state): { run: Run; takenBy?: string; message?: string } => {
-      const stored = state.runs.find((r) => r.id === run.id)!;
+      const stored = lastWithId(state.runs, run.id)!;
       // Taken over since (this process missed the lease renewal that would have told it): the new owner records the
       // end.
       if (stored.owner && stored.owner !== ctx.owner) return { run: stored, takenBy: stored.owner };
       const message = finishRun(state, ctx.registry, run.id, end, { rules: ctx.errorRules?.() });
-      return { run: state.runs.find((r) => r.id === run.id)!, message };
+      return { run: lastWithId(state.runs, run.id)!, message };
     })
     .catch(async (error) => ({ run: await recordInternalError(ctx, run, error, record) }));
   if (outcome.takenBy) {

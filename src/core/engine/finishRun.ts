@@ -10,6 +10,7 @@ import { updateBreaker } from './breakerUpdate';
 import { staleBecause } from './inputHash';
 import { moveFailedTask, requeueInterrupted, type FinishOptions } from './moveFailedTask';
 import { findTask, setTaskState } from './setTaskState';
+import { lastWithId } from '../store/lastWithId';
 
 export type { FinishOptions } from './moveFailedTask';
 
@@ -31,8 +32,9 @@ export type RunEnd =
   | (RunEndCommon & { ok: true; summary?: string })
   | (RunEndCommon & { ok: false; code: FailureCode; reason: string; feedback?: string; summary?: string });
 
+/** The run `id` of `state`. Ids are unique; searched from the end, where the working set's runs follow the history. */
 export function findRun(state: ProjectState, id: string): Run {
-  const run = state.runs.find((r) => r.id === id);
+  const run = lastWithId(state.runs, id);
   if (!run) throw new SwitchyardError('unknown-run', `unknown run "${id}"`);
   return run;
 }

@@ -2,10 +2,12 @@ import type { FailureCode } from '../model/failureCodes';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
+import { sharedPrefixOf } from '../store/sharedPrefix';
 import { freePortSlot } from '../lanes/portBlock';
 import { branchName, worktreePath } from '../workspace/worktrees';
 import { inputHash } from './inputHash';
 import { setTaskState } from './setTaskState';
+import { lastWithId } from '../store/lastWithId';
 
 /** Failures a next attempt fixes on top of the failed attempt's commit, rather than redoing from the base. */
 const FIX_ON_TOP: ReadonlySet<FailureCode> = new Set<FailureCode>([
@@ -40,10 +42,13 @@ export interface NewRunOptions {
  * - otherwise the task's base commit.
  */
 export function newRun(state: ProjectState, task: Task, options: NewRunOptions): Run {
-  const previous = task.lastRunId ? state.runs.find((r) => r.id === task.lastRunId) : undefined;
+  const previous = task.lastRunId ? lastWithId(state.runs, task.lastRunId) : undefined;
   setTaskState(task, 'RUNNING');
   task.attempts += 1;
-  const runNumber = state.runs.filter((r) => r.taskId === task.id).length + 1;
+  // The history's shared runs (see sharedPrefixOf) are of finished tasks outside the working set, none of them RUNNING:
+  // neither this task's runs (it is READY, so in the working set) nor a running one is among them.
+  const working = state.runs.slice(sharedPrefixOf(state.runs)?.length ?? 0);
+  const runNumber = working.filter((r) => r.taskId === task.id).length + 1;
   const id = `${task.id}.${runNumber}`;
   const start = startPoint(task, previous, options);
   const run: Run = {
@@ -64,7 +69,7 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
     owner: options.owner,
     inputHash: inputHash(task),
     ...(task.feedback ? { feedback: task.feedback } : {}),
-    portSlot: freePortSlot(state.runs.filter((r) => r.state === 'RUNNING').map((r) => r.portSlot)),
+    portSlot: freePortSlot(working.filter((r) => r.state === 'RUNNING').map((r) => r.portSlot)),
   };
   task.lastRunId = id;
   delete task.feedback;

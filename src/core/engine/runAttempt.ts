@@ -21,6 +21,7 @@ import { runDir, writeDiff } from '../store/runFiles';
 import { runStages } from './runStages';
 import { resumePullRequestWait } from './pullRequestFlow';
 import type { PullRequestOutcome } from './awaitPullRequest';
+import { afterShared } from '../store/sharedPrefix';
 
 export interface AttemptInput {
   task: Task;
@@ -69,7 +70,8 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
       ? settings.timeoutMs
       : lane.manifest.defaultTimeoutMs;
-  const taskCostUsd = state.runs
+  // The task runs, so it and its runs are in the working set, after the history's shared runs.
+  const taskCostUsd = afterShared(state.runs)
     .filter((r) => r.taskId === task.id && r.id !== run.id)
     .reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
 

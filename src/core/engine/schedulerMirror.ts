@@ -6,6 +6,7 @@ import { Scheduler, type PickResult, type SchedTask } from '../scheduler/schedul
 import type { BreakerState } from '../model/breakerState';
 import type { WipLimits } from '../store/orchestratorSettings';
 import type { ProjectState } from '../store/projectState';
+import { sharedPrefixOf } from '../store/sharedPrefix';
 
 interface Seen {
   state: TaskState;
@@ -28,6 +29,8 @@ export class SchedulerMirror {
   private readonly seen = new Map<string, Seen>();
   private revision = -1;
   private frozenPrefix: readonly Task[] = [];
+  /** The history array the last sync's tasks began with, and how many of its leading tasks the mirror holds. */
+  private history: { of: readonly Task[]; checked: number } = NO_HISTORY;
   private settingsKey = '';
   private costs = new Map<string, number>();
   private breakers: Record<string, BreakerState> = {};
@@ -58,10 +61,16 @@ export class SchedulerMirror {
     if (state.revision === this.revision) return 0;
     this.costs = new Map(Object.entries(laneCosts(state)));
     let changed = 0;
+    // The history's shared entries compared already: skipped without a look (a shared array only grows), or, when the
+    // store shares a new array, by pointer compares with the old one (whose entries stay as they were).
+    const shared = sharedPrefixOf(state.tasks);
+    const held = this.history;
+    let start = 0;
+    if (shared && shared.of === held.of) start = Math.min(held.checked, shared.length);
+    else while (start < held.checked && state.tasks[start] === held.of[start]) start++;
     // The frozen tasks the last sync began with, if they still lead: unchanged, skipped by pointer compares alone.
     const prefix = this.frozenPrefix;
-    let start = 0;
-    while (start < prefix.length && state.tasks[start] === prefix[start]) start++;
+    if (start === 0) while (start < prefix.length && state.tasks[start] === prefix[start]) start++;
     for (let i = start; i < state.tasks.length; i++) {
       const task = state.tasks[i]!;
       const seen = this.seen.get(task.id);
@@ -84,7 +93,13 @@ export class SchedulerMirror {
       if (seen.state !== task.state) this.scheduler.setState(task.id, task.state, at);
       this.seen.set(task.id, { state: task.state, key, retryAt, ...frozen(task) });
     }
-    this.frozenPrefix = leadingFrozen(state.tasks, start, this.seen);
+    if (shared) {
+      this.history = { of: shared.of, checked: heldUpTo(state.tasks, start, shared.length, this.seen) };
+      this.frozenPrefix = [];
+    } else {
+      this.history = NO_HISTORY;
+      this.frozenPrefix = leadingFrozen(state.tasks, start, this.seen);
+    }
     this.revision = state.revision;
     return changed;
   }
@@ -118,6 +133,8 @@ export class SchedulerMirror {
       const seen = this.seen.get(p.id);
       if (seen) {
         seen.state = 'RUNNING';
+        // Held by identity (frozen: never in practice, a history task is finished): the next sync compares it again.
+        if (seen.task) this.history = NO_HISTORY;
         delete seen.task;
       }
     }
@@ -141,6 +158,7 @@ export class SchedulerMirror {
     });
     this.seen.clear();
     this.frozenPrefix = [];
+    this.history = NO_HISTORY;
     this.costs = new Map(Object.entries(laneCosts(state)));
     this.scheduler.addMany(
       state.tasks.map((task) => ({
@@ -158,6 +176,8 @@ export class SchedulerMirror {
         retryAt: task.retryAt ? Date.parse(task.retryAt) : undefined,
         ...frozen(task),
       });
+    const shared = sharedPrefixOf(state.tasks);
+    if (shared) this.history = { of: shared.of, checked: heldUpTo(state.tasks, 0, shared.length, this.seen) };
     this.revision = state.revision;
   }
 
@@ -193,6 +213,15 @@ export class SchedulerMirror {
 /** A frozen task cannot change behind the mirror's back: remembered, the next sync skips it by identity. */
 function frozen(task: Task): { task?: Task } {
   return Object.isFrozen(task) ? { task } : {};
+}
+
+const NO_HISTORY: { of: readonly Task[]; checked: number } = { of: [], checked: 0 };
+
+/** How far the leading tasks (up to `end`) are held by identity; the first `known` are known to be. */
+function heldUpTo(tasks: readonly Task[], known: number, end: number, seen: ReadonlyMap<string, Seen>): number {
+  let at = known;
+  while (at < end && seen.get(tasks[at]!.id)?.task === tasks[at]) at++;
+  return at;
 }
 
 /** The leading tasks the mirror holds by identity (frozen, compared already); the first `known` are known to be. */

@@ -2,10 +2,14 @@ import { SwitchyardError } from '../errors';
 import type { Task } from '../model/task';
 import { assertTaskTransition, type TaskState } from '../model/taskStates';
 import type { ProjectState } from '../store/projectState';
+import { lastWithId } from '../store/lastWithId';
 
-/** The task `id` of `state`; an unknown id is an error naming the tasks there are. */
+/**
+ * The task `id` of `state`; an unknown id is an error naming the tasks there are. Ids are unique; searched from the
+ * end, where the working set follows the history.
+ */
 export function findTask(state: ProjectState, id: string): Task {
-  const task = state.tasks.find((t) => t.id === id);
+  const task = lastWithId(state.tasks, id);
   if (!task)
     throw new SwitchyardError(
       'unknown-task',

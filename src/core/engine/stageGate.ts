@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Stage, TaskState } from '../model/taskStates';
 import type { StateStore } from '../backend/stateStore';
 import { findTask, setTaskState } from './setTaskState';
+import { afterShared } from '../store/sharedPrefix';
 
 export type EnterResult = { entered: true; waitedMs: number } | { entered: false; why: 'stale' | 'aborted' };
 
@@ -91,7 +92,10 @@ export class StageGate {
             const current = findTask(state, request.taskId);
             if (current.generation !== request.generation || !request.from.includes(current.state))
               return { kind: 'stale' as const };
-            const inStage = state.tasks.filter((t) => t.state === request.to).map((t) => t.id);
+            // A task in a stage is not finished: none is among the history's shared tasks.
+            const inStage = afterShared(state.tasks)
+              .filter((t) => t.state === request.to)
+              .map((t) => t.id);
             if (inStage.length >= state.settings.wip[request.to])
               return { kind: 'full' as const, holders: inStage, limit: state.settings.wip[request.to] };
             setTaskState(current, request.to);

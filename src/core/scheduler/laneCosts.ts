@@ -1,21 +1,60 @@
+import type { Run } from '../model/run';
 import type { ProjectState } from '../store/projectState';
+import { sharedPrefixOf } from '../store/sharedPrefix';
 
 /** How many of a lane's latest SUCCEEDED runs its cost estimate averages. */
 export const COST_SAMPLE = 20;
 
+/** Each lane's costs of its latest SUCCEEDED runs, newest first (at most COST_SAMPLE), in the order lanes are met. */
+type Samples = Map<string, number[]>;
+
+/** The samples of a shared history array's first `length` runs: computed once per history length, not per call. */
+const historySamples = new WeakMap<readonly Run[], { length: number; samples: Samples }>();
+
 /** Each lane's average cost per SUCCEEDED run over its latest runs: the scheduler's cost estimate. */
 export function laneCosts(state: ProjectState): Record<string, number> {
   // Newest first, so a lane's sample is complete after its latest runs (the rest are only counted past).
-  const samples = new Map<string, number[]>();
-  for (let i = state.runs.length - 1; i >= 0; i--) {
-    const run = state.runs[i]!;
+  const shared = sharedPrefixOf(state.runs);
+  const samples: Samples = new Map();
+  sample(state.runs, shared?.length ?? 0, state.runs.length, samples);
+  // The history's runs come first in the list: their newest samples fill what the later runs left short.
+  if (shared?.length)
+    for (const [lane, older] of samplesOf(shared.of, shared.length)) {
+      const list = samples.get(lane);
+      if (!list) samples.set(lane, [...older]);
+      else for (const cost of older.slice(0, COST_SAMPLE - list.length)) list.push(cost);
+    }
+  const out: Record<string, number> = {};
+  // Summed oldest first, as the sample was taken before.
+  for (const [lane, list] of samples) out[lane] = list.reverse().reduce((a, b) => a + b, 0) / list.length;
+  return out;
+}
+
+/** The samples of `runs[0..length)`: a shared array only grows, so only runs appended since the last look are read. */
+function samplesOf(runs: readonly Run[], length: number): Samples {
+  const known = historySamples.get(runs);
+  if (known?.length === length) return known.samples;
+  const from = known && known.length < length ? known.length : 0;
+  const samples: Samples = new Map();
+  sample(runs, from, length, samples);
+  // The earlier runs' samples are older: they follow, as far as each lane's sample has room.
+  if (from)
+    for (const [lane, older] of known!.samples) {
+      const list = samples.get(lane);
+      if (!list) samples.set(lane, older);
+      else for (const cost of older.slice(0, COST_SAMPLE - list.length)) list.push(cost);
+    }
+  historySamples.set(runs, { length, samples });
+  return samples;
+}
+
+/** Adds the samples of `runs[from..to)`, newest first, to `samples`. */
+function sample(runs: readonly Run[], from: number, to: number, samples: Samples): void {
+  for (let i = to - 1; i >= from; i--) {
+    const run = runs[i]!;
     if (run.state !== 'SUCCEEDED') continue;
     const list = samples.get(run.lane);
     if (!list) samples.set(run.lane, [run.usage?.costUsd ?? 0]);
     else if (list.length < COST_SAMPLE) list.push(run.usage?.costUsd ?? 0);
   }
-  const out: Record<string, number> = {};
-  // Summed oldest first, as the sample was taken before.
-  for (const [lane, list] of samples) out[lane] = list.reverse().reduce((a, b) => a + b, 0) / list.length;
-  return out;
 }
