@@ -6,6 +6,7 @@ import { pruneWorktrees } from '../workspace/worktrees';
 import { measureWorktreeUsage } from '../workspace/worktreeUsage';
 import { claimTasks } from './claimTasks';
 import { DrainTrace } from './drainTrace';
+import { superviseGit } from './supervisedGit';
 import { executeRun, type ResumeInfo } from './executeRun';
 import { recoverInterruptedRuns } from './recoverRuns';
 import type { RunContext } from './runContext';
@@ -72,6 +73,15 @@ export interface QueueSummary {
  * (backpressure lifts), or when a retry backoff or a breaker's cooldown ends.
  */
 export async function runQueue(ctx: RunContext, options: QueueOptions = {}): Promise<QueueSummary> {
+  const release = superviseGit();
+  try {
+    return await drain(ctx, options);
+  } finally {
+    release();
+  }
+}
+
+async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSummary> {
   const started = Date.now();
   const recovery = await recoverInterruptedRuns(ctx);
   await pruneWorktrees(ctx.root);

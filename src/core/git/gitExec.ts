@@ -1,5 +1,6 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { basename, dirname } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { SwitchyardError, errorMessage } from '../errors';
 
 /**
@@ -16,6 +17,47 @@ export interface GitResult {
   code: number;
 }
 
+/** How a git process started by a runner ended: exactly one of these, exactly once. */
+export type GitRunEnd =
+  | { kind: 'exit'; code: number | null; signal: string | null }
+  /** git could not be spawned (`code`: the errno name, ENOENT when it is not on PATH). */
+  | { kind: 'spawn-error'; message: string; code?: string }
+  /** The runner could not take it and nothing ran: it is run directly instead. */
+  | { kind: 'not-run'; reason: string }
+  /** The runner lost it after it started: git may have run. */
+  | { kind: 'lost'; reason: string };
+
+/** What a runner is told about one git process. */
+export interface GitRunEvents {
+  output(stream: 'out' | 'err', data: Buffer): void;
+  ended(end: GitRunEnd): void;
+}
+
+/**
+ * Starts `git <args>` somewhere else than this process (e.g. a helper process that forks for it), with exactly this
+ * `cwd` and whole `env`, stdin open and empty; `undefined` when it cannot right now (git then runs directly). `kill`
+ * sends git SIGTERM.
+ */
+export type GitRunner = (
+  run: { args: readonly string[]; cwd: string; env: Record<string, string> },
+  events: GitRunEvents,
+) => { kill(): void } | undefined;
+
+let runner: GitRunner | undefined;
+
+/** Installs how `git()`, `gitOutput` and `gitLines` start git (none: this process spawns it); returns the previous. */
+export function useGitRunner(next: GitRunner | undefined): GitRunner | undefined {
+  const previous = runner;
+  runner = next;
+  return previous;
+}
+
+function gitEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const all: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...env, ...GIT_ENV })) if (v !== undefined) all[k] = v;
+  return all;
+}
+
 /**
  * `git <args>` in `cwd`; exit codes in `okCodes` (default 0) resolve, others reject. `env` adds variables (e.g. an
  * identity).
@@ -25,6 +67,19 @@ export function git(
   args: readonly string[],
   okCodes: readonly number[] = [0],
   env: Readonly<Record<string, string>> = {},
+): Promise<GitResult> {
+  if (runner) {
+    const viaRunner = gitThroughRunner(runner, cwd, args, okCodes, env);
+    if (viaRunner !== undefined) return viaRunner;
+  }
+  return gitDirect(cwd, args, okCodes, env);
+}
+
+function gitDirect(
+  cwd: string,
+  args: readonly string[],
+  okCodes: readonly number[],
+  env: Readonly<Record<string, string>>,
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     execFile(
@@ -40,6 +95,71 @@ export function git(
   });
 }
 
+/**
+ * `git()` through `run`, with execFile's outcomes: its errors' codes and messages (exit code, signal, spawn error,
+ * maxBuffer), stdout decoded as UTF-8 whole; `undefined` when the runner declined.
+ */
+function gitThroughRunner(
+  run: GitRunner,
+  cwd: string,
+  args: readonly string[],
+  okCodes: readonly number[],
+  env: Readonly<Record<string, string>>,
+): Promise<GitResult> | undefined {
+  let settle!: (result: GitResult) => void;
+  let fail!: (error: unknown) => void;
+  const outcome = new Promise<GitResult>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const size = { out: 0, err: 0 };
+  let overflow: Error | undefined;
+  const handle = run(
+    { args, cwd, env: gitEnv(env) },
+    {
+      output: (stream, data) => {
+        if (overflow) return;
+        size[stream] += data.length;
+        (stream === 'out' ? out : err).push(data);
+        if (size[stream] > MAX_BUFFER) {
+          overflow = Object.assign(
+            new RangeError(`${stream === 'out' ? 'stdout' : 'stderr'} maxBuffer length exceeded`),
+            {
+              code: 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER',
+            },
+          );
+          handle?.kill();
+        }
+      },
+      ended: (end) => {
+        const stderr = Buffer.concat(err).toString('utf8');
+        if (end.kind === 'not-run') return void gitDirect(cwd, args, okCodes, env).then(settle, fail);
+        if (end.kind === 'lost') return fail(lostGit(args, end.reason, stderr));
+        const stdout = Buffer.concat(out).toString('utf8');
+        let error: (Error & { code?: unknown; signal?: unknown }) | undefined = overflow;
+        if (!error && end.kind === 'spawn-error') error = Object.assign(new Error(end.message), { code: end.code });
+        if (!error && end.kind === 'exit' && (end.code !== 0 || end.signal !== null))
+          error = Object.assign(new Error(`Command failed: ${['git', ...args].join(' ')}\n${stderr}`), {
+            code: end.code,
+            signal: end.signal,
+            killed: false,
+          });
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        if (okCodes.includes(code)) settle({ stdout, code });
+        else fail(gitError(args, error, stderr));
+      },
+    },
+  );
+  return handle ? outcome : undefined;
+}
+
+/** The runner lost git after it started it: transient, and git may have run. */
+function lostGit(args: readonly string[], reason: string, stderr: string): GitFailure {
+  return new GitFailure(`${gitCommand(args)}: ${reason}; git may have run`, stderr, {});
+}
+
 /** The output of `git <args>` in `cwd`; any exit code but 0 rejects. */
 export async function gitOutput(cwd: string, args: readonly string[]): Promise<string> {
   return (await git(cwd, args)).stdout;
@@ -51,6 +171,19 @@ export function gitLines(
   args: readonly string[],
   onLine: (line: string) => void,
   okCodes: readonly number[] = [0],
+): Promise<number> {
+  if (runner) {
+    const viaRunner = gitLinesThroughRunner(runner, cwd, args, onLine, okCodes);
+    if (viaRunner !== undefined) return viaRunner;
+  }
+  return gitLinesDirect(cwd, args, onLine, okCodes);
+}
+
+function gitLinesDirect(
+  cwd: string,
+  args: readonly string[],
+  onLine: (line: string) => void,
+  okCodes: readonly number[],
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -88,6 +221,64 @@ export function gitLines(
   });
 }
 
+/** `gitLines` through `run`, with the same outcomes; `undefined` when the runner declined. */
+function gitLinesThroughRunner(
+  run: GitRunner,
+  cwd: string,
+  args: readonly string[],
+  onLine: (line: string) => void,
+  okCodes: readonly number[],
+): Promise<number> | undefined {
+  let settle!: (result: number) => void;
+  let fail!: (error: unknown) => void;
+  const outcome = new Promise<number>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let stderr = '';
+  let failed: unknown;
+  const handle = run(
+    { args, cwd, env: gitEnv({}) },
+    {
+      output: (stream, data) => {
+        if (stream === 'err') {
+          if (stderr.length < 8_000) stderr += data.toString('utf8');
+          return;
+        }
+        if (failed) return;
+        const parts = (rest + decoder.write(data)).split('\n');
+        rest = parts.pop() ?? '';
+        try {
+          for (const line of parts) onLine(line);
+        } catch (error) {
+          failed = error;
+          handle?.kill();
+        }
+      },
+      ended: (end) => {
+        if (end.kind === 'not-run') return void gitLinesDirect(cwd, args, onLine, okCodes).then(settle, fail);
+        if (end.kind === 'lost') return fail(lostGit(args, end.reason, stderr));
+        if (end.kind === 'spawn-error')
+          return fail(gitError(args, Object.assign(new Error(end.message), { code: end.code }), stderr));
+        if (failed) return fail(failed);
+        rest += decoder.end();
+        if (rest) {
+          try {
+            onLine(rest);
+          } catch (error) {
+            return fail(error);
+          }
+        }
+        if (end.code !== null && okCodes.includes(end.code)) settle(end.code);
+        else fail(gitError(args, { message: `exit code ${end.code}` }, stderr));
+      },
+    },
+  );
+  return handle ? outcome : undefined;
+}
+
 /**
  * `git <args>` in `cwd`, synchronously (for a step inside a store transaction), output ignored: the exit code (-1 when
  * git could not start).
@@ -122,9 +313,11 @@ function gitError(args: readonly string[], error: unknown, stderr: string): GitF
     e?.code === 'ENOENT'
       ? 'git was not found on PATH'
       : stderr.trim().split('\n').slice(-3).join(' / ') || e?.message || 'failed';
-  return new GitFailure(`git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}: ${why}`, stderr, {
-    cause: error,
-  });
+  return new GitFailure(`${gitCommand(args)}: ${why}`, stderr, { cause: error });
+}
+
+function gitCommand(args: readonly string[]): string {
+  return `git ${args.slice(0, 3).join(' ')}${args.length > 3 ? ' …' : ''}`;
 }
 
 /**

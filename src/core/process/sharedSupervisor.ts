@@ -34,6 +34,34 @@ export interface GroupChannel {
   resume(stream: GroupStream): void;
 }
 
+/** What the owner sends to run one short program (see supervisorScript.ts): no process group, pipes only. */
+export interface ExecStart {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  /** The child's whole environment. */
+  env: Record<string, string>;
+  input?: string;
+  /** How long the program may go on once the owner is gone, before SIGKILL. */
+  ownerGoneMs: number;
+}
+
+/** How an exec ended: exactly one of these, exactly once. */
+export type ExecEnd =
+  /** The program ran and exited (its pipes closed). */
+  | { kind: 'exit'; code: number | null; signal: string | null }
+  /** The supervisor could not spawn it (`code` is the errno name, e.g. ENOENT). */
+  | { kind: 'spawn-error'; message: string; code?: string }
+  /** The supervisor could not take it (none could start, it died or was ending first): the program did not run. */
+  | { kind: 'not-run'; reason: string }
+  /** The supervisor died after it took the program: it may have run, wholly or in part. */
+  | { kind: 'lost'; reason: string };
+
+export interface ExecEvents {
+  output(stream: GroupStream, data: Buffer): void;
+  ended(end: ExecEnd): void;
+}
+
 /** How long an idle supervisor lingers for the next group before it is let go (a fresh one starts on demand). */
 export const SUPERVISOR_IDLE_MS = 10_000;
 
@@ -55,6 +83,19 @@ const SupervisorMessage = z.object({
   exit: z.object({ code: z.number().int().nullish(), signal: z.string().nullish() }).optional(),
 });
 
+/** What the supervisor writes about an exec (ours, see supervisorScript.ts). */
+const ExecMessage = z.object({
+  accepted: z.literal(true).optional(),
+  refused: z.string().optional(),
+  spawnError: z.object({ message: z.string(), code: z.string().nullish() }).optional(),
+  exit: z.object({ code: z.number().int().nullish(), signal: z.string().nullish() }).optional(),
+});
+
+interface ExecEntry {
+  events: ExecEvents;
+  accepted: boolean;
+}
+
 /**
  * The one supervisor process of this Switchyard process (see supervisorScript.ts), multiplexing every group over
  * its control socket. It keeps the event loop alive only while a group is active; idle, it lingers unreferenced for
@@ -65,6 +106,9 @@ export class SharedSupervisor {
   private readonly child: ChildProcess;
   private readonly control: Socket;
   private readonly groups = new Map<number, GroupEvents>();
+  private readonly execs = new Map<number, ExecEntry>();
+  /** Set once the supervisor said it is running (its `ready` message). */
+  ready = false;
   private readonly decoder = new FrameDecoder();
   private nextId = 1;
   private spawnError: string | undefined;
@@ -106,7 +150,7 @@ export class SharedSupervisor {
   open(start: GroupStart, events: GroupEvents): GroupChannel {
     const id = this.nextId++;
     if (this.dead) {
-      queueMicrotask(() => events.ended({ spawnError: this.spawnError ?? 'the process-group supervisor is gone' }));
+      queueMicrotask(() => events.ended({ spawnError: this.gone() }));
       return { stop: () => undefined, pause: () => undefined, resume: () => undefined };
     }
     this.groups.set(id, events);
@@ -127,11 +171,85 @@ export class SharedSupervisor {
     };
   }
 
+  /**
+   * Runs a short program through the supervisor (it forks, not this process), its output relayed as it comes. The
+   * channel's `kill` sends the program SIGTERM.
+   */
+  exec(start: ExecStart, events: ExecEvents): { kill(): void } {
+    const id = this.nextId++;
+    if (this.dead) {
+      queueMicrotask(() => events.ended({ kind: 'not-run', reason: this.gone() }));
+      return { kill: () => undefined };
+    }
+    this.execs.set(id, { events, accepted: false });
+    this.reference();
+    this.send(id, { exec: start });
+    return {
+      kill: () => {
+        if (this.execs.has(id)) this.send(id, { kill: true });
+      },
+    };
+  }
+
+  private gone(): string {
+    return this.spawnError ?? 'the process-group supervisor is gone';
+  }
+
+  private onExecFrame(entry: ExecEntry, id: number, type: number, payload: Buffer): void {
+    if (type === FRAME.stdout || type === FRAME.stderr) {
+      entry.events.output(type === FRAME.stdout ? 'out' : 'err', payload);
+      return;
+    }
+    let parsed: z.infer<typeof ExecMessage> | undefined;
+    try {
+      const result = ExecMessage.safeParse(JSON.parse(payload.toString('utf8')));
+      parsed = result.success ? result.data : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed?.accepted) entry.accepted = true;
+    if (parsed?.refused !== undefined) this.endExec(id, { kind: 'not-run', reason: parsed.refused });
+    else if (parsed?.spawnError)
+      this.endExec(id, {
+        kind: 'spawn-error',
+        message: parsed.spawnError.message,
+        ...(parsed.spawnError.code ? { code: parsed.spawnError.code } : {}),
+      });
+    else if (parsed?.exit)
+      this.endExec(id, { kind: 'exit', code: parsed.exit.code ?? null, signal: parsed.exit.signal ?? null });
+  }
+
+  private endExec(id: number, end: ExecEnd): void {
+    const entry = this.execs.get(id);
+    if (!entry) return;
+    this.execs.delete(id);
+    this.maybeIdle();
+    entry.events.ended(end);
+  }
+
+  /** With nothing sent to it yet, it counts as idle (unreferenced, let go after `SUPERVISOR_IDLE_MS`). */
+  idleUntilUsed(): void {
+    this.maybeIdle();
+  }
+
+  private maybeIdle(): void {
+    if (this.groups.size === 0 && this.execs.size === 0) this.unreference();
+  }
+
   private send(id: number, message: object): void {
     if (!this.dead) this.control.write(encodeFrame(FRAME.message, id, Buffer.from(JSON.stringify(message))));
   }
 
   private onFrame(type: number, id: number, payload: Buffer): void {
+    if (id === 0 && type === FRAME.message) {
+      this.ready = true;
+      return;
+    }
+    const entry = this.execs.get(id);
+    if (entry) {
+      this.onExecFrame(entry, id, type, payload);
+      return;
+    }
     const events = this.groups.get(id);
     if (!events) return;
     if (type === FRAME.stdout || type === FRAME.stderr) {
@@ -155,7 +273,7 @@ export class SharedSupervisor {
     const events = this.groups.get(id);
     if (!events) return;
     this.groups.delete(id);
-    if (this.groups.size === 0) this.unreference();
+    this.maybeIdle();
     events.ended(end);
   }
 
@@ -165,6 +283,14 @@ export class SharedSupervisor {
       ? { spawnError: this.spawnError }
       : { code: code ?? undefined, signal: signal ?? undefined };
     for (const id of [...this.groups.keys()]) this.end(id, end);
+    const why = signal ? `signal ${signal}` : `exit code ${code}`;
+    for (const [id, entry] of [...this.execs])
+      this.endExec(
+        id,
+        entry.accepted
+          ? { kind: 'lost', reason: `the process-group supervisor died (${why}) while the program ran` }
+          : { kind: 'not-run', reason: this.spawnError ?? `the process-group supervisor died (${why})` },
+      );
     this.unreference();
   }
 
@@ -193,8 +319,28 @@ export class SharedSupervisor {
 
 let current: SharedSupervisor | undefined;
 
+/** Not sooner after a supervisor that died before it was ready: a start costs a fork and a Node start. */
+const RESTART_AFTER_UNREADY_MS = 5_000;
+let currentStartedAt = 0;
+
+/**
+ * This process's supervisor when it is running and ready, for work that can as well be done without it (a short
+ * program run directly): else `undefined`, and one is started for the later calls (not again within 5 s of one that
+ * never became ready).
+ */
+export function readySupervisor(): SharedSupervisor | undefined {
+  if (current?.usable) return current.ready ? current : undefined;
+  if (current && !current.ready && Date.now() - currentStartedAt < RESTART_AFTER_UNREADY_MS) return undefined;
+  // Started for later work: idle until some comes, so it neither keeps this process alive nor lingers.
+  sharedSupervisor().idleUntilUsed();
+  return undefined;
+}
+
 /** This process's supervisor, started on first use and again after it died. */
 export function sharedSupervisor(): SharedSupervisor {
-  if (!current?.usable) current = new SharedSupervisor();
+  if (!current?.usable) {
+    current = new SharedSupervisor();
+    currentStartedAt = Date.now();
+  }
   return current;
 }

@@ -30,6 +30,19 @@
  * proc(5); elsewhere it probes with kill(-pgid, 0)). When the socket cannot
  * take more, every pipe is paused until it drains.
  *
+ * Execs (a short program such as git, no process-group semantics): the owner
+ * sends `{ exec: { file, args, cwd, env, input?, ownerGoneMs } }`; the
+ * supervisor answers `{ refused }` (it is ending: nothing ran) or `{ accepted:
+ * true }`, flushed to the socket before it spawns (so an owner that saw no
+ * `accepted` knows nothing ran), then `{ spawnError: { message, code } }` or the
+ * output frames and `{ exit: { code, signal } }` once the child's pipes closed.
+ * `{ kill: true }` sends the child SIGTERM. An exec is spawned non-detached,
+ * stdin a pipe (ended after `input`, left open without it), stdout and stderr
+ * relayed as they come. When the owner goes, an exec's stdin is ended and it
+ * may finish for `ownerGoneMs`, then gets SIGKILL; the supervisor exits once
+ * no exec or group is left. On start the supervisor sends `{ ready: true }`
+ * for id 0.
+ *
  * SIGINT (a Ctrl-C in the owner's terminal reaches the supervisor too) is
  * ignored: the owner decides. SIGTERM and SIGHUP end every group (each
  * reported as usual), then the supervisor exits; a group started meanwhile
@@ -40,19 +53,20 @@ export const SUPERVISOR_SCRIPT = String.raw`
 'use strict';
 const cp = require('child_process'), fs = require('fs'), net = require('net');
 const ctl = new net.Socket({ fd: 3, readable: true, writable: true });
-const groups = new Map();
+const groups = new Map(), execs = new Map();
 let ownerGone = false, ending = false, blocked = false, ticking = false, bootId;
 try { bootId = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(); } catch {}
-function send(type, id, payload) {
+function send(type, id, payload, flushed) {
   if (ownerGone) return;
   const head = Buffer.allocUnsafe(9);
   head.writeUInt8(type, 0); head.writeUInt32BE(id, 1); head.writeUInt32BE(payload.length, 5);
   let ok = true;
-  try { ctl.cork(); ctl.write(head); ok = ctl.write(payload); ctl.uncork(); } catch {}
-  if (!ok && !blocked) { blocked = true; for (const g of groups.values()) flow(g); }
+  try { ctl.cork(); ctl.write(head); ok = ctl.write(payload, flushed); ctl.uncork(); } catch {}
+  if (!ok && !blocked) { blocked = true; flowAll(); }
 }
 const msg = (id, m) => send(0, id, Buffer.from(JSON.stringify(m)));
-ctl.on('drain', () => { blocked = false; for (const g of groups.values()) flow(g); });
+ctl.on('drain', () => { blocked = false; flowAll(); });
+function flowAll() { for (const g of groups.values()) flow(g); for (const x of execs.values()) flow(x); }
 function flow(g) {
   for (const k of ['out', 'err']) {
     const s = g[k];
@@ -155,8 +169,57 @@ function start(id, spec) {
   });
   if (ownerGone) end(g, spec.ownerGoneGraceMs);
 }
+function exec(id, spec) {
+  if (ending) return msg(id, { refused: 'the process-group supervisor is ending (SIGTERM or SIGHUP)' });
+  const x = { id, spec, paused: { out: false, err: false }, closed: { out: false, err: false } };
+  execs.set(id, x);
+  // Spawn only once the acceptance is in the kernel: an owner that never read it knows nothing ran.
+  let now = false, spawned = false;
+  const go = (error) => {
+    if (spawned || !now) return;
+    spawned = true;
+    if (error || ownerGone) { execs.delete(id); return maybeExit(); }
+    spawnExec(x);
+  };
+  send(0, id, Buffer.from('{"accepted":true}'), (error) => { now = true; go(error); });
+  if (ctl.writableLength === 0) { now = true; go(); }
+}
+function spawnExec(x) {
+  const spec = x.spec, input = spec.input != null;
+  const done = x.done = (m) => { if (x.reported) return; x.reported = true; clearTimeout(x.limit); execs.delete(x.id); msg(x.id, m); maybeExit(); };
+  const fail = (error) => done({ spawnError: { message: String((error && error.message) || error), code: error && error.code } });
+  let child;
+  try {
+    child = cp.spawn(spec.file, spec.args || [], { cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (error) { return fail(error); }
+  x.child = child;
+  child.on('error', (error) => { if (child.pid === undefined) fail(error); });
+  if (child.pid === undefined) return;
+  x.out = child.stdout; x.err = child.stderr;
+  child.stdin.on('error', () => {});
+  if (input) child.stdin.end(spec.input);
+  for (const [k, type] of [['out', 1], ['err', 2]]) {
+    x[k].on('data', (d) => send(type, x.id, d));
+    x[k].on('error', () => {});
+  }
+  flow(x);
+  child.on('exit', () => { x.exited = true; if (ownerGone) done({}); });
+  child.on('close', (code, signal) => done({ exit: { code, signal } }));
+  if (ownerGone) execOwnerGone(x);
+}
+function execOwnerGone(x) {
+  if (!x.child) return execs.delete(x.id);
+  if (x.reported) return;
+  if (x.exited) return x.done({});
+  flow(x);
+  try { x.child.stdin.end(); } catch {}
+  x.limit = setTimeout(() => { try { x.child.kill('SIGKILL'); } catch {} }, x.spec.ownerGoneMs || 0);
+}
 function onMessage(id, m) {
   if (m.start) return start(id, m.start);
+  if (m.exec) return exec(id, m.exec);
+  const x = execs.get(id);
+  if (x) { if (m.kill && x.child) try { x.child.kill(); } catch {} return; }
   const g = groups.get(id);
   if (!g) return;
   if (m.stop) end(g, g.spec.killGraceMs);
@@ -180,7 +243,7 @@ ctl.on('data', (d) => {
   }
 });
 function maybeExit() {
-  if (groups.size > 0) return;
+  if (groups.size > 0 || execs.size > 0) return;
   if (ownerGone) process.exit(0);
   if (ending) { ctl.end(() => process.exit(0)); setTimeout(() => process.exit(0), 1000); }
 }
@@ -191,12 +254,14 @@ function onOwnerGone() {
     if (g.gone) groups.delete(g.id);
     else { flow(g); end(g, g.spec.ownerGoneGraceMs); }
   }
+  for (const x of execs.values()) execOwnerGone(x);
   maybeExit();
 }
 ctl.on('end', onOwnerGone);
 ctl.on('error', onOwnerGone);
 ctl.on('close', onOwnerGone);
 process.on('SIGINT', () => {});
+msg(0, { ready: true });
 for (const s of ['SIGTERM', 'SIGHUP']) process.on(s, () => {
   ending = true;
   for (const g of groups.values()) end(g, g.spec.killGraceMs);
