@@ -1,12 +1,20 @@
 // Preloaded into a Switchyard process (NODE_OPTIONS=--require) by bench/processCount.ts: appends one JSON line per
 // child process it starts (command and arguments) to $SWITCHYARD_BENCH_SPAWN_LOG. Only the process itself counts, its
 // worker threads included (they run this preload too, with a copy of the environment that still names the log): this
-// file is removed from the NODE_OPTIONS its children inherit, so a child that is also Node does not log its own.
+// file is removed from the NODE_OPTIONS its children inherit, so a child that is also Node does not log its own. The
+// process-group supervisor (one `node -e` per Switchyard process, which starts the lanes' process groups and, during a
+// drain, git) is the exception: it starts processes on Switchyard's behalf, so it is started with this file preloaded
+// and the log named in its own environment, and its lines say `by: "supervisor"` (its children get the environment
+// Switchyard gives them, without the log).
 'use strict';
 const childProcess = require('node:child_process');
 const { appendFileSync } = require('node:fs');
 
 const log = process.env.SWITCHYARD_BENCH_SPAWN_LOG;
+const by = process.env.SWITCHYARD_BENCH_SPAWN_BY;
+delete process.env.SWITCHYARD_BENCH_SPAWN_BY;
+const isSupervisor = (command, args) =>
+  command === process.execPath && args[0] === '-e' && typeof args[1] === 'string' && args[1].includes('ownerGone');
 if (process.env.NODE_OPTIONS) {
   process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.replace(/--require[= ]\S*spawnCounter\.cjs/, '').trim();
 }
@@ -16,7 +24,11 @@ if (log) {
     childProcess[name] = function counted(command, ...rest) {
       const args = Array.isArray(rest[0]) ? rest[0] : [];
       const options = (Array.isArray(rest[0]) ? rest[1] : rest[0]) ?? {};
-      appendFileSync(log, `${JSON.stringify({ via: name, command, args, cwd: options.cwd })}\n`);
+      appendFileSync(log, `${JSON.stringify({ via: name, command, args, cwd: options.cwd, ...(by ? { by } : {}) })}\n`);
+      if (name === 'spawn' && isSupervisor(command, args)) {
+        const env = { ...options.env, SWITCHYARD_BENCH_SPAWN_LOG: log, SWITCHYARD_BENCH_SPAWN_BY: 'supervisor' };
+        return original.call(this, command, ['--require', __filename, ...args], { ...options, env });
+      }
       return original.call(this, command, ...rest);
     };
   }
