@@ -387,7 +387,9 @@ describe('pull-request integration against a GitHub double and a real bare repos
         'echo "$SWITCHYARD_TASK_TITLE" > "$SWITCHYARD_TASK_TITLE.txt"',
       {
         protection: { contexts: ['build'] },
-        checks: ({ sinceMs }) => (sinceMs < 8 * MINUTE ? [] : [checkRun(1, 'build', 'completed', 'success')]),
+        // Each PR's check takes 16 scaled minutes (4 s), far longer than run b (a 1 s sleep, then its commit, guards
+        // and push, several seconds on a loaded machine), so b reaches AWAITING_CI while a's PR still holds the slot.
+        checks: ({ sinceMs }) => (sinceMs < 16 * MINUTE ? [] : [checkRun(1, 'build', 'completed', 'success')]),
       },
       {
         settings: (s) => {
