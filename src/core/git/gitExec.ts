@@ -9,7 +9,7 @@ import { SwitchyardError, errorMessage } from '../errors';
  * command and git's own words. Guards treat any of these errors as an
  * internal error (fail-safe), never as a verdict.
  */
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
+export const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
 const MAX_BUFFER = 512 * 1024 * 1024;
 
 export interface GitResult {

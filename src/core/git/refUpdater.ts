@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { gitSync } from './gitExec';
+import { GIT_ENV, gitSync } from './gitExec';
 
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
 /** Longer than git waits for a ref lock (`core.filesRefLockTimeout`, 100 ms by default), by far. */
 const REPLY_TIMEOUT_MS = 30_000;
 

@@ -200,13 +200,7 @@ export class SharedSupervisor {
       entry.events.output(type === FRAME.stdout ? 'out' : 'err', payload);
       return;
     }
-    let parsed: z.infer<typeof ExecMessage> | undefined;
-    try {
-      const result = ExecMessage.safeParse(JSON.parse(payload.toString('utf8')));
-      parsed = result.success ? result.data : undefined;
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseMessage(ExecMessage, payload);
     if (parsed?.accepted) entry.accepted = true;
     if (parsed?.refused !== undefined) this.endExec(id, { kind: 'not-run', reason: parsed.refused });
     else if (parsed?.spawnError)
@@ -256,13 +250,7 @@ export class SharedSupervisor {
       events.output(type === FRAME.stdout ? 'out' : 'err', payload);
       return;
     }
-    let parsed: z.infer<typeof SupervisorMessage> | undefined;
-    try {
-      const result = SupervisorMessage.safeParse(JSON.parse(payload.toString('utf8')));
-      parsed = result.success ? result.data : undefined;
-    } catch {
-      parsed = undefined;
-    }
+    const parsed = parseMessage(SupervisorMessage, payload);
     if (parsed?.started) events.started(parsed.started);
     if (parsed?.spawnError !== undefined) this.end(id, { spawnError: parsed.spawnError });
     else if (parsed?.exit)
@@ -314,6 +302,16 @@ export class SharedSupervisor {
       this.control.end();
     }, SUPERVISOR_IDLE_MS);
     this.idleTimer.unref();
+  }
+}
+
+/** A JSON message frame of the supervisor's, parsed with `schema`; anything else (not JSON, other shape) is dropped. */
+function parseMessage<S extends z.ZodType>(schema: S, payload: Buffer): z.infer<S> | undefined {
+  try {
+    const result = schema.safeParse(JSON.parse(payload.toString('utf8')));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
   }
 }
 
