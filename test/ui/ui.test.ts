@@ -131,8 +131,16 @@ describe('Switchyard UI (code-server + chromium)', function () {
     await page.keyboard.press('Enter');
     await page.keyboard.type('One paragraph per feature.');
     await shot('01b-task-document.png');
+    // Ctrl+Enter is Submit Task only while the editor is known as a task document (the context key the extension host
+    // sets): a person sees that as the Submit Task button in the editor's title. On a loaded machine the key can
+    // arrive after the typing, and Ctrl+Enter before it inserts a line instead.
+    await page
+      .locator('.editor-group-container.active .action-label[aria-label^="Submit Task"]')
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await page.keyboard.press('Control+Enter'); // Submit Task
-    await workbench.waitForPrompt('Lane for');
+    await workbench.waitForPrompt('Lane for').catch(async (error: Error) => {
+      throw new Error(`${error.message}\nthe task document then read: ${await workbench.activeEditorText()}`);
+    });
     await workbench.quickPickRow('Command').click();
 
     const ready = await poll('the new task under READY in the Tasks tree', async () => {
