@@ -1,4 +1,5 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import lockfile from 'proper-lockfile';
@@ -20,6 +21,7 @@ import { HistoryIndex } from './historyIndex';
 import { isFinished, splitState } from './splitState';
 import { keepMigrationBackup } from './stateBackup';
 import { ValidationMemo } from './validationMemo';
+import { lockFs } from '../store/lockFs';
 
 export { STATE_DIR };
 
@@ -201,7 +203,8 @@ export class ProjectStore implements StateStore {
       return this.working;
     let bytes: Buffer;
     try {
-      bytes = await readFile(this.file);
+      // A small file read on every look: synchronously (microseconds) rather than through the thread pool.
+      bytes = readFileSync(this.file);
     } catch (error) {
       throw new SwitchyardError('store-corrupt', `cannot read ${this.file}: ${(error as Error).message}`, {
         cause: error,
@@ -276,6 +279,7 @@ export class ProjectStore implements StateStore {
       release = await lockfile.lock(this.dir, {
         lockfilePath: join(this.dir, 'state.lock'),
         realpath: false,
+        fs: lockFs,
         stale: 10_000,
         retries: { retries: 200, minTimeout: 5, maxTimeout: 100, factor: 1.5 },
       });

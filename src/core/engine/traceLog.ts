@@ -1,4 +1,5 @@
-import { appendFile, rename, stat } from 'node:fs/promises';
+import { appendFileSync } from 'node:fs';
+import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonlFile, zodLine } from '../store/jsonlFile';
@@ -61,7 +62,7 @@ export class TraceLog {
       await rename(file, join(this.root, STATE_DIR, TRACE_ROTATED_FILE)).catch(() => undefined);
       this.written = 0;
     }
-    await appendFile(file, text);
+    appendFileSync(file, text); // a line: synchronous rather than a thread-pool round trip
     this.written += Buffer.byteLength(text);
   }
 }

@@ -1,9 +1,12 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { readJsonlFile, zodLine } from '../store/jsonlFile';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+
+const datasync = promisify(fdatasync);
 
 /** Where every guard verdict of a repository is appended: `<repo>/.switchyard/guards.jsonl`. */
 export const GUARD_LOG_FILE = 'guards.jsonl';
@@ -51,12 +54,13 @@ export type GuardVerdict = GuardEvent['verdict'];
 export async function appendGuardEvent(root: string, event: GuardEvent): Promise<void> {
   const line = `${JSON.stringify(GuardEvent.parse(event))}\n`;
   await ensureStateDir(root);
-  const handle = await open(guardLogPath(root), 'a');
+  // The open, write and close synchronously (a line); only the sync waits for the disk off the main thread.
+  const fd = openSync(guardLogPath(root), 'a');
   try {
-    await handle.appendFile(line);
-    await handle.datasync();
+    writeSync(fd, line);
+    await datasync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

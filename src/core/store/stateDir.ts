@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Switchyard's folder in a repository: state, run logs and worktrees. */
@@ -19,7 +20,8 @@ const checked = new Set<string>();
  */
 export async function ensureStateDir(root: string, ...sub: string[]): Promise<string> {
   const dir = join(root, STATE_DIR);
-  await mkdir(join(dir, ...sub), { recursive: true });
+  // Synchronously: an existing folder (the usual case, several times per task) costs one system call.
+  mkdirSync(join(dir, ...sub), { recursive: true });
   if (checked.has(dir)) return join(dir, ...sub);
   const file = join(dir, '.gitignore');
   const current = await readFile(file, 'utf8').catch(() => undefined);
