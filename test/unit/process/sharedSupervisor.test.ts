@@ -60,6 +60,17 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
         }
     await tmp.cleanup();
   });
+  before(async function () {
+    this.timeout(SUPERVISOR_IDLE_MS + 15_000);
+    // These tests count this process's supervisors. Earlier test files leave theirs idle (a CLI test's import() of the
+    // core is a second instance of the module, with its own), and an idle one is let go after SUPERVISOR_IDLE_MS:
+    // start from none.
+    await until(
+      'the supervisors of earlier tests to be let go',
+      () => supervisorsOf(process.pid).length === 0,
+      SUPERVISOR_IDLE_MS + 10_000,
+    );
+  });
   const start = (file: string, extra: { input?: string; killGraceMs?: number } = {}): ProcessGroup => {
     const group = startProcessGroup({ file, shell: true, cwd: tmp.dir, env, ...extra });
     groups.push(group);
