@@ -51,17 +51,28 @@ export type GuardVerdict = GuardEvent['verdict'];
  * Appends one verdict (validated) and flushes it to disk before returning.
  * The caller decides what a failed write means; guards ignore it (fail-safe).
  */
-export async function appendGuardEvent(root: string, event: GuardEvent): Promise<void> {
-  const line = `${JSON.stringify(GuardEvent.parse(event))}\n`;
+export function appendGuardEvent(root: string, event: GuardEvent): Promise<void> {
+  return appendGuardEvents(root, [event]);
+}
+
+/** Appends verdicts (each validated) in one write, flushed to disk with one sync before returning. */
+export async function appendGuardEvents(root: string, events: readonly GuardEvent[]): Promise<void> {
+  const text = events.map((event) => `${JSON.stringify(GuardEvent.parse(stripRecordError(event)))}\n`).join('');
   await ensureStateDir(root);
-  // The open, write and close synchronously (a line); only the sync waits for the disk off the main thread.
+  // The open, write and close synchronously (a few lines); only the sync waits for the disk off the main thread.
   const fd = openSync(guardLogPath(root), 'a');
   try {
-    writeSync(fd, line);
+    writeSync(fd, text);
     await datasync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/** A guard's result as recorded: without the write error a result may carry. */
+function stripRecordError(event: GuardEvent & { recordError?: string }): GuardEvent {
+  const { recordError: _recordError, ...recorded } = event;
+  return recorded;
 }
 
 /**

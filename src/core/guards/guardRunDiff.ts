@@ -2,7 +2,7 @@ import { conflictMarkerEvidence } from './conflictMarkers';
 import { scanAddedContent, scanPatchContent, type ContentScan } from './contentScan';
 import type { GuardEvidence } from './guardLog';
 import { scanKnownSecrets, type KnownSecret } from './knownSecretScan';
-import { formatEvidence, runGuard, type GuardResult } from './runGuard';
+import { formatEvidence, recordGuardResults, runGuard, type GuardResult } from './runGuard';
 import { scanSecrets, secretEvidence } from './secretScan';
 
 export interface RunDiffGuardOptions {
@@ -42,6 +42,7 @@ export interface RunDiffGuardReport {
 export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
   const ctx = {
     root: options.root,
+    deferRecord: true,
     runId: options.runId,
     subject: `change ${options.base.slice(0, 12)}..${options.head.slice(0, 12)}`,
   };
@@ -71,7 +72,8 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
       evidence: warnings,
     };
   });
-  const results = [markers, secrets];
+  // Both verdicts in one append and one sync.
+  const results = await recordGuardResults(options.root, [markers, secrets]);
   const blocking = results.filter((r) => r.verdict === 'block');
   if (!blocking.length) return { blocked: false, results };
   const evidence = blocking.flatMap((r) => r.evidence.map((e) => `${r.guard}: ${formatEvidence(e)}`));
