@@ -21,7 +21,6 @@ import { HistoryIndex } from './historyIndex';
 import { isFinished, splitState } from './splitState';
 import { keepMigrationBackup } from './stateBackup';
 import { ValidationMemo } from './validationMemo';
-import { lockFs } from '../store/lockFs';
 
 export { STATE_DIR };
 
@@ -279,7 +278,6 @@ export class ProjectStore implements StateStore {
       release = await lockfile.lock(this.dir, {
         lockfilePath: join(this.dir, 'state.lock'),
         realpath: false,
-        fs: lockFs,
         stale: 10_000,
         retries: { retries: 200, minTimeout: 5, maxTimeout: 100, factor: 1.5 },
       });

@@ -5,7 +5,6 @@ import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 import { startProcessGroup } from '../process/startProcessGroup';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
-import { lockFs } from '../store/lockFs';
 
 export const SETUP_CACHE_DIR = join(STATE_DIR, 'setup-cache');
 
@@ -91,7 +90,6 @@ export async function withCacheEntryLock<T>(
   const release = await lockfile.lock(base, {
     lockfilePath: join(base, `${key}.lock`),
     realpath: false,
-    fs: lockFs,
     stale: 20_000,
     retries: { retries: Math.ceil(maxWaitMs / 250) + 10, minTimeout: 50, maxTimeout: 250, factor: 1.3 },
   });

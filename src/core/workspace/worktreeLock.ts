@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { SwitchyardError } from '../errors';
 import { ensureStateDir } from '../store/stateDir';
-import { lockFs } from '../store/lockFs';
 
 /** git operations on one repository that take its locks (refs, worktree admin) run one at a time in this process… */
 const repoQueues = new Map<string, Promise<unknown>>();
@@ -21,7 +20,6 @@ export function withWorktreeLock<T>(root: string, fn: () => Promise<T>): Promise
       release = await lockfile.lock(dir, {
         lockfilePath: join(dir, '..', 'worktrees.lock'),
         realpath: false,
-        fs: lockFs,
         stale: 30_000,
         retries: { retries: 400, minTimeout: 5, maxTimeout: 100, factor: 1.5 },
       });

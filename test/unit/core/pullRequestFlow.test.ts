@@ -396,10 +396,11 @@ describe('pull-request integration against a GitHub double and a real bare repos
       {
         protection: { contexts: ['build'] },
         // Each PR's check takes 16 scaled minutes (4 s), and none completes before run b has found the stage full
-        // (its log says so), however long b takes on a loaded machine; after 80 scaled minutes (20 s) it completes
-        // anyway, so a flow that never waits still ends, and fails the assertion below.
+        // (its log says so), however long b takes on a loaded machine (in a full unit run it took more than 10 s to
+        // get there); after 160 scaled minutes (40 s) it completes anyway, so a flow that never waits still ends, and
+        // fails the assertion below. The CI gate's deadline is beyond both.
         checks: ({ sinceMs }) =>
-          sinceMs >= 16 * MINUTE && (bWaited() || sinceMs >= 80 * MINUTE)
+          sinceMs >= 16 * MINUTE && (bWaited() || sinceMs >= 160 * MINUTE)
             ? [checkRun(1, 'build', 'completed', 'success')]
             : [],
       },
@@ -407,6 +408,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
         settings: (s) => {
           s.wip.AWAITING_CI = 1;
           s.wip.RUNNING = 1;
+          s.integration.ciTimeoutSeconds = (240 * MINUTE) / 1000;
         },
       },
     );
