@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import lockfile from 'proper-lockfile';
@@ -202,8 +201,7 @@ export class ProjectStore implements StateStore {
       return this.working;
     let bytes: Buffer;
     try {
-      // A small file read on every look: synchronously (microseconds) rather than through the thread pool.
-      bytes = readFileSync(this.file);
+      bytes = await readFile(this.file);
     } catch (error) {
       throw new SwitchyardError('store-corrupt', `cannot read ${this.file}: ${(error as Error).message}`, {
         cause: error,

@@ -1,5 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from '../git/gitExec';
 import { releaseRefUpdates, updateRefSync, warmRefUpdates } from '../git/refUpdater';
@@ -89,7 +88,10 @@ export async function readBranchQuick(root: string, branch: string): Promise<str
   const repo = await repositoryDirs(root);
   if (repo && !repo.reftable) {
     const ref = `refs/heads/${branch}`;
-    const loose = readSmall(join(repo.common, ref));
+    const loose = await readFile(join(repo.common, ref), 'utf8').then(
+      (t) => t.trim(),
+      (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : undefined),
+    );
     if (loose && knownCommits.get(root)?.has(loose)) return loose;
     if (loose === null) {
       const packed = await readFile(join(repo.common, 'packed-refs'), 'utf8').then(
@@ -113,26 +115,18 @@ export async function readBranchQuick(root: string, branch: string): Promise<str
 export async function checkedOutIn(root: string, branch: string): Promise<string | undefined> {
   const repo = await repositoryDirs(root);
   if (!repo) return checkedOutInByGit(root, branch);
-  // What `git worktree list` reads, read directly: each worktree's HEAD in the repository's git folder. Small files,
-  // read synchronously (microseconds each, where the thread pool costs a round trip per file).
+  // What `git worktree list` reads, read directly: each worktree's HEAD in the repository's git folder.
   const head = `ref: refs/heads/${branch}`;
-  const read = (path: string): string | undefined => {
-    try {
-      return readFileSync(path, 'utf8').trim();
-    } catch {
-      return undefined;
-    }
-  };
-  if (!repo.bare && read(join(repo.common, 'HEAD')) === head) return root;
-  let names: string[];
-  try {
-    names = readdirSync(join(repo.common, 'worktrees'));
-  } catch {
-    names = [];
-  }
+  const read = (path: string): Promise<string | undefined> =>
+    readFile(path, 'utf8').then(
+      (t) => t.trim(),
+      () => undefined,
+    );
+  if (!repo.bare && (await read(join(repo.common, 'HEAD'))) === head) return root;
+  const names = await readdir(join(repo.common, 'worktrees')).catch(() => [] as string[]);
   for (const name of names) {
-    if (read(join(repo.common, 'worktrees', name, 'HEAD')) !== head) continue;
-    const gitFile = read(join(repo.common, 'worktrees', name, 'gitdir'));
+    if ((await read(join(repo.common, 'worktrees', name, 'HEAD'))) !== head) continue;
+    const gitFile = await read(join(repo.common, 'worktrees', name, 'gitdir'));
     return gitFile ? dirname(gitFile) : join(repo.common, 'worktrees', name);
   }
   return undefined;
@@ -213,13 +207,4 @@ export const PULL_REQUEST_BASE_REF = 'refs/switchyard/pull-request-base';
 export async function readRef(root: string, ref: string): Promise<string | undefined> {
   const r = await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], [0, 1, 128]);
   return r.code === 0 ? r.stdout.trim() : undefined;
-}
-
-/** A loose ref's text, read synchronously (a few bytes); null when there is no such file, undefined when unreadable. */
-function readSmall(path: string): string | null | undefined {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
 }

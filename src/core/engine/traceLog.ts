@@ -1,5 +1,4 @@
-import { appendFileSync } from 'node:fs';
-import { rename, stat } from 'node:fs/promises';
+import { appendFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonlFile, zodLine } from '../store/jsonlFile';
@@ -62,7 +61,7 @@ export class TraceLog {
       await rename(file, join(this.root, STATE_DIR, TRACE_ROTATED_FILE)).catch(() => undefined);
       this.written = 0;
     }
-    appendFileSync(file, text); // a line: synchronous rather than a thread-pool round trip
+    await appendFile(file, text);
     this.written += Buffer.byteLength(text);
   }
 }

@@ -1,12 +1,9 @@
-import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { readJsonlFile, zodLine } from '../store/jsonlFile';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
-
-const datasync = promisify(fdatasync);
 
 /** Where every guard verdict of a repository is appended: `<repo>/.switchyard/guards.jsonl`. */
 export const GUARD_LOG_FILE = 'guards.jsonl';
@@ -51,28 +48,16 @@ export type GuardVerdict = GuardEvent['verdict'];
  * Appends one verdict (validated) and flushes it to disk before returning.
  * The caller decides what a failed write means; guards ignore it (fail-safe).
  */
-export function appendGuardEvent(root: string, event: GuardEvent): Promise<void> {
-  return appendGuardEvents(root, [event]);
-}
-
-/** Appends verdicts (each validated) in one write, flushed to disk with one sync before returning. */
-export async function appendGuardEvents(root: string, events: readonly GuardEvent[]): Promise<void> {
-  const text = events.map((event) => `${JSON.stringify(GuardEvent.parse(stripRecordError(event)))}\n`).join('');
+export async function appendGuardEvent(root: string, event: GuardEvent): Promise<void> {
+  const line = `${JSON.stringify(GuardEvent.parse(event))}\n`;
   await ensureStateDir(root);
-  // The open, write and close synchronously (a few lines); only the sync waits for the disk off the main thread.
-  const fd = openSync(guardLogPath(root), 'a');
+  const handle = await open(guardLogPath(root), 'a');
   try {
-    writeSync(fd, text);
-    await datasync(fd);
+    await handle.appendFile(line);
+    await handle.datasync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
-}
-
-/** A guard's result as recorded: without the write error a result may carry. */
-function stripRecordError(event: GuardEvent & { recordError?: string }): GuardEvent {
-  const { recordError: _recordError, ...recorded } = event;
-  return recorded;
 }
 
 /**

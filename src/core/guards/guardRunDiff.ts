@@ -2,7 +2,7 @@ import { conflictMarkerEvidence } from './conflictMarkers';
 import { scanAddedContent, scanPatchContent, type ContentScan } from './contentScan';
 import type { GuardEvidence } from './guardLog';
 import { scanKnownSecrets, type KnownSecret } from './knownSecretScan';
-import { formatEvidence, recordGuardResults, runGuard, type GuardResult } from './runGuard';
+import { formatEvidence, runGuard, type GuardResult } from './runGuard';
 import { scanSecrets, secretEvidence } from './secretScan';
 
 export interface RunDiffGuardOptions {
@@ -42,7 +42,6 @@ export interface RunDiffGuardReport {
 export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
   const ctx = {
     root: options.root,
-    deferRecord: true,
     runId: options.runId,
     subject: `change ${options.base.slice(0, 12)}..${options.head.slice(0, 12)}`,
   };
@@ -72,8 +71,7 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
       evidence: warnings,
     };
   });
-  // Both verdicts in one append and one sync.
-  const results = await recordGuardResults(options.root, [markers, secrets]);
+  const results = [markers, secrets];
   const blocking = results.filter((r) => r.verdict === 'block');
   if (!blocking.length) return { blocked: false, results };
   const evidence = blocking.flatMap((r) => r.evidence.map((e) => `${r.guard}: ${formatEvidence(e)}`));

@@ -6,8 +6,8 @@ import type { GuardEvidence } from './guardLog';
 import { checkMergeSources } from './mergeSources';
 import { loadMergePolicy, ruleForRef } from './mergePolicy';
 import { computePushRange, describeUpdate, parsePrePushInput, type PushRange, type PushUpdate } from './pushRange';
-import { formatEvidence, recordGuardResults, runGuard, type GuardContext, type GuardResult } from './runGuard';
-import { prepareSecretScan, scanSecrets, secretEvidence } from './secretScan';
+import { formatEvidence, runGuard, type GuardContext, type GuardResult } from './runGuard';
+import { scanSecrets, secretEvidence } from './secretScan';
 
 /** The first line of a refusal; the installed hook only refuses a push when it sees it. */
 export const PUSH_BLOCKED = 'switchyard pre-push guard: push blocked';
@@ -41,34 +41,28 @@ export interface PrePushReport {
  * records `guard.error` and does not block.
  */
 export async function runPrePushGuard(options: PrePushOptions): Promise<PrePushReport> {
-  const scanSecretsToo = options.secrets !== false;
-  // The repository's root and the pushed ranges are asked of git at once; while git answers, the secret scanner's
-  // rules are loaded (tens of milliseconds of evaluation that would otherwise come after the diff).
-  const rootAsked = options.root !== undefined ? options.root : mainWorktreeRoot(options.cwd).catch(() => undefined);
-  const rangesAsked = (async (): Promise<PushRange[]> => {
+  const root = options.root ?? (await mainWorktreeRoot(options.cwd).catch(() => undefined));
+  let ranges: PushRange[] = [];
+  let failure: unknown;
+  try {
     const updates = typeof options.stdin === 'string' ? parsePrePushInput(options.stdin) : options.stdin;
-    return Promise.all(updates.map((u) => computePushRange(options.cwd, options.remote, u)));
-  })().then(
-    (ranges) => ({ ranges, failure: undefined as unknown }),
-    (failure: unknown) => ({ ranges: [] as PushRange[], failure }),
-  );
-  if (scanSecretsToo) prepareSecretScan();
-  const root = await rootAsked;
-  const { ranges, failure } = await rangesAsked;
+    ranges = await Promise.all(updates.map((u) => computePushRange(options.cwd, options.remote, u)));
+  } catch (error) {
+    failure = error;
+  }
   const ctx: GuardContext = {
     root,
-    deferRecord: true,
     runId: options.runId,
     subject:
       `push to ` +
       `${options.remote}${ranges.length ? `: ${ranges.map((r) => describeUpdate(r.update)).join(', ')}` : ''}`,
   };
-  if (failure)
-    return report(await recordGuardResults(root, [await runGuard('pre-push', ctx, () => Promise.reject(failure))]));
+  if (failure) return report([await runGuard('pre-push', ctx, () => Promise.reject(failure))]);
   const pushed = ranges.filter((r) => r.commits.length > 0);
 
   const added = new Map<string, AddedLine[]>();
   const notCollected: GuardEvidence[] = [];
+  const scanSecretsToo = options.secrets !== false;
   const markers = await runGuard('conflict-markers', ctx, async () => {
     const evidence: GuardEvidence[] = [];
     for (const range of pushed) {
@@ -112,8 +106,7 @@ export async function runPrePushGuard(options: PrePushOptions): Promise<PrePushR
       }),
     );
   }
-  // The verdicts in one append and one sync, rather than one of each per guard.
-  return report(await recordGuardResults(root, results));
+  return report(results);
 }
 
 function report(results: GuardResult[]): PrePushReport {

@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors';
-import { appendGuardEvent, appendGuardEvents, type GuardEvent, type GuardEvidence } from './guardLog';
+import { appendGuardEvent, type GuardEvent, type GuardEvidence } from './guardLog';
 
 /** What a guard's check decides. Anything it throws becomes a `guard.error` instead. */
 export interface GuardOutcome {
@@ -13,8 +13,6 @@ export interface GuardContext {
   root?: string;
   subject?: string;
   runId?: string;
-  /** Return the verdict without recording it: the caller records several at once (`recordGuardResults`). */
-  deferRecord?: boolean;
 }
 
 /** The recorded event, and the write error if recording failed (the verdict still stands). */
@@ -62,27 +60,12 @@ export async function runGuard(
       durationMs: elapsed(started),
     };
   }
-  if (!ctx.root || ctx.deferRecord) return event;
+  if (!ctx.root) return event;
   try {
     await appendGuardEvent(ctx.root, event);
     return event;
   } catch (error) {
     return { ...event, recordError: oneLine(errorMessage(error)) };
-  }
-}
-
-/**
- * Records the verdicts of guards run with `deferRecord` in one append (one sync). A failed write is on each result
- * (`recordError`): the verdicts still stand.
- */
-export async function recordGuardResults(root: string | undefined, results: GuardResult[]): Promise<GuardResult[]> {
-  if (!root || !results.length) return results;
-  try {
-    await appendGuardEvents(root, results);
-    return results;
-  } catch (error) {
-    const recordError = oneLine(errorMessage(error));
-    return results.map((r) => ({ ...r, recordError }));
   }
 }
 

@@ -36,14 +36,6 @@ function loadEngine(): Promise<{ lintSource: Lint; preset: Preset }> {
   return engine;
 }
 
-/**
- * Starts loading secretlint now (its rules take tens of milliseconds to evaluate), for a caller that will scan once
- * something slower, a git process, has answered. A failure shows at the scan.
- */
-export function prepareSecretScan(): void {
-  loadEngine().catch(() => undefined);
-}
-
 export interface SecretScanResult {
   findings: SecretFinding[];
   /** Files not scanned (too large), as evidence for a warning. */

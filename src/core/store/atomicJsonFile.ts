@@ -1,24 +1,9 @@
-import { closeSync, fsync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { access, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { describeZodError } from '../model/zodIssues';
 import { contentCopyPath, keepContentCopy } from './keepContentCopy';
-
-const fsyncFd = promisify(fsync);
-
-/** Opens `file` for writing, making its folder first when it is missing. */
-function openMakingDir(file: string, dir: string): number {
-  try {
-    return openSync(file, 'w');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(dir, { recursive: true });
-    return openSync(file, 'w');
-  }
-}
 
 /**
  * A lowdb adapter for one JSON document, validated with zod on read and
@@ -73,27 +58,24 @@ export class AtomicJsonFile<T> {
     return parsed.data;
   }
 
-  /**
-   * Writes `data` atomically; the text written. The small calls (open, write, close, rename) are synchronous, a few
-   * microseconds each for a file this size; only the two syncs, which wait for the disk, go through the thread pool.
-   */
+  /** Writes `data` atomically; the text written. */
   async write(data: T): Promise<string> {
-    const dir = dirname(this.path);
+    await mkdir(dirname(this.path), { recursive: true });
     const temp = `${this.path}.${process.pid}.tmp`;
     const text = `${JSON.stringify(data, null, 2)}\n`;
-    const fd = openMakingDir(temp, dir);
+    const handle = await open(temp, 'w');
     try {
-      writeFileSync(fd, text);
-      await fsyncFd(fd);
+      await handle.writeFile(text);
+      await handle.sync();
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
-    renameSync(temp, this.path);
-    const dirFd = openSync(dir, 'r');
+    await rename(temp, this.path);
+    const dir = await open(dirname(this.path), 'r');
     try {
-      await fsyncFd(dirFd);
+      await dir.sync();
     } finally {
-      closeSync(dirFd);
+      await dir.close();
     }
     return text;
   }

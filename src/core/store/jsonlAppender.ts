@@ -1,5 +1,4 @@
-import { appendFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
@@ -38,12 +37,7 @@ export class JsonlAppender {
         while (j < queue.length && typeof queue[j] === 'string') j++;
         const batch = j > i ? queue.slice(i, j).join('') : queue[j++]!;
         i = j;
-        // A small append: synchronous (microseconds) instead of a round trip through the thread pool.
-        try {
-          appendFileSync(this.file, batch);
-        } catch {
-          // Dropped, as the class says.
-        }
+        await appendFile(this.file, batch).catch(() => undefined);
       }
     }
     this.running = undefined;

@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Switchyard's folder in a repository: state, run logs and worktrees. */
@@ -20,8 +19,7 @@ const checked = new Set<string>();
  */
 export async function ensureStateDir(root: string, ...sub: string[]): Promise<string> {
   const dir = join(root, STATE_DIR);
-  // Synchronously: an existing folder (the usual case, several times per task) costs one system call.
-  mkdirSync(join(dir, ...sub), { recursive: true });
+  await mkdir(join(dir, ...sub), { recursive: true });
   if (checked.has(dir)) return join(dir, ...sub);
   const file = join(dir, '.gitignore');
   const current = await readFile(file, 'utf8').catch(() => undefined);

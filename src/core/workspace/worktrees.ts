@@ -1,6 +1,4 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { removeTree } from './removeTree';
+import { readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git, gitLines, gitOutput, gitSaid } from '../git/gitExec';
@@ -125,14 +123,13 @@ export async function captureChange(
  * packed or reftable ref): the caller asks git then.
  */
 async function looseHead(path: string): Promise<string | undefined> {
-  // Four small files git just wrote: read synchronously (microseconds each, no thread-pool round trips).
   try {
-    const gitDir = /^gitdir: (.+)$/m.exec(readFileSync(join(path, '.git'), 'utf8'))?.[1]?.trim();
+    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8'))?.[1]?.trim();
     if (!gitDir) return undefined;
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8').trim())?.[1];
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec((await readFile(join(gitDir, 'HEAD'), 'utf8')).trim())?.[1];
     if (!ref) return undefined;
-    const common = resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim());
-    const sha = readFileSync(join(common, ref), 'utf8').trim();
+    const common = resolve(gitDir, (await readFile(join(gitDir, 'commondir'), 'utf8')).trim());
+    const sha = (await readFile(join(common, ref), 'utf8')).trim();
     return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
   } catch {
     return undefined;
@@ -196,8 +193,8 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
     const admin = await removableAdminDir(path);
     if (admin) {
       // What `git worktree remove --force` does, without a git process: the folder, then git's record of it.
-      await removeTree(path);
-      await removeTree(admin);
+      await rm(path, { recursive: true, force: true });
+      await rm(admin, { recursive: true, force: true });
       return;
     }
     // `worktree remove` forgets the worktree itself; only a folder removed by hand leaves git a record to prune.
@@ -217,14 +214,17 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
 async function removableAdminDir(path: string): Promise<string | undefined> {
   try {
     const dotGit = join(path, '.git');
-    // Small files and one stat each: synchronously.
-    const gitDir = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8'))?.[1]?.trim();
     if (!gitDir) return undefined;
     const admin = resolve(path, gitDir);
     if (basename(dirname(admin)) !== 'worktrees') return undefined;
-    const back = readFileSync(join(admin, 'gitdir'), 'utf8').trim();
-    if (realpathSync(resolve(admin, back)) !== realpathSync(dotGit)) return undefined;
-    return isMissing(join(admin, 'locked')) ? admin : undefined;
+    const back = (await readFile(join(admin, 'gitdir'), 'utf8')).trim();
+    if ((await realpath(resolve(admin, back))) !== (await realpath(dotGit))) return undefined;
+    const locked = await stat(join(admin, 'locked')).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => e.code !== 'ENOENT',
+    );
+    return locked ? undefined : admin;
   } catch {
     return undefined;
   }
@@ -235,14 +235,4 @@ export async function markSalvage(root: string, runId: string, commit: string): 
   const branch = `switchyard/salvage/${runId}`;
   await gitOutput(root, ['branch', '-f', branch, commit]);
   return branch;
-}
-
-/** Whether `path` is certainly not there (another error, a permission say, counts as there). */
-function isMissing(path: string): boolean {
-  try {
-    statSync(path);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }
