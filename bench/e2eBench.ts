@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ProjectStore } from '../src/core/backend/projectStore';
+import { GuardEvent, guardLogPath } from '../src/core/guards/guardLog';
 import { Run } from '../src/core/model/run';
 import { Task } from '../src/core/model/task';
 
@@ -14,6 +15,11 @@ const TASKS = Number(process.env.SWITCHYARD_BENCH_E2E_TASKS ?? 100);
 /** Tasks of the separate drain under strace that counts the processes started. */
 const COUNTED = Number(process.env.SWITCHYARD_BENCH_E2E_COUNTED ?? 20);
 const HISTORY = (process.env.SWITCHYARD_BENCH_E2E_HISTORY ?? '0,1000,10000').split(',').map(Number);
+/**
+ * Rounds of every history size, interleaved (0, 1,000, 10,000, 0, …): a machine that drifts slower during the run
+ * (this VM does, by 10–20 %) then weighs on every size alike. Figures are medians over rounds, with their range.
+ */
+const ROUNDS = Number(process.env.SWITCHYARD_BENCH_E2E_ROUNDS ?? 3);
 const COMMAND = 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"';
 /** The physical floor of one task: a worktree, the change, a commit, the worktree removed. */
 const FLOOR = `set -e
@@ -55,8 +61,9 @@ interface Row {
   taskMs: number;
   /** CPU (user + system) of the drain and every process under it (see SUBREAPER), per task. */
   cpuMs: number;
-  processes: number;
-  floorProcesses: number;
+  /** Counted in the first round only (under strace, on a separate drain). */
+  processes?: number;
+  floorProcesses?: number;
   statusMs: number;
   statusMaxMs: number;
   rssMb: number;
@@ -69,35 +76,84 @@ interface Row {
  * counted by `strace -f` (successful `execve`) on a separate, smaller drain, so tracing slows no timed figure.
  */
 export async function benchE2e(): Promise<void> {
-  const rows: Row[] = [];
-  for (const history of HISTORY) rows.push(await measure(history));
-  const base = rows[0]!.taskMs;
+  const rounds: Row[][] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const rows: Row[] = [];
+    for (const history of HISTORY) rows.push(await measure(history, round === 0));
+    rounds.push(rows);
+  }
   console.log(
-    `${TASKS} tasks drained by \`node dist/cli.js run\` (command lane \`${COMMAND}\`), on top of finished history`,
+    `${TASKS} tasks drained by \`node dist/cli.js run\` (command lane \`${COMMAND}\`), on top of finished history ` +
+      `(with the guard log such a history leaves: 2 verdicts a task); ${ROUNDS} rounds of every size, interleaved`,
   );
   console.log(
-    `${'history'.padStart(8)}${'floor ms'.padStart(10)}${'ms/task'.padStart(9)}${'÷floor'.padStart(8)}` +
-      `${'÷0'.padStart(6)}${'CPU ms'.padStart(8)}${'procs/task'.padStart(12)}${'floor procs'.padStart(13)}` +
-      `${'status ms'.padStart(11)}${'peak RSS'.padStart(10)}`,
+    `${'history'.padStart(8)}${'floor ms'.padStart(10)}${'ms/task'.padStart(17)}${'÷floor'.padStart(17)}` +
+      `${'÷0'.padStart(17)}${'CPU ms'.padStart(17)}${'procs/task'.padStart(12)}${'floor procs'.padStart(13)}` +
+      `${'status ms'.padStart(17)}${'peak RSS'.padStart(12)}`,
   );
-  for (const r of rows)
+  for (const [i, history] of HISTORY.entries()) {
+    const rows = rounds.map((r) => r[i]!);
+    const first = rows[0]!;
+    const status = `${median(rows.map((r) => r.statusMs)).toFixed(0)} (max ${max(rows.map((r) => r.statusMaxMs))})`;
     console.log(
-      `${String(r.history).padStart(8)}${r.floorMs.toFixed(1).padStart(10)}${r.taskMs.toFixed(1).padStart(9)}` +
-        `${(r.taskMs / r.floorMs).toFixed(2).padStart(7)}x${(r.taskMs / base).toFixed(2).padStart(5)}x` +
-        `${r.cpuMs.toFixed(1).padStart(8)}` +
-        `${r.processes.toFixed(1).padStart(12)}${r.floorProcesses.toFixed(1).padStart(13)}` +
-        `${`${r.statusMs.toFixed(0)}-${r.statusMaxMs.toFixed(0)}`.padStart(11)}` +
-        `${`${r.rssMb.toFixed(0)} MB`.padStart(10)}`,
+      [
+        String(history).padStart(8),
+        median(rows.map((r) => r.floorMs))
+          .toFixed(1)
+          .padStart(10),
+        spread(
+          rows.map((r) => r.taskMs),
+          1,
+        ),
+        spread(
+          rows.map((r) => r.taskMs / r.floorMs),
+          2,
+          'x',
+        ),
+        // Within a round (the same minute of the machine): this size against the first.
+        spread(
+          rounds.map((r) => r[i]!.taskMs / r[0]!.taskMs),
+          2,
+          'x',
+        ),
+        spread(
+          rows.map((r) => r.cpuMs),
+          1,
+        ),
+        first.processes!.toFixed(1).padStart(12),
+        first.floorProcesses!.toFixed(1).padStart(13),
+        status.padStart(17),
+        `${max(rows.map((r) => r.rssMb))} MB`.padStart(12),
+      ].join(''),
     );
+  }
   console.log(
-    'ms/task: wall time of the drain; CPU ms: user + system of the drain and every process under it per task ' +
-      '(getrusage as their subreaper, the supervisor and what it starts included); ' +
-      'status: median-max of 5 runs of `node dist/cli.js status`; peak RSS: the largest process of the drain',
+    'medians over the rounds (range); ms/task: wall time of the drain; ÷0: against the first size in the same round; ' +
+      'CPU ms: user + system of the drain and every process under it per task (getrusage as their subreaper, the ' +
+      'supervisor and what it starts included); status: median of `node dist/cli.js status` (5 runs a round; max: ' +
+      'the slowest of all); peak RSS: the largest process of the drain, the highest of the rounds',
   );
+}
+
+/** `median (lowest–highest)`, padded to a column. */
+function spread(values: readonly number[], digits: number, unit = ''): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const f = (v: number) => `${v.toFixed(digits)}${unit}`;
+  return `${f(median(sorted))} (${f(sorted[0]!)}–${f(sorted.at(-1)!)})`.padStart(17);
+}
+
+function max(values: readonly number[]): string {
+  return Math.max(...values).toFixed(0);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 benchE2e.title = 'End to end: the real CLI draining tasks on top of 0, 1,000 and 10,000 finished tasks, vs the floor';
 
-async function measure(history: number): Promise<Row> {
+async function measure(history: number, countProcesses_: boolean): Promise<Row> {
   const top = await mkdtemp(join(tmpdir(), 'switchyard-bench-e2e-'));
   const dir = join(top, 'repo');
   try {
@@ -126,17 +182,13 @@ async function measure(history: number): Promise<Row> {
     const status: number[] = [];
     for (let i = 0; i < 5; i++) status.push((await timed(() => run('node', [CLI, 'status', '--repo', dir]))).ms);
     status.sort((a, b) => a - b);
-    await addTasks(dir, top, COUNTED, 'counted');
-    const processes = await countProcesses(top, ['node', CLI, 'run', '--repo', dir], dir);
-    const floorProcesses = await countProcesses(top, ['bash', join(top, 'floor.sh'), String(COUNTED), 'count'], dir);
+    const counted = countProcesses_ ? await countBoth(dir, top) : {};
     return {
       history,
       floorMs: floor.ms / TASKS,
       taskMs: drain.ms / TASKS,
       cpuMs: ((user + sys) * 1000) / TASKS,
-      // The traced command itself (node, bash) is not a child.
-      processes: (processes - 1) / COUNTED,
-      floorProcesses: (floorProcesses - 1) / COUNTED,
+      ...counted,
       statusMs: status[2]!,
       statusMaxMs: status[4]!,
       rssMb: rssKb / 1024,
@@ -146,7 +198,20 @@ async function measure(history: number): Promise<Row> {
   }
 }
 
-/** `history` finished tasks, each with one succeeded run, written through the store in batches of 1,000. */
+/** Child processes per task of a drain and of the floor loop, each over COUNTED tasks. */
+async function countBoth(dir: string, top: string): Promise<{ processes: number; floorProcesses: number }> {
+  await addTasks(dir, top, COUNTED, 'counted');
+  const processes = await countProcesses(top, ['node', CLI, 'run', '--repo', dir], dir);
+  const floorProcesses = await countProcesses(top, ['bash', join(top, 'floor.sh'), String(COUNTED), 'count'], dir);
+  // The traced command itself (node, bash) is not a child.
+  return { processes: (processes - 1) / COUNTED, floorProcesses: (floorProcesses - 1) / COUNTED };
+}
+
+/**
+ * `history` finished tasks, each with one succeeded run, written through the store in batches of 1,000, and the guard
+ * verdicts a drain records for each (conflict markers and secret scan on its change), so `status` reads a log of the
+ * length such a history leaves.
+ */
 export async function writeHistory(dir: string, history: number, head: string): Promise<void> {
   const store = await ProjectStore.open(dir);
   await store.update((s) => {
@@ -190,7 +255,35 @@ export async function writeHistory(dir: string, history: number, head: string): 
       s.nextTaskNumber = to + 1;
     });
   }
+  const verdicts: string[] = [];
+  for (let n = 1; n <= history; n++) {
+    const ts = new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
+    for (const [guard, rule] of GUARDS)
+      verdicts.push(
+        JSON.stringify(
+          GuardEvent.parse({
+            v: 1,
+            ts,
+            guard,
+            rule,
+            evidence: [],
+            durationMs: 1.5,
+            subject: `change ${head.slice(0, 12)}..${head.slice(0, 12)}`,
+            runId: `t${n}.1`,
+            type: 'guard.verdict',
+            verdict: 'pass',
+          }),
+        ),
+      );
+  }
+  if (verdicts.length) await appendFile(guardLogPath(dir), `${verdicts.join('\n')}\n`);
 }
+
+/** The guards a drain runs on each change (see `guardRunDiff`), as they name themselves in the log. */
+const GUARDS = [
+  ['conflict-markers', 'conflict-marker'],
+  ['secret-scan', 'secret'],
+] as const;
 
 async function addTasks(dir: string, top: string, count: number, label: string): Promise<void> {
   const file = join(top, `${label}.json`);

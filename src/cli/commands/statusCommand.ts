@@ -2,7 +2,7 @@ import { type CliContext, openProject } from '../cliContext';
 import { formatStatus, worktreeLine } from '../format';
 import { pipelineStatus } from '../../core/report/pipelineStatus';
 import { latestPullRequest } from '../../core/report/pullRequestLines';
-import { guardStatusLines, loadGuardEvents } from '../../core/guards/guardStatusLines';
+import { guardCountsOver, guardStatusLines, loadGuardEvents } from '../../core/guards/guardStatusLines';
 import { summarizeGuards } from '../../core/guards/guardSummary';
 
 /** How many finished tasks `status` shows without `--all` or `--finished`. */
@@ -33,6 +33,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
           }),
           breakers: state.breakers,
           guards: summarizeGuards(guards.events),
+          guardCountsOver: guardCountsOver(guards),
           guardLogError: guards.error,
           worktrees,
         },
@@ -50,7 +51,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
     ctx.out(
       [
         '',
-        'Guards (latest verdict each):',
+        `Guards (latest verdict each; ${guardCountsOver(guards)}):`,
         ...lines.map((l) => `  ${l}`),
         ...(guards.error ? [`  guard log unreadable: ${guards.error}`] : []),
       ].join('\n'),

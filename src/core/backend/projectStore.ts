@@ -17,7 +17,9 @@ import type { FinishedPage, ListFinishedOptions, StateStore } from './stateStore
 import type { LeaseView } from '../lease/leaseStore';
 import { filesLeaseView } from './filesLeaseStore';
 import { HistoryIndex } from './historyIndex';
-import { isFinished, splitState } from './splitState';
+import { isFinished, type Split, splitState } from './splitState';
+import { appendSamples, historySamples } from '../scheduler/laneCosts';
+import { HistoryNeeded, type HistorySamples, markWorkingOnly } from '../store/workingOnly';
 import { keepMigrationBackup } from './stateBackup';
 import { ValidationMemo } from './validationMemo';
 
@@ -28,6 +30,12 @@ export const STATE_FILE_VERSION = 2;
 const StateFile = ProjectState.extend({
   version: z.union([z.literal(STATE_VERSION), z.literal(STATE_FILE_VERSION)]),
   history: HistoryMark.optional(),
+  /**
+   * The lane cost samples of the history as of `history` (see `historySamples`): a working-set-only state carries
+   * them, so the scheduler's estimates need no read of the history. Absent in files written before them: computed
+   * from the history once, then kept.
+   */
+  historySamples: z.record(z.string(), z.array(z.number())).optional(),
 }).strict();
 type StateFile = z.infer<typeof StateFile>;
 
@@ -40,6 +48,8 @@ interface Working {
   json: string;
   ids: ReadonlySet<string>;
   mark: HistoryMark;
+  /** The history's lane cost samples as of `mark`; undefined until known (a file from before them). */
+  samples: HistorySamples | undefined;
 }
 
 /**
@@ -74,7 +84,12 @@ export class ProjectStore implements StateStore {
     if (!(await exists(store.file))) {
       await store.locked(async () => {
         if (!(await exists(store.file)))
-          await store.json.write({ ...emptyProjectState(), version: STATE_FILE_VERSION, history: EMPTY_HISTORY });
+          await store.json.write({
+            ...emptyProjectState(),
+            version: STATE_FILE_VERSION,
+            history: EMPTY_HISTORY,
+            historySamples: {},
+          });
       });
     }
     const first = await store.json.read();
@@ -90,9 +105,44 @@ export class ProjectStore implements StateStore {
     return this.compose(working);
   }
 
-  /** The working set alone (no history read): the tasks not finished and the newest finished ones. */
+  /**
+   * The working set alone (no history read): the tasks not finished and the newest finished ones, marked with the
+   * history's lane cost samples (see `workingOnlyInfo`).
+   */
   async readWorking(): Promise<ProjectState> {
-    return JSON.parse((await this.refreshWorking()).json) as ProjectState;
+    const working = await this.refreshWorking();
+    const samples = await this.samplesOf(working);
+    const state = JSON.parse(working.json) as ProjectState;
+    markWorkingOnly(state, { samples }, false);
+    return state;
+  }
+
+  /**
+   * The latest record of each id, for ids outside the working set or in it: the working set first, then the history
+   * newest first, read only as far as the last id asked for (the whole history when one is in neither).
+   */
+  async findFinished(ids: Iterable<string>): Promise<Map<string, Task>> {
+    const working = await this.refreshWorking();
+    const wanted = new Set(ids);
+    const found = new Map<string, Task>();
+    for (const task of working.state.tasks) if (wanted.delete(task.id)) found.set(task.id, structuredClone(task));
+    if (!wanted.size) return found;
+    if (this.indexLoaded && compareMarks(this.index.mark, working.mark) === 0) {
+      for (const id of wanted) {
+        const record = this.index.records.get(id);
+        if (record) found.set(id, structuredClone(record.task));
+      }
+      return found;
+    }
+    const seen = new Set(working.ids);
+    for await (const record of this.history.newestFirst(working.mark)) {
+      const id = 'removed' in record ? record.removed : record.task.id;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if ('task' in record && wanted.delete(id)) found.set(id, record.task);
+      if (!wanted.size) break;
+    }
+    return found;
   }
 
   /** Finished tasks newest first (the working set's, then the history's), `limit` of them after `before`. */
@@ -126,59 +176,127 @@ export class ProjectStore implements StateStore {
   }
 
   /** Applies `change` to the latest state under the lock and writes what changed (unless it changed nothing). */
-  async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+  update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+    return this.locked(() => this.applyWhole(change));
+  }
+
+  /**
+   * `update` on a draft of the working set alone (no history read, nothing of it composed or compared): for changes to
+   * unfinished tasks. A change that looks up what the working set lacks (HistoryNeeded) runs again on the whole state.
+   */
+  updateWorking<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
     return this.locked(async () => {
       const working = await this.refreshWorking();
-      await this.refreshIndex(working.mark);
-      const leases = filesLeaseView(this.repoRoot);
-      let draft = this.compose(working);
-      let thawed = false;
+      // A file from before the samples: the whole update computes them once.
+      if (working.samples === undefined) return this.applyWhole(change);
+      const draft = JSON.parse(working.json) as ProjectState;
+      markWorkingOnly(draft, { samples: working.samples }, true);
       let result: T;
       try {
-        result = change(draft, leases);
+        result = change(draft, filesLeaseView(this.repoRoot));
       } catch (error) {
-        if (!writesFrozen(error)) throw error;
-        // The change writes to a finished task of the history (a retry): run it again on copies of everything.
-        thawed = true;
-        draft = structuredClone(this.compose(working));
-        result = change(draft, leases);
+        if (error instanceof HistoryNeeded) return this.applyWhole(change);
+        throw error;
       }
-      const view = this.index.view(working.ids);
-      const split = splitState(draft, this.index, view, thawed);
-      // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
-      if (!split.records.length && isDeepStrictEqual(split.working, working.state)) return result;
-      const revision = (working.state.revision ?? 0) + 1;
-      // Only the tasks and runs that differ from the last valid working set are validated again.
-      const checked = this.valid.check({ ...split.working, revision });
-      if (!checked.success) throw invalid(describeZodError(checked.error));
-      for (const record of split.records) {
-        if (!('task' in record)) continue;
-        const parsed = Task.safeParse(record.task);
-        const runs = z.array(Run).safeParse(record.runs);
-        if (!parsed.success) throw invalid(`task ${record.task.id}: ${describeZodError(parsed.error)}`);
-        if (!runs.success) throw invalid(`runs of ${record.task.id}: ${describeZodError(runs.error)}`);
-        record.task = parsed.data;
-        record.runs = runs.data;
-      }
-      const mark = await this.history.append(working.mark, split.records);
-      const text = await this.json.write({ ...checked.data, version: STATE_FILE_VERSION, history: mark });
-      // Cached as a reader would find them on disk (JSON drops undefined members).
+      // Nothing of the history in the draft: the finished tasks beyond the newest leave it, nothing else is written.
+      const none = new HistoryIndex();
+      const split = splitState(draft, none, none.view(new Set()), false);
+      const finished = split.records.flatMap((r) => ('task' in r ? r.runs : []));
+      await this.commit(working, draft, split, appendSamples(working.samples, finished));
+      return result;
+    });
+  }
+
+  private async applyWhole<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+    const working = await this.refreshWorking();
+    await this.refreshIndex(working.mark);
+    const leases = filesLeaseView(this.repoRoot);
+    let draft = this.compose(working);
+    let thawed = false;
+    let result: T;
+    try {
+      result = change(draft, leases);
+    } catch (error) {
+      if (!writesFrozen(error)) throw error;
+      // The change writes to a finished task of the history (a retry): run it again on copies of everything.
+      thawed = true;
+      draft = structuredClone(this.compose(working));
+      result = change(draft, leases);
+    }
+    const view = this.index.view(working.ids);
+    const split = splitState(draft, this.index, view, thawed);
+    // Appended records only add the newest samples; a removal, a record written again, or a task back from the history
+    // changes which runs the history shows where, so its samples are taken again from the history as it will be.
+    const appended = split.records.flatMap((r) => ('task' in r ? r.runs : []));
+    const reshaped =
+      thawed || working.samples === undefined || split.records.some((r) => 'removed' in r || view.ids.has(r.task.id));
+    const samples = reshaped ? undefined : appendSamples(working.samples!, appended);
+    await this.commit(working, draft, split, samples);
+    return result;
+  }
+
+  /**
+   * Writes a change's split (unless it changed nothing): the history records appended, then `state.json` naming the
+   * new history mark, with the history's lane cost samples (`samples`, or taken from the history in memory).
+   */
+  private async commit(
+    working: Working,
+    draft: ProjectState,
+    split: Split,
+    samples: HistorySamples | undefined,
+  ): Promise<void> {
+    // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
+    if (!split.records.length && isDeepStrictEqual(split.working, working.state) && samples !== undefined) return;
+    const revision = (working.state.revision ?? 0) + 1;
+    // Only the tasks and runs that differ from the last valid working set are validated again.
+    const checked = this.valid.check({ ...split.working, revision });
+    if (!checked.success) throw invalid(describeZodError(checked.error));
+    for (const record of split.records) {
+      if (!('task' in record)) continue;
+      const parsed = Task.safeParse(record.task);
+      const runs = z.array(Run).safeParse(record.runs);
+      if (!parsed.success) throw invalid(`task ${record.task.id}: ${describeZodError(parsed.error)}`);
+      if (!runs.success) throw invalid(`runs of ${record.task.id}: ${describeZodError(runs.error)}`);
+      record.task = parsed.data;
+      record.runs = runs.data;
+    }
+    const mark = await this.history.append(working.mark, split.records);
+    // Cached as a reader would find them on disk (JSON drops undefined members), when the index is up to date.
+    const indexed = this.indexLoaded && compareMarks(this.index.mark, working.mark) === 0;
+    if (indexed)
       this.index.apply(
         split.records.map((r) => JSON.parse(JSON.stringify(r))),
         mark,
       );
-      const { history: _mark, ...stored } = JSON.parse(text) as StateFile;
-      // Under the lock, the file is the one just renamed into place: its stamp names these bytes.
-      const stamp = stampOf(this.file);
-      this.working = workingOf(Buffer.from(text), stamp, { ...stored, version: STATE_VERSION }, mark, true);
-      draft.revision = revision;
-      return result;
+    const kept =
+      samples ??
+      (indexed ? historySamples(this.index.view(new Set(checked.data.tasks.map((t) => t.id))).runs) : undefined);
+    const text = await this.json.write({
+      ...checked.data,
+      version: STATE_FILE_VERSION,
+      history: mark,
+      ...(kept ? { historySamples: kept as Record<string, number[]> } : {}),
     });
+    const { history: _mark, historySamples: storedSamples, ...stored } = JSON.parse(text) as StateFile;
+    // Under the lock, the file is the one just renamed into place: its stamp names these bytes.
+    const stamp = stampOf(this.file);
+    const state = { ...stored, version: STATE_VERSION } as ProjectState;
+    this.working = workingOf(Buffer.from(text), stamp, state, mark, storedSamples, true);
+    draft.revision = revision;
   }
 
   /** Runs `fn` under the store's lock without touching the state (leases use it). */
   withLock<T>(fn: () => T): Promise<T> {
     return this.locked(async () => fn());
+  }
+
+  /** The history's lane cost samples as of the working set's mark: stored with it, or taken from the history once. */
+  private async samplesOf(working: Working): Promise<HistorySamples> {
+    if (working.samples) return working.samples;
+    if (compareMarks(working.mark, EMPTY_HISTORY) === 0) return (working.samples = {});
+    await this.refreshIndex(working.mark);
+    working.samples = historySamples(this.index.view(working.ids).runs);
+    return working.samples;
   }
 
   private compose(working: Working): ProjectState {
@@ -217,8 +335,8 @@ export class ProjectStore implements StateStore {
         'store-corrupt',
         `${this.file} was replaced by a state file without a history mark; reopen the project to migrate it`,
       );
-    const { history, ...state } = file;
-    this.working = workingOf(bytes, stamp, { ...state, version: STATE_VERSION }, history);
+    const { history, historySamples: samples, ...state } = file;
+    this.working = workingOf(bytes, stamp, { ...state, version: STATE_VERSION }, history, samples);
     this.valid.remember(this.working.state);
     return this.working;
   }
@@ -308,11 +426,19 @@ function stampOf(file: string): FileStamp {
 }
 
 /** `parsed`: `state` is already JSON values (parsed from the text just written). */
-function workingOf(bytes: Buffer, stamp: FileStamp, state: ProjectState, mark: HistoryMark, parsed = false): Working {
+function workingOf(
+  bytes: Buffer,
+  stamp: FileStamp,
+  state: ProjectState,
+  mark: HistoryMark,
+  samples: HistorySamples | undefined,
+  parsed = false,
+): Working {
   // Kept as its JSON values (what a reader of the file gets), so every copy parsed from `json` equals it.
   const json = JSON.stringify(state);
   const canonical = parsed ? state : (JSON.parse(json) as ProjectState);
-  return { bytes, stamp, state: canonical, json, ids: new Set(canonical.tasks.map((t) => t.id)), mark };
+  const ids = new Set(canonical.tasks.map((t) => t.id));
+  return { bytes, stamp, state: canonical, json, ids, mark, samples };
 }
 
 function runsOf(runs: readonly Run[], taskId: string): Run[] {

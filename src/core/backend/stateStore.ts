@@ -32,10 +32,19 @@ export interface StateStore {
   /** Applies `change` to the latest state atomically; `leases` reads and takes run leases in the same transaction. */
   update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T>;
   /**
+   * `update` for changes to unfinished tasks: the draft may hold the working set only (see `readWorking`), marked so
+   * (`workingOnlyInfo`); a lookup that misses there (`lastWithId`) runs the change again on the whole state. A backend
+   * without a cheaper working set runs `update`.
+   */
+  updateWorking<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T>;
+  /**
    * The state with only its working set: every task not finished, and possibly some recently finished ones, with
-   * their runs. Cheap however long the history is; `listFinished` pages through the rest.
+   * their runs. Cheap however long the history is; `listFinished` pages through the rest. A backend that keeps the
+   * history's lane cost samples marks it with them (`workingOnlyInfo`), so a scheduler can work from it alone.
    */
   readWorking(): Promise<ProjectState>;
   /** Finished tasks, newest first, a page at a time. */
   listFinished(options: ListFinishedOptions): Promise<FinishedPage>;
+  /** The tasks with these ids, wherever they are (working set or history); ids of no task are left out. */
+  findFinished(ids: Iterable<string>): Promise<Map<string, Task>>;
 }

@@ -6,7 +6,9 @@ import type { RunContext } from './runContext';
 import { newRun } from './newRun';
 import type { SchedulerMirror } from './schedulerMirror';
 import { PULL_REQUEST_BASE_REF, readBranchQuick, readRef } from './targetBranch';
-import { lastWithId } from '../store/lastWithId';
+import { lastHere, lastWithId } from '../store/lastWithId';
+import type { ProjectState } from '../store/projectState';
+import { MirrorBehind } from './schedulerMirror';
 
 export interface Claimed {
   task: Task;
@@ -46,7 +48,7 @@ export async function claimTasks(
     let written: { revision: number } | undefined;
     // Set when the mirror's picks and the stored state parted (a pick not taken): the next sync compares every task.
     let stale = false;
-    const result = await ctx.store.update((state) => {
+    const claim = (state: ProjectState): ClaimResult => {
       written = state;
       stale = false;
       // A backend that retries the transaction (a dropped connection) runs this again: compare every task afresh.
@@ -54,9 +56,10 @@ export async function claimTasks(
       mirror.sync(state, now);
       const pick = mirror.pick(now);
       for (const [lane, breaker] of mirror.breakerChanges) state.breakers[lane] = breaker;
-      // Looked up from the end (where the working set is) rather than a map of every task built per claim.
+      // Looked up from the end (where the working set is) rather than a map of every task built per claim. A
+      // dependency outside a working-set-only draft is finished: the mirror looked it up before the sync.
       const byId = { get: (id: string) => lastWithId(state.tasks, id) };
-      const done = (id: string): boolean => byId.get(id)?.state === 'DONE';
+      const done = (id: string): boolean => (lastHere(state.tasks, id)?.state ?? mirror.stateOf(id)) === 'DONE';
       const claimed: Claimed[] = [];
       for (const p of pick.picks) {
         if (claimed.length >= limit) {
@@ -89,7 +92,8 @@ export async function claimTasks(
         });
       }
       return { claimed, pick };
-    });
+    };
+    const result = await claimOnWorkingSet(ctx, mirror, claim);
     // The revision the store gave this write (unchanged when nothing was claimed): the mirror reflects exactly it.
     if (written && !stale) mirror.wrote(written.revision);
     else mirror.invalidate();
@@ -98,4 +102,27 @@ export async function claimTasks(
     mirror.invalidate();
     throw error;
   }
+}
+
+/** How often a claim looks up what the working set lacks (see MirrorBehind) before it claims on the whole state. */
+const LOOKUPS = 3;
+
+/**
+ * Runs `claim` on the working set alone; when the mirror needs tasks outside it (finished meanwhile, or a dependency
+ * never seen), looks them up outside the lock and claims again, and after LOOKUPS tries claims on the whole state.
+ */
+async function claimOnWorkingSet<T>(
+  ctx: RunContext,
+  mirror: SchedulerMirror,
+  claim: (state: ProjectState) => T,
+): Promise<T> {
+  for (let lookup = 0; lookup < LOOKUPS; lookup++) {
+    try {
+      return await ctx.store.updateWorking(claim);
+    } catch (error) {
+      if (!(error instanceof MirrorBehind)) throw error;
+      await mirror.prepare(await ctx.store.readWorking(), ctx.store);
+    }
+  }
+  return ctx.store.update(claim);
 }

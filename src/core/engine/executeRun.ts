@@ -38,7 +38,7 @@ export async function executeRun(
   why?: string,
   handBack?: AbortSignal,
 ): Promise<Run> {
-  const settings = (await ctx.store.read()).settings;
+  const settings = (await ctx.store.readWorking()).settings;
   const log = new RunEventLog(eventsPath(ctx.root, run.id), settings.runOutput);
   // Every output of the run passes the redactor: secrets are added to it as they are resolved.
   const redactor = new Redactor();
@@ -75,7 +75,8 @@ export async function executeRun(
   });
   await lease.start(resume !== undefined);
   const poll = setInterval(() => {
-    ctx.store.read().then(
+    // A running task is unfinished: in the working set.
+    ctx.store.readWorking().then(
       (state) => {
         const current = state.tasks.find((t) => t.id === task.id);
         if (!current || current.generation !== run.generation) cancel.abort();
@@ -134,7 +135,7 @@ export async function executeRun(
     await lease.handBack();
     await log.flush();
     ctx.stageGate?.notify();
-    return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
+    return (await ctx.store.readWorking()).runs.find((r) => r.id === run.id) ?? run;
   }
   if (lostTo || handedBack) {
     // Another process records the end: the one that took the run over, or (shutdown) the one that takes it once its
@@ -150,11 +151,11 @@ export async function executeRun(
       await lease.handBack();
     }
     await log.flush();
-    return (await ctx.store.read()).runs.find((r) => r.id === run.id) ?? run;
+    return (await ctx.store.readWorking()).runs.find((r) => r.id === run.id) ?? run;
   }
   // The closure may run again if the backend retries the transaction: it only changes the state; logging happens after.
   const outcome: { run: Run; takenBy?: string; message?: string } = await ctx.store
-    .update((state): { run: Run; takenBy?: string; message?: string } => {
+    .updateWorking((state): { run: Run; takenBy?: string; message?: string } => {
       const stored = lastWithId(state.runs, run.id)!;
       // Taken over since (this process missed the lease renewal that would have told it): the new owner records the
       // end.

@@ -48,7 +48,7 @@ export async function integrateRun(
   head: string,
   record: (message: string) => void,
 ): Promise<IntegrateOutcome> {
-  const settings = (await ctx.store.read()).settings.integration;
+  const settings = (await ctx.store.readWorking()).settings.integration;
   const target = settings.targetBranch;
   const holder = await checkedOutIn(ctx.root, target);
   if (holder) {
@@ -97,7 +97,8 @@ export async function integrateRun(
     if (commit === current && (await movedSince(ctx.root, target, current))) continue;
     // Synchronous, inside the transaction: the branch moves only while the task is still INTEGRATING this run (a
     // cancel, taken under the same lock, comes either before, and nothing moves, or after, and is refused).
-    const moved = await ctx.store.update((state) => {
+    // The lookups come before the branch moves: a miss (HistoryNeeded) runs the change again before any side effect.
+    const moved = await ctx.store.updateWorking((state) => {
       const t = findTask(state, task.id);
       const r = findRun(state, run.id);
       if (staleBecause(t, r) || t.state !== 'INTEGRATING') return 'stale' as const;
@@ -163,7 +164,7 @@ async function push(
     record(`push of ${target} to ${remote} failed (kept locally; the next integration pushes again): ${pushError}`);
   }
   await ctx.store
-    .update((state) => {
+    .updateWorking((state) => {
       const r = findRun(state, run.id);
       if (r.integration)
         r.integration = { ...r.integration, pushed: pushError === undefined, ...(pushError ? { pushError } : {}) };

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FinishedPage, ListFinishedOptions, StateStore } from '../backend/stateStore';
 import type { LeaseView } from '../lease/leaseStore';
 import { type ConfigObject, readProjectConfig } from '../store/projectConfig';
+import type { Task } from '../model/task';
 import type { ProjectSettings, ProjectState } from '../store/projectState';
 import { applyEditorOverrides, applyLocalChange, type LayeredSettings, layerSettings } from '../store/settingsLayers';
 
@@ -68,9 +69,22 @@ export class LayeredStateStore implements StateStore {
     return this.inner.listFinished(options);
   }
 
-  async update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+  findFinished(ids: Iterable<string>): Promise<Map<string, Task>> {
+    return this.inner.findFinished(ids);
+  }
+
+  update<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+    return this.layered(change, false);
+  }
+
+  updateWorking<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+    return this.layered(change, true);
+  }
+
+  private async layered<T>(change: (state: ProjectState, leases: LeaseView) => T, working: boolean): Promise<T> {
     const [committed, trusted] = await Promise.all([readProjectConfig(this.root), this.trusted()]);
-    return this.inner.update((state, leases) => {
+    const apply = (working ? this.inner.updateWorking : this.inner.update).bind(this.inner);
+    return apply((state, leases) => {
       const local = state.settings;
       const before = this.layer(local, committed, trusted).settings;
       state.settings = structuredClone(before);

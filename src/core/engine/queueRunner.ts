@@ -1,5 +1,6 @@
 import type { Run } from '../model/run';
-import type { ProjectSettings } from '../store/projectState';
+import type { ProjectSettings, ProjectState } from '../store/projectState';
+import { workingOnlyInfo } from '../store/workingOnly';
 import type { Stage } from '../model/taskStates';
 import type { Task } from '../model/task';
 import { pruneWorktrees } from '../workspace/worktrees';
@@ -92,7 +93,7 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
   const noClaims = options.stopClaiming ?? new AbortController().signal;
   const only = options.taskIds ? new Set(options.taskIds) : undefined;
   const mirror = new SchedulerMirror({ concurrency: options.concurrency, only });
-  const initial = await ctx.store.read();
+  const initial = await readForMirror(ctx, mirror);
   mirror.sync(initial, started);
   const trace = new DrainTrace(ctx.trace, mirror, ctx.stageGate);
   trace.started(initial, only);
@@ -168,11 +169,13 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
     releaseBranchUpdates();
   }
 
-  const state = await ctx.store.read();
-  const done = new Set(state.tasks.filter((t) => t.state === 'DONE').map((t) => t.id));
+  // Waiting tasks are unfinished; a dependency outside the working set is finished, as the mirror looked it up.
+  const state = await readForMirror(ctx, mirror);
+  const here = new Map(state.tasks.map((t) => [t.id, t.state]));
+  const done = (id: string): boolean => (here.get(id) ?? mirror.stateOf(id)) === 'DONE';
   const waiting = state.tasks
     .filter((t) => (t.state === 'READY' || t.state === 'BLOCKED') && (!only || only.has(t.id)))
-    .map((t) => ({ taskId: t.id, on: t.spec.dependsOn.filter((d) => !done.has(d)) }))
+    .map((t) => ({ taskId: t.id, on: t.spec.dependsOn.filter((d) => !done(d)) }))
     .filter((w) => w.on.length > 0);
   const stats: QueueStats = { batches, peak: meter.peak, wallMs: Date.now() - started };
   await measureWorktreeUsage(ctx.root).catch(() => undefined);
@@ -190,7 +193,7 @@ async function lookAhead(
   mirror: SchedulerMirror,
   now: number,
 ): Promise<{ claim: boolean; reason?: string; backpressure: boolean; settings: ProjectSettings }> {
-  const state = await ctx.store.read();
+  const state = await readForMirror(ctx, mirror);
   const settings = state.settings;
   mirror.sync(state, now);
   const scheduler = mirror.current;
@@ -199,6 +202,25 @@ async function lookAhead(
   if (verdict.ok) return { claim: hasWork, backpressure: false, settings };
   return { claim: false, backpressure: verdict.backpressure, settings, ...(hasWork ? { reason: verdict.reason } : {}) };
 }
+
+/**
+ * The state the drain's scheduler syncs from: the working set alone, with what it needs from the history looked up
+ * (`prepare`), on a backend that keeps the history's lane cost samples beside it; the whole state on any other.
+ */
+async function readForMirror(ctx: RunContext, mirror: SchedulerMirror): Promise<ProjectState> {
+  if (!wholeStateStores.has(ctx.store)) {
+    const working = await ctx.store.readWorking();
+    if (workingOnlyInfo(working)) {
+      await mirror.prepare(working, ctx.store);
+      return working;
+    }
+    wholeStateStores.add(ctx.store);
+  }
+  return ctx.store.read();
+}
+
+/** Stores whose working set comes without the history's samples: the drain reads their whole state. */
+const wholeStateStores = new WeakSet<object>();
 
 /** When the drain should look again although nothing ends: a retry backoff or a breaker cooldown running out. */
 function nextWakeAt(mirror: SchedulerMirror, now: number): number | undefined {

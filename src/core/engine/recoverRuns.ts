@@ -31,7 +31,8 @@ export interface Recovery {
  */
 export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery> {
   const now = Date.now();
-  const recovery = await ctx.store.update(
+  // A RUNNING run's task is unfinished: both are in the working set.
+  const recovery = await ctx.store.updateWorking(
     (state, leases): Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } => {
       const out: Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } = {
         decisions: [],

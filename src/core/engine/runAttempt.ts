@@ -61,7 +61,8 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
       reason: `lane "${run.lane}" is not registered; registered lanes: ${known.join(', ') || '(none)'}`,
     };
   }
-  const state = await ctx.store.read();
+  // The task runs, so it and its runs are in the working set.
+  const state = await ctx.store.readWorking();
   const settings = {
     ...(state.settings.laneSettings[run.lane] ?? {}),
     ...(ctx.laneSettingsOverride?.(run.lane) ?? {}),
@@ -151,7 +152,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
         // Kept at once, so an attempt after a crash can still resume the lane's own session.
         if (event.type === 'session')
           void ctx.store
-            .update((s) => {
+            .updateWorking((s) => {
               findRun(s, run.id).sessionId = event.sessionId;
             })
             .catch(() => undefined);

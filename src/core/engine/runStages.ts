@@ -39,7 +39,7 @@ const ORDER: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEG
  */
 export async function runStages(ctx: RunContext, input: StagesInput): Promise<RunEnd> {
   const { task, run, signal, record, change } = input;
-  const settings = (await ctx.store.read()).settings;
+  const settings = (await ctx.store.readWorking()).settings;
   const waits: Record<string, number> = {};
   const base = { ...input.captured, laneOk: true, stageWaitMs: waits };
   const done = (): RunEnd => ({ ...base, ok: true });
@@ -211,7 +211,7 @@ async function keepReview(
   outcome: { ok: boolean; review?: Run['review']; usage?: Usage },
 ): Promise<Usage | undefined> {
   return ctx.store
-    .update((s) => {
+    .updateWorking((s) => {
       const r = findRun(s, runId);
       r.reviewUsage = addUsage(r.reviewUsage, outcome.usage);
       if (outcome.review) r.review = outcome.review;
@@ -221,6 +221,7 @@ async function keepReview(
 }
 
 async function alreadyAt(ctx: RunContext, taskId: string, stage: Stage): Promise<boolean> {
-  const state = (await ctx.store.read()).tasks.find((t) => t.id === taskId)?.state;
+  // A task in a stage is unfinished: in the working set.
+  const state = (await ctx.store.readWorking()).tasks.find((t) => t.id === taskId)?.state;
   return state !== undefined && ORDER.indexOf(state) >= ORDER.indexOf(stage);
 }

@@ -88,7 +88,7 @@ export class StageGate {
         let holders = peek.tasks.filter((t) => t.state === request.to).map((t) => t.id);
         let limit = peek.settings.wip[request.to];
         if (holders.length < limit) {
-          const moved = await this.store.update((state) => {
+          const moved = await this.store.updateWorking((state) => {
             const current = findTask(state, request.taskId);
             if (current.generation !== request.generation || !request.from.includes(current.state))
               return { kind: 'stale' as const };

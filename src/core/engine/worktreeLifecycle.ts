@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { errorMessage } from '../errors';
 import type { Run } from '../model/run';
 import type { ProjectState } from '../store/projectState';
@@ -66,7 +67,7 @@ export function worktreesToPrune(state: ProjectState, now: number, keepIntegrate
 
 /** Removes the worktrees `worktreesToPrune` names; returns one line per removal or failure (for the trace). */
 export async function pruneKeptWorktrees(ctx: RunContext, now = Date.now()): Promise<string[]> {
-  const state = await ctx.store.read();
+  const state = await statePruneNeeds(ctx);
   const lines: string[] = [];
   for (const run of worktreesToPrune(state, now, ctx.keepIntegratedWorktrees)) {
     try {
@@ -82,4 +83,16 @@ export async function pruneKeptWorktrees(ctx: RunContext, now = Date.now()): Pro
     }
   }
   return lines;
+}
+
+/**
+ * The state that names the runs of every worktree in this repository's worktree folder: the working set when it holds
+ * them all (the usual case: only running runs have one), else the whole state.
+ */
+async function statePruneNeeds(ctx: RunContext): Promise<ProjectState> {
+  const names = await readdir(resolve(ctx.root, WORKTREES_DIR)).catch(() => [] as string[]);
+  if (!names.length) return ctx.store.readWorking();
+  const working = await ctx.store.readWorking();
+  const runs = new Set(working.runs.map((r) => basename(r.worktree)));
+  return names.every((name) => runs.has(name.replace(/\.review$/, ''))) ? working : ctx.store.read();
 }

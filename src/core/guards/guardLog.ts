@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { readJsonlFile, zodLine } from '../store/jsonlFile';
+import { readJsonlNewest } from '../store/readJsonlNewest';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 
 /** Where every guard verdict of a repository is appended: `<repo>/.switchyard/guards.jsonl`. */
@@ -62,15 +63,38 @@ export async function appendGuardEvent(root: string, event: GuardEvent): Promise
 
 /**
  * Reads the verdicts of a repository, oldest first (`limit` keeps the newest
- * n). A torn last line (a crash mid-write) is skipped; any other bad line is
- * an error that names the file and line.
+ * n, read from the file's end). A torn last line (a crash mid-write) is
+ * skipped; any other bad line is an error that names the file and line.
  */
 export async function readGuardEvents(root: string, options: { limit?: number } = {}): Promise<GuardEvent[]> {
+  if (options.limit !== undefined) return (await readNewestGuardEvents(root, options.limit)).events;
   const file = guardLogPath(root);
-  const damaged = (where: string, problem: string) => new SwitchyardError('store-corrupt', `${where}: ${problem}`);
-  const read = await readJsonlFile(file, zodLine(GuardEvent, 'a guard event'), { damaged }).catch((error: unknown) => {
-    if (error instanceof SwitchyardError) throw error;
-    throw new SwitchyardError('store-corrupt', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  });
-  return options.limit !== undefined ? read.values.slice(-options.limit) : read.values;
+  const read = await readJsonlFile(file, zodLine(GuardEvent, 'a guard event'), { damaged: damagedIn }).catch(
+    (error: unknown) => rethrow(file, error),
+  );
+  return read.values;
+}
+
+/**
+ * The newest `limit` verdicts, oldest first, read from the end of the log (the cost follows `limit`, not the log's
+ * length), and whether older ones exist. Bad lines among them are errors as in `readGuardEvents`.
+ */
+export async function readNewestGuardEvents(
+  root: string,
+  limit: number,
+): Promise<{ events: GuardEvent[]; older: boolean }> {
+  const file = guardLogPath(root);
+  const read = await readJsonlNewest(file, zodLine(GuardEvent, 'a guard event'), { damaged: damagedIn }, limit).catch(
+    (error: unknown) => rethrow(file, error),
+  );
+  return { events: read.values, older: read.older };
+}
+
+function damagedIn(where: string, problem: string): SwitchyardError {
+  return new SwitchyardError('store-corrupt', `${where}: ${problem}`);
+}
+
+function rethrow(file: string, error: unknown): never {
+  if (error instanceof SwitchyardError) throw error;
+  throw new SwitchyardError('store-corrupt', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
 }

@@ -1,17 +1,36 @@
 import { errorMessage } from '../errors';
-import { readGuardEvents, type GuardEvent } from './guardLog';
+import { readNewestGuardEvents, type GuardEvent } from './guardLog';
 import { formatGuardEvent } from './runGuard';
 import { summarizeGuards } from './guardSummary';
 
+/** The newest recorded guard verdicts (`older`: the log holds more), or the reason they cannot be read. */
+export interface LoadedGuardEvents {
+  events: GuardEvent[];
+  older?: boolean;
+  error?: string;
+}
+
 /**
- * The recorded guard verdicts, or the reason they cannot be read: status and the tree show either, never fail on it.
+ * The newest `limit` recorded guard verdicts, read from the end of the log, or the reason they cannot be read: status
+ * and the tree show either, never fail on it.
  */
-export async function loadGuardEvents(root: string, limit = 1_000): Promise<{ events: GuardEvent[]; error?: string }> {
+export async function loadGuardEvents(root: string, limit = GUARD_SUMMARY_LIMIT): Promise<LoadedGuardEvents> {
   try {
-    return { events: await readGuardEvents(root, { limit }) };
+    const { events, older } = await readNewestGuardEvents(root, limit);
+    return { events, ...(older ? { older } : {}) };
   } catch (error) {
     return { events: [], error: errorMessage(error) };
   }
+}
+
+/** How many of the newest verdicts status and the tree summarize. */
+export const GUARD_SUMMARY_LIMIT = 1_000;
+
+/** What the guard summary's counts are over: all verdicts, or the newest `n` of a longer log. */
+export function guardCountsOver(loaded: LoadedGuardEvents): string {
+  // Thousands separated by hand: toLocaleString would load ICU's number formats (~5 ms of a CLI command).
+  const n = String(loaded.events.length).replace(/\B(?=(\d{3})+$)/g, ',');
+  return loaded.older ? `counts over the newest ${n} verdicts` : `counts over all ${n} verdicts`;
 }
 
 /** One line per guard: its latest verdict with evidence, and its verdict counts. */

@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import { FINISHED_PAGE, FinishedWindow, finishedSlice, type RecentState } from '../../core/panel/finishedWindow';
 import type { ProjectState } from '../../core/store/projectState';
 import { SETTINGS } from '../commandIds';
-import type { GuardEvent } from '../../core/guards/guardLog';
-import { loadGuardEvents } from '../../core/guards/guardStatusLines';
+import { type LoadedGuardEvents, loadGuardEvents } from '../../core/guards/guardStatusLines';
 import type { ProjectHost } from './projectHost';
 
 const COALESCE_MS = 50;
@@ -30,8 +29,7 @@ export class ProjectSnapshot implements vscode.Disposable {
     panel: new FinishedWindow(FINISHED_PAGE),
   };
   private panels = 0;
-  private guardEvents: GuardEvent[] = [];
-  private guardError: string | undefined;
+  private guardLog: LoadedGuardEvents = { events: [] };
   private failure: unknown;
   private backendInfo: { kind: string; description: string } | undefined;
   private loaded = false;
@@ -93,8 +91,8 @@ export class ProjectSnapshot implements vscode.Disposable {
   }
 
   /** The recorded guard verdicts as of the last read (and why they could not be read, if so). */
-  get guards(): { events: readonly GuardEvent[]; error?: string } {
-    return { events: this.guardEvents, error: this.guardError };
+  get guards(): LoadedGuardEvents {
+    return this.guardLog;
   }
 
   /** Where the project's state lives as of the last read (`files` or `postgres`, and a description without secrets). */
@@ -142,9 +140,7 @@ export class ProjectSnapshot implements vscode.Disposable {
         const project = await this.host.get();
         this.backendInfo = project.backendInfo;
         this.latest = await project.recentState(this.finishedToRead());
-        const guards = await loadGuardEvents(project.root, 500);
-        this.guardEvents = guards.events;
-        this.guardError = guards.error;
+        this.guardLog = await loadGuardEvents(project.root, 500);
         this.failure = undefined;
       } catch (error) {
         this.latest = undefined;

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { pipelineStatus, type PipelineStatus } from '../../core/report/pipelineStatus';
 import type { ProjectState } from '../../core/store/projectState';
-import type { GuardEvent } from '../../core/guards/guardLog';
 import { summarizeGuards } from '../../core/guards/guardSummary';
-import { guardStatusLines } from '../../core/guards/guardStatusLines';
+import { type LoadedGuardEvents, guardCountsOver, guardStatusLines } from '../../core/guards/guardStatusLines';
 import { plainLine, plainText } from '../../core/text/plainText';
 
 /** The top row of the Tasks tree: stage WIP usage, backpressure, and circuit breakers. */
@@ -35,11 +34,10 @@ export function pipelineNodes(state: ProjectState | undefined): PipelineNode[] {
   return state?.tasks.length ? [new PipelineNode(pipelineStatus(state))] : [];
 }
 
-export function pipelineChildren(
-  node: PipelineNode,
-  guards: { events: readonly GuardEvent[]; error?: string } = { events: [] },
-): PipelineDetailNode[] {
+export function pipelineChildren(node: PipelineNode, guards: LoadedGuardEvents = { events: [] }): PipelineDetailNode[] {
   const { status } = node;
+  const lines = guardStatusLines(guards.events);
+  const over = guardCountsOver(guards);
   const guardRows = summarizeGuards(guards.events).map(
     (g) =>
       new PipelineDetailNode(
@@ -47,7 +45,7 @@ export function pipelineChildren(
         `guard ${g.guard}`,
         `${g.last.verdict} · ${g.last.rule}`,
         GUARD_ICONS[g.last.verdict],
-        guardStatusLines(guards.events).find((l) => l.startsWith(`${g.guard} `)),
+        `${lines.find((l) => l.startsWith(`${g.guard} `))} (${over})`,
       ),
   );
   if (guards.error)

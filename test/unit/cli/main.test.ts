@@ -53,7 +53,7 @@ describe('switchyard CLI', () => {
     assert.equal(json.runs[0].state, 'SUCCEEDED');
     assert.match(
       status.out,
-      /Guards \(latest verdict each\):\n( {2}.*\n)* {2}conflict-markers pass \(conflict-marker\)/,
+      /Guards \(latest verdict each; counts over all \d+ verdicts\):\n( {2}.*\n)* {2}conflict-markers pass \(conflict-/,
       'guard verdicts are shown',
     );
     assert.equal(json.guards.find((g: { guard: string }) => g.guard === 'secret-scan')?.last.verdict, 'pass');

@@ -3,10 +3,12 @@ import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { newRun } from '../../../src/core/engine/newRun';
 import { findTask } from '../../../src/core/engine/setTaskState';
 import { retryTask } from '../../../src/core/engine/taskCommands';
-import { SchedulerMirror } from '../../../src/core/engine/schedulerMirror';
+import { MirrorBehind, SchedulerMirror } from '../../../src/core/engine/schedulerMirror';
+import { setTaskState } from '../../../src/core/engine/setTaskState';
 import { laneCosts } from '../../../src/core/scheduler/laneCosts';
 import type { ProjectState } from '../../../src/core/store/projectState';
 import { sharedPrefixOf } from '../../../src/core/store/sharedPrefix';
+import { workingOnlyInfo } from '../../../src/core/store/workingOnly';
 import { addTasks, taskWithRun } from '../../helpers/finishedTasks';
 import { makeTempDir } from '../../helpers/tempRepo';
 
@@ -88,6 +90,59 @@ describe('a drain mirror on top of the history', () => {
     });
     assert.ok(mirror.sync(await store.read(), now + 2) >= 1);
     assert.deepEqual(pickIds(mirror, now + 2), ['t82'], 't41 DONE frees its dependent');
+  });
+
+  it('from the working set alone: looks up dependencies in the history and tasks that finished and left', async () => {
+    const store = await ProjectStore.open(dir.dir);
+    await store.update((s) => {
+      addTasks(s, 1, 40, 'DONE');
+      addTasks(s, 41, 41, 'FAILED');
+      addTasks(s, 42, 80, 'DONE');
+      addTasks(s, 81, 84, 'READY');
+      findTask(s, 't81').spec.dependsOn = ['t5'];
+      findTask(s, 't82').spec.dependsOn = ['t41'];
+      findTask(s, 't83').spec.dependsOn = ['t84'];
+    });
+    const asked: string[][] = [];
+    const lookups = {
+      findFinished: (ids: Iterable<string>) => {
+        asked.push([...ids].sort());
+        return store.findFinished(ids);
+      },
+    };
+    const now = Date.now();
+    const mirror = new SchedulerMirror({ concurrency: 100 });
+    const first = await store.readWorking();
+    assert.ok(workingOnlyInfo(first), 'the working set carries the history samples');
+    assert.throws(() => mirror.sync(first, now), MirrorBehind, 'the dependencies in the history are unknown to it');
+    await mirror.prepare(first, lookups);
+    assert.deepEqual(asked, [['t41', 't5']], 'only the dependencies outside the working set are looked up');
+    mirror.sync(first, now);
+    assert.deepEqual(pickIds(mirror, now), ['t81', 't84'], 't5 (history, DONE) is met; t41 (FAILED) and t84 are not');
+    assert.deepEqual(freshPicks(await store.read(), now), ['t81', 't84'], 'as a mirror of the whole state picks');
+
+    // t81 and t84 run and end, then 25 more tasks finish before the mirror looks again: t81 and t84 leave the
+    // working set for the history while the mirror still holds them RUNNING.
+    await store.updateWorking((s) => {
+      for (const id of ['t81', 't84']) {
+        setTaskState(findTask(s, id), 'RUNNING');
+        setTaskState(findTask(s, id), 'CANCELED');
+      }
+      findTask(s, 't84').state = 'DONE';
+      addTasks(s, 85, 109, 'DONE');
+    });
+    const second = await store.readWorking();
+    assert.ok(!second.tasks.some((t) => t.id === 't84'), 't84 left the working set');
+    assert.throws(
+      () => mirror.sync(second, now + 1),
+      (e: unknown) => e instanceof MirrorBehind && e.ids.includes('t84'),
+    );
+    await mirror.prepare(second, lookups);
+    mirror.sync(second, now + 1);
+    assert.deepEqual(pickIds(mirror, now + 1), ['t83'], 't84 DONE (found in the history) frees t83');
+    assert.deepEqual(freshPicks(await store.read(), now + 1), ['t83'], 'as a mirror of the whole state picks');
+    assert.equal(mirror.gaps(second).length, 0, 'nothing is looked up twice');
+    assert.deepEqual(laneCosts(second), laneCosts(await store.read()), 'lane costs as from the whole state');
   });
 
   it('estimates lane costs from the shared history as from a plain copy, as the history grows', async () => {

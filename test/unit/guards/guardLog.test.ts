@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { appendGuardEvent, guardLogPath, readGuardEvents, type GuardEvent } from '../../../src/core/guards/guardLog';
+import { guardCountsOver, guardStatusLines, loadGuardEvents } from '../../../src/core/guards/guardStatusLines';
 import { summarizeGuards } from '../../../src/core/guards/guardSummary';
 import { formatGuardEvent, runGuard } from '../../../src/core/guards/runGuard';
 import { makeTempDir } from '../../helpers/tempRepo';
@@ -57,6 +58,28 @@ describe('guard log', () => {
     await assert.rejects(readGuardEvents(dir.dir), /guards\.jsonl:1: not a guard event: verdict/);
     await writeFile(guardLogPath(dir.dir), `${JSON.stringify({ ...event(), extra: 1 })}\n`);
     await assert.rejects(readGuardEvents(dir.dir), /Unrecognized key: "extra"/);
+  });
+
+  it('status and the tree summarize the newest verdicts, read from the end, saying what counts are over', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify(
+        event({ ts: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`, verdict: i % 3 ? 'pass' : 'warn' }),
+      ),
+    );
+    // A damaged line older than the newest 25: not read, so not an error for the summary.
+    await appendGuardEvent(dir.dir, event());
+    await writeFile(guardLogPath(dir.dir), `not json\n${lines.join('\n')}\n`);
+    const newest = await loadGuardEvents(dir.dir, 25);
+    assert.equal(newest.events.length, 25);
+    assert.equal(newest.events[0]?.ts, '2026-01-01T00:00:05.000Z');
+    assert.equal(guardCountsOver(newest), 'counts over the newest 25 verdicts');
+    assert.deepEqual(guardStatusLines(newest.events), [
+      'conflict-markers pass (conflict-marker) 3 ms  [17 pass, 8 warn]',
+    ]);
+    const all = await loadGuardEvents(dir.dir, 31);
+    assert.match(all.error ?? '', /guards\.jsonl: line 31 from the end: not valid JSON/);
+    await writeFile(guardLogPath(dir.dir), `${lines.join('\n')}\n`);
+    assert.equal(guardCountsOver(await loadGuardEvents(dir.dir, 1_000)), 'counts over all 30 verdicts');
   });
 
   it('no file: no verdicts', async () => {

@@ -81,6 +81,20 @@ export class PgStateStore implements StateStore {
     return this.updateWith(change);
   }
 
+  /** The whole state is the draft here (a transaction loads the project's rows either way). */
+  updateWorking<T>(change: (state: ProjectState, leases: LeaseView) => T): Promise<T> {
+    return this.updateWith(change);
+  }
+
+  /** The tasks with these ids, from one read of the project. */
+  async findFinished(ids: Iterable<string>): Promise<Map<string, Task>> {
+    const wanted = new Set(ids);
+    const snapshot = await this.load(this.db, false);
+    const found = new Map<string, Task>();
+    for (const task of snapshot.state.tasks) if (wanted.has(task.id)) found.set(task.id, structuredClone(task));
+    return found;
+  }
+
   /** The unfinished tasks and their runs, read with the partial index (not every row of the project). */
   readWorking(): Promise<ProjectState> {
     return readPgWorking(this.db, this.project);
