@@ -87,8 +87,8 @@ export async function benchE2e(): Promise<void> {
       `(with the guard log such a history leaves: 2 verdicts a task); ${ROUNDS} rounds of every size, interleaved`,
   );
   console.log(
-    `${'history'.padStart(8)}${'floor ms'.padStart(10)}${'ms/task'.padStart(17)}${'÷floor'.padStart(17)}` +
-      `${'÷0'.padStart(17)}${'CPU ms'.padStart(17)}${'procs/task'.padStart(12)}${'floor procs'.padStart(13)}` +
+    `${'history'.padStart(8)}${'floor ms'.padStart(10)}${'ms/task'.padStart(22)}${'÷floor'.padStart(22)}` +
+      `${'÷0'.padStart(22)}${'CPU ms'.padStart(22)}${'procs/task'.padStart(12)}${'floor procs'.padStart(13)}` +
       `${'status ms'.padStart(17)}${'peak RSS'.padStart(12)}`,
   );
   for (const [i, history] of HISTORY.entries()) {
@@ -139,7 +139,7 @@ export async function benchE2e(): Promise<void> {
 function spread(values: readonly number[], digits: number, unit = ''): string {
   const sorted = [...values].sort((a, b) => a - b);
   const f = (v: number) => `${v.toFixed(digits)}${unit}`;
-  return `${f(median(sorted))} (${f(sorted[0]!)}–${f(sorted.at(-1)!)})`.padStart(17);
+  return ` ${f(median(sorted))} (${f(sorted[0]!)}–${f(sorted.at(-1)!)})`.padStart(22);
 }
 
 function max(values: readonly number[]): string {

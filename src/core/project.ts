@@ -229,6 +229,11 @@ export class Project {
     return this.store.listFinished(options);
   }
 
+  /** The tasks with these ids as stored now, wherever they are (the newest are found without reading the history). */
+  findTasks(ids: Iterable<string>): Promise<Map<string, Task>> {
+    return this.store.findFinished(ids);
+  }
+
   async addTasks(specs: readonly unknown[], where?: string): Promise<Task[]> {
     const tasks = await addTasks(this.store, this.registry, specs, await headCommit(this.root), where);
     // A drain running in this process looks at the new tasks at once.

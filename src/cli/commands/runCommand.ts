@@ -27,9 +27,10 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     });
     for (const line of summary.recovered) ctx.out(line);
     if (summary.resumed.length) ctx.out(`resumed from their journals: ${summary.resumed.join(', ')}`);
-    const state = await project.state();
-    const touched = new Set(summary.runs.map((r) => r.taskId));
-    const tasks = state.tasks.filter((t) => touched.has(t.id));
+    // The drain's tasks as they ended, in the order their runs ended (the newest: found without the whole history).
+    const touched = [...new Set(summary.runs.map((r) => r.taskId))];
+    const found = await project.findTasks(touched);
+    const tasks = touched.flatMap((id) => found.get(id) ?? []);
     if (!summary.runs.length) ctx.out('Nothing to run: no READY task whose dependencies are DONE.');
     for (const t of tasks)
       ctx.out(`${t.id} ${t.state}${t.failureReason && t.state !== 'DONE' ? `: ${t.failureReason}` : ''}`);
