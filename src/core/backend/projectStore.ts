@@ -107,13 +107,13 @@ export class ProjectStore implements StateStore {
 
   /**
    * The working set alone (no history read): the tasks not finished and the newest finished ones, marked with the
-   * history's lane cost samples (see `workingOnlyInfo`).
+   * history's lane cost samples (see `workingOnlyInfo`) once `state.json` has them (the next update of a file from
+   * before them writes them).
    */
   async readWorking(): Promise<ProjectState> {
     const working = await this.refreshWorking();
-    const samples = await this.samplesOf(working);
     const state = JSON.parse(working.json) as ProjectState;
-    markWorkingOnly(state, { samples }, false);
+    if (working.samples) markWorkingOnly(state, { samples: working.samples }, false);
     return state;
   }
 
@@ -288,15 +288,6 @@ export class ProjectStore implements StateStore {
   /** Runs `fn` under the store's lock without touching the state (leases use it). */
   withLock<T>(fn: () => T): Promise<T> {
     return this.locked(async () => fn());
-  }
-
-  /** The history's lane cost samples as of the working set's mark: stored with it, or taken from the history once. */
-  private async samplesOf(working: Working): Promise<HistorySamples> {
-    if (working.samples) return working.samples;
-    if (compareMarks(working.mark, EMPTY_HISTORY) === 0) return (working.samples = {});
-    await this.refreshIndex(working.mark);
-    working.samples = historySamples(this.index.view(working.ids).runs);
-    return working.samples;
   }
 
   private compose(working: Working): ProjectState {
