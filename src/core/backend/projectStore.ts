@@ -32,8 +32,8 @@ const StateFile = ProjectState.extend({
   history: HistoryMark.optional(),
   /**
    * The lane cost samples of the history as of `history` (see `historySamples`): a working-set-only state carries
-   * them, so the scheduler's estimates need no read of the history. Absent in files written before them: computed
-   * from the history once, then kept.
+   * them, so the scheduler's estimates need no read of the history. Absent in files written before them: the next
+   * update takes them from the history, and every update after keeps them.
    */
   historySamples: z.record(z.string(), z.array(z.number())).optional(),
 }).strict();
