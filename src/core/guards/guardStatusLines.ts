@@ -3,6 +3,9 @@ import { readNewestGuardEvents, type GuardEvent } from './guardLog';
 import { formatGuardEvent } from './runGuard';
 import { summarizeGuards } from './guardSummary';
 
+/** How many of the newest verdicts status and the tree summarize (about the last 250 runs' guards). */
+export const GUARD_SUMMARY_LIMIT = 500;
+
 /** The newest recorded guard verdicts (`older`: the log holds more), or the reason they cannot be read. */
 export interface LoadedGuardEvents {
   events: GuardEvent[];
@@ -22,9 +25,6 @@ export async function loadGuardEvents(root: string, limit = GUARD_SUMMARY_LIMIT)
     return { events: [], error: errorMessage(error) };
   }
 }
-
-/** How many of the newest verdicts status and the tree summarize. */
-export const GUARD_SUMMARY_LIMIT = 1_000;
 
 /** What the guard summary's counts are over: all verdicts, or the newest `n` of a longer log. */
 export function guardCountsOver(loaded: LoadedGuardEvents): string {

@@ -140,7 +140,7 @@ export class ProjectSnapshot implements vscode.Disposable {
         const project = await this.host.get();
         this.backendInfo = project.backendInfo;
         this.latest = await project.recentState(this.finishedToRead());
-        this.guardLog = await loadGuardEvents(project.root, 500);
+        this.guardLog = await loadGuardEvents(project.root);
         this.failure = undefined;
       } catch (error) {
         this.latest = undefined;
