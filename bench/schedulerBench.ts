@@ -93,7 +93,7 @@ function drain(
   policy: Policy,
 ): { order: string[]; perTick: string[][]; ms: number; ticks: number } {
   const states = new Map<string, TaskState>(dag.map((t) => [t.id, 'READY']));
-  const counts: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 4 };
+  const counts: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 };
   const inFlight: Record<Stage, string[]> = {
     RUNNING: [],
     VERIFYING: [],
