@@ -4,11 +4,10 @@ import type { PickResult } from '../scheduler/scheduler';
 import type { ProjectSettings } from '../store/projectState';
 import type { RunContext } from './runContext';
 import { newRun } from './newRun';
-import type { SchedulerMirror } from './schedulerMirror';
 import { PULL_REQUEST_BASE_REF, readBranchQuick, readRef } from './targetBranch';
 import { lastHere, lastWithId } from '../store/lastWithId';
 import type { ProjectState } from '../store/projectState';
-import { MirrorBehind } from './schedulerMirror';
+import { MirrorBehind, type SchedulerMirror } from './schedulerMirror';
 
 export interface Claimed {
   task: Task;
