@@ -25,10 +25,13 @@ import { ValidationMemo } from './validationMemo';
 
 export { STATE_DIR };
 
-/** `state.json` since the history: version 2 names how far `.switchyard/history/` is committed. */
-export const STATE_FILE_VERSION = 2;
+/**
+ * `state.json` since the history: version 2 names how far `.switchyard/history/` is committed; version 3 adds the
+ * history's lane cost samples (an older Switchyard then says the file is newer, instead of refusing an unknown key).
+ */
+export const STATE_FILE_VERSION = 3;
 const StateFile = ProjectState.extend({
-  version: z.union([z.literal(STATE_VERSION), z.literal(STATE_FILE_VERSION)]),
+  version: z.union([z.literal(STATE_VERSION), z.literal(2), z.literal(STATE_FILE_VERSION)]),
   history: HistoryMark.optional(),
   /**
    * The lane cost samples of the history as of `history` (see `historySamples`): a working-set-only state carries

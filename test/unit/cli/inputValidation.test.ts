@@ -294,7 +294,7 @@ describe('CLI input validation', () => {
       newer.err,
       new RegExp(
         String.raw`state\.json was written by a newer Switchyard \(state version 7; this Switchyard reads version ` +
-          String.raw`2\)\. Upgrade Switchyard to use this project`,
+          String.raw`3\)\. Upgrade Switchyard to use this project`,
       ),
     );
     assert.doesNotMatch(newer.err, /expected shape/);

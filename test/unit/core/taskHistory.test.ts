@@ -31,7 +31,7 @@ describe('ProjectStore history', () => {
     await store.update((s) => addTasks(s, 1, 45, 'DONE'));
     await store.update((s) => addTasks(s, 46, 50, 'READY'));
     const file = await raw();
-    assert.equal(file.version, 2);
+    assert.equal(file.version, 3);
     assert.deepEqual(ids(file.tasks), range(26, 50));
     assert.equal(file.runs.length, 20);
     assert.equal((await historyLines()).length, 25);

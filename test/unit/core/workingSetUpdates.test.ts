@@ -124,7 +124,9 @@ describe('ProjectStore working-set updates (the history neither read nor compose
     await store.update((s) => priced(s, 1, 80));
     const whole = laneCosts(await store.read());
     const file = JSON.parse(await readFile(stateFile(), 'utf8'));
+    assert.equal(file.version, 3);
     delete file.historySamples;
+    file.version = 2;
     await writeFile(stateFile(), JSON.stringify(file));
     const old = await ProjectStore.open(tmp.dir);
     assert.equal(
@@ -134,7 +136,9 @@ describe('ProjectStore working-set updates (the history neither read nor compose
     );
     await old.updateWorking((s) => addTasks(s, 81, 81, 'READY'));
     assert.deepEqual(laneCosts(await (await ProjectStore.open(tmp.dir)).readWorking()), whole);
-    assert.ok(JSON.parse(await readFile(stateFile(), 'utf8')).historySamples, 'written with the next update');
+    const upgraded = JSON.parse(await readFile(stateFile(), 'utf8'));
+    assert.ok(upgraded.historySamples, 'written with the next update');
+    assert.equal(upgraded.version, 3);
   });
 
   it('finds tasks wherever they are, reading the history only as far as needed', async () => {
