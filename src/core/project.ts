@@ -216,13 +216,12 @@ export class Project {
         ),
     );
     const activeIds = new Set(active.map((t) => t.id));
-    // A new object: not the working set as the store marked it (its finished tasks are the page's, not the newest 20).
-    const recent: ProjectState = {
-      ...state,
-      tasks: [...page.tasks.reverse(), ...active],
-      runs: [...page.runs.filter((r) => shown.has(r.taskId)), ...state.runs.filter((r) => activeIds.has(r.taskId))],
-    };
-    return { state: recent, finished: newestFirst, more: page.next !== undefined };
+    state.tasks = [...page.tasks.reverse(), ...active];
+    state.runs = [
+      ...page.runs.filter((r) => shown.has(r.taskId)),
+      ...state.runs.filter((r) => activeIds.has(r.taskId)),
+    ];
+    return { state, finished: newestFirst, more: page.next !== undefined };
   }
 
   /** A page of finished tasks, newest first, with their runs (report, the tree and the panel page with it). */

@@ -12,7 +12,7 @@ import { ProjectState, STATE_VERSION, emptyProjectState } from '../store/project
 import { type FileStamp, fileStamp } from '../store/fileStamp';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 import { markSharedPrefix } from '../store/sharedPrefix';
-import { EMPTY_HISTORY, HistoryMark, TaskHistory, compareMarks } from '../store/taskHistory';
+import { EMPTY_HISTORY, type FinishedRecord, HistoryMark, TaskHistory, compareMarks } from '../store/taskHistory';
 import type { FinishedPage, ListFinishedOptions, StateStore } from './stateStore';
 import type { LeaseView } from '../lease/leaseStore';
 import { filesLeaseView } from './filesLeaseStore';
@@ -137,15 +137,25 @@ export class ProjectStore implements StateStore {
       }
       return found;
     }
+    for await (const record of this.visibleNewestFirst(working)) {
+      if (wanted.delete(record.task.id)) found.set(record.task.id, record.task);
+      if (!wanted.size) break;
+    }
+    return found;
+  }
+
+  /**
+   * The history's finished tasks as a composed state shows them, newest first: the latest record of each id, none
+   * removed, none a task of the working set hides. Read a segment at a time, as far as the caller iterates.
+   */
+  private async *visibleNewestFirst(working: Working): AsyncGenerator<FinishedRecord> {
     const seen = new Set(working.ids);
     for await (const record of this.history.newestFirst(working.mark)) {
       const id = 'removed' in record ? record.removed : record.task.id;
       if (seen.has(id)) continue;
       seen.add(id);
-      if ('task' in record && wanted.delete(id)) found.set(id, record.task);
-      if (!wanted.size) break;
+      if ('task' in record) yield record;
     }
-    return found;
   }
 
   /** Finished tasks newest first (the working set's, then the history's), `limit` of them after `before`. */
@@ -168,13 +178,7 @@ export class ProjectStore implements StateStore {
     };
     const finished = working.state.tasks.filter((t) => isFinished(t, runsOf(working.state.runs, t.id))).reverse();
     for (const task of finished) if (take(task, runsOf(working.state.runs, task.id))) return page;
-    const seen = new Set(working.ids);
-    for await (const record of this.history.newestFirst(working.mark)) {
-      const id = 'removed' in record ? record.removed : record.task.id;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      if ('task' in record && take(record.task, record.runs)) return page;
-    }
+    for await (const record of this.visibleNewestFirst(working)) if (take(record.task, record.runs)) return page;
     return page;
   }
 
@@ -202,8 +206,7 @@ export class ProjectStore implements StateStore {
         throw error;
       }
       // Nothing of the history in the draft: the finished tasks beyond the newest leave it, nothing else is written.
-      const none = new HistoryIndex();
-      const split = splitState(draft, none, none.view(new Set()), false);
+      const split = splitState(draft, NO_HISTORY, NO_HISTORY.view(new Set()), false);
       const finished = split.records.flatMap((r) => ('task' in r ? r.runs : []));
       await this.commit(working, draft, split, appendSamples(working.samples, finished));
       return result;
@@ -403,6 +406,9 @@ export class ProjectStore implements StateStore {
     }
   }
 }
+
+/** An empty history, never added to: what a working-set-only draft is split against. */
+const NO_HISTORY = new HistoryIndex();
 
 /** The turn of this process's callers for each state lock (see `locked`). */
 const lockQueue = new Map<string, Promise<void>>();

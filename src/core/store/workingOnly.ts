@@ -11,7 +11,8 @@ export interface WorkingOnlyInfo {
   samples: HistorySamples;
 }
 
-const states = new WeakMap<object, WorkingOnlyInfo>();
+/** Each marked state with the lists it was marked with: a state whose lists were replaced holds something else. */
+const states = new WeakMap<object, { info: WorkingOnlyInfo; tasks: readonly unknown[]; runs: readonly unknown[] }>();
 const lists = new WeakSet<readonly unknown[]>();
 
 /**
@@ -30,16 +31,20 @@ export class HistoryNeeded extends Error {
  * change's draft, whose lists make a lookup that misses throw HistoryNeeded (see `lastWithId`).
  */
 export function markWorkingOnly(state: ProjectState, info: WorkingOnlyInfo, draft: boolean): void {
-  states.set(state, info);
+  states.set(state, { info, tasks: state.tasks, runs: state.runs });
   if (draft) {
     lists.add(state.tasks);
     lists.add(state.runs);
   }
 }
 
-/** What a working-set-only state says of the history; undefined for a whole state. */
+/**
+ * What a working-set-only state says of the history; undefined for a whole state, and for a marked one whose task or
+ * run list was replaced since (e.g. by a page of finished tasks: not the working set any more).
+ */
 export function workingOnlyInfo(state: ProjectState): WorkingOnlyInfo | undefined {
-  return states.get(state);
+  const marked = states.get(state);
+  return marked && marked.tasks === state.tasks && marked.runs === state.runs ? marked.info : undefined;
 }
 
 /** Whether `list` is a working-set-only draft's task or run list (a miss there may be in the history). */

@@ -117,6 +117,11 @@ describe('ProjectStore working-set updates (the history neither read nor compose
     });
     await same('after removals');
     assert.notDeepEqual(laneCosts(await store.read()), {}, 'the lanes have estimates');
+    // A working set whose runs were replaced (a page of finished tasks put in, as status does) is no longer one.
+    const recent = await store.readWorking();
+    assert.ok(workingOnlyInfo(recent));
+    recent.runs = recent.runs.slice(1);
+    assert.equal(workingOnlyInfo(recent), undefined);
   });
 
   it('a state.json from before the samples gets them from the history at its next update', async () => {
