@@ -16,12 +16,20 @@ skipped=0
 results=()
 started_all=$SECONDS
 
+# Each suite's output also goes to test-output/logs/, so that the summary can repeat the failures of a failed suite:
+# a CI log that keeps only its end still says which test failed and why.
+logs=test-output/logs
+mkdir -p "$logs"
+failed_logs=()
+
 section() {
   local name=$1
   shift
   printf '\n========== %s ==========\n$ %s\n' "$name" "$*"
-  local t0=$SECONDS rc=0
-  "$@" || rc=$?
+  local t0=$SECONDS rc=0 log
+  log="$logs/$(printf '%s' "$name" | tr -c 'A-Za-z0-9' '-').log"
+  "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
   local took=$((SECONDS - t0))
   if ((rc == 0)); then
     passed=$((passed + 1))
@@ -30,6 +38,7 @@ section() {
   else
     failed=$((failed + 1))
     results+=("FAIL  $name (exit $rc, ${took} s)")
+    failed_logs+=("$name" "$log")
     printf -- '---------- %s: FAILED (exit %s) after %s s\n' "$name" "$rc" "$took"
   fi
   return "$rc"
@@ -85,6 +94,17 @@ if ((built && installed)); then
 else
   skip "UI tests (code-server + headless chromium)" "the build or the code-server install failed"
 fi
+
+# The failures again, where a truncated log still shows them: mocha's "N failing" part, or else the suite's last lines.
+for ((i = 0; i < ${#failed_logs[@]}; i += 2)); do
+  name=${failed_logs[i]} log=${failed_logs[i + 1]}
+  printf '\n========== What failed in %s (from %s) ==========\n' "$name" "$log"
+  if grep -qE '^ +[0-9]+ failing' "$log"; then
+    sed -n '/^ \+[0-9]\+ failing/,$p' "$log" | head -n 200
+  else
+    tail -n 60 "$log"
+  fi
+done
 
 printf '\n========== Summary (%s s) ==========\n' "$((SECONDS - started_all))"
 printf '%s\n' "${results[@]}"

@@ -382,14 +382,28 @@ describe('pull-request integration against a GitHub double and a real bare repos
   });
 
   it('AWAITING_CI is its own stage: its WIP limit holds, and a full stage stops new runs (backpressure)', async () => {
+    // a's check stays pending until run b has logged that it waits for the slot a's PR holds (however long b takes
+    // on a loaded machine); the other PRs' checks pass at once.
+    let repoDir = '';
+    const bWaits = () => {
+      try {
+        const log = readFileSync(join(repoDir, '.switchyard', 'runs', 't2.1', 'events.jsonl'), 'utf8');
+        return /waiting for a AWAITING_CI slot/.test(log);
+      } catch {
+        return false;
+      }
+    };
+    const headOfA = (bare: string) =>
+      spawnSync('git', ['rev-parse', '--verify', '--quiet', 'switchyard/pr/t1'], {
+        cwd: bare,
+        encoding: 'utf8',
+      }).stdout.trim();
     setup = await pullRequestProject(
-      'if [ "$SWITCHYARD_TASK_TITLE" = b ]; then sleep 1; fi; ' +
-        'echo "$SWITCHYARD_TASK_TITLE" > "$SWITCHYARD_TASK_TITLE.txt"',
+      'echo "$SWITCHYARD_TASK_TITLE" > "$SWITCHYARD_TASK_TITLE.txt"',
       {
         protection: { contexts: ['build'] },
-        // Each PR's check takes 16 scaled minutes (4 s), far longer than run b (a 1 s sleep, then its commit, guards
-        // and push, several seconds on a loaded machine), so b reaches AWAITING_CI while a's PR still holds the slot.
-        checks: ({ sinceMs }) => (sinceMs < 16 * MINUTE ? [] : [checkRun(1, 'build', 'completed', 'success')]),
+        checks: ({ sha, bare }) =>
+          sha === headOfA(bare) && !bWaits() ? [] : [checkRun(1, 'build', 'completed', 'success')],
       },
       {
         settings: (s) => {
@@ -399,6 +413,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
       },
     );
     const { project, gh, bareGit, repo } = setup;
+    repoDir = repo.dir;
     await project.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
     let peak = 0;
     let stop = false;
