@@ -1,7 +1,7 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { Run } from '../model/run';
@@ -11,6 +11,7 @@ import { AtomicJsonFile } from '../store/atomicJsonFile';
 import { ProjectState, STATE_VERSION, emptyProjectState } from '../store/projectState';
 import { type FileStamp, fileStamp } from '../store/fileStamp';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+import { type FileLockOptions, type LockHold, currentHold, withFileLock } from '../store/fileLock';
 import { markSharedPrefix } from '../store/sharedPrefix';
 import { EMPTY_HISTORY, type FinishedRecord, HistoryMark, TaskHistory, compareMarks } from '../store/taskHistory';
 import type { FinishedPage, ListFinishedOptions, StateStore } from './stateStore';
@@ -53,6 +54,8 @@ interface Working {
   mark: HistoryMark;
   /** The history's lane cost samples as of `mark`; undefined until known (a file from before them). */
   samples: HistorySamples | undefined;
+  /** Read or written under this hold of the lock, after this many writes under it (see `refreshWorking`). */
+  held?: { hold: LockHold; writes: number } | undefined;
 }
 
 /**
@@ -72,12 +75,22 @@ export class ProjectStore implements StateStore {
   private readonly index = new HistoryIndex();
   private indexLoaded = false;
   private readonly valid = new ValidationMemo();
+  private readonly lockPath: string;
+  private readonly lockOptions: FileLockOptions;
 
   private constructor(readonly repoRoot: string) {
     this.dir = join(repoRoot, STATE_DIR);
     this.file = join(this.dir, 'state.json');
     this.history = new TaskHistory(join(this.dir, 'history'));
     this.json = new AtomicJsonFile(this.file, StateFile, { version: STATE_FILE_VERSION });
+    this.lockPath = join(this.dir, 'state.lock');
+    this.lockOptions = {
+      target: this.dir,
+      staleMs: 10_000,
+      waitMs: 20_000,
+      lockError: (error) =>
+        new SwitchyardError('store-locked', `could not lock ${this.file}: ${error.message}`, { cause: error }),
+    };
   }
 
   /** Opens (and on first use creates, or migrates) the store; a corrupt state file is an error, never overwritten. */
@@ -93,6 +106,7 @@ export class ProjectStore implements StateStore {
             history: EMPTY_HISTORY,
             historySamples: {},
           });
+        store.wrote();
       });
     }
     const first = await store.json.read();
@@ -283,12 +297,21 @@ export class ProjectStore implements StateStore {
       history: mark,
       ...(kept ? { historySamples: kept as Record<string, number[]> } : {}),
     });
+    const hold = this.wrote();
     const { history: _mark, historySamples: storedSamples, ...stored } = JSON.parse(text) as StateFile;
     // Under the lock, the file is the one just renamed into place: its stamp names these bytes.
     const stamp = stampOf(this.file);
     const state = { ...stored, version: STATE_VERSION } as ProjectState;
     this.working = workingOf(Buffer.from(text), stamp, state, mark, storedSamples, true);
+    this.working.held = hold && { hold, writes: hold.writes };
     draft.revision = revision;
+  }
+
+  /** Counts a write of `state.json` under this process's hold of the lock (copies read before it are then old). */
+  private wrote(): LockHold | undefined {
+    const hold = currentHold(this.lockPath);
+    if (hold) hold.writes++;
+    return hold;
   }
 
   /** Runs `fn` under the store's lock without touching the state (leases use it). */
@@ -311,12 +334,21 @@ export class ProjectStore implements StateStore {
    * validated again only when its bytes changed since the last look.
    */
   private async refreshWorking(): Promise<Working> {
+    // While this process holds the lock, only it writes the file: a copy read or written under the same hold, with no
+    // write since, is the file (no stat, no read).
+    const hold = currentHold(this.lockPath);
+    const seen = hold && { hold, writes: hold.writes };
+    if (seen && this.working?.held?.hold === hold && this.working.held.writes === hold.writes) return this.working;
     const stamp = stampOf(this.file);
-    if (this.working?.stamp.trusted && stamp.key !== 'missing' && this.working.stamp.key === stamp.key)
+    if (this.working?.stamp.trusted && stamp.key !== 'missing' && this.working.stamp.key === stamp.key) {
+      this.working.held = seen;
       return this.working;
+    }
     let bytes: Buffer;
     try {
-      bytes = await readFile(this.file);
+      // Read synchronously: the working set is small, and a drain reads it several times a task, each a look at bytes
+      // in the page cache; through the thread pool the same read costs 4 round trips and several times the CPU.
+      bytes = readFileSync(this.file);
     } catch (error) {
       throw new SwitchyardError('store-corrupt', `cannot read ${this.file}: ${(error as Error).message}`, {
         cause: error,
@@ -324,6 +356,7 @@ export class ProjectStore implements StateStore {
     }
     if (this.working && bytes.equals(this.working.bytes)) {
       this.working.stamp = stamp;
+      this.working.held = seen;
       return this.working;
     }
     const file = await this.json.decode(bytes);
@@ -334,6 +367,7 @@ export class ProjectStore implements StateStore {
       );
     const { history, historySamples: samples, ...state } = file;
     this.working = workingOf(bytes, stamp, { ...state, version: STATE_VERSION }, history, samples);
+    this.working.held = seen;
     this.valid.remember(this.working.state);
     return this.working;
   }
@@ -364,54 +398,20 @@ export class ProjectStore implements StateStore {
     const split = splitState({ ...state, version: STATE_VERSION }, empty, empty.view(new Set()), false);
     const mark = await this.history.append(EMPTY_HISTORY, split.records);
     await this.json.write({ ...split.working, version: STATE_FILE_VERSION, history: mark });
+    this.wrote();
   }
 
   /**
-   * Runs `fn` holding the state lock. Callers in this process queue for it here first, so they take turns without
-   * polling the lock file (only other processes contend for that).
+   * Runs `fn` holding the state lock. Callers in this process take turns for it first, and hand it on while others
+   * wait (see withFileLock); only other processes contend for the lock file.
    */
   private locked<T>(fn: () => Promise<T>): Promise<T> {
-    const key = join(this.dir, 'state.lock');
-    const before = lockQueue.get(key) ?? Promise.resolve();
-    const mine = before.then(() => this.lockedFile(fn));
-    const tail = mine.then(
-      () => undefined,
-      () => undefined,
-    );
-    lockQueue.set(key, tail);
-    void tail.then(() => {
-      if (lockQueue.get(key) === tail) lockQueue.delete(key);
-    });
-    return mine;
-  }
-
-  private async lockedFile<T>(fn: () => Promise<T>): Promise<T> {
-    let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(this.dir, {
-        lockfilePath: join(this.dir, 'state.lock'),
-        realpath: false,
-        stale: 10_000,
-        retries: { retries: 200, minTimeout: 5, maxTimeout: 100, factor: 1.5 },
-      });
-    } catch (error) {
-      throw new SwitchyardError('store-locked', `could not lock ${this.file}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    try {
-      return await fn();
-    } finally {
-      await release().catch(() => undefined);
-    }
+    return withFileLock(this.lockPath, this.lockOptions, fn);
   }
 }
 
 /** An empty history, never added to: what a working-set-only draft is split against. */
 const NO_HISTORY = new HistoryIndex();
-
-/** The turn of this process's callers for each state lock (see `locked`). */
-const lockQueue = new Map<string, Promise<void>>();
 
 /** A stamp that proves nothing: the next read reads the file. */
 const UNTRUSTED: FileStamp = { key: '', trusted: false };

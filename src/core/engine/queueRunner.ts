@@ -1,6 +1,7 @@
 import type { Run } from '../model/run';
 import type { ProjectSettings, ProjectState } from '../store/projectState';
 import { workingOnlyInfo } from '../store/workingOnly';
+import { runAutoMaintenance } from '../git/autoMaintenance';
 import type { Stage } from '../model/taskStates';
 import type { Task } from '../model/task';
 import { pruneWorktrees } from '../workspace/worktrees';
@@ -179,6 +180,8 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
     .filter((w) => w.on.length > 0);
   const stats: QueueStats = { batches, peak: meter.peak, wallMs: Date.now() - started };
   await measureWorktreeUsage(ctx.root).catch(() => undefined);
+  // Run commits skip git's automatic maintenance: it runs once here instead.
+  if (finished.length) await runAutoMaintenance(ctx.root);
   trace.ended(`drain ended after ${stats.wallMs} ms: ${finished.length} run(s) in ${batches} batch(es)`);
   await ctx.trace.flush();
   return { runs: finished, waiting, recovered: recovered.decisions, resumed: recovered.resumed, stats };

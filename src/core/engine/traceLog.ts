@@ -1,6 +1,7 @@
-import { appendFile, rename, stat } from 'node:fs/promises';
+import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { AppendHandle } from '../store/appendHandle';
 import { readJsonlFile, zodLine } from '../store/jsonlFile';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
 
@@ -36,18 +37,23 @@ export type TraceLine = z.infer<typeof TraceLine>;
 export class TraceLog {
   private pending: Promise<void> = Promise.resolve();
   private written = -1;
+  private readonly out: AppendHandle;
 
   constructor(
     readonly root: string,
     private readonly maxBytes = TRACE_MAX_BYTES,
-  ) {}
+  ) {
+    this.out = new AppendHandle(tracePath(root));
+  }
 
   append(line: Omit<TraceLine, 'ts'>): void {
     const text = `${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`;
     this.pending = this.pending.then(() => this.write(text)).catch(() => undefined);
   }
 
+  /** Resolves once every line appended so far is in the file, and closes it (a later line opens it again). */
   flush(): Promise<void> {
+    this.pending = this.pending.then(() => this.out.close());
     return this.pending;
   }
 
@@ -58,10 +64,11 @@ export class TraceLog {
       this.written = (await stat(file).catch(() => undefined))?.size ?? 0;
     }
     if (this.written + text.length > this.maxBytes) {
+      await this.out.close();
       await rename(file, join(this.root, STATE_DIR, TRACE_ROTATED_FILE)).catch(() => undefined);
       this.written = 0;
     }
-    await appendFile(file, text);
+    await this.out.append(text);
     this.written += Buffer.byteLength(text);
   }
 }

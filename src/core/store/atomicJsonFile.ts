@@ -60,10 +60,14 @@ export class AtomicJsonFile<T> {
 
   /** Writes `data` atomically; the text written. */
   async write(data: T): Promise<string> {
-    await mkdir(dirname(this.path), { recursive: true });
     const temp = `${this.path}.${process.pid}.tmp`;
     const text = `${JSON.stringify(data, null, 2)}\n`;
-    const handle = await open(temp, 'w');
+    // The folder is made only when it is missing (the first write), not asked for at every write.
+    const handle = await open(temp, 'w').catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(dirname(this.path), { recursive: true });
+      return open(temp, 'w');
+    });
     try {
       await handle.writeFile(text);
       await handle.sync();

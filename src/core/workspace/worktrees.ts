@@ -1,9 +1,11 @@
 import { readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
+import { SKIP_AUTO_MAINTENANCE } from '../git/autoMaintenance';
 import { git, gitLines, gitOutput, gitSaid } from '../git/gitExec';
 import { RetryPolicy, backoffDelayMs, defaultSleep } from '../retry/retryPolicy';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+import { removeFolder } from './folderRemover';
 import { withWorktreeLock } from './worktreeLock';
 
 export const WORKTREES_DIR = join(STATE_DIR, 'worktrees');
@@ -81,7 +83,11 @@ export async function captureChange(
   await gitOutput(path, ['add', '-A', ...(left.length ? ['--', '.', ...left] : [])]);
   // No check for staged changes first: git says when there is nothing to commit (exit 1), one process fewer.
   const identity = (await hasIdentity(path)) ? [] : FALLBACK_IDENTITY.flatMap((kv) => ['-c', kv]);
-  const committed = await git(path, [...identity, 'commit', '--no-verify', '--quiet', '-m', message], [0, 1]);
+  const committed = await git(
+    path,
+    [...identity, ...SKIP_AUTO_MAINTENANCE, 'commit', '--no-verify', '--quiet', '-m', message],
+    [0, 1],
+  );
   if (committed.code === 1 && !NOTHING_TO_COMMIT.test(committed.stdout)) {
     throw new SwitchyardError('git-failed', `git commit in ${path} failed: ${committed.stdout.trim()}`);
   }
@@ -193,8 +199,8 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
     const admin = await removableAdminDir(path);
     if (admin) {
       // What `git worktree remove --force` does, without a git process: the folder, then git's record of it.
-      await rm(path, { recursive: true, force: true });
-      await rm(admin, { recursive: true, force: true });
+      await removeFolder(path);
+      await removeFolder(admin);
       return;
     }
     // `worktree remove` forgets the worktree itself; only a folder removed by hand leaves git a record to prune.

@@ -99,6 +99,17 @@ describe('child processes of a drain (the real CLI, real git)', function () {
       shown,
     );
     assert.equal(count(spawns, 'update-ref'), 1, `one long-lived update-ref moves the target: ${shown}`);
+    // git's automatic maintenance after each commit (a process git starts itself) is skipped; the drain runs it once.
+    assert.equal(
+      count(spawns, 'commit', (s) => s.args.includes('maintenance.auto=false')),
+      10,
+      `run commits skip git's automatic maintenance: ${shown}`,
+    );
+    assert.deepEqual(
+      spawns.filter((s) => gitSub(s) === 'maintenance').map((s) => s.args.slice(-3)),
+      [['run', '--auto', '--quiet']],
+      `one automatic maintenance at the drain's end: ${shown}`,
+    );
 
     const git = async (...args: string[]) => (await run('git', args, { cwd: ten, env: ENV })).stdout;
     const worktrees = await git('worktree', 'list', '--porcelain');

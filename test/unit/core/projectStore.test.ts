@@ -34,17 +34,24 @@ describe('ProjectStore', () => {
     );
   });
 
-  it('serializes concurrent updates so none is lost', async () => {
+  it('serializes concurrent updates so none is lost, two stores on one folder taking turns in one hold', async () => {
     const a = await ProjectStore.open(tmp.dir);
     const b = await ProjectStore.open(tmp.dir);
+    // Queued at once, the turns share holds of the lock file: each store must see what the other wrote under it.
+    const seen: number[] = [];
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        (i % 2 ? a : b).update((s) => {
+      Array.from({ length: 20 }, (_, i) => {
+        const store = i % 2 ? a : b;
+        const change = (s: { nextTaskNumber: number }) => {
           s.nextTaskNumber += 1;
-        }),
-      ),
+        };
+        const done = i % 4 < 2 ? store.update(change) : store.updateWorking(change);
+        return done.then(async () => seen.push((await store.readWorking()).nextTaskNumber));
+      }),
     );
     assert.equal((await a.read()).nextTaskNumber, 21);
+    assert.equal((await b.readWorking()).nextTaskNumber, 21);
+    assert.equal(Math.max(...seen), 21);
   });
 
   it('refuses a corrupt state file: names the file and problem, keeps a backup, never overwrites', async () => {

@@ -1,0 +1,73 @@
+import { rm } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+
+// The worker removes one folder a message with `rmSync`: the dozens of stats, unlinks and rmdirs of a worktree are
+// then made on its thread, not as as many round trips through the thread pool from the main thread.
+const WORKER_SOURCE = `'use strict';
+const { parentPort } = require('node:worker_threads');
+const { rmSync } = require('node:fs');
+parentPort.on('message', ({ id, path }) => {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    parentPort.postMessage({ id });
+  } catch (error) {
+    parentPort.postMessage({ id, message: String(error && error.message), code: error && error.code });
+  }
+});
+`;
+
+interface Removal {
+  path: string;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/** The worker of this process: created on first use, null once it could not start or has failed. */
+let worker: Worker | null | undefined;
+const pending = new Map<number, Removal>();
+let nextId = 0;
+
+/**
+ * Removes a folder and everything in it (a missing one is fine), as `rm -rf` does, on a worker thread. The worker
+ * keeps the process alive only while a removal is under way. Where no worker can run, or it failed, the removal is
+ * made here.
+ */
+export function removeFolder(path: string): Promise<void> {
+  const w = theWorker();
+  if (!w) return rm(path, { recursive: true, force: true });
+  return new Promise<void>((resolve, reject) => {
+    const id = ++nextId;
+    pending.set(id, { path, resolve, reject });
+    if (pending.size === 1) w.ref();
+    w.postMessage({ id, path });
+  });
+}
+
+function theWorker(): Worker | null {
+  if (worker !== undefined) return worker;
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    w.unref();
+    w.on('message', (m: { id: number; message?: string; code?: string }) => {
+      const removal = pending.get(m.id);
+      if (!removal) return;
+      pending.delete(m.id);
+      if (!pending.size) w.unref();
+      if (m.message === undefined) removal.resolve();
+      else removal.reject(Object.assign(new Error(m.message), { code: m.code }));
+    });
+    const failed = () => {
+      if (worker === w) worker = null;
+      // What the worker did not answer is removed here.
+      const left = [...pending.values()];
+      pending.clear();
+      for (const r of left) rm(r.path, { recursive: true, force: true }).then(r.resolve, r.reject);
+    };
+    w.on('error', failed);
+    w.on('exit', failed);
+    worker = w;
+  } catch {
+    worker = null;
+  }
+  return worker;
+}

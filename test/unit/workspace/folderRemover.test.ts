@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { removeFolder } from '../../../src/core/workspace/folderRemover';
+import { makeTempDir } from '../../helpers/tempRepo';
+
+describe('removeFolder (rm -rf on a worker thread)', () => {
+  let dir: Awaited<ReturnType<typeof makeTempDir>>;
+  beforeEach(async () => {
+    dir = await makeTempDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  it('removes a folder and all in it, not what a symlink in it points at; a missing one is fine', async () => {
+    const tree = join(dir.dir, 'tree');
+    const outside = join(dir.dir, 'outside.txt');
+    await writeFile(outside, 'keep');
+    for (let i = 0; i < 20; i++) {
+      await mkdir(join(tree, `d${i}`, 'deep'), { recursive: true });
+      await writeFile(join(tree, `d${i}`, 'deep', 'f.txt'), String(i));
+    }
+    await symlink(outside, join(tree, 'link'));
+    await Promise.all([removeFolder(tree), removeFolder(join(dir.dir, 'never-was'))]);
+    assert.equal(existsSync(tree), false);
+    assert.equal(existsSync(outside), true);
+  });
+
+  it('reports what stopped a removal, with its code', async () => {
+    const file = join(dir.dir, 'a-file');
+    await writeFile(file, 'x');
+    await assert.rejects(removeFolder(join(file, 'below')), (error: NodeJS.ErrnoException) => {
+      assert.equal(error.code, 'ENOTDIR');
+      assert.match(error.message, /not a directory/);
+      return true;
+    });
+  });
+
+  it('does not keep a process alive once its removals are done', async function () {
+    this.timeout(30_000);
+    const tree = join(dir.dir, 'tree');
+    await mkdir(join(tree, 'a'), { recursive: true });
+    const script =
+      `import { removeFolder } from ${JSON.stringify(resolve('src/core/workspace/folderRemover.ts'))};` +
+      `await removeFolder(${JSON.stringify(tree)}); console.log('removed');`;
+    const started = Date.now();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), 'removed');
+    assert.equal(existsSync(tree), false);
+    assert.ok(Date.now() - started < 15_000);
+  });
+});
