@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Stage, TaskState } from '../model/taskStates';
 import type { StateStore } from '../backend/stateStore';
-import { findTask, setTaskState } from './setTaskState';
+import { setTaskState } from './setTaskState';
+import { lastWithId } from '../store/lastWithId';
 import { afterShared } from '../store/sharedPrefix';
 
 export type EnterResult = { entered: true; waitedMs: number } | { entered: false; why: 'stale' | 'aborted' };
@@ -77,20 +78,27 @@ export class StageGate {
     const started = Date.now();
     let announced = false;
     try {
-      for (;;) {
-        // The task (in a stage, so not finished) and the stage's holders are all in the working set.
-        const peek = await this.store.readWorking();
-        const task = peek.tasks.find((t) => t.id === request.taskId);
-        // A canceled task's result is stale (kept, never integrated), even though the cancel also aborted the run.
-        if (!task || task.generation !== request.generation || !request.from.includes(task.state))
-          return { entered: false, why: 'stale' };
+      for (let first = true; ; first = false) {
+        let holders: string[] = [];
+        let limit = 0;
+        // The first try goes straight to the change (a stage usually has room); after a wait, or once stopped, a look
+        // without the lock (the task, in a stage so not finished, and the stage's holders are all in the working set)
+        // comes first.
+        const look = !first || request.signal.aborted;
+        if (look) {
+          const peek = await this.store.readWorking();
+          const task = peek.tasks.find((t) => t.id === request.taskId);
+          // A canceled task's result is stale (kept, never integrated), even though the cancel also aborted the run.
+          if (!task || task.generation !== request.generation || !request.from.includes(task.state))
+            return { entered: false, why: 'stale' };
+          holders = peek.tasks.filter((t) => t.state === request.to).map((t) => t.id);
+          limit = peek.settings.wip[request.to];
+        }
         if (request.signal.aborted) return { entered: false, why: 'aborted' };
-        let holders = peek.tasks.filter((t) => t.state === request.to).map((t) => t.id);
-        let limit = peek.settings.wip[request.to];
-        if (holders.length < limit) {
+        if (!look || holders.length < limit) {
           const moved = await this.store.updateWorking((state) => {
-            const current = findTask(state, request.taskId);
-            if (current.generation !== request.generation || !request.from.includes(current.state))
+            const current = lastWithId(state.tasks, request.taskId);
+            if (!current || current.generation !== request.generation || !request.from.includes(current.state))
               return { kind: 'stale' as const };
             // A task in a stage is not finished: none is among the history's shared tasks.
             const inStage = afterShared(state.tasks)

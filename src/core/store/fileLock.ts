@@ -77,17 +77,19 @@ export function currentHold(lockPath: string): LockHold | undefined {
 async function turn<T>(queue: Turns, lockPath: string, options: FileLockOptions, fn: () => Promise<T>): Promise<T> {
   if (!queue.held) {
     let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(options.target, {
+    const take = (retries: number) =>
+      lockfile.lock(options.target, {
         lockfilePath: lockPath,
         realpath: false,
         stale: options.staleMs,
-        retries: {
-          retries: Math.ceil(options.waitMs / POLL_MAX_MS),
-          minTimeout: 5,
-          maxTimeout: POLL_MAX_MS,
-          factor: 1.5,
-        },
+        retries: { retries, minTimeout: 5, maxTimeout: POLL_MAX_MS, factor: 1.5 },
+      });
+    try {
+      // One try first: the retry schedule (hundreds of delays, computed up front) is built only when another process
+      // holds the lock.
+      release = await take(0).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ELOCKED') throw error;
+        return take(Math.ceil(options.waitMs / POLL_MAX_MS));
       });
     } catch (error) {
       throw options.lockError(error as Error);
