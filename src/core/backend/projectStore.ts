@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
 import { Run } from '../model/run';
@@ -265,12 +264,30 @@ export class ProjectStore implements StateStore {
     split: Split,
     samples: HistorySamples | undefined,
   ): Promise<void> {
-    // Nothing changed: nothing is written, the revision stays (watchers are not woken for nothing).
-    if (!split.records.length && isDeepStrictEqual(split.working, working.state) && samples !== undefined) return;
     const revision = (working.state.revision ?? 0) + 1;
     // Only the tasks and runs that differ from the last valid working set are validated again.
     const checked = this.valid.check({ ...split.working, revision });
     if (!checked.success) throw invalid(describeZodError(checked.error));
+    // Nothing changed (the memo compared the texts of what it validated): nothing is written, the revision stays
+    // (watchers are not woken for nothing).
+    if (!split.records.length && !this.valid.changed && samples !== undefined) return;
+    try {
+      await this.write(working, draft, split, samples, checked.data, revision);
+    } catch (error) {
+      // The memo holds what was not written: it compares with the file's state again.
+      this.valid.remember(working.state);
+      throw error;
+    }
+  }
+
+  private async write(
+    working: Working,
+    draft: ProjectState,
+    split: Split,
+    samples: HistorySamples | undefined,
+    valid: ProjectState,
+    revision: number,
+  ): Promise<void> {
     for (const record of split.records) {
       if (!('task' in record)) continue;
       const parsed = Task.safeParse(record.task);
@@ -289,10 +306,9 @@ export class ProjectStore implements StateStore {
         mark,
       );
     const kept =
-      samples ??
-      (indexed ? historySamples(this.index.view(new Set(checked.data.tasks.map((t) => t.id))).runs) : undefined);
+      samples ?? (indexed ? historySamples(this.index.view(new Set(valid.tasks.map((t) => t.id))).runs) : undefined);
     const text = await this.json.write({
-      ...checked.data,
+      ...valid,
       version: STATE_FILE_VERSION,
       history: mark,
       ...(kept ? { historySamples: kept as Record<string, number[]> } : {}),

@@ -20,6 +20,11 @@ interface Known {
 export class ValidationMemo {
   private base: ProjectState | undefined;
   private known: Known | undefined;
+  /**
+   * Whether the state of the last successful `check` differs from the one remembered before it (the revision aside):
+   * any text of the rest, of a task or of a run, or their order. True when there was nothing to compare with.
+   */
+  changed = true;
 
   /** `state` is valid (read and validated, or just written): the next check compares with it. */
   remember(state: ProjectState): void {
@@ -29,9 +34,11 @@ export class ValidationMemo {
 
   check(state: ProjectState): ReturnType<typeof ProjectState.safeParse> {
     const known = this.knownOf();
+    this.changed = true;
     if (!known) return this.whole(state);
     const { tasks, runs, revision, ...head } = state;
     const next: Known = { head: JSON.stringify(head), tasks: new Map(), runs: new Map() };
+    const headChanged = next.head !== known.head;
     let headOut: Partial<ProjectState> = head;
     if (next.head !== known.head) {
       const parsed = Head.safeParse(head);
@@ -45,6 +52,7 @@ export class ValidationMemo {
     const all: Record<string, unknown> = { ...headOut, tasks: outTasks, runs: outRuns, revision: revision ?? 0 };
     const data = Object.fromEntries(KEYS.filter((k) => k in all).map((k) => [k, all[k]])) as ProjectState;
     this.base = undefined;
+    this.changed = headChanged || !sameEntries(known.tasks, next.tasks) || !sameEntries(known.runs, next.runs);
     this.known = next;
     return { success: true, data } as ReturnType<typeof ProjectState.safeParse>;
   }
@@ -90,4 +98,15 @@ function each<T extends { id: string }>(
     next.set(parsed.data.id, JSON.stringify(parsed.data));
   }
   return out;
+}
+
+/** The same entries with the same texts, in the same order. */
+function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  const other = b.entries();
+  for (const [id, text] of a) {
+    const [otherId, otherText] = other.next().value as [string, string];
+    if (id !== otherId || text !== otherText) return false;
+  }
+  return true;
 }

@@ -1,5 +1,15 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import {
+  type Stats,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git } from '../git/gitExec';
@@ -63,13 +73,13 @@ const factsInFlight = new Map<string, Promise<{ configMtimeMs: number; facts: Pr
  * fresh linked one (it has a `config.worktree` already, or its `.git` is not a `gitdir:` file) takes the general path.
  */
 export async function installRunWorktreeHook(worktreeDir: string, cliCommand: string): Promise<InstallResult> {
-  const dotGit = await readFile(join(worktreeDir, '.git'), 'utf8').catch(() => '');
+  const dotGit = readText(join(worktreeDir, '.git')) ?? '';
   const gitDir = /^gitdir: (.+)$/m.exec(dotGit)?.[1]?.trim();
-  const commonRel = gitDir ? await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined) : undefined;
-  if (!gitDir || commonRel === undefined || (await exists(join(gitDir, 'config.worktree'))) || /[\n"\\]/.test(gitDir))
+  const commonRel = gitDir ? readText(join(gitDir, 'commondir')) : undefined;
+  if (!gitDir || commonRel === undefined || existsSync(join(gitDir, 'config.worktree')) || /[\n"\\]/.test(gitDir))
     return installPrePushHook(worktreeDir, cliCommand);
   const commonDir = resolve(gitDir, commonRel.trim());
-  const configMtimeMs = (await stat(join(commonDir, 'config'))).mtimeMs;
+  const configMtimeMs = statSync(join(commonDir, 'config')).mtimeMs;
   let known = repositoryFacts.get(commonDir);
   if (!known || known.configMtimeMs !== configMtimeMs) {
     // Worktrees set up at the same time wait for one asking of git.
@@ -84,7 +94,7 @@ export async function installRunWorktreeHook(worktreeDir: string, cliCommand: st
         facts.catch(() => repositoryFacts.delete(commonDir));
         // Enabling per-worktree config writes the config file: key the facts by its time after that.
         await facts;
-        const entry = { configMtimeMs: (await stat(join(commonDir, 'config'))).mtimeMs, facts };
+        const entry = { configMtimeMs: statSync(join(commonDir, 'config')).mtimeMs, facts };
         repositoryFacts.set(commonDir, entry);
         return entry;
       })();
@@ -99,10 +109,10 @@ export async function installRunWorktreeHook(worktreeDir: string, cliCommand: st
   }
   const { previous } = await known.facts;
   const ours = join(gitDir, WORKTREE_HOOKS);
-  await mkdir(ours, { recursive: true });
-  await writeFile(join(ours, PREVIOUS_FILE), `${previous}\n`);
-  await forwardHooks(previous, ours);
-  await writeFile(join(gitDir, 'config.worktree'), `[core]\n\thooksPath = "${ours}"\n`, { flag: 'wx' });
+  mkdirSync(ours, { recursive: true });
+  writeFileSync(join(ours, PREVIOUS_FILE), `${previous}\n`);
+  forwardHooks(previous, ours);
+  writeFileSync(join(gitDir, 'config.worktree'), `[core]\n\thooksPath = "${ours}"\n`, { flag: 'wx' });
   return installInto(ours, cliCommand, 'worktree');
 }
 
@@ -115,29 +125,29 @@ async function installInto(
   cliCommand: string,
   scope: InstallResult['scope'],
 ): Promise<InstallResult> {
-  await mkdir(hooksDir, { recursive: true });
+  mkdirSync(hooksDir, { recursive: true });
   const hookPath = join(hooksDir, 'pre-push');
   const chainedPath = join(hooksDir, CHAINED_HOOK);
-  const existing = await readFile(hookPath, 'utf8').catch(() => undefined);
+  const existing = readText(hookPath);
   const alreadyInstalled = existing?.includes(HOOK_MARKER) ?? false;
   if (existing !== undefined && !alreadyInstalled) {
-    if (await exists(chainedPath)) {
+    if (existsSync(chainedPath)) {
       throw new SwitchyardError(
         'invalid-input',
         `${hookPath} is not Switchyard's and ${chainedPath} already exists; move one of them away, then install again`,
       );
     }
-    await rename(hookPath, chainedPath);
+    renameSync(hookPath, chainedPath);
   }
   const temp = `${hookPath}.${process.pid}.tmp`;
-  await writeFile(temp, prePushHookScript(cliCommand), { mode: 0o755 });
-  await chmod(temp, 0o755);
-  await rename(temp, hookPath);
+  writeFileSync(temp, prePushHookScript(cliCommand), { mode: 0o755 });
+  chmodSync(temp, 0o755);
+  renameSync(temp, hookPath);
   return {
     scope,
     hooksDir,
     hookPath,
-    chained: (await exists(chainedPath)) ? chainedPath : undefined,
+    chained: existsSync(chainedPath) ? chainedPath : undefined,
     alreadyInstalled,
   };
 }
@@ -150,9 +160,9 @@ async function installForWorktree(worktreeDir: string, gitDir: string, cliComman
   if (configured !== ours) {
     // Before switching: where this worktree's hooks come from now (the repository's, core.hooksPath respected).
     const previous = await hooksPath(worktreeDir);
-    await mkdir(ours, { recursive: true });
-    await writeFile(join(ours, PREVIOUS_FILE), `${previous}\n`);
-    await forwardHooks(previous, ours);
+    mkdirSync(ours, { recursive: true });
+    writeFileSync(join(ours, PREVIOUS_FILE), `${previous}\n`);
+    forwardHooks(previous, ours);
     await enableWorktreeConfig(worktreeDir);
     await git(worktreeDir, ['config', '--worktree', 'core.hooksPath', ours]);
   }
@@ -160,20 +170,25 @@ async function installForWorktree(worktreeDir: string, gitDir: string, cliComman
 }
 
 /** Forwarders in `ours` for every hook in `previous`; its pre-push becomes our chained hook (unless it is ours too). */
-async function forwardHooks(previous: string, ours: string): Promise<void> {
-  const names = await readdir(previous).catch(() => [] as string[]);
+function forwardHooks(previous: string, ours: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(previous);
+  } catch {
+    names = [];
+  }
   for (const name of names) {
     if (name.endsWith('.sample') || name.endsWith('.tmp') || name === CHAINED_HOOK) continue;
     const target = join(previous, name);
-    const info = await stat(target).catch(() => undefined);
+    const info = statOrUndefined(target);
     if (!info?.isFile() || (info.mode & 0o111) === 0) continue;
     let forwardTo = target;
-    if (name === 'pre-push' && (await readFile(target, 'utf8').catch(() => '')).includes(HOOK_MARKER)) {
+    if (name === 'pre-push' && (readText(target) ?? '').includes(HOOK_MARKER)) {
       // The repository already runs our guard: chain to what it chains to, so the guard does not run twice.
       forwardTo = join(previous, CHAINED_HOOK);
-      if (!(await exists(forwardTo))) continue;
+      if (!existsSync(forwardTo)) continue;
     }
-    await writeFile(join(ours, name === 'pre-push' ? CHAINED_HOOK : name), forwardingHookScript(forwardTo), {
+    writeFileSync(join(ours, name === 'pre-push' ? CHAINED_HOOK : name), forwardingHookScript(forwardTo), {
       mode: 0o755,
     });
   }
@@ -216,11 +231,24 @@ function gitBoolean(value: string): boolean {
   return /^[+-]?\d+$/.test(v) && Number(v) !== 0;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+// The files here are a few hundred bytes in git's own folders: read and written synchronously, each costs microseconds,
+// where a round trip through the thread pool costs several times the CPU (a run's worktree needs a dozen of them).
+
+/** A small file's text, or undefined when it cannot be read. */
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
@@ -129,13 +130,14 @@ export async function captureChange(
  * packed or reftable ref): the caller asks git then.
  */
 async function looseHead(path: string): Promise<string | undefined> {
+  // Four files of a few bytes each: read synchronously (microseconds each, against a thread-pool round trip).
   try {
-    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8'))?.[1]?.trim();
+    const gitDir = /^gitdir: (.+)$/m.exec(readFileSync(join(path, '.git'), 'utf8'))?.[1]?.trim();
     if (!gitDir) return undefined;
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec((await readFile(join(gitDir, 'HEAD'), 'utf8')).trim())?.[1];
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8').trim())?.[1];
     if (!ref) return undefined;
-    const common = resolve(gitDir, (await readFile(join(gitDir, 'commondir'), 'utf8')).trim());
-    const sha = (await readFile(join(common, ref), 'utf8')).trim();
+    const common = resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim());
+    const sha = readFileSync(join(common, ref), 'utf8').trim();
     return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
   } catch {
     return undefined;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { isSwitchyardError } from '../../../src/core/errors';
+import { addTasks } from '../../helpers/finishedTasks';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 describe('ProjectStore', () => {
@@ -52,6 +53,47 @@ describe('ProjectStore', () => {
     assert.equal((await a.read()).nextTaskNumber, 21);
     assert.equal((await b.readWorking()).nextTaskNumber, 21);
     assert.equal(Math.max(...seen), 21);
+  });
+
+  it('writes nothing for an update that changes nothing; a new order, a retried failed write: written', async () => {
+    const store = await ProjectStore.open(tmp.dir);
+    const file = join(tmp.dir, '.switchyard', 'state.json');
+    await store.update((s) => {
+      s.settings.defaultLane = 'other';
+      addTasks(s, 1, 2, 'READY');
+    });
+    const before = await readFile(file, 'utf8');
+    const revision = (await store.read()).revision;
+    await store.update((s) => {
+      s.settings.defaultLane = 'other';
+    });
+    await store.updateWorking(() => undefined);
+    assert.equal(await readFile(file, 'utf8'), before, 'nothing written');
+    assert.equal((await store.read()).revision, revision);
+
+    await store.updateWorking((s) => {
+      s.tasks.reverse();
+    });
+    assert.deepEqual(
+      (await (await ProjectStore.open(tmp.dir)).read()).tasks.map((t) => t.id),
+      ['t2', 't1'],
+      'the same tasks in a new order are written',
+    );
+
+    // The temporary file's name taken by a folder: the write fails, and the same change tried again is written.
+    const temp = `${file}.${process.pid}.tmp`;
+    await mkdir(temp);
+    await assert.rejects(
+      store.update((s) => {
+        s.settings.defaultLane = 'third';
+      }),
+      /EISDIR/,
+    );
+    await rmdir(temp);
+    await store.update((s) => {
+      s.settings.defaultLane = 'third';
+    });
+    assert.equal((await (await ProjectStore.open(tmp.dir)).read()).settings.defaultLane, 'third');
   });
 
   it('refuses a corrupt state file: names the file and problem, keeps a backup, never overwrites', async () => {
