@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 
 // The worker removes one folder a message with `rmSync`: the dozens of stats, unlinks and rmdirs of a worktree are
-// then made on its thread, not as as many round trips through the thread pool from the main thread.
+// then made on its thread instead of as so many round trips through the thread pool from the main thread.
 const WORKER_SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
 const { rmSync } = require('node:fs');
