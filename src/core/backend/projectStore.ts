@@ -99,13 +99,12 @@ export class ProjectStore implements StateStore {
     if (!(await exists(store.file))) {
       await store.locked(async () => {
         if (!(await exists(store.file)))
-          await store.json.write({
+          await store.writeState({
             ...emptyProjectState(),
             version: STATE_FILE_VERSION,
             history: EMPTY_HISTORY,
             historySamples: {},
           });
-        store.wrote();
       });
     }
     const first = await store.json.read();
@@ -307,13 +306,13 @@ export class ProjectStore implements StateStore {
       );
     const kept =
       samples ?? (indexed ? historySamples(this.index.view(new Set(valid.tasks.map((t) => t.id))).runs) : undefined);
-    const text = await this.json.write({
+    const text = await this.writeState({
       ...valid,
       version: STATE_FILE_VERSION,
       history: mark,
       ...(kept ? { historySamples: kept as Record<string, number[]> } : {}),
     });
-    const hold = this.wrote();
+    const hold = currentHold(this.lockPath);
     const { history: _mark, historySamples: storedSamples, ...stored } = JSON.parse(text) as StateFile;
     // Under the lock, the file is the one just renamed into place: its stamp names these bytes.
     const stamp = stampOf(this.file);
@@ -323,11 +322,15 @@ export class ProjectStore implements StateStore {
     draft.revision = revision;
   }
 
-  /** Counts a write of `state.json` under this process's hold of the lock (copies read before it are then old). */
-  private wrote(): LockHold | undefined {
+  /**
+   * Writes `state.json` (under the lock), counting the write in this process's hold of the lock: copies read before it
+   * are then old (see `refreshWorking`). The text written.
+   */
+  private async writeState(file: StateFile): Promise<string> {
+    const text = await this.json.write(file);
     const hold = currentHold(this.lockPath);
     if (hold) hold.writes++;
-    return hold;
+    return text;
   }
 
   /** Runs `fn` under the store's lock without touching the state (leases use it). */
@@ -413,8 +416,7 @@ export class ProjectStore implements StateStore {
     const empty = new HistoryIndex();
     const split = splitState({ ...state, version: STATE_VERSION }, empty, empty.view(new Set()), false);
     const mark = await this.history.append(EMPTY_HISTORY, split.records);
-    await this.json.write({ ...split.working, version: STATE_FILE_VERSION, history: mark });
-    this.wrote();
+    await this.writeState({ ...split.working, version: STATE_FILE_VERSION, history: mark });
   }
 
   /**

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from '../git/gitExec';
+import { readGitFile } from '../git/gitFiles';
 import { releaseRefUpdates, updateRefSync, warmRefUpdates } from '../git/refUpdater';
 import { repositoryDirs } from '../git/repositoryDirs';
 import { hasIdentity } from '../workspace/worktrees';
@@ -118,14 +118,7 @@ export async function checkedOutIn(root: string, branch: string): Promise<string
   if (!repo) return checkedOutInByGit(root, branch);
   // What `git worktree list` reads, read directly: each worktree's HEAD in the repository's git folder.
   const head = `ref: refs/heads/${branch}`;
-  // HEAD and gitdir files of a few bytes: read synchronously (microseconds each, against a thread-pool round trip).
-  const read = (path: string): string | undefined => {
-    try {
-      return readFileSync(path, 'utf8').trim();
-    } catch {
-      return undefined;
-    }
-  };
+  const read = (path: string): string | undefined => readGitFile(path)?.trim();
   if (!repo.bare && read(join(repo.common, 'HEAD')) === head) return root;
   const names = await readdir(join(repo.common, 'worktrees')).catch(() => [] as string[]);
   for (const name of names) {

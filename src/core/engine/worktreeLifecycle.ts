@@ -91,7 +91,6 @@ export async function pruneKeptWorktrees(ctx: RunContext, now = Date.now()): Pro
  */
 async function statePruneNeeds(ctx: RunContext): Promise<ProjectState> {
   const names = await readdir(resolve(ctx.root, WORKTREES_DIR)).catch(() => [] as string[]);
-  if (!names.length) return ctx.store.readWorking();
   const working = await ctx.store.readWorking();
   const runs = new Set(working.runs.map((r) => basename(r.worktree)));
   return names.every((name) => runs.has(name.replace(/\.review$/, ''))) ? working : ctx.store.read();

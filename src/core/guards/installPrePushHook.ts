@@ -3,7 +3,6 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  readFileSync,
   readdirSync,
   realpathSync,
   renameSync,
@@ -13,6 +12,7 @@ import {
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git } from '../git/gitExec';
+import { linkedGitDir, readGitFile } from '../git/gitFiles';
 import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
 
 export interface InstallResult {
@@ -73,9 +73,8 @@ const factsInFlight = new Map<string, Promise<{ configMtimeMs: number; facts: Pr
  * fresh linked one (it has a `config.worktree` already, or its `.git` is not a `gitdir:` file) takes the general path.
  */
 export async function installRunWorktreeHook(worktreeDir: string, cliCommand: string): Promise<InstallResult> {
-  const dotGit = readText(join(worktreeDir, '.git')) ?? '';
-  const gitDir = /^gitdir: (.+)$/m.exec(dotGit)?.[1]?.trim();
-  const commonRel = gitDir ? readText(join(gitDir, 'commondir')) : undefined;
+  const gitDir = linkedGitDir(worktreeDir);
+  const commonRel = gitDir ? readGitFile(join(gitDir, 'commondir')) : undefined;
   if (!gitDir || commonRel === undefined || existsSync(join(gitDir, 'config.worktree')) || /[\n"\\]/.test(gitDir))
     return installPrePushHook(worktreeDir, cliCommand);
   const commonDir = resolve(gitDir, commonRel.trim());
@@ -128,7 +127,7 @@ async function installInto(
   mkdirSync(hooksDir, { recursive: true });
   const hookPath = join(hooksDir, 'pre-push');
   const chainedPath = join(hooksDir, CHAINED_HOOK);
-  const existing = readText(hookPath);
+  const existing = readGitFile(hookPath);
   const alreadyInstalled = existing?.includes(HOOK_MARKER) ?? false;
   if (existing !== undefined && !alreadyInstalled) {
     if (existsSync(chainedPath)) {
@@ -183,7 +182,7 @@ function forwardHooks(previous: string, ours: string): void {
     const info = statOrUndefined(target);
     if (!info?.isFile() || (info.mode & 0o111) === 0) continue;
     let forwardTo = target;
-    if (name === 'pre-push' && (readText(target) ?? '').includes(HOOK_MARKER)) {
+    if (name === 'pre-push' && (readGitFile(target) ?? '').includes(HOOK_MARKER)) {
       // The repository already runs our guard: chain to what it chains to, so the guard does not run twice.
       forwardTo = join(previous, CHAINED_HOOK);
       if (!existsSync(forwardTo)) continue;
@@ -229,18 +228,6 @@ function gitBoolean(value: string): boolean {
   const v = value.trim().toLowerCase();
   if (v === 'true' || v === 'yes' || v === 'on') return true;
   return /^[+-]?\d+$/.test(v) && Number(v) !== 0;
-}
-
-// The files here are a few hundred bytes in git's own folders: read and written synchronously, each costs microseconds,
-// where a round trip through the thread pool costs several times the CPU (a run's worktree needs a dozen of them).
-
-/** A small file's text, or undefined when it cannot be read. */
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 function statOrUndefined(path: string): Stats | undefined {

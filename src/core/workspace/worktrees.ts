@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { readFile, realpath, rm, stat } from 'node:fs/promises';
+import { realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { SKIP_AUTO_MAINTENANCE } from '../git/autoMaintenance';
 import { git, gitLines, gitOutput, gitSaid } from '../git/gitExec';
+import { linkedGitDir, readGitFile } from '../git/gitFiles';
 import { RetryPolicy, backoffDelayMs, defaultSleep } from '../retry/retryPolicy';
-import { STATE_DIR, ensureStateDir } from '../store/stateDir';
+import { STATE_DIR } from '../store/stateDir';
 import { removeFolder } from './folderRemover';
 import { withWorktreeLock } from './worktreeLock';
 
@@ -33,7 +33,7 @@ const LOCK_BACKOFF = RetryPolicy.parse({ initialIntervalMs: 50 });
  * out with a short backoff instead of failing the run.
  */
 export async function createWorktree(root: string, path: string, branch: string, base: string): Promise<void> {
-  await ensureStateDir(root, 'worktrees');
+  // The lock makes `.switchyard/worktrees/` first.
   await withWorktreeLock(root, async () => {
     for (let attempt = 1; ; attempt++) {
       await rm(path, { recursive: true, force: true });
@@ -130,18 +130,13 @@ export async function captureChange(
  * packed or reftable ref): the caller asks git then.
  */
 async function looseHead(path: string): Promise<string | undefined> {
-  // Four files of a few bytes each: read synchronously (microseconds each, against a thread-pool round trip).
-  try {
-    const gitDir = /^gitdir: (.+)$/m.exec(readFileSync(join(path, '.git'), 'utf8'))?.[1]?.trim();
-    if (!gitDir) return undefined;
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(gitDir, 'HEAD'), 'utf8').trim())?.[1];
-    if (!ref) return undefined;
-    const common = resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim());
-    const sha = readFileSync(join(common, ref), 'utf8').trim();
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
-  } catch {
-    return undefined;
-  }
+  const gitDir = linkedGitDir(path);
+  if (!gitDir) return undefined;
+  const ref = /^ref: (refs\/heads\/\S+)$/.exec(readGitFile(join(gitDir, 'HEAD'))?.trim() ?? '')?.[1];
+  const commonRel = readGitFile(join(gitDir, 'commondir'));
+  if (!ref || commonRel === undefined) return undefined;
+  const sha = readGitFile(join(resolve(gitDir, commonRel.trim()), ref))?.trim() ?? '';
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : undefined;
 }
 
 const identityKnown = new Map<string, Promise<boolean>>();
@@ -221,13 +216,12 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
  */
 async function removableAdminDir(path: string): Promise<string | undefined> {
   try {
-    const dotGit = join(path, '.git');
-    const gitDir = /^gitdir: (.+)$/m.exec(await readFile(dotGit, 'utf8'))?.[1]?.trim();
+    const gitDir = linkedGitDir(path);
     if (!gitDir) return undefined;
     const admin = resolve(path, gitDir);
     if (basename(dirname(admin)) !== 'worktrees') return undefined;
-    const back = (await readFile(join(admin, 'gitdir'), 'utf8')).trim();
-    if ((await realpath(resolve(admin, back))) !== (await realpath(dotGit))) return undefined;
+    const back = readGitFile(join(admin, 'gitdir'))?.trim();
+    if (!back || (await realpath(resolve(admin, back))) !== (await realpath(join(path, '.git')))) return undefined;
     const locked = await stat(join(admin, 'locked')).then(
       () => true,
       (e: NodeJS.ErrnoException) => e.code !== 'ENOENT',
