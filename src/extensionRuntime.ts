@@ -33,7 +33,7 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
   const runOutput = new RunOutputChannels(host);
   const taskDocuments = new TaskDocuments();
   const deps = { host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput, taskDocuments };
-  const handlers = new Map(commandTable(deps).map((e) => [e.id as string, guardedHandler(e.handler)]));
+  const handlers = new Map(commandTable(deps).map((e) => [e.id as string, guardedHandler(e)]));
   const disposables: vscode.Disposable[] = [
     host,
     snapshot,
