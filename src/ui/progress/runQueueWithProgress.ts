@@ -8,6 +8,10 @@ import { announceRunFinished, runFinishedLine } from './announceRunFinished';
 import { showMessage } from '../views/showMessage';
 import { notificationText } from '../../core/text/notificationText';
 import { runEventStep } from '../../core/store/runEventText';
+import { fileWaitLine } from '../../core/engine/fileWaits';
+
+/** This process, as a person names it in the texts below. */
+const HERE = 'in this window';
 
 /** The progress notification shows a run's latest step at most this often. */
 const STEP_EVERY_MS = 400;
@@ -62,6 +66,9 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
             });
             request.onRunStarted?.(run, task);
           },
+          onWaitingForFiles: (waits) => {
+            progress.report({ message: notificationText(waits.map((w) => fileWaitLine(w, HERE)).join('; ')) });
+          },
           onRunFinished: (run) => {
             progress.report({ message: notificationText(runFinishedLine(run)) });
             announced.push(announceRunFinished(project, run).catch(() => undefined));
@@ -82,18 +89,27 @@ async function reportSummary(project: Project, summary: QueueSummary, stopped: b
   if (stopped) {
     void showMessage('info', 'Switchyard: queue stopped; unfinished tasks are back in READY.');
   } else if (summary.runs.length === 0) {
-    const waiting = summary.waiting.map((w) => `${w.taskId} waits for ${w.on.join(', ')}`).join('; ');
+    const waiting = [
+      ...summary.fileWaits.map((w) => fileWaitLine(w, HERE)),
+      ...summary.waiting.map((w) => `${w.taskId} waits for ${w.on.join(', ')}`),
+    ].join('; ');
     if (waiting) return void showMessage('info', `Switchyard: nothing to run (${waiting}).`);
-    // This process started nothing: tasks at work now were claimed by another one (a window, a terminal, a worker).
+    // Nothing was ready: say where the tasks at work are, by their runs' owners (this window or another process).
     // The unfinished tasks only: no finished one is needed to count them.
-    const elsewhere = (await project.recentState(0).catch(() => undefined))?.state.tasks.filter((t) =>
-      ACTIVE_TASK_STATES.includes(t.state),
-    ).length;
+    const state = (await project.recentState(0).catch(() => undefined))?.state;
+    const active = state?.tasks.filter((t) => ACTIVE_TASK_STATES.includes(t.state)) ?? [];
+    const here = active.filter((t) => state?.runs.find((r) => r.id === t.lastRunId)?.owner === project.owner).length;
+    const elsewhere = active.length - here;
+    const places = [
+      here ? `${here} task(s) are in progress ${HERE}` : '',
+      elsewhere
+        ? `${elsewhere} task(s) are in progress in another Switchyard process (another window, a terminal or a worker)`
+        : '',
+    ].filter(Boolean);
     void showMessage(
       'info',
-      elsewhere
-        ? `Switchyard: nothing to run here: no READY tasks are left; ${elsewhere} task(s) are in progress in another ` +
-            'Switchyard process (another window, a terminal or a worker).'
+      places.length
+        ? `Switchyard: nothing to run here: no READY tasks are left; ${places.join('; ')}.`
         : 'Switchyard: nothing to run: no READY tasks.',
     );
   }
