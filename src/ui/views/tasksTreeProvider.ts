@@ -6,6 +6,7 @@ import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
 import {
   CheckNode,
+  ConfigProblemNode,
   MoreFinishedNode,
   PullRequestNode,
   RunNode,
@@ -51,7 +52,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const state = recent?.state;
       const { shown, page } = this.snapshot.window('tree');
       const more = recent?.more ? [new MoreFinishedNode(Math.min(shown, recent.finished.length), page)] : [];
+      const problems = this.snapshot.configProblems;
       return [
+        ...(problems.length ? [new ConfigProblemNode(problems)] : []),
         ...pipelineNodes(state),
         ...stateNodes(state, recent?.more ? recent.finished.length : undefined),
         ...more,
@@ -70,8 +73,19 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return [];
   }
 
-  /** The message shown above the tree: why the project could not be opened. */
+  /**
+   * The message shown above the tree: why the project could not be opened, or what of `.switchyard/config.json` is
+   * ignored (the tree's first row, Open Project Config, opens it).
+   */
   message(): string | undefined {
+    const problems = this.snapshot.configProblems;
+    if (problems.length && this.snapshot.error === undefined) {
+      const n = problems.length;
+      return (
+        `.switchyard/config.json: ${n} setting${n === 1 ? ' is' : 's are'} ignored (the defaults apply, the other ` +
+        `settings work): ${problems.map((p) => p.replace(/^.*?config\.json: /, '')).join('; ')}`
+      );
+    }
     // A folder outside git gets the welcome view's text and its Initialize Repository link instead: VS Code hides a
     // tree view's welcome content while the view has a message.
     if (this.snapshot.error === undefined || isSwitchyardError(this.snapshot.error, 'not-a-git-repo')) return undefined;
