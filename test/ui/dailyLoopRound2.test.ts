@@ -302,4 +302,54 @@ describe('The daily loop, round two (code-server + chromium)', function () {
       90_000,
     );
   });
+
+  it("the progress toast's Cancel cancels the task; Cancel Task's dialog has no bare Cancel", async function () {
+    rmSync(join(control, 'release'), { force: true });
+    addTask('Stop me [hold]');
+    const first = task('Stop me [hold]');
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await poll('the task in the tree', async () =>
+      (await workbench.tasksUnder('READY')).some((r) => r.startsWith(first.id)) ? true : undefined,
+    );
+    await workbench.treeContextMenu(`${first.id} · Stop me [hold]`, 'Run Task');
+    await poll('the task RUNNING', async () => (task('Stop me [hold]').state === 'RUNNING' ? true : undefined));
+    const progress = page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: `running ${first.id} · Stop me [hold]` })
+      .first();
+    await progress.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+    await poll('the task CANCELED (not back in READY)', async () =>
+      task('Stop me [hold]').state === 'CANCELED' ? true : undefined,
+    );
+    await poll('the toast saying so', async () =>
+      new RegExp(`canceled ${first.id} · Stop me \\[hold\\]: the run stopped`).test(await toasts()) ? true : undefined,
+    );
+
+    addTask('Keep me [hold]');
+    const second = task('Keep me [hold]');
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await poll('the second task in the tree', async () =>
+      (await workbench.tasksUnder('READY')).some((r) => r.startsWith(second.id)) ? true : undefined,
+    );
+    await workbench.treeContextMenu(`${second.id} · Keep me [hold]`, 'Run Task');
+    await poll('the second task RUNNING', async () => (task('Keep me [hold]').state === 'RUNNING' ? true : undefined));
+    await workbench.treeContextMenu(`${second.id} · Keep me [hold]`, 'Cancel Task');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    const buttons = await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts();
+    assert.deepEqual(
+      buttons.map((b) => b.trim()),
+      ['Cancel Task', 'Keep Running'],
+    );
+    await themedShots('04-cancel-dialog');
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Keep Running' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(task('Keep me [hold]').state, 'RUNNING', 'Keep Running keeps it running');
+    await workbench.treeContextMenu(`${second.id} · Keep me [hold]`, 'Cancel Task');
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Cancel Task' }).click();
+    await poll('the second task CANCELED', async () =>
+      task('Keep me [hold]').state === 'CANCELED' ? true : undefined,
+    );
+    writeFileSync(join(control, 'release'), '');
+  });
 });

@@ -66,9 +66,9 @@ const lastRead = new Map<string, FileDerived<ConfigRead>>();
  * that does not validate is ignored (its setting keeps the default) and listed by `projectConfigProblems`: one typo
  * does not stop the project. `strict` (for an edit that writes the file back): any problem is an error instead, so
  * nothing the user wrote is dropped; a key name (the merge guard's `mergePolicy`): a problem of that key or of the
- * whole file is an error, never a silent fall back to a default. A file whose stamp (inode, size, times) is unchanged since the
- * last read is not read again, and one whose bytes are unchanged is not validated again: the engine reads the
- * effective settings on every state read.
+ * whole file is an error, never a silent fall back to a default. A file whose stamp (inode, size, times) is unchanged
+ * since the last read is not read again, and one whose bytes are unchanged is not validated again: the engine reads
+ * the effective settings on every state read.
  */
 export async function readProjectConfig(
   root: string,
