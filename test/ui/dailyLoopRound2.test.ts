@@ -194,6 +194,9 @@ describe('The daily loop, round two (code-server + chromium)', function () {
     );
     await workbench.treeContextMenu(`${holder.id} · Edit hello [hold]`, 'Run Task');
     await poll('the holder RUNNING', async () => (task('Edit hello [hold]').state === 'RUNNING' ? true : undefined));
+    await poll('the holder under RUNNING in the tree', async () =>
+      (await workbench.tasksUnder('RUNNING')).some((r) => r.startsWith(holder.id)) ? true : undefined,
+    );
     await workbench.treeContextMenu(`${waiter.id} · Edit hello too`, 'Run Task');
     const line = `${waiter.id} waits for src/hello.txt, held by ${holder.id} (running in this window)`;
     await poll('the wait named in the progress notification', async () =>
@@ -262,7 +265,7 @@ describe('The daily loop, round two (code-server + chromium)', function () {
       .filter({ hasText: `${failing.id} · Break it [fail] failed` })
       .first();
     await toast.waitFor({ state: 'visible', timeout: 30_000 });
-    const text = (await toast.innerText()).replace(/\s+/g, ' ');
+    const text = (await toast.locator('.notification-list-item-message').innerText()).replace(/\s+/g, ' ');
     assert.match(
       text,
       new RegExp(`^holdAgent: simulated failure of ${failing.id}: the fixture's fail marker is set — `),
@@ -313,6 +316,9 @@ describe('The daily loop, round two (code-server + chromium)', function () {
     );
     await workbench.treeContextMenu(`${first.id} · Stop me [hold]`, 'Run Task');
     await poll('the task RUNNING', async () => (task('Stop me [hold]').state === 'RUNNING' ? true : undefined));
+    await poll('the task under RUNNING in the tree', async () =>
+      (await workbench.tasksUnder('RUNNING')).some((r) => r.startsWith(first.id)) ? true : undefined,
+    );
     const progress = page
       .locator('.notifications-toasts .notification-toast')
       .filter({ hasText: `running ${first.id} · Stop me [hold]` })
@@ -333,6 +339,9 @@ describe('The daily loop, round two (code-server + chromium)', function () {
     );
     await workbench.treeContextMenu(`${second.id} · Keep me [hold]`, 'Run Task');
     await poll('the second task RUNNING', async () => (task('Keep me [hold]').state === 'RUNNING' ? true : undefined));
+    await poll('the second task under RUNNING in the tree', async () =>
+      (await workbench.tasksUnder('RUNNING')).some((r) => r.startsWith(second.id)) ? true : undefined,
+    );
     await workbench.treeContextMenu(`${second.id} · Keep me [hold]`, 'Cancel Task');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
@@ -351,5 +360,50 @@ describe('The daily loop, round two (code-server + chromium)', function () {
       task('Keep me [hold]').state === 'CANCELED' ? true : undefined,
     );
     writeFileSync(join(control, 'release'), '');
+  });
+
+  it('default keybindings: Ctrl+Alt+Y then R runs the queue, N opens New Task, L sends a file', async function () {
+    writeFileSync(join(control, 'release'), '');
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    assert.equal(task('Write the first note').state, 'READY');
+    await page.locator('.part.sidebar .monaco-list-row').first().click(); // focus in the workbench, not an input
+    await page.keyboard.press('Control+Alt+KeyY');
+    await page.keyboard.press('KeyR');
+    await poll('the queue ran the READY task', async () =>
+      task('Write the first note').state === 'DONE' ? true : undefined,
+    );
+    await workbench.runCommand('View: Close All Editors');
+    await page.locator('.part.sidebar .monaco-list-row').first().click();
+    await page.keyboard.press('Control+Alt+KeyY');
+    await page.keyboard.press('KeyN');
+    await poll('a task document', async () =>
+      (
+        await page
+          .locator('.editor-group-container.active .monaco-editor .view-lines')
+          .first()
+          .innerText()
+          .catch(() => '')
+      )
+        .replace(/\u00a0/g, ' ')
+        .includes('New Switchyard task')
+        ? true
+        : undefined,
+    );
+    await workbench.openActivity('Explorer');
+    await page.locator('.explorer-folders-view .monaco-list-row[aria-label="README.md"]').click();
+    await poll('README.md in the editor', async () =>
+      /README\.md/.test(
+        await page
+          .locator('.tab.active')
+          .innerText()
+          .catch(() => ''),
+      )
+        ? true
+        : undefined,
+    );
+    await page.keyboard.press('Control+Alt+KeyY');
+    await page.keyboard.press('KeyL');
+    await workbench.waitForPrompt('Send README.md to which lane?');
+    await page.keyboard.press('Escape');
   });
 });

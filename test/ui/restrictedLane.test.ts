@@ -15,7 +15,7 @@ import { Workbench, poll } from './workbench';
 // Pictures in the light, dark and high-contrast themes: test-output/ui-restricted/.
 
 const OUT = join(REPO_ROOT, 'test-output', 'ui-restricted');
-const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern', hc: 'Default High Contrast' } as const;
+const THEMES = { light: 'Light Modern', dark: 'Dark Modern', hc: 'Dark High Contrast' } as const;
 
 describe('Restricted Mode: a lane whose settings are ignored (code-server + chromium)', function () {
   this.timeout(120_000);
