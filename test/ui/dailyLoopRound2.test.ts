@@ -346,10 +346,8 @@ describe('The daily loop, round two (code-server + chromium)', function () {
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     const buttons = await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts();
-    assert.deepEqual(
-      buttons.map((b) => b.trim()),
-      ['Cancel Task', 'Keep Running'],
-    );
+    // (The order on screen is the platform's: Linux puts the close affordance first.)
+    assert.deepEqual(buttons.map((b) => b.trim()).sort(), ['Cancel Task', 'Keep Running']);
     await themedShots('04-cancel-dialog');
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Keep Running' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -360,6 +358,44 @@ describe('The daily loop, round two (code-server + chromium)', function () {
       task('Keep me [hold]').state === 'CANCELED' ? true : undefined,
     );
     writeFileSync(join(control, 'release'), '');
+  });
+
+  it('failures sort before DONE; Clear Finished archives finished tasks, Show Archived brings them back', async function () {
+    writeFileSync(join(control, 'fail'), '');
+    addTask('Fail again [fail]');
+    const failing = task('Fail again [fail]');
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await poll('the task in the tree', async () =>
+      (await workbench.tasksUnder('READY')).some((r) => r.startsWith(failing.id)) ? true : undefined,
+    );
+    await workbench.treeContextMenu(`${failing.id} · Fail again [fail]`, 'Run Task');
+    await poll(
+      'the task FAILED',
+      async () => (task('Fail again [fail]').state === 'FAILED' ? true : undefined),
+      90_000,
+    );
+    rmSync(join(control, 'fail'), { force: true });
+    const topRows = async (): Promise<string[]> =>
+      (await workbench.sideBarTreeRows()).filter((r) => r.level === 1).map((r) => r.text.split(' ')[0]!);
+    const order = await poll('FAILED in the tree', async () => {
+      const rows = await topRows();
+      return rows.includes('FAILED') ? rows : undefined;
+    });
+    assert.ok(order.indexOf('FAILED') < order.indexOf('DONE'), `FAILED before DONE: ${order}`);
+    assert.ok(order.indexOf('READY') < order.indexOf('FAILED'), `the queue first: ${order}`);
+    await titleMenu('Clear Finished');
+    await poll('the finished tasks gone from the tree', async () => {
+      const rows = await topRows();
+      return !rows.some((r) => ['DONE', 'FAILED', 'CANCELED'].includes(r)) && rows.includes('READY') ? true : undefined;
+    });
+    assert.equal(task('Fail again [fail]').state, 'FAILED', 'nothing changed in the records');
+    await themedShots('05-cleared');
+    await titleMenu('Show Archived Tasks');
+    await poll('the archived tasks back', async () =>
+      (await workbench.tasksUnder('DONE')).length >= 3 ? true : undefined,
+    );
+    await titleMenu('Hide Archived Tasks');
+    await poll('hidden again', async () => ((await workbench.tasksUnder('DONE')).length === 0 ? true : undefined));
   });
 
   it('default keybindings: Ctrl+Alt+Y then R runs the queue, N opens New Task, L sends a file', async function () {

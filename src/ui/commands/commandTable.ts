@@ -27,6 +27,7 @@ import { openChanges } from './openChanges';
 import { showRunLog } from './showRunLog';
 import { submitTaskDocument } from './submitTaskDocument';
 import { showMoreFinished } from './showMoreFinished';
+import { clearFinished, showArchived } from './clearFinished';
 import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /**
@@ -63,5 +64,8 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.showRunLog, handler: (run) => showRunLog(deps, run), row: 'row' },
     { id: COMMANDS.submitTaskDocument, handler: () => submitTaskDocument(deps) },
     { id: COMMANDS.showMoreFinished, handler: () => showMoreFinished(deps) },
+    { id: COMMANDS.clearFinished, handler: () => clearFinished(deps) },
+    { id: COMMANDS.showArchived, handler: () => showArchived(deps, true) },
+    { id: COMMANDS.hideArchived, handler: () => showArchived(deps, false) },
   ];
 }

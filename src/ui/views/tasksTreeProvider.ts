@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { errorMessage, isSwitchyardError } from '../../core/errors';
-import { TASK_STATES } from '../../core/model/taskStates';
+import { TASK_STATES, type TaskState } from '../../core/model/taskStates';
+import type { Task } from '../../core/model/task';
+import type { ArchivedTasks } from './archivedTasks';
 import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
@@ -38,8 +40,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly snapshot: ProjectSnapshot) {
-    this.subscriptions = [this.changed, snapshot.onDidChange(() => this.changed.fire(undefined))];
+  constructor(
+    private readonly snapshot: ProjectSnapshot,
+    private readonly archived: ArchivedTasks,
+  ) {
+    this.subscriptions = [
+      this.changed,
+      snapshot.onDidChange(() => this.changed.fire(undefined)),
+      archived.onDidChange(() => this.changed.fire(undefined)),
+    ];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -56,7 +65,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       return [
         ...(problems.length ? [new ConfigProblemNode(problems)] : []),
         ...pipelineNodes(state),
-        ...stateNodes(state, recent?.more ? recent.finished.length : undefined),
+        ...stateNodes(state, recent?.more ? recent.finished.length : undefined, (t) => this.archived.hides(t)),
         ...more,
       ];
     }
@@ -108,13 +117,33 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 }
 
 /**
- * One node per task state that has tasks, in lifecycle order; tasks by number. `finishedShown`: the state holds only
- * that many of the newest finished tasks (their states' counts say so).
+ * The tree's order of the states: the work in flight in lifecycle order, then what needs a person (failures and
+ * blocks) before what is DONE or CANCELED.
  */
-export function stateNodes(state: ProjectState | undefined, finishedShown?: number): StateNode[] {
+const TREE_ORDER: readonly TaskState[] = [
+  ...TASK_STATES.filter((s) => !['DONE', 'CANCELED', 'FAILED', 'BLOCKED', 'CHANGES_REQUESTED'].includes(s)),
+  'FAILED',
+  'BLOCKED',
+  'CHANGES_REQUESTED',
+  'DONE',
+  'CANCELED',
+];
+
+/**
+ * One node per task state that has tasks, in the tree's order (failures before DONE); tasks by number.
+ * `finishedShown`: the state holds only that many of the newest finished tasks (their states' counts say so).
+ * `hidden`: tasks Clear Finished archived from the tree.
+ */
+export function stateNodes(
+  state: ProjectState | undefined,
+  finishedShown?: number,
+  hidden: (task: Task) => boolean = () => false,
+): StateNode[] {
   if (!state) return [];
-  const byNumber = [...state.tasks].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
-  return TASK_STATES.map(
+  const byNumber = [...state.tasks]
+    .filter((t) => !hidden(t))
+    .sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
+  return TREE_ORDER.map(
     (s) =>
       new StateNode(
         s,
