@@ -24,8 +24,9 @@ export class ArchivedTasks implements vscode.Disposable {
   /** Archives every finished task of `tasks` as of now; returns how many left the tree. */
   async clearFinished(tasks: readonly Task[]): Promise<number> {
     const finished = tasks.filter((t) => FINISHED_TASK_STATES.has(t.state) && !this.isArchived(t));
-    const latest = finished.reduce((at, t) => (t.updatedAt > at ? t.updatedAt : at), this.mark() ?? '');
     if (!finished.length) return 0;
+    // ISO times sort as text: the newest end among them (and the old mark) is the new mark.
+    const latest = [this.mark() ?? '', ...finished.map((t) => t.updatedAt)].sort().at(-1)!;
     await this.memento.update(ARCHIVED_BEFORE, latest);
     await this.show(false);
     return finished.length;
