@@ -402,26 +402,35 @@ describe('The daily loop, round two (code-server + chromium)', function () {
     writeFileSync(join(control, 'release'), '');
     await workbench.runCommand('Notifications: Clear All Notifications');
     assert.equal(task('Write the first note').state, 'READY');
-    await page.locator('.part.sidebar .monaco-list-row').first().click(); // focus in the workbench, not an input
+    // The banner's row opens config.json: the active editor is not a task document before the chords.
+    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'Open Project Config' }).first().click();
+    await poll('config.json active', async () =>
+      /config\.json/.test(
+        await page
+          .locator('.tab.active')
+          .innerText()
+          .catch(() => ''),
+      )
+        ? true
+        : undefined,
+    );
     await page.keyboard.press('Control+Alt+KeyY');
     await page.keyboard.press('KeyR');
     await poll('the queue ran the READY task', async () =>
       task('Write the first note').state === 'DONE' ? true : undefined,
     );
-    await workbench.runCommand('View: Close All Editors');
-    await page.locator('.part.sidebar .monaco-list-row').first().click();
+    const untitled = await page.locator('.tab', { hasText: /^Untitled-/ }).count();
     await page.keyboard.press('Control+Alt+KeyY');
     await page.keyboard.press('KeyN');
-    await poll('a task document', async () =>
-      (
+    await poll('a new task document, active', async () =>
+      (await page.locator('.tab', { hasText: /^Untitled-/ }).count()) === untitled + 1 &&
+      /Untitled-/.test(
         await page
-          .locator('.editor-group-container.active .monaco-editor .view-lines')
-          .first()
+          .locator('.tab.active')
           .innerText()
-          .catch(() => '')
-      )
-        .replace(/\u00a0/g, ' ')
-        .includes('New Switchyard task')
+          .catch(() => ''),
+      ) &&
+      (await workbench.activeEditorText()).includes('New Switchyard task')
         ? true
         : undefined,
     );
