@@ -86,6 +86,13 @@ describe('Restricted Mode: a lane whose settings are ignored (code-server + chro
       /its settings \(switchyard\.lanes in \.vscode\/settings\.json\) are ignored because this folder is not trusted/,
     );
     assert.doesNotMatch(text, /needs the "command" setting|misconfigured/);
+    // A lane the folder's settings do not set is simply not configured: it keeps its own reason.
+    const other = await page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ hasText: 'openai-compatible ·' })
+      .first()
+      .innerText();
+    assert.doesNotMatch(other, /Restricted Mode|not trusted/);
     for (const [key, theme] of Object.entries(THEMES)) {
       await page.keyboard.press('Escape');
       await workbench.runCommand('Preferences: Color Theme');

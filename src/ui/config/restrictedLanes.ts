@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LaneStatus } from '../../core/project';
 import { SETTINGS } from '../commandIds';
+import { laneIdsIn } from './laneIdsInSettings';
 
 /** VS Code's command that opens the Workspace Trust editor. */
 export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
@@ -22,11 +23,13 @@ const LANES_SETTING = `${SETTINGS.section}.${SETTINGS.lanes}`;
  * status says so, and its fix is Manage Workspace Trust.
  */
 export async function explainRestricted(statuses: readonly LaneStatus[]): Promise<ShownLaneStatus[]> {
-  const where = await lanesIgnoredInRestrictedMode();
-  if (!where.length) return [...statuses];
+  if (vscode.workspace.isTrusted) return [...statuses];
+  const files = await workspaceLaneFiles();
   return statuses.map((status) => {
     const { readiness, manifest } = status;
     if (readiness.ready || readiness.fix?.kind !== 'setting') return status;
+    const where = files.filter((f) => f.lanes.has(manifest.id)).map((f) => f.shown);
+    if (!where.length) return status;
     return {
       manifest,
       restricted: true,
@@ -41,16 +44,20 @@ export async function explainRestricted(statuses: readonly LaneStatus[]): Promis
   });
 }
 
-/** In Restricted Mode, the workspace's settings files whose `switchyard.lanes` VS Code ignores; none when trusted. */
-export async function lanesIgnoredInRestrictedMode(): Promise<string[]> {
-  return vscode.workspace.isTrusted ? [] : workspaceFilesSettingLanes();
+/**
+ * In Restricted Mode, the workspace's settings files whose `switchyard.lanes` sets `laneId` (VS Code ignores them);
+ * none when trusted.
+ */
+export async function lanesIgnoredInRestrictedMode(laneId: string): Promise<string[]> {
+  if (vscode.workspace.isTrusted) return [];
+  return (await workspaceLaneFiles()).filter((f) => f.lanes.has(laneId)).map((f) => f.shown);
 }
 
 /**
- * The workspace's settings files that mention `switchyard.lanes` (relative paths). Only read, never applied: the
- * values stay ignored until the folder is trusted.
+ * The workspace's settings files (shown as relative paths) with the lane ids their `switchyard.lanes` sets. Only read,
+ * never applied: the values stay ignored until the folder is trusted.
  */
-async function workspaceFilesSettingLanes(): Promise<string[]> {
+async function workspaceLaneFiles(): Promise<{ shown: string; lanes: Set<string> }[]> {
   const files = (vscode.workspace.workspaceFolders ?? []).map((folder) => ({
     path: join(folder.uri.fsPath, '.vscode', 'settings.json'),
     shown: `${vscode.workspace.workspaceFolders!.length > 1 ? `${folder.name}/` : ''}.vscode/settings.json`,
@@ -58,10 +65,7 @@ async function workspaceFilesSettingLanes(): Promise<string[]> {
   const workspaceFile = vscode.workspace.workspaceFile;
   if (workspaceFile?.scheme === 'file') files.push({ path: workspaceFile.fsPath, shown: workspaceFile.path });
   const found = await Promise.all(
-    files.map(async ({ path, shown }) => {
-      const text = await readFile(path, 'utf8').catch(() => '');
-      return text.includes(`"${LANES_SETTING}"`) ? shown : undefined;
-    }),
+    files.map(async ({ path, shown }) => ({ shown, lanes: laneIdsIn(await readFile(path, 'utf8').catch(() => '')) })),
   );
-  return found.filter((f): f is string => f !== undefined);
+  return found.filter((f) => f.lanes.size > 0);
 }

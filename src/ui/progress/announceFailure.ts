@@ -35,7 +35,7 @@ export async function announceFailure(
   const { reason, how } = failureHeadline(raw);
   const message = `${reason} — Switchyard: ${task.id} · ${task.spec.title} failed${how ? ` (${how})` : ''}`;
   const fix = failureFix(run.failureCode, raw, project.registry.get(run.lane)?.manifest);
-  const restricted = fix?.kind === 'setting' && (await lanesIgnoredInRestrictedMode()).length > 0;
+  const restricted = fix?.kind === 'setting' && (await lanesIgnoredInRestrictedMode(run.lane)).length > 0;
   const actions = [
     ...(fix?.kind === 'secret'
       ? [FAILURE_ACTIONS.setApiKey]
