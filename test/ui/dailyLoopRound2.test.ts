@@ -434,7 +434,7 @@ describe('The daily loop, round two (code-server + chromium)', function () {
         ? true
         : undefined,
     );
-    await workbench.openActivity('Explorer');
+    await page.keyboard.press('Control+Shift+KeyE'); // (the Explorer's unsaved-files badge takes a click)
     await page.locator('.explorer-folders-view .monaco-list-row[aria-label="README.md"]').click();
     await poll('README.md in the editor', async () =>
       /README\.md/.test(
