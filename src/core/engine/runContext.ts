@@ -3,6 +3,7 @@ import type { StateStore } from '../backend/stateStore';
 import type { ProjectSettings } from '../store/projectState';
 import type { LeaseStore } from '../lease/leaseStore';
 import type { JournalStore } from '../journal/journalStore';
+import type { GitHubTokenStore } from '../credentials/githubTokenStore';
 import type { SecretSource } from '../secrets/secretSource';
 import type { ErrorRule } from '../retry/classifyError';
 import type { StageGate } from './stageGate';
@@ -23,6 +24,8 @@ export interface RunContext {
    * Resolves the secrets lanes declare (SecretStorage in VS Code, the environment in the CLI, then secret commands).
    */
   readonly secrets: SecretSource;
+  /** GitHub tokens by the host they belong to (SecretStorage per host in VS Code, then the environment, then commands). */
+  readonly githubTokens: GitHubTokenStore;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /** Read when each verification starts (with the effective settings), so a changed setting applies to the next one. */
