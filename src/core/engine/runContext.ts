@@ -24,7 +24,7 @@ export interface RunContext {
    * Resolves the secrets lanes declare (SecretStorage in VS Code, the environment in the CLI, then secret commands).
    */
   readonly secrets: SecretSource;
-  /** GitHub tokens by the host they belong to (SecretStorage per host in VS Code, then the environment, then commands). */
+  /** GitHub tokens by the host they belong to (VS Code's SecretStorage per host, the environment, secret commands). */
   readonly githubTokens: GitHubTokenStore;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;

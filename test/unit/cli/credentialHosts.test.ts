@@ -95,7 +95,7 @@ describe('GitHub tokens go only to the host they were stored for', function () {
     return JSON.parse(status.out).tasks[0];
   }
 
-  it("a committed github.apiUrl and remote on the attacker's host get no token, even in a trusted workspace", async () => {
+  it("a committed github.apiUrl and remote on the attacker's host get no token, even when trusted", async () => {
     await attackerRepository([
       ['integration.mode', 'pull-request'],
       ['integration.base', 'main'],
@@ -143,13 +143,13 @@ describe('GitHub tokens go only to the host they were stored for', function () {
       task.failureReason ?? '',
       new RegExp(
         String.raw`integration\.remote "http://127\.0\.0\.1:\d+/o/r\.git" goes to 127\.0\.0\.1:\d+ .*, but the ` +
-          String.raw`GitHub token is for 127\.0\.0\.1:\d+ \(github\.apiUrl\): a GitHub token is sent only to the host ` +
-          'it belongs to',
+          String.raw`GitHub token is for 127\.0\.0\.1:\d+ \(github\.apiUrl\): a GitHub token is sent only to ` +
+          'the host it belongs to',
       ),
     );
   });
 
-  it("the user's own host still gets its token, on REST and on the push; the github.com token goes nowhere", async () => {
+  it("the user's own host still gets its token, on REST and the push; the github.com token goes nowhere", async () => {
     const ghe = await enterpriseServer();
     await simpleGit().clone(origin.dir, clone);
     await simpleGit(clone)

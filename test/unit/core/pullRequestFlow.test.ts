@@ -326,7 +326,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(task!.state, 'FAILED');
     assert.match(
       task!.failureReason!,
-      /integration\.mode is "pull-request" but no GitHub token is set: .*set GH_HOST=127\.0\.0\.1:\d+ and GH_ENTERPRISE_TOKEN/,
+      /integration\.mode is "pull-request" but no GitHub token is set: .*set GH_HOST=127\.0\.0\.1:\d+ and GH_ENTER/,
     );
     assert.equal(setup.gh.pulls.length, 0);
   });
