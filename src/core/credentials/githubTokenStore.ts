@@ -1,4 +1,3 @@
-import type { SecretSource } from '../secrets/secretSource';
 import { GITHUB_COM, normalizeGitHubHost } from './githubHost';
 
 /**
@@ -44,7 +43,7 @@ export function envGitHubTokens(env: NodeJS.ProcessEnv): GitHubTokenStore {
  * Secret commands (`secretCommands`, e.g. `{"GITHUB_TOKEN": "gh auth token"}`) by the same names and the same
  * binding: `GITHUB_TOKEN`'s command answers for github.com, `GH_ENTERPRISE_TOKEN`'s for the host in `GH_HOST`.
  */
-export function commandGitHubTokens(commands: SecretSource, env: NodeJS.ProcessEnv): GitHubTokenStore {
+export function commandGitHubTokens(commands: NamedSecrets, env: NodeJS.ProcessEnv): GitHubTokenStore {
   const secretFor = (host: string) =>
     host === GITHUB_COM ? 'GITHUB_TOKEN' : host === boundEnterpriseHost(env) ? 'GH_ENTERPRISE_TOKEN' : undefined;
   return {
@@ -55,6 +54,13 @@ export function commandGitHubTokens(commands: SecretSource, env: NodeJS.ProcessE
     },
     howToSet: (host) => commands.howToSet('github', secretFor(host) ?? 'GH_ENTERPRISE_TOKEN'),
   };
+}
+
+/** A source of named secrets (the shape of the secret-command source, which lives in a sibling layer). */
+export interface NamedSecrets {
+  readonly name: string;
+  get(laneId: string, secret: string): Promise<string | undefined>;
+  howToSet(laneId: string, secret: string): string;
 }
 
 /** Asks each store in turn for the host's token; the first wins. */
