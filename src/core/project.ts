@@ -151,6 +151,10 @@ export class Project {
         envGitHubTokens(options.parentEnv ?? process.env),
         commandGitHubTokens(commands, options.parentEnv ?? process.env),
       ),
+      settingOrigin: async (key) => ({
+        source: (await store.layers()).sources.get(key) ?? 'default',
+        trusted: await isTrusted(),
+      }),
       laneSettingsOverride: options.laneSettingsOverride,
       verifyTimeoutMs: (settings) =>
         (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??

@@ -8,6 +8,7 @@ import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
+import { modelKeyRefusal } from './modelKeyBinding';
 import { endRunGroups } from '../process/runGroups';
 import { captureChange, createWorktree } from '../workspace/worktrees';
 import { portBlockEnv } from '../lanes/portBlock';
@@ -76,6 +77,8 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     .filter((r) => r.taskId === task.id && r.id !== run.id)
     .reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
 
+  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, ctx.laneSettingsOverride?.(run.lane));
+  if (refusal) return { ok: false, code: 'lane-misconfigured', reason: refusal };
   const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
   if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
   if (!resuming) {
