@@ -67,8 +67,9 @@ export async function openGitHub(
   const { Octokit } = await import('@octokit/rest');
   const octokit = new Octokit({ baseUrl: apiUrl.replace(/\/+$/, ''), log: QUIET, userAgent: 'switchyard' });
   octokit.hook.before('request', async (options) => {
-    // Only to github.apiUrl: Octokit is built on it, and a call to another host gets no token.
-    if (restCredentialHost(String(options.baseUrl ?? apiUrl)) !== host) return;
+    // Only to the token's host: a call whose URL is absolute (a pagination link) and on another host gets none.
+    const target = /^https?:\/\//i.test(String(options.url)) ? String(options.url) : String(options.baseUrl ?? apiUrl);
+    if (!sameHost(target, host)) return;
     const loan = await lender.lend();
     onToken(loan.token);
     options.headers.authorization = `token ${loan.token}`;
@@ -167,6 +168,15 @@ async function lenderFor(
   const entry = { lender: new TokenLender(source), source };
   byKey.set(key, entry);
   return entry;
+}
+
+/** Whether a REST call to `url` may carry the token of `host` (an http URL off this machine may not). */
+function sameHost(url: string, host: string): boolean {
+  try {
+    return restCredentialHost(url) === host;
+  } catch {
+    return false;
+  }
 }
 
 /** What to do when no token is stored for `host`: how to store one, and why another host's token is not used. */
