@@ -93,10 +93,11 @@ export function checkApiDeclaration(file = join(REPO, TARGET)) {
   const actualLines = actual.split('\n');
   let line = 0;
   while (line < expectedLines.length && expectedLines[line] === actualLines[line]) line += 1;
+  const name = relative(REPO, file).startsWith('..') ? file : relative(REPO, file);
   return {
     ok: false,
     message:
-      `${relative(REPO, file) || file} is stale: it differs from the declaration of ${SOURCE} from line ${line + 1} ` +
+      `${name} is stale: it differs from the declaration of ${SOURCE} from line ${line + 1} ` +
       `(generated: ${JSON.stringify(expectedLines[line] ?? '')}, file: ${JSON.stringify(actualLines[line] ?? '')}). ` +
       `Run \`${REGENERATE}\` and commit ${TARGET}.`,
   };
