@@ -30,7 +30,7 @@ export type PrepareOutcome =
  * files and symlinks `worktree.link` folders from the main checkout, then
  * runs `worktree.setup`. With the setup cache on and a lockfile present, the
  * ignored files setup produced are stored per lockfile hash, and a later
- * worktree with the same hash gets a hard-link copy instead of running setup.
+ * worktree with the same hash gets its own copy (copy-on-write where the file system can) instead of running setup.
  */
 export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutcome> {
   const started = Date.now();
