@@ -112,13 +112,17 @@ export async function withCacheEntryLock<T>(
 
 /**
  * `cp -a --reflink=auto` (copy-on-write clones on btrfs, XFS and other file systems that have them; a full copy
- * elsewhere), else `cp -a` (a `cp` without `--reflink`). Never hard links: the copy must not share its files.
+ * elsewhere), else on macOS `cp -ac` (clones on APFS), else `cp -a`. Never hard links: the copy must not share its
+ * files.
  */
 async function ownCopy(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
-  if ((await cp(['-a', '--reflink=auto', from, to], dirname(to))) === 0) return;
-  await rm(to, { recursive: true, force: true });
-  if ((await cp(['-a', from, to], dirname(to))) === 0) return;
+  // GNU cp; macOS's cp clones with -c (APFS); any cp copies with -a.
+  const tries = [['-a', '--reflink=auto'], ...(process.platform === 'darwin' ? [['-ac']] : []), ['-a']];
+  for (const flags of tries) {
+    if ((await cp([...flags, from, to], dirname(to))) === 0) return;
+    await rm(to, { recursive: true, force: true });
+  }
   throw new Error(`could not copy ${from} to ${to}`);
 }
 
