@@ -123,7 +123,8 @@ export async function installRunWorktreeHook(worktreeDir: string, cliCommand: st
  * committed with this machine's paths, and the team's pre-push renamed. Refused, saying what to do instead.
  */
 async function refuseTrackedHooks(dir: string, hooks: string): Promise<void> {
-  const top = (await git(dir, ['rev-parse', '--show-toplevel'])).stdout.trim();
+  const top = (await git(dir, ['rev-parse', '--show-toplevel'], [0, 128])).stdout.trim();
+  if (!top) return;
   const rel = relative(realpathSync(top), existsSync(hooks) ? realpathSync(hooks) : hooks);
   if (!rel || rel.startsWith('..') || isAbsolute(rel)) return;
   const tracked = (await git(top, ['ls-files', '-z', '--', rel], [0, 1, 128])).stdout;
