@@ -11,8 +11,12 @@ export const MAX_COPIED_FILE_BYTES = 1024 * 1024;
 const SECRET_KEY = /pass|pwd|secret|token|key|auth|credential|private|cookie|session|salt|dsn/i;
 /** `KEY=value`, `export KEY="value"`, `key: value`, `"key": "value",` (env, ini, YAML and JSON lines alike). */
 const KEY_VALUE = /^\s*(?:export\s+)?["']?([A-Za-z_][\w.-]*)["']?\s*[=:]\s*(.*?)\s*,?\s*$/;
-/** Values that say nothing on their own: a plain word (`localhost`, `production`), a number, a boolean. */
-const PLAIN = /^(?:[A-Za-z][A-Za-z_-]*|[-+]?\d+(?:\.\d+)?|true|false|null|none|yes|no|on|off)$/i;
+/**
+ * Values that say nothing on their own: a plain word (`localhost`, `production`), a number, a boolean, a URL without
+ * credentials, query or fragment (`https://api.example.com/v1`).
+ */
+const PLAIN =
+  /^(?:[A-Za-z][A-Za-z_-]*|[-+]?\d+(?:\.\d+)?|true|false|null|none|yes|no|on|off|[a-z][a-z\d+.-]*:\/\/[^\s@?#]+)$/i;
 
 export interface CopiedSecret {
   /** How it is named in redactions and guard findings: `DB_PASSWORD in .env`, `line 3 of certs/dev.pem`. */
@@ -28,7 +32,7 @@ export interface CopiedSecret {
  * gives its value; any other line gives itself, trimmed. Comments, section
  * headers and trivial values are skipped: shorter than 8 characters (6 when
  * the key names a secret: PASSWORD, TOKEN, KEY, SECRET, …), or a plain word,
- * number or boolean unless the key names a secret. They become secrets of the
+ * number, boolean or URL without credentials unless the key names a secret. They become secrets of the
  * run: redacted everywhere, and a change holding one verbatim is blocked.
  */
 export async function copiedFileSecrets(root: string, copy: readonly string[]): Promise<CopiedSecret[]> {
@@ -67,10 +71,14 @@ export function fileSecrets(path: string, text: string): CopiedSecret[] {
   return out;
 }
 
-/** A quoted value without its quotes; an unquoted one without a trailing ` # comment`. */
+/**
+ * A quoted value without its quotes (the first line of a multi-line one without its opening quote); an unquoted one
+ * without a trailing ` # comment`.
+ */
 function unquote(value: string): string {
   const quoted = /^(["'`])(.*)\1$/.exec(value);
   if (quoted) return quoted[2] ?? '';
+  if (/^["'`]/.test(value)) return value.slice(1);
   return value.replace(/\s+#.*$/, '');
 }
 

@@ -15,6 +15,8 @@ describe('the secrets of a copied file', () => {
       'WORKERS=12345678',
       'HOST=localhost',
       'NODE_ENV=production',
+      'API_URL=https://api.example.com/v1',
+      'HOOK_URL=https://hooks.example.com/x?sig=0a1b2c3d4e',
       'EMPTY=',
     ].join('\n');
     assert.deepEqual(fileSecrets('.env', text), [
@@ -23,6 +25,7 @@ describe('the secrets of a copied file', () => {
       { name: 'SALT in .env', value: '9f86d081884c7d659a2feaa0c55ad015' },
       { name: 'URL in .env', value: 'postgres://me:pw@db:5432/app' },
       { name: 'DB_PASS in .env', value: 'abc123' },
+      { name: 'HOOK_URL in .env', value: 'https://hooks.example.com/x?sig=0a1b2c3d4e' },
     ]);
   });
 
