@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors';
 import { conflictMarkerEvidence } from './conflictMarkers';
 import { scanAddedContent, scanPatchContent, type ContentScan } from './contentScan';
 import type { GuardEvidence } from './guardLog';
@@ -42,9 +43,10 @@ export interface RunDiffGuardReport {
  * The integration gate for a run's change (`base..head`): conflict markers
  * and secrets in the lines the run adds (vendor key formats, and the run's
  * own secret values verbatim, whatever their format, the values of copied
- * files among them; and the copied or linked paths themselves). Same rules and fail-safety as the
- * pre-push guard; each verdict is recorded with the run id. Given the run's
- * own patch, its lines are read from it (no second diff).
+ * files among them; and the copied or linked paths themselves). Same rules
+ * and fail-safety as the pre-push guard; each verdict is recorded with the
+ * run id. Given the run's own patch, its lines are read from it (no second
+ * diff).
  */
 export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
   const ctx = {
@@ -66,11 +68,17 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
     const added = scan.added ?? new Map();
     const { findings: patterns, skipped } = await scanSecrets(added);
     const findings = [...scanKnownSecrets(added, options.secrets ?? []), ...patterns];
+    // A failure to list the paths costs only that check: the value scans above still decide.
+    let pathsUnchecked: string | undefined;
     const paths = options.provided
-      ? await providedPathEvidence(options.cwd, options.base, options.head, options.provided)
+      ? await providedPathEvidence(options.cwd, options.base, options.head, options.provided).catch((error) => {
+          pathsUnchecked = errorMessage(error);
+          return [];
+        })
       : [];
     const warnings: GuardEvidence[] = [
       ...skipped,
+      ...(pathsUnchecked ? [{ message: `copied and linked paths not checked: ${pathsUnchecked}` }] : []),
       ...(scan.notCollected ? [{ message: `not scanned for secrets: ${scan.notCollected}` }] : []),
     ];
     if (findings.length || paths.length)
