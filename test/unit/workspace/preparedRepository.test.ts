@@ -5,6 +5,8 @@ import { simpleGit } from 'simple-git';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Project } from '../../../src/core/project';
+import { WorktreeSettings } from '../../../src/core/store/orchestratorSettings';
+import { prepareWorktree } from '../../../src/core/workspace/prepareWorktree';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
@@ -204,5 +206,36 @@ describe('a prepared repository: the files worktree.copy puts into a worktree ar
     assert.equal(state.tasks[0]!.state, 'DONE', state.runs.at(-1)?.failureReason);
     const conf = await simpleGit(clone).raw(['show', 'switchyard/integration:app.conf']);
     assert.match(conf, /host = localhost/);
+  });
+});
+
+describe('worktree.copy: the place in the worktree is resolved too', () => {
+  it('a symlink the run checked out (cfg -> ..) cannot make the copy land outside the worktree', async () => {
+    const dir = await makeTempDir();
+    try {
+      // The main checkout has a real cfg/ folder; the run starts from a commit where cfg is a symlink leaving it.
+      const root = join(dir.dir, 'main');
+      const worktree = join(dir.dir, 'wt', 'run');
+      await mkdir(join(root, 'cfg'), { recursive: true });
+      await writeFile(join(root, 'cfg', 'app.env'), 'TOKEN=abcdefgh12345\n');
+      await mkdir(worktree, { recursive: true });
+      await symlink('..', join(worktree, 'cfg'));
+      const outcome = await prepareWorktree({
+        root,
+        worktree,
+        settings: WorktreeSettings.parse({ copy: ['cfg/app.env'] }),
+        env: {},
+        onLine: () => undefined,
+        onDecision: () => undefined,
+      });
+      assert.equal(outcome.ok, false);
+      assert.match(
+        outcome.ok ? '' : outcome.reason,
+        /worktree\.copy: cfg\/app\.env passes through the symlink cfg -> \.\., which leaves the worktree/,
+      );
+      assert.deepEqual(await readdir(join(dir.dir, 'wt')), ['run'], 'nothing was written beside the worktree');
+    } finally {
+      await dir.cleanup();
+    }
   });
 });
