@@ -153,7 +153,19 @@ export interface LaneRunInput {
   readonly feedback?: string;
   /** `review`: judge the diff in `task.spec` and answer with `result.review`. */
   readonly mode?: 'work' | 'review';
-  readonly resume?: { readonly runId: string; readonly sessionId?: string; readonly salvageBranch?: string };
+  /**
+   * The earlier run this attempt follows. Resume `sessionId` only when `workspaceDir` is `sessionCwd` (the
+   * directory it began in). `start`: `earlier-work` (the worktree holds the earlier work), `target-head` or
+   * `base` (it does not: `workBranch` is context only).
+   */
+  readonly resume?: {
+    readonly runId: string;
+    readonly sessionId?: string;
+    readonly sessionCwd?: string;
+    readonly salvageBranch?: string;
+    readonly start?: 'earlier-work' | 'target-head' | 'base';
+    readonly workBranch?: string;
+  };
   readonly secrets: Readonly<Record<string, string>>;
   readonly settings: Readonly<Record<string, unknown>>;
   /** Aborted on cancel and timeout. */

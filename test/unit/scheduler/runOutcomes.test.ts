@@ -89,7 +89,7 @@ describe('run outcomes: STALE_RESULT, retries, fix attempts, fallback, blocking'
     assert.equal(task.state, 'READY');
     assert.equal(task.retryAt, undefined, 'a fix attempt does not back off');
     const r2 = newRun(state, task, opts());
-    assert.deepEqual(r2.resumeFrom, { runId: r1.id, sessionId: undefined, commit: 'c1' });
+    assert.deepEqual(r2.resumeFrom, { runId: r1.id, start: 'earlier-work', workBranch: r1.branch, commit: 'c1' });
     assert.equal(r2.baseCommit, r1.baseCommit);
     assert.equal(r2.feedback, 'FAIL src/a.test.ts');
     assert.equal(r2.parentRunId, r1.id);
