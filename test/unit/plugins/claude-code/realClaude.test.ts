@@ -312,12 +312,12 @@ describe(
         const state = await project.state();
         const [first, second] = state.runs;
         assert.equal(first!.failureCode, 'lane-exit', first!.failureReason);
-        assert.match(
-          first!.failureReason ?? '',
-          new RegExp(
-            String.raw`claude was refused every edit it asked for because each named a file outside the run's ` +
-              String.raw`worktree \(${elsewhere}/x\.txt\)`,
+        assert.ok(
+          (first!.failureReason ?? '').includes(
+            "claude was refused every edit it asked for because each named a file outside the run's worktree " +
+              `(${elsewhere}/x.txt)`,
           ),
+          first!.failureReason,
         );
         assert.doesNotMatch(first!.failureReason ?? '', /permission-mode/);
         assert.equal(state.tasks[0]!.state, 'DONE', second?.failureReason);
