@@ -127,7 +127,7 @@ describe('CLI lanes: a session is resumed only in the worktree it began in', () 
     );
   });
 
-  it('`codex exec resume` refused with "already has an active writer": a new thread with the earlier work', async () => {
+  it('`codex exec resume` refused ("already has an active writer"): a new thread with the earlier work', async () => {
     // stderr and exit code as codex-cli 0.171.0 prints them when another codex process still holds the thread.
     const refusal = [
       `2026-12-01T13:26:17.001718Z ERROR codex_core::session::session: failed to initialize thread ` +
