@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/runCli';
-import { cliLaneProject, laneEvents } from '../../helpers/cliLaneProject';
+import { cliLaneProject } from '../../helpers/cliLaneProject';
 import { standIn } from '../../helpers/cliStandIns';
 import { makeTempDir } from '../../helpers/tempRepo';
 
