@@ -7,7 +7,6 @@ import { cliLaneProject } from '../../helpers/cliLaneProject';
 import { standIn } from '../../helpers/cliStandIns';
 import { makeTempDir } from '../../helpers/tempRepo';
 
-const SESSION = '5f0c9d4e-2b7a-4c61-9e38-1d7a6b2f4c90';
 
 function cli(...args: string[]) {
   return runCli(args);
