@@ -7,7 +7,6 @@ import { cliLaneProject } from '../../helpers/cliLaneProject';
 import { standIn } from '../../helpers/cliStandIns';
 import { makeTempDir } from '../../helpers/tempRepo';
 
-
 function cli(...args: string[]) {
   return runCli(args);
 }
