@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -137,6 +137,10 @@ describe(
           const diff = await readFile(join(repo.dir, '.switchyard', 'runs', second.id, 'diff.patch'), 'utf8');
           assert.match(diff, /\+before the crash/);
           assert.match(diff, /\+after the resume/);
+          assert.ok(
+            !existsSync(join(first.worktree, 'second.txt')),
+            "nothing was written in the killed run's worktree",
+          );
           // Its own two calls as the server answered them (100 input tokens each; 20 output each), counted once: the
           // result's totals are the new session's own. Cost at the default model's price as Claude Code reports it
           // ($4 per million input tokens, $20 per million output tokens, claude 2.1.332).
