@@ -29,6 +29,13 @@ import type { z } from 'zod';
 /** The lane API version this file describes. */
 export declare const LANE_API_VERSION: 1;
 
+/**
+ * What a setting's value can make Switchyard do: run something (`executes`), send a credential or the user's
+ * environment somewhere (`routes-credential`), bring files from outside into a run's worktree
+ * (`reads-outside-worktree`), weaken a price or cost cap (`weakens-protection`), or nothing of these (`plain`).
+ */
+export type SettingClass = 'executes' | 'routes-credential' | 'reads-outside-worktree' | 'weakens-protection' | 'plain';
+
 /** What `registerLane` returns; a `vscode.Disposable` in an extension. */
 export interface Disposable {
   dispose(): void;
@@ -59,7 +66,9 @@ export interface LaneManifest {
   /**
    * The lane's settings, documented for users. `type` is what `switchyard lanes set`
    * accepts (`string` keeps the text as typed; `string[]` and `object` are JSON);
-   * without it a value is JSON or else text.
+   * without it a value is JSON or else text. `class` is what a value can make Switchyard do: in an
+   * untrusted workspace only `plain` settings from the repository apply; without one the setting is
+   * treated like one that executes.
    */
   settings?: Record<
     string,
@@ -67,6 +76,7 @@ export interface LaneManifest {
       description: string;
       required?: boolean;
       type?: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
+      class?: SettingClass;
     }
   >;
   /** Secrets resolved by Switchyard before the lane starts; a missing one fails the run first. */
@@ -288,7 +298,12 @@ export type ApiLaneSettings = z.infer<typeof ApiLaneSettings>;
 /** Documentation of the common settings, to spread into a manifest's `settings`. */
 export declare const API_LANE_SETTING_DOCS: Record<
   string,
-  { description: string; required?: boolean; type: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object' }
+  {
+    description: string;
+    required?: boolean;
+    type: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
+    class: SettingClass;
+  }
 >;
 
 /**

@@ -26,12 +26,13 @@ import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
 import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
-import { configPath } from './store/projectConfig';
 import type { LayeredSettings } from './store/settingsLayers';
 import { LayeredStateStore } from './engine/layeredStateStore';
 import { type ConfigEdit, editProjectConfig } from './engine/projectConfigEdits';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
+import { StateFromRepository } from './backend/stateFromRepository';
+import { untrustedNotice } from './store/untrustedNotice';
 import { measureWorktreeUsage, readWorktreeUsage, type WorktreeUsage } from './workspace/worktreeUsage';
 import {
   listSalvage,
@@ -122,7 +123,18 @@ export class Project {
   ) {
     const trusted = options.trusted;
     const isTrusted = typeof trusted === 'function' ? trusted : () => !!trusted;
-    const store = new LayeredStateStore(backend.state, root, isTrusted, options.editorSettings);
+    // Only the files backend keeps its state in the work tree, where a clone can put one.
+    const fromRepository = backend.kind === 'files' ? new StateFromRepository(root) : undefined;
+    const store = new LayeredStateStore(
+      backend.state,
+      root,
+      {
+        trusted: isTrusted,
+        trackedState: async () => (await fromRepository?.tracked()) ?? [],
+        laneClass: (laneId, setting) => registry.get(laneId)?.manifest.settings[setting]?.class,
+      },
+      options.editorSettings,
+    );
     this.store = store;
     this.ctx = {
       root,
@@ -343,14 +355,13 @@ export class Project {
     return this.store.layers();
   }
 
-  /** What the committed config had ignored because the workspace is not trusted, as one message; none: undefined. */
+  /**
+   * What the workspace's trust withholds, as one message: the settings the repository carries that were ignored (by
+   * file and class), and the tasks of a state file that came with it; nothing withheld: undefined.
+   */
   async configNotice(): Promise<string | undefined> {
-    const { ignored } = await this.store.layers();
-    if (!ignored.length) return undefined;
-    return (
-      `ignored in ${configPath(this.root)} until this workspace is trusted (they would run commands): ` +
-      `${ignored.join(', ')}. Trust it with \`switchyard trust\` (VS Code: Manage Workspace Trust).`
-    );
+    const [{ ignored }, held] = await Promise.all([this.store.layers(), this.store.heldState()]);
+    return untrustedNotice(this.root, ignored, held);
   }
 
   /** Sets or (no `text`) unsets a config key in the committed file, or with `local` in this machine's override. */
@@ -394,6 +405,8 @@ export class Project {
       });
       return [...BUILTIN_ERROR_RULES];
     });
+    if ((await this.store.heldState()).length)
+      throw new SwitchyardError('untrusted-workspace', (await this.configNotice()) ?? 'the workspace is not trusted');
     return runQueue(this.ctx, options);
   }
 
