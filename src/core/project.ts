@@ -26,7 +26,7 @@ import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
 import { commandSecretSource } from './secrets/commandSecretSource';
 import type { ProjectSettings, ProjectState } from './store/projectState';
-import type { LayeredSettings } from './store/settingsLayers';
+import { type LayeredSettings, within } from './store/settingsLayers';
 import { LayeredStateStore } from './engine/layeredStateStore';
 import { type ConfigEdit, editProjectConfig } from './engine/projectConfigEdits';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
@@ -364,6 +364,16 @@ export class Project {
     return untrustedNotice(this.root, ignored, held);
   }
 
+  /**
+   * What the workspace's trust withholds of `key` (the key, a setting inside it or the group it is in), as one
+   * message; nothing: undefined. Said right after `config set` stores a value that will not apply.
+   */
+  async ignoredNotice(key: string): Promise<string | undefined> {
+    const { ignored } = await this.store.layers();
+    const hits = ignored.filter((i) => within(i.key, key) || within(key, i.key));
+    return untrustedNotice(this.root, hits, []);
+  }
+
   /** Sets or (no `text`) unsets a config key in the committed file, or with `local` in this machine's override. */
   async editConfig(edit: ConfigEdit): Promise<{ file: string; value: unknown }> {
     const result = await editProjectConfig(this.root, this.store, edit);
@@ -405,8 +415,9 @@ export class Project {
       });
       return [...BUILTIN_ERROR_RULES];
     });
-    if ((await this.store.heldState()).length)
-      throw new SwitchyardError('untrusted-workspace', (await this.configNotice()) ?? 'the workspace is not trusted');
+    // Tasks that came with the repository do not run (nor are its runs resumed) until it is trusted.
+    const held = await this.store.heldState();
+    if (held.length) throw new SwitchyardError('untrusted-workspace', untrustedNotice(this.root, [], held)!);
     return runQueue(this.ctx, options);
   }
 

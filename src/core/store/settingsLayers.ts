@@ -24,6 +24,8 @@ export interface IgnoredSetting {
   settingClass: SettingClass | undefined;
   /** `committed`: `.switchyard/config.json`; `state`: a state file that came with the clone (tracked by git). */
   from: 'committed' | 'state';
+  /** The value that was not applied (settings hold no secrets: a secret comes from a secret command or the env). */
+  value: unknown;
 }
 
 /** How the settings are layered: whether the workspace is trusted, and what decides each setting's class. */
@@ -52,7 +54,7 @@ function withhold(
   for (const key of keys) {
     const settingClass = settingClassOf(key, laneClass);
     if (settingClass === 'plain') continue;
-    ignored.push({ key, settingClass, from });
+    ignored.push({ key, settingClass, from, value: structuredClone(getPath(settings, key)) });
     deletePath(settings, key);
   }
   return ignored;
@@ -109,7 +111,7 @@ export function deletePath(target: Record<string, unknown>, key: string): boolea
 }
 
 /** Whether `key` is `scope` or lies inside it. */
-function within(key: string, scope: string): boolean {
+export function within(key: string, scope: string): boolean {
   return key === scope || key.startsWith(`${scope}.`);
 }
 

@@ -63,8 +63,8 @@ describe('the committed project config in a fresh clone', function () {
     assert.match(
       untrusted.err,
       new RegExp(
-        'ignored in .*config\\.json until this workspace is trusted .*: laneSettings\\.command\\.command\\. ' +
-          'Trust it with `switchyard trust`',
+        'ignored in .*config\\.json until this workspace is trusted: laneSettings\\.command\\.command ' +
+          '\\(would run a command\\)\\. Trust it with `switchyard trust`',
       ),
     );
     assert.equal(existsSync(marker), false);
