@@ -70,12 +70,11 @@ async function config(ctx: CliContext): Promise<number> {
   } else if (ctx.flags.explain) {
     for (const [k, source] of picked)
       ctx.out(`${k} = ${JSON.stringify(getPath(layers.settings, k))}  (${SOURCE_TEXT[source]})`);
-    for (const i of ignored)
-      ctx.out(
-        `${i.key} = ${JSON.stringify(i.value)}  (ignored: ${i.from === 'committed' ? SOURCE_TEXT.committed : STATE_TEXT}` +
-          `, ${i.settingClass ?? 'unclassified'}: ${i.settingClass ? SETTING_CLASS_TEXT[i.settingClass] : 'unknown'}` +
-          '; the workspace is not trusted: `switchyard trust`)',
-      );
+    for (const i of ignored) {
+      const from = i.from === 'committed' ? SOURCE_TEXT.committed : STATE_TEXT;
+      const why = i.settingClass ? `${i.settingClass}: ${SETTING_CLASS_TEXT[i.settingClass]}` : 'unclassified';
+      ctx.out(`${i.key} = ${JSON.stringify(i.value)}  (ignored: ${from}, ${why}; untrusted: \`switchyard trust\`)`);
+    }
     ctx.out(
       `precedence: default < committed ${configPath(project.root)} < local override (the state) < VS Code settings`,
     );

@@ -117,7 +117,7 @@ describe('an untrusted clone prepared by someone else', function () {
     assert.match(trusted.out, /^t2 DONE$/m);
   });
 
-  it("finding 2: an existing project's own (untracked) state keeps its tasks and local settings, untrusted", async () => {
+  it("finding 2: an existing project's own (untracked) state keeps its tasks and settings, untrusted", async () => {
     const marker = join(home.dir, 'own-lane-ran');
     await simpleGit().clone(origin.dir, clone);
     await simpleGit(clone).addConfig('user.name', 'Victim').addConfig('user.email', 'victim@localhost');
