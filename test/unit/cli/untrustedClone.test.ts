@@ -96,18 +96,18 @@ describe('an untrusted clone prepared by someone else', function () {
     assert.match(await simpleGit(clone).raw(['ls-files', '.switchyard']), /\.switchyard\/state\.json/);
 
     assert.equal((await cli('task', 'add', '--title', 'mine')).code, 0);
+    const run = await cli('run');
+    assert.equal(existsSync(laneMarker), false, 'the lane command ran');
+    assert.equal(existsSync(setupMarker), false, 'the setup command ran');
+    assert.notEqual(run.code, 0, run.out);
+    assert.match(run.err, /came with the repository \(git tracks \.switchyard\/state\.json.*none runs until/);
+    assert.match(run.err, /Trust it with `switchyard trust`/);
     const explained = await cli('config', 'get', '--explain');
     assert.match(
       explained.out,
       /^laneSettings\.command\.command = .*\(ignored: state file tracked by git .*executes: would run a command/m,
     );
     assert.match(explained.out, /^worktree\.setup = .*\(ignored: state file tracked by git/m);
-    const run = await cli('run');
-    assert.notEqual(run.code, 0, run.out);
-    assert.match(run.err, /came with the repository \(git tracks \.switchyard\/state\.json.*none runs until/);
-    assert.match(run.err, /Trust it with `switchyard trust`/);
-    assert.equal(existsSync(laneMarker), false, 'the lane command ran');
-    assert.equal(existsSync(setupMarker), false, 'the setup command ran');
 
     assert.equal((await runCli(['trust', '--repo', clone], { env })).code, 0);
     const trusted = await cli('run');
@@ -140,8 +140,13 @@ describe('an untrusted clone prepared by someone else', function () {
     // The environment of the real claude, read from /proc while it waits for each answer.
     const environs: string[] = [];
     const capture = (): void => {
-      for (const pid of processesIn(realpathSync(clone)))
-        environs.push(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').join('\n'));
+      for (const pid of processesIn(realpathSync(clone))) {
+        try {
+          environs.push(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').join('\n'));
+        } catch {
+          // Gone already (a hook's shell).
+        }
+      }
     };
     user.onRequest = capture;
     evil.onRequest = capture;
@@ -231,16 +236,16 @@ describe('an untrusted clone prepared by someone else', function () {
         },
       });
       assert.equal((await cli('task', 'add', '--title', 'mine', '--lane', 'anthropic')).code, 0);
-      const explained = await cli('config', 'get', 'laneSettings', '--explain');
-      assert.match(explained.out, /^laneSettings\.anthropic\.baseUrl = .*\(ignored: .*routes-credential/m);
-      assert.match(explained.out, /^laneSettings\.anthropic\.maxTaskCostUsd = 100000 {2}\(ignored: .*weakens/m);
       const run = await cli('run');
-      assert.equal(evil.requests.length, 0);
       assertNoSecret(evil.transcript(), "the repository's host");
+      assert.equal(evil.requests.length, 0);
       assert.equal(user.requests.length, 1, run.out + run.err);
       assert.equal(user.requests[0]!.headers['x-api-key'], SECRETS.ANTHROPIC_API_KEY);
       // $3 per million input tokens (the lane's own price): $5.70 passes the default $5 cap before the next call.
       assert.match(run.out, /exceeded the task cost cap \(\$5\.00; spent \$5\.70/);
+      const explained = await cli('config', 'get', 'laneSettings', '--explain');
+      assert.match(explained.out, /^laneSettings\.anthropic\.baseUrl = .*\(ignored: .*routes-credential/m);
+      assert.match(explained.out, /^laneSettings\.anthropic\.maxTaskCostUsd = 100000 {2}\(ignored: .*weakens/m);
 
       assert.equal((await runCli(['trust', '--repo', clone], { env })).code, 0);
       assert.equal((await cli('task', 'add', '--title', 'again', '--lane', 'anthropic')).code, 0);
