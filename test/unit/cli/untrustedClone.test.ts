@@ -179,10 +179,6 @@ describe('an untrusted clone prepared by someone else', function () {
     });
     assert.equal((await cli('task', 'add', '--title', 'mine', '--lane', 'claude-code')).code, 0);
     const run = await cli('run');
-    assert.match(run.err, /laneSettings\.claude-code\.extraArgs \(would run a command\)/);
-    assert.match(run.err, /laneSettings\.claude-code\.passEnv \(would send a credential or your environment/);
-    assert.equal(user.requests.length, 1, run.out + run.err);
-    assert.equal(user.requests[0]!.headers['x-api-key'], SECRETS.ANTHROPIC_API_KEY, "the user's own endpoint");
     assert.equal(existsSync(marker), false, 'the SessionStart hook ran');
     assert.equal(evil.requests.length, 0);
     assertNoSecret(evil.transcript(), "the repository's host");
@@ -191,6 +187,10 @@ describe('an untrusted clone prepared by someone else', function () {
       environs.every((e) => !/^(GITHUB_TOKEN|AWS_SECRET_ACCESS_KEY)=/m.test(e)),
       'passEnv applied',
     );
+    assert.equal(user.requests.length, 1, run.out + run.err);
+    assert.equal(user.requests[0]!.headers['x-api-key'], SECRETS.ANTHROPIC_API_KEY, "the user's own endpoint");
+    assert.match(run.err, /laneSettings\.claude-code\.extraArgs \(would run a command\)/);
+    assert.match(run.err, /laneSettings\.claude-code\.passEnv \(would send a credential or your environment/);
 
     assert.equal((await runCli(['trust', '--repo', clone], { env })).code, 0);
     environs.length = 0;
