@@ -1,4 +1,7 @@
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { git } from '../git/gitExec';
+import { linkedGitDir } from '../git/gitFiles';
 import { type FileStamp, fileStamp } from '../store/fileStamp';
 import { STATE_DIR } from '../store/stateDir';
 
@@ -18,10 +21,7 @@ export class StateFromRepository {
 
   /** The tracked paths (relative to the root); none: the state is this machine's own. */
   async tracked(): Promise<string[]> {
-    this.indexPath ??= git(this.root, ['rev-parse', '--path-format=absolute', '--git-path', 'index']).then(
-      (r) => r.stdout.trim() || undefined,
-      () => undefined,
-    );
+    this.indexPath ??= indexOf(this.root);
     const index = await this.indexPath;
     if (!index) return [];
     const stamp = fileStamp(index);
@@ -36,4 +36,16 @@ export class StateFromRepository {
     this.last = { stamp, tracked };
     return tracked;
   }
+}
+
+/** The index file of the checkout at `root`: `.git/index`, or a linked worktree's own (asked of git otherwise). */
+function indexOf(root: string): Promise<string | undefined> {
+  const dotGit = join(root, '.git');
+  if (statSync(dotGit, { throwIfNoEntry: false })?.isDirectory()) return Promise.resolve(join(dotGit, 'index'));
+  const linked = linkedGitDir(root);
+  if (linked) return Promise.resolve(join(resolve(root, linked), 'index'));
+  return git(root, ['rev-parse', '--path-format=absolute', '--git-path', 'index']).then(
+    (r) => r.stdout.trim() || undefined,
+    () => undefined,
+  );
 }

@@ -45,8 +45,9 @@ export class LayeredStateStore implements StateStore {
 
   /** Whether the workspace is trusted and whether the state came with the repository, as of now. */
   private async trusted(): Promise<Trust> {
-    const [trusted, tracked] = await Promise.all([this.trustSource.trusted(), this.trustSource.trackedState()]);
-    return { trusted, stateFromRepository: tracked.length > 0 };
+    // Trusted, where the state came from does not matter: git is not asked.
+    const trusted = await this.trustSource.trusted();
+    return { trusted, stateFromRepository: !trusted && (await this.trustSource.trackedState()).length > 0 };
   }
 
   /** The layered settings, shared: callers copy `settings` before handing it to anyone who may change it. */
@@ -75,8 +76,7 @@ export class LayeredStateStore implements StateStore {
    * empty when none is.
    */
   async heldState(): Promise<string[]> {
-    const [trusted, tracked] = await Promise.all([this.trustSource.trusted(), this.trustSource.trackedState()]);
-    return trusted ? [] : [...tracked];
+    return (await this.trustSource.trusted()) ? [] : [...(await this.trustSource.trackedState())];
   }
 
   async read(): Promise<ProjectState> {

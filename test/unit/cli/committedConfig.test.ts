@@ -69,7 +69,7 @@ describe('the committed project config in a fresh clone', function () {
     );
     assert.equal(existsSync(marker), false);
     const explained = await cli(clone, 'config', 'get', 'laneSettings', '--explain');
-    assert.doesNotMatch(explained.out, /laneSettings\.command\.command/);
+    assert.match(explained.out, /^laneSettings\.command\.command = .*\(ignored: committed .*executes/m);
     assert.equal((await runCli(['trust', '--repo', clone], { env })).code, 0);
     assert.equal((await cli(clone, 'retry', 't1')).code, 0);
     const trusted = await cli(clone, 'run');
