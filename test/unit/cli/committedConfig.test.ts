@@ -55,7 +55,13 @@ describe('the committed project config in a fresh clone', function () {
   it('a committed lane command does not run until the workspace is trusted', async () => {
     const marker = join(home.dir, 'ran.txt');
     const command = `echo done > out.txt && echo ran >> '${marker}'`;
-    assert.equal((await cli(origin.dir, 'config', 'set', 'laneSettings.command.command', command)).code, 0);
+    const set = await cli(origin.dir, 'config', 'set', 'laneSettings.command.command', command);
+    assert.equal(set.code, 0, set.err);
+    // Said by the command that stored it, not one command later.
+    assert.match(
+      set.err,
+      /warning: ignored in .*config\.json until this workspace is trusted: laneSettings\.command\.command \(would run/,
+    );
     await commitAndClone();
     assert.equal((await cli(clone, 'task', 'add', '--title', 'one')).code, 0);
     const untrusted = await cli(clone, 'run');
