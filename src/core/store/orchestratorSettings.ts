@@ -144,8 +144,12 @@ export const WorktreeSettings = z
     link: classed(z.array(RepoPath).default([]), 'reads-outside-worktree'),
     /** How long all setup commands of one worktree may take together. */
     setupTimeoutSeconds: classed(z.number().int().min(1).default(600), 'plain'),
-    /** Keep what setup produced per lockfile hash and hard-link it into later worktrees instead of running setup. */
+    /** Keep what setup produced per lockfile hash and copy it into later worktrees instead of running setup. */
     setupCache: classed(z.boolean().default(true), 'plain'),
+    /** A setup cache entry not stored or restored for this many days is removed (at the start of a drain). */
+    setupCacheMaxDays: classed(z.number().positive().default(14), 'plain'),
+    /** The setup cache is kept within this many megabytes: the least recently used entries are removed first. */
+    setupCacheMaxMb: classed(z.number().int().min(0).default(4096), 'plain'),
     /** Worktrees of failed or salvaged runs are kept this many days. */
     keepFailedDays: classed(z.number().min(0).default(7), 'plain'),
   })
