@@ -163,10 +163,13 @@ export class Project {
         envGitHubTokens(options.parentEnv ?? process.env),
         commandGitHubTokens(commands, options.parentEnv ?? process.env),
       ),
-      settingOrigin: async (key) => ({
-        source: (await store.layers()).sources.get(key) ?? 'default',
-        trusted: await isTrusted(),
-      }),
+      settingOrigin: async (key) => {
+        const layers = await store.layers();
+        const source = layers.sources.get(key) ?? 'default';
+        const withheld = layers.ignored.find((i) => i.key === key);
+        if (source === 'default' && withheld) return { source: 'committed', trusted: false, withheld: withheld.value };
+        return { source, trusted: await isTrusted() };
+      },
       laneSettingsOverride: options.laneSettingsOverride,
       verifyTimeoutMs: (settings) =>
         (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??
