@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { RecordedRequest, ScriptStep, ScriptedModelServer } from '../fixtures/scriptedModelServer';
 
 /** What the scripted model decides to do next. */
@@ -37,6 +37,9 @@ export interface LaneWire {
 
 /** The tokens every answered turn reports (the scripted server's answer; distinct numbers make a double count show). */
 export const TURN_USAGE = { input: 2_000, output: 50 } as const;
+
+/** Turns a task's model answers in all before it gives up. */
+const MAX_TURNS = 8;
 
 /** A write the model asked for, with the worktrees of the runs RUNNING at that moment. */
 export interface ModelWrite {
@@ -85,7 +88,10 @@ export class Brain {
     const text = JSON.stringify(request.body ?? '');
     const tag = tagOf(text);
     this.seen.push({ request, tag, text });
-    const behaviour = tag ? this.behaviours[tag] : undefined;
+    if (process.env.MATRIX_DUMP) appendFileSync(process.env.MATRIX_DUMP, `${text}\n`);
+    // A model that keeps failing gives up (a refused write, asked again, would otherwise be written again forever).
+    const spent = this.answered.get(tag ?? '')?.turns ?? 0;
+    const behaviour = tag && spent < MAX_TURNS ? this.behaviours[tag] : undefined;
     const cwd = this.wire.cwd(text, request.body);
     const move: Move = behaviour
       ? behaviour({
@@ -94,7 +100,7 @@ export class Brain {
           feedback: /Feedback on the previous attempt/.test(text),
           file: (path) => this.wire.file(request.body, cwd, path),
         })
-      : { end: 'I have no task here.' };
+      : { end: tag ? 'I give up: too many turns.' : 'I have no task here.' };
     if ('write' in move)
       for (const w of move.write)
         this.writes.push({

@@ -35,7 +35,13 @@ for (let turn = 0; turn < 20; turn++) {
   const response = await fetch(`${process.env.MATRIX_MODEL_URL}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer none' },
-    body: JSON.stringify({ model: 'test-model', stream: true, stream_options: { include_usage: true }, messages, tools }),
+    body: JSON.stringify({
+      model: 'test-model',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages,
+      tools,
+    }),
   });
   if (!response.ok) {
     console.error(`model call failed: ${response.status} ${await response.text()}`);
@@ -50,7 +56,10 @@ for (let turn = 0; turn < 20; turn++) {
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = event.split('\n').find((l) => l.startsWith('data: '))?.slice(6);
+      const data = event
+        .split('\n')
+        .find((l) => l.startsWith('data: '))
+        ?.slice(6);
       if (!data || data === '[DONE]') continue;
       const delta = JSON.parse(data).choices?.[0]?.delta ?? {};
       if (delta.content) text += delta.content;

@@ -47,7 +47,7 @@ export async function makeGreetProject(files: Record<string, string> = {}) {
   execFileSync('cp', [join(depDir, 'exclaim-1.0.0.tgz'), dir]);
   await writeFile(
     join(dir, 'package.json'),
-    `${JSON.stringify({ name: 'greet', version: '1.0.0', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
+    `${JSON.stringify({ name: 'greet', version: '1.0.0', private: true, scripts: { test: 'node --test' } })}\n`,
   );
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', './exclaim-1.0.0.tgz'], {
     cwd: dir,

@@ -31,8 +31,11 @@ export interface CellOptions {
   behaviours: Record<string, Behaviour>;
   /** Attempts per task on the lane (default 3). */
   attempts?: number;
-  /** Pull-request mode against a GitHub double whose required check `ci/test` registers after `lateMs`. */
-  pullRequest?: { lateMs: number };
+  /**
+   * Pull-request mode against a GitHub double whose required check `ci/test` registers `lateMs` after a head is first
+   * seen; on the first head it fails with `failFirst` as its output text, on later heads it passes.
+   */
+  pullRequest?: { lateMs: number; failFirst?: string };
   settings?: (s: ProjectSettings) => void;
 }
 
@@ -85,13 +88,20 @@ export async function openCell(lane: MatrixLane, options: CellOptions) {
     execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', bare]);
     await project.git.push(bare, 'main');
     await project.git.addRemote('origin', bare);
-    const lateMs = options.pullRequest.lateMs;
+    const { lateMs, failFirst } = options.pullRequest;
+    const heads: string[] = [];
     gh = await startGitHubDouble({
       bare,
       tokens: new Set([TOKEN]),
       protection: { contexts: ['ci/test'] },
-      // The required check is not there at all until `lateMs` after the head was first seen, then it passes.
-      checks: ({ sinceMs }) => (sinceMs < lateMs ? [] : [checkRun(1, 'ci/test', 'completed', 'success')]),
+      // The required check is not there at all until `lateMs` after the head was first seen.
+      checks: ({ sha, sinceMs }) => {
+        if (!heads.includes(sha)) heads.push(sha);
+        if (sinceMs < lateMs) return [];
+        return failFirst && heads.indexOf(sha) === 0
+          ? [checkRun(1, 'ci/test', 'completed', 'failure', { title: 'npm test failed', text: failFirst })]
+          : [checkRun(2, 'ci/test', 'completed', 'success')];
+      },
     });
   }
   const env: Record<string, string> = {
@@ -154,7 +164,9 @@ export async function openCell(lane: MatrixLane, options: CellOptions) {
     async cleanup() {
       if (process.env.MATRIX_DEBUG)
         for (const r of state().runs)
-          console.log(`${r.id} ${r.state} ${r.startedAt} ${(r as { endedAt?: string }).endedAt} ${r.failureCode ?? ''}`);
+          console.log(
+            `${r.id} ${r.state} ${r.startedAt} ${(r as { endedAt?: string }).endedAt} ${r.failureCode ?? ''}`,
+          );
       killPids(await processesIn(project.root));
       await kit.server.stop();
       await gh?.close();
@@ -176,7 +188,9 @@ export class Checks {
   }
   done(): void {
     if (this.failures.length)
-      assert.fail(`${this.failures.length} check(s) failed:\n${this.failures.join('\n').replace(/\n(?!✗)/g, '\n    ')}`);
+      assert.fail(
+        `${this.failures.length} check(s) failed:\n${this.failures.join('\n').replace(/\n(?!✗)/g, '\n    ')}`,
+      );
   }
 }
 
@@ -213,7 +227,9 @@ export function usageMatches(cell: Cell): void {
       { input: 0, output: 0, cost: 0 },
     );
     const cost = (answered.input * price.input + answered.output * price.output) / 1e6;
-    const per = runs.map((r) => `${r.id}: ${r.usage ? `${r.usage.inputTokens}+${r.usage.outputTokens} $${r.usage.costUsd}` : 'none'}`);
+    const per = runs.map(
+      (r) => `${r.id}: ${r.usage ? `${r.usage.inputTokens}+${r.usage.outputTokens} $${r.usage.costUsd}` : 'none'}`,
+    );
     if (sum.input !== answered.input || sum.output !== answered.output || Math.abs(sum.cost - cost) > 1e-9)
       problems.push(
         `${cell.taskId(tag)}: the server answered ${answered.turns} call(s), ${answered.input}+${answered.output} ` +
@@ -230,11 +246,15 @@ export function writesInside(cell: Cell): void {
     (w) => !w.running.some((r) => r.taskId === cell.taskId(w.tag) && isInside(w.path, r.worktree)),
   );
   assert.ok(cell.brain.writes.length > 0, 'the model wrote something');
+  const summary = new Map<string, number>();
+  for (const w of outside) {
+    const running = w.running.map((r) => r.worktree).join(', ') || 'none';
+    const line = `${cell.taskId(w.tag)} wrote ${w.path} while running: ${running}`;
+    summary.set(line, (summary.get(line) ?? 0) + 1);
+  }
   assert.deepEqual(
-    outside.map(
-      (w) =>
-        `request ${w.request} (${cell.taskId(w.tag)}) wrote ${w.path}; running then: ` +
-        `${w.running.map((r) => r.worktree).join(', ') || 'none'}`,
+    [...summary].map(
+      ([line, n]) => `${line} (${n} request(s), first ${outside.find((w) => line.includes(w.path))?.request})`,
     ),
     [],
     'writes outside the run worktree',
@@ -247,7 +267,10 @@ export function fixRequestNames(cell: Cell, tag: string, needle: string): void {
   assert.ok(fixes.length > 0, `no request of ${cell.taskId(tag)} carried feedback on the previous attempt`);
   const missing = fixes.filter((r) => !r.text.includes(needle));
   if (missing.length) {
-    const feedback = cell.state().runs.filter((r) => r.taskId === cell.taskId(tag) && r.feedback).map((r) => r.feedback);
+    const feedback = cell
+      .state()
+      .runs.filter((r) => r.taskId === cell.taskId(tag) && r.feedback)
+      .map((r) => r.feedback);
     assert.fail(
       `${missing.length} of ${fixes.length} fix request(s) do not name "${needle}"; the feedback given was: ` +
         JSON.stringify(feedback.at(-1)?.slice(0, 400)),
@@ -277,10 +300,13 @@ export async function noProcessLeft(cell: Cell, ms = 5_000): Promise<void> {
 
 /** The commits that reached `target` since the project's first commit, merges left out: one per task. */
 export function oneCommitPerTask(cell: Cell, target: string, tasks: number, gitDir = cell.project.dir): void {
-  const log = execFileSync('git', ['log', '--no-merges', '--format=%h %s', `${cell.project.base}..${target}`], {
-    cwd: gitDir,
-    encoding: 'utf8',
-  })
+  const git = (args: string[]) => execFileSync('git', args, { cwd: gitDir, encoding: 'utf8', stdio: 'pipe' });
+  try {
+    git(['rev-parse', '--verify', '--quiet', `refs/heads/${target}`]);
+  } catch {
+    assert.fail(`${target} does not exist: nothing reached it`);
+  }
+  const log = git(['log', '--no-merges', '--format=%h %s', `${cell.project.base}..${target}`])
     .trim()
     .split('\n')
     .filter(Boolean);

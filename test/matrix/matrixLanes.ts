@@ -6,7 +6,7 @@ import { responsesServer } from '../fixtures/responsesServer';
 import type { ScriptStep, ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { codexHome } from '../helpers/realCodex';
 import { PASS_ENV, claudeEnv } from '../unit/plugins/claude-code/realClaudeSetup';
-import type { LaneWire, Move } from './brain';
+import type { LaneWire } from './brain';
 
 export const MATRIX_LANES = ['claude-code', 'codex', 'openai-compatible', 'command'] as const;
 export type MatrixLane = (typeof MATRIX_LANES)[number];
@@ -14,18 +14,23 @@ export type MatrixLane = (typeof MATRIX_LANES)[number];
 /** The command lane's agent: a minimal agent CLI that asks the scripted model and writes what it answers. */
 const COMMAND_AGENT = resolve('test/matrix/commandAgent.mjs');
 
-const lastMatch = (text: string, pattern: RegExp): string | undefined => [...text.matchAll(pattern)].at(-1)?.[1];
+/**
+ * The working directory a conversation began in: the first one the request names. A resumed session's history
+ * (its first messages) names where it began, before the new process's own system prompt; a model that continues its
+ * conversation goes on writing where its earlier calls wrote.
+ */
+const firstMatch = (text: string, pattern: RegExp): string | undefined => pattern.exec(text)?.[1];
 const onDisk = (cwd: string | undefined, path: string): string | null =>
   cwd && existsSync(join(cwd, path)) ? readFileSync(join(cwd, path), 'utf8') : null;
 const lines = (text: string): string[] => text.replace(/\n$/, '').split('\n');
 
 /**
- * Claude Code (Messages API): the session names its working directory in the system prompt's environment ("Primary
- * working directory: …", a resumed session's history keeps the one it began in); Write and Read take absolute paths,
- * and Write refuses to replace a file the session has not read, so the model reads an existing file first.
+ * Claude Code (Messages API): the session names its working directory in its environment context ("Primary
+ * working directory: …"; a resumed session's history keeps the one it began in, see firstMatch); Write and Read
+ * take absolute paths, and Write refuses to replace a file the session has not read, so the model reads an existing file first.
  */
 const claudeWire: LaneWire = {
-  cwd: (text) => lastMatch(text, /Primary working directory: ([^\s\\"]+)/g),
+  cwd: (text) => firstMatch(text, /Primary working directory: ([^\s\\"]+)/),
   file(body, cwd, path) {
     const content = onDisk(cwd, path);
     if (content === null || !cwd) return content;
@@ -37,7 +42,9 @@ const claudeWire: LaneWire = {
     if ('hang' in move) return { hang: true };
     if ('end' in move) return { turn: { text: move.end } };
     if ('read' in move)
-      return { turn: { text: `Reading ${move.read}.`, tools: [{ name: 'Read', input: { file_path: join(cwd!, move.read) } }] } };
+      return {
+        turn: { text: `Reading ${move.read}.`, tools: [{ name: 'Read', input: { file_path: join(cwd!, move.read) } }] },
+      };
     return {
       turn: {
         text: 'Writing the change.',
@@ -52,7 +59,7 @@ const claudeWire: LaneWire = {
  * `exec_command` running `apply_patch` (codex applies it itself), at the absolute path under that directory.
  */
 const codexWire: LaneWire = {
-  cwd: (text) => lastMatch(text, /<cwd>([^<]+)<\/cwd>/g),
+  cwd: (text) => firstMatch(text, /<cwd>([^<]+)<\/cwd>/),
   file: (_body, cwd, path) => onDisk(cwd, path),
   target: (cwd, file) => join(cwd ?? '.', file),
   step(move, cwd) {
@@ -131,7 +138,7 @@ const apiWire: LaneWire = {
 
 /** The command lane's agent (commandAgent.mjs): it names its working directory; write_file takes absolute paths. */
 const commandWire: LaneWire = {
-  cwd: (text) => lastMatch(text, /Primary working directory: ([^\s\\"]+)/g),
+  cwd: (text) => firstMatch(text, /Primary working directory: ([^\s\\"]+)/),
   file: (_body, cwd, path) => onDisk(cwd, path),
   target: (cwd, file) => join(cwd ?? '.', file),
   step(move, cwd) {
@@ -140,7 +147,10 @@ const commandWire: LaneWire = {
     if ('read' in move) throw new Error('the command agent reads files where it says it works');
     return {
       turn: {
-        tools: move.write.map((w) => ({ name: 'write_file', input: { file_path: join(cwd!, w.file), content: w.content } })),
+        tools: move.write.map((w) => ({
+          name: 'write_file',
+          input: { file_path: join(cwd!, w.file), content: w.content },
+        })),
       },
     };
   },
