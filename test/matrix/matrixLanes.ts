@@ -27,7 +27,8 @@ const lines = (text: string): string[] => text.replace(/\n$/, '').split('\n');
 /**
  * Claude Code (Messages API): the session names its working directory in its environment context ("Primary
  * working directory: …"; a resumed session's history keeps the one it began in, see firstMatch); Write and Read
- * take absolute paths, and Write refuses to replace a file the session has not read, so the model reads an existing file first.
+ * take absolute paths, and Write refuses to replace a file the session has not read, so the model reads an
+ * existing file first.
  */
 const claudeWire: LaneWire = {
   cwd: (text) => firstMatch(text, /Primary working directory: ([^\s\\"]+)/),
