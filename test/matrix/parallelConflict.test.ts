@@ -75,6 +75,14 @@ describe('scenario matrix: two parallel tasks conflict on one function', functio
             assert.ok(onTop !== undefined);
           }
         });
+        await checks.that('the target holds both changes', () => {
+          const greet = execFileSync('git', ['show', 'switchyard/integration:lib/greet.js'], {
+            cwd: cell.project.dir,
+            encoding: 'utf8',
+            stdio: 'pipe',
+          });
+          assert.match(greet, /exclaim\('Hi, ' \+ name\.trim\(\)\)/, greet);
+        });
         await checks.that("the retry's request names the conflicting file", () =>
           fixRequestNames(cell, tag, 'lib/greet.js'),
         );
