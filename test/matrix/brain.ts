@@ -49,8 +49,12 @@ export interface ModelWrite {
   running: { taskId: string; worktree: string }[];
 }
 
-/** Request attribution: the task tag every task's title and spec carry (`matrix:<tag>`). */
-const TAG = /\bmatrix:([a-z-]+)/;
+/**
+ * Request attribution: the tag of the task in its spec (`[matrix-task:<tag>]`). Only the spec carries it: titles
+ * reach commit messages, which a CLI shows its model (Claude Code's git status lists recent commits), so another
+ * task's title may come first in a request.
+ */
+const TAG = /\[matrix-task:([a-z-]+)\]/;
 
 export function tagOf(text: string): string | undefined {
   return TAG.exec(text)?.[1];
@@ -58,7 +62,7 @@ export function tagOf(text: string): string | undefined {
 
 /**
  * A scripted model server that behaves like a model rather than a script: each request is answered by the behaviour
- * of the task it is about (found by the task's tag in the request), which looks at what the session shows it (the
+ * of the task it is about (found by the task's tag, which only its spec carries), which looks at what the session shows it (the
  * working directory the request names, the files there or the tool results of the conversation, whether feedback is
  * present) and acts on those paths. It records every answered turn's usage per task and every write with the runs
  * RUNNING at that moment (from the project's state file), so a session that points at another worktree shows up.

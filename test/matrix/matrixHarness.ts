@@ -17,7 +17,7 @@ import { NPM_SETUP, makeGreetProject } from './greetProject';
 import { isInside, startLane, type MatrixLane } from './matrixLanes';
 
 export interface MatrixTask {
-  /** The tag the scripted model knows the task by (`matrix:<tag>` in its title and spec). */
+  /** The tag the scripted model knows the task by (`[matrix-task:<tag>]` in its spec). */
   tag: string;
   title: string;
   spec: string;
@@ -134,8 +134,8 @@ export async function openCell(lane: MatrixLane, options: CellOptions) {
     });
     for (const t of options.tasks) {
       const task = await opened.addTask({
-        title: `${t.title} (matrix:${t.tag})`,
-        spec: `matrix:${t.tag}\n${t.spec}`,
+        title: t.title,
+        spec: `[matrix-task:${t.tag}]\n${t.spec}`,
         lane,
         ...(t.acceptance ? { acceptance: t.acceptance } : {}),
       });
