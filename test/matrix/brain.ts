@@ -62,9 +62,9 @@ export function tagOf(text: string): string | undefined {
 
 /**
  * A scripted model server that behaves like a model rather than a script: each request is answered by the behaviour
- * of the task it is about (found by the task's tag, which only its spec carries), which looks at what the session shows it (the
- * working directory the request names, the files there or the tool results of the conversation, whether feedback is
- * present) and acts on those paths. It records every answered turn's usage per task and every write with the runs
+ * of the task it is about (found by the tag only its spec carries), which looks at what the session shows it (the
+ * working directory the request names, the files there or the tool results of the conversation, whether feedback
+ * is present) and acts on those paths. It records every answered turn's usage per task and every write with the runs
  * RUNNING at that moment (from the project's state file), so a session that points at another worktree shows up.
  */
 export class Brain {
