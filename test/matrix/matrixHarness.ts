@@ -107,7 +107,9 @@ export async function openCell(lane: MatrixLane, options: CellOptions) {
   const env: Record<string, string> = {
     ...kit.env,
     XDG_CONFIG_HOME: join(side, 'config'),
-    ...(gh ? { GITHUB_TOKEN: TOKEN } : {}),
+    // The token is bound to the double's host the way a user binds one to a GitHub Enterprise Server (GitHub CLI's
+    // variables): a GITHUB_TOKEN belongs to github.com and goes nowhere else.
+    ...(gh ? { GH_HOST: new URL(gh.url).host, GH_ENTERPRISE_TOKEN: TOKEN } : {}),
   };
   const opened = await Project.open(project.dir, {
     registry: registryWithBuiltins(),
