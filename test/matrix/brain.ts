@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { RecordedRequest, ScriptStep, ScriptedModelServer } from '../fixtures/scriptedModelServer';
 
 /** What the scripted model decides to do next. */
@@ -92,7 +92,6 @@ export class Brain {
     const text = JSON.stringify(request.body ?? '');
     const tag = tagOf(text);
     this.seen.push({ request, tag, text });
-    if (process.env.MATRIX_DUMP) appendFileSync(process.env.MATRIX_DUMP, `${text}\n`);
     // A model that keeps failing gives up (a refused write, asked again, would otherwise be written again forever).
     const spent = this.answered.get(tag ?? '')?.turns ?? 0;
     const behaviour = tag && spent < MAX_TURNS ? this.behaviours[tag] : undefined;
