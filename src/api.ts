@@ -8,6 +8,7 @@
  */
 import { LANE_API_VERSION } from './core/model/laneManifest';
 import { startProcessGroup } from './core/process/startProcessGroup';
+import { failureLeadLines } from './core/text/failureLines';
 import { ApiLaneSettings, API_LANE_SETTING_DOCS, parseLaneSettings } from './core/agent/apiLaneSettings';
 import type { ApiLaneRun } from './core/agent/runApiLane';
 import type { LanePlugin, Disposable, LaneRunInput } from './core/lanes/lanePlugin';
@@ -24,7 +25,15 @@ export type { CallSpec, CallResult } from './core/journal/durableCalls';
 export type { ProcessGroup, ProcessGroupSpec, ProcessGroupExit } from './core/process/startProcessGroup';
 export type { ProcessGroupRecord } from './core/process/processGroupRecord';
 export type { ApiLaneRun } from './core/agent';
-export { LANE_API_VERSION, startProcessGroup, runApiLane, ApiLaneSettings, API_LANE_SETTING_DOCS, parseLaneSettings };
+export {
+  LANE_API_VERSION,
+  startProcessGroup,
+  runApiLane,
+  ApiLaneSettings,
+  API_LANE_SETTING_DOCS,
+  parseLaneSettings,
+  failureLeadLines,
+};
 
 /**
  * The agent loop of the API lanes (src/core/agent) and the AI SDK under it load on an API lane's first run, not with
@@ -46,6 +55,7 @@ export interface LaneToolkit {
   readonly ApiLaneSettings: typeof ApiLaneSettings;
   readonly API_LANE_SETTING_DOCS: typeof API_LANE_SETTING_DOCS;
   readonly parseLaneSettings: typeof parseLaneSettings;
+  readonly failureLeadLines: typeof failureLeadLines;
 }
 
 /** Version 1 of the API: the lane registry and the toolkit. */
