@@ -477,7 +477,7 @@ export class Project {
     return outcome;
   }
 
-  /** Checks out a run's branch (a task's last run, by task or run id) in the repository; refuses on uncommitted changes. */
+  /** Checks out the branch of a run (a task's last run, by task or run id); refuses on uncommitted changes. */
   async checkOutRunBranch(id: string): Promise<string> {
     const { run } = await this.changeOf(id);
     await checkOutBranch(this.root, run.branch);
