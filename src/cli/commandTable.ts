@@ -413,6 +413,22 @@ export const COMMANDS: readonly CommandSpec[] = [
     forms: [{ args: '<task>', help: "check out the branch of a task's last run (refuses on uncommitted changes)" }],
   },
   {
+    name: 'prune',
+    run: lazy(
+      () => require('./commands/pruneCommand') as typeof import('./commands/pruneCommand'),
+      () => import('./commands/pruneCommand'),
+      (m) => m.pruneCommand,
+    ),
+    opensProject: true,
+    forms: [
+      {
+        help:
+          'delete now the branches of DONE tasks whose change was integrated or merged (a drain does it after ' +
+          'worktree.keepBranchesDays), their pull-request branches on the remote too',
+      },
+    ],
+  },
+  {
     name: 'worktrees',
     run: lazy(
       () => require('./commands/taskActions') as typeof import('./commands/taskActions'),

@@ -55,6 +55,7 @@ import { fileAtCommit } from './git/changedFiles';
 import { type RunChanges, runChanges } from './workspace/runChanges';
 import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
 import { taskCommitMessage } from './workspace/taskCommit';
+import { pruneTaskBranches } from './engine/branchRetention';
 import type { Run } from './model/run';
 import { ReadinessCache } from './lanes/laneReadiness';
 import type { LaneReadiness } from './lanes/lanePlugin';
@@ -482,6 +483,11 @@ export class Project {
     const { run } = await this.changeOf(id);
     await checkOutBranch(this.root, run.branch);
     return run.branch;
+  }
+
+  /** Deletes now the branches `worktree.keepBranchesDays` would delete later (DONE tasks integrated or merged). */
+  pruneBranches(): Promise<string[]> {
+    return pruneTaskBranches(this.ctx, 0);
   }
 
   /** A task id (its last run) or a run id → the task and the run whose change is taken. */

@@ -16,6 +16,7 @@ import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from './targetBranch';
 import { pruneKeptWorktrees } from './worktreeLifecycle';
+import { pruneTaskBranches } from './branchRetention';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';
 
@@ -88,6 +89,9 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
   const recovery = await recoverInterruptedRuns(ctx);
   await pruneWorktrees(ctx.root);
   for (const message of await pruneKeptWorktrees(ctx, started))
+    ctx.trace.append({ type: 'decision', kind: 'worktree', message });
+  const keepBranchesDays = (await ctx.store.readWorking()).settings.worktree.keepBranchesDays;
+  for (const message of await pruneTaskBranches(ctx, keepBranchesDays, started).catch(() => []))
     ctx.trace.append({ type: 'decision', kind: 'worktree', message });
   await measureWorktreeUsage(ctx.root).catch(() => undefined);
   const stop = options.signal ?? new AbortController().signal;

@@ -130,6 +130,8 @@ export const WorktreeSettings = z
     setupCache: z.boolean().default(true),
     /** Worktrees of failed or salvaged runs are kept this many days. */
     keepFailedDays: z.number().min(0).default(7),
+    /** Branches of a DONE task whose change was integrated or merged are deleted this many days after. */
+    keepBranchesDays: z.number().min(0).default(7),
   })
   .strict();
 export type WorktreeSettings = z.infer<typeof WorktreeSettings>;
