@@ -160,6 +160,10 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(bareGit(['rev-parse', `${prBranch}^`]), second!.baseCommit);
     assert.equal(bareGit(['log', '-1', '--format=%B', prBranch]), `fix me\n\nSwitchyard task t1, run ${second!.id}`);
     assert.equal(second!.pullRequest!.headSha, bareGit(['rev-parse', prBranch]));
+    // Branch retention (here at once): the local branches and the merged pull request's branch on the remote go.
+    const pruned = await project.pruneBranches();
+    assert.ok(pruned.includes(`${prBranch} deleted on origin: its pull request was merged`), pruned.join('\n'));
+    assert.equal(spawnSync('git', ['rev-parse', '--verify', '-q', prBranch], { cwd: setup.bare }).status, 1);
   });
 
   it("a conflict with the base leads to a new attempt on the base's new head", async () => {
