@@ -32,7 +32,3 @@ export async function verifyAcceptance(
       : `exited with code ${result.exitCode ?? result.signal}`;
   return { ok: false, reason: `acceptance command \`${command}\` ${why}${told ? `: ${told}` : ''}`, output };
 }
-
-export function lastLines(text: string, count: number): string {
-  return text.trimEnd().split('\n').slice(-count).join(' | ').trim();
-}

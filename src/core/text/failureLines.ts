@@ -74,6 +74,21 @@ export function failureSummary(output: string, tailCount = 3): string {
   return tail.length ? `${lead.join(' | ')} … ${tail.map(clip).join(' | ')}` : lead.join(' | ');
 }
 
+/**
+ * A passing run's own summary: the output's last paragraph (its last lines up to a blank line), whole, so a runner's
+ * totals are never cut in the middle (uvu's Total / Passed / Skipped / Duration, jest's Test Suites … Time), at most
+ * `max` lines. ANSI escapes removed.
+ */
+export function outputSummary(output: string, max = 10): string {
+  const lines = plainText(output).trimEnd().split('\n');
+  const blank = lines.map((l) => !l.trim()).lastIndexOf(true);
+  return lines
+    .slice(blank + 1)
+    .slice(-max)
+    .map((l) => clip(l.trim()))
+    .join(' | ');
+}
+
 const MAX_LEAD = 6;
 const MAX_LINE = 300;
 

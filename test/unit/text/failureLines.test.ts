@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { verifyAcceptance } from '../../../src/core/engine/verifyAcceptance';
-import { failureLeadLines, failureSummary } from '../../../src/core/text/failureLines';
+import { failureLeadLines, failureSummary, outputSummary } from '../../../src/core/text/failureLines';
 
 const MOCHA = resolve(__dirname, '../../../node_modules/mocha/bin/mocha.js');
 
@@ -329,6 +329,20 @@ describe('failure lead lines', function () {
     ]);
     assert.deepEqual(failureLeadLines('all quiet\n'), []);
     assert.equal(failureSummary('one\ntwo\nthree\nfour\n'), 'two | three | four');
+  });
+
+  it("a passing run's summary is its last paragraph whole (the pull request's test line is not cut)", function () {
+    const uvu = [
+      '• • •   (3 / 3)',
+      '',
+      '  Total:     46',
+      '  Passed:    46',
+      '  Skipped:   0',
+      '  Duration:  1.20ms',
+      '',
+    ];
+    assert.equal(outputSummary(uvu.join('\n')), 'Total:     46 | Passed:    46 | Skipped:   0 | Duration:  1.20ms');
+    assert.equal(outputSummary('\u001b[32m  3 passing (13ms)\u001b[39m\n'), '3 passing (13ms)');
   });
 
   it("uvu's reason names the failing test, not only its totals (the reported case)", function () {
