@@ -1,26 +1,31 @@
+// Generated from src/api.ts by `npm run build:api` (scripts/build-api.mjs): do not edit by hand.
+// A test fails when this file is stale.
 /**
  * Switchyard's public lane API, version 1: the lane contract, the API lanes'
- * toolkit and the supervised process starter. It describes exactly what
- * Switchyard's own src/api.ts exports (test/types/publicApi.ts checks both
- * ways), which is all the built-in lanes under plugins/ import.
+ * toolkit and the supervised process starter. This file is the contract:
+ * its types are plain TypeScript, checked against the schemas Switchyard
+ * parses them with (test/types/publicApi.ts), and switchyard.d.ts is its
+ * declaration output (`npm run build:api`; a test fails when it is stale).
+ * The built-in lanes under plugins/ import only this module.
  *
- * Types come from this file. Values (`runApiLane`, `startProcessGroup`, …)
- * are Switchyard's own, handed to a lane at run time:
+ * A third-party lane takes the types from switchyard.d.ts and the values
+ * (`runApiLane`, `startProcessGroup`, …) from Switchyard at run time:
  *
- * - an extension gets them on the API object:
+ * - an extension gets them on the API object, and contributes
+ *   `"switchyard.lanes": [{ "id": "my-lane" }]` in its package.json so that
+ *   Switchyard activates it before it lists, routes to or runs that lane:
  *
- * const api = (await
- * vscode.extensions.getExtension<SwitchyardExtension>('switchyard.switchyard')!.activate()).getAPI(1);
+ *     const switchyard = vscode.extensions.getExtension<SwitchyardExtension>('switchyard.switchyard')!;
+ *     const api = (await switchyard.activate()).getAPI(1);
  *     context.subscriptions.push(api.registerLane(myLane(api)));
  *
  * - a CLI lane module (project setting `laneModules`) default-exports a
  *   LanePlugin, a list of them, or a function that is called with the
  *   LaneToolkit and returns either.
  *
- * The `declare`d values below are what a lane inside Switchyard's own tree
- * imports from src/api.ts; elsewhere, take them from the toolkit. This file
- * needs the type packages `zod` (4) and `ai` (the AI SDK, for LanguageModel)
- * and `@types/node`.
+ * The declaration needs the type packages `zod` (4, for the one schema a lane
+ * extends: ApiLaneSettings) and `ai` (the AI SDK, for LanguageModel) and
+ * `@types/node`.
  */
 import type { LanguageModel } from 'ai';
 import type { Readable } from 'node:stream';
@@ -55,7 +60,11 @@ export interface LaneManifest {
   modelContextWindows?: Record<string, number>;
   contextWindow?: number;
   /** `call`: resumes in place from the journal; `run`: a new attempt continuing the lane's own session; `none`. */
-  capabilities: { resume: 'none' | 'run' | 'call'; streaming: boolean; tools: boolean };
+  capabilities: {
+    resume: 'none' | 'run' | 'call';
+    streaming: boolean;
+    tools: boolean;
+  };
   /**
    * The lane's settings, documented for users. `type` is what `switchyard lanes set`
    * accepts (`string` keeps the text as typed; `string[]` and `object` are JSON);
@@ -66,7 +75,7 @@ export interface LaneManifest {
     {
       description: string;
       required?: boolean;
-      type?: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
+      type?: LaneSettingType;
     }
   >;
   /** Secrets resolved by Switchyard before the lane starts; a missing one fails the run first. */
@@ -90,13 +99,40 @@ export interface Usage {
 
 /** Normalized events; a malformed one fails the run with the field named. */
 export type LaneEvent =
-  | { type: 'text'; text: string }
-  | { type: 'log'; stream: 'stdout' | 'stderr'; line: string }
-  | { type: 'tool-call'; callId: string; name: string; input: unknown }
-  | { type: 'tool-result'; callId: string; output: unknown; isError?: boolean }
-  | { type: 'usage'; usage: Usage }
-  | { type: 'progress'; message: string; fraction?: number }
-  | { type: 'session'; sessionId: string };
+  | {
+      type: 'text';
+      text: string;
+    }
+  | {
+      type: 'log';
+      stream: 'stdout' | 'stderr';
+      line: string;
+    }
+  | {
+      type: 'tool-call';
+      callId: string;
+      name: string;
+      input: unknown;
+    }
+  | {
+      type: 'tool-result';
+      callId: string;
+      output: unknown;
+      isError?: boolean;
+    }
+  | {
+      type: 'usage';
+      usage: Usage;
+    }
+  | {
+      type: 'progress';
+      message: string;
+      fraction?: number;
+    }
+  | {
+      type: 'session';
+      sessionId: string;
+    };
 
 export interface LaneTask {
   readonly id: string;
@@ -134,8 +170,17 @@ export interface CallSpec<T> {
 }
 
 export type CallResult<T> =
-  | { status: 'ok'; value: T; replayed: boolean; idempotencyKey: string }
-  | { status: 'uncertain'; message: string; idempotencyKey: string };
+  | {
+      status: 'ok';
+      value: T;
+      replayed: boolean;
+      idempotencyKey: string;
+    }
+  | {
+      status: 'uncertain';
+      message: string;
+      idempotencyKey: string;
+    };
 
 /** The one input contract of every lane. */
 export interface LaneRunInput {
@@ -153,7 +198,11 @@ export interface LaneRunInput {
   readonly feedback?: string;
   /** `review`: judge the diff in `task.spec` and answer with `result.review`. */
   readonly mode?: 'work' | 'review';
-  readonly resume?: { readonly runId: string; readonly sessionId?: string; readonly salvageBranch?: string };
+  readonly resume?: {
+    readonly runId: string;
+    readonly sessionId?: string;
+    readonly salvageBranch?: string;
+  };
   readonly secrets: Readonly<Record<string, string>>;
   readonly settings: Readonly<Record<string, unknown>>;
   /** Aborted on cancel and timeout. */
@@ -172,7 +221,10 @@ export interface LaneResult {
   failureCode?: 'lane-exit' | 'lane-misconfigured' | 'budget-exceeded' | 'provider-rejected' | 'permission-denied';
   usage?: Usage;
   sessionId?: string;
-  review?: { verdict: 'approve' | 'changes-requested'; reasons: string[] };
+  review?: {
+    verdict: 'approve' | 'changes-requested';
+    reasons: string[];
+  };
 }
 
 /** What a lane's readiness check gets: the lane's settings and what it may look at, never a secret's value. */
@@ -193,14 +245,30 @@ export interface LaneReadinessInput {
  * server) described in `hint`.
  */
 export type LaneFix =
-  | { readonly kind: 'setting'; readonly setting: string }
-  | { readonly kind: 'secret'; readonly secret: string }
-  | { readonly kind: 'external'; readonly hint: string };
+  | {
+      readonly kind: 'setting';
+      readonly setting: string;
+    }
+  | {
+      readonly kind: 'secret';
+      readonly secret: string;
+    }
+  | {
+      readonly kind: 'external';
+      readonly hint: string;
+    };
 
 /** Whether a lane can run now. `reason` is one sentence naming what is missing and the fix. */
 export type LaneReadiness =
-  | { readonly ready: true; readonly detail?: string }
-  | { readonly ready: false; readonly reason: string; readonly fix?: LaneFix };
+  | {
+      readonly ready: true;
+      readonly detail?: string;
+    }
+  | {
+      readonly ready: false;
+      readonly reason: string;
+      readonly fix?: LaneFix;
+    };
 
 export interface LanePlugin {
   readonly manifest: LaneManifest;
@@ -225,71 +293,71 @@ export interface PriceTable {
   cacheReadPerMTokUsd?: number;
 }
 
+/** A setting's type: `string` keeps the text as typed; `string[]` and `object` are JSON. */
+export type LaneSettingType = 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
+
 /**
- * Settings every API lane understands (`switchyard lanes set <lane> key=value`,
- * or VS Code's `switchyard.lanes`); a lane extends it with its own fields:
+ * Settings every API lane understands (`switchyard lanes set <lane> key=value`, or VS Code's `switchyard.lanes`), as
+ * parsed: defaults filled in.
+ */
+export interface ApiLaneSettings {
+  model?: string;
+  baseUrl?: string;
+  /** Output tokens the model may produce per call (default 8192). */
+  maxOutputTokens: number;
+  /** Tool calls per attempt (default 50). */
+  maxExecutions: number;
+  /** Input + output tokens per attempt (default 2,000,000). */
+  maxTokens: number;
+  /** What the task may cost in USD across its runs (default 5). */
+  maxTaskCostUsd: number;
+  /** Overrides the manifest's price for this project. */
+  price?: PriceTable;
+  /** Overrides the model's context window, in tokens. */
+  contextWindow?: number;
+  /** `run_command` lines that are safe to run again after an interruption. */
+  safeCommands: string[];
+  commandTimeoutMs: number;
+  /** A model stream silent this long is cut and the call retried (default 120000). */
+  streamIdleTimeoutMs: number;
+  /** Retry policy for failed model calls; default 4 attempts from 1 s, doubling. */
+  retry?: {
+    maximumAttempts?: number;
+    initialIntervalMs?: number;
+    backoffCoefficient?: number;
+    maximumIntervalMs?: number;
+    jitter?: number;
+    maximumRetryAfterMs?: number;
+  };
+  /** Extra instructions appended to the system prompt. */
+  instructions?: string;
+  /** The run's timeout (read by Switchyard itself). */
+  timeoutMs?: number;
+}
+
+/**
+ * A zod 4 object schema (`z.object`) whose parsed value is `T`: `.extend({ … })` adds fields, `.strict()` rejects
+ * unknown ones.
+ */
+export type ObjectSchema<T extends object> = z.ZodObject<{
+  [K in keyof T]-?: undefined extends T[K] ? z.ZodOptional<z.ZodType<Exclude<T[K], undefined>>> : z.ZodType<T[K]>;
+}>;
+
+/**
+ * The schema of the common settings; a lane extends it with its own fields:
  * `ApiLaneSettings.extend({ model: z.string().default('…') }).strict()`.
  */
-export declare const ApiLaneSettings: z.ZodObject<
-  {
-    model: z.ZodOptional<z.ZodString>;
-    baseUrl: z.ZodOptional<z.ZodURL>;
-    /** Output tokens the model may produce per call (default 8192). */
-    maxOutputTokens: z.ZodDefault<z.ZodNumber>;
-    /** Tool calls per attempt (default 50). */
-    maxExecutions: z.ZodDefault<z.ZodNumber>;
-    /** Input + output tokens per attempt (default 2,000,000). */
-    maxTokens: z.ZodDefault<z.ZodNumber>;
-    /** What the task may cost in USD across its runs (default 5). */
-    maxTaskCostUsd: z.ZodDefault<z.ZodNumber>;
-    /** Overrides the manifest's price for this project. */
-    price: z.ZodOptional<
-      z.ZodObject<
-        {
-          inputPerMTokUsd: z.ZodNumber;
-          outputPerMTokUsd: z.ZodNumber;
-          cacheWritePerMTokUsd: z.ZodOptional<z.ZodNumber>;
-          cacheWrite1hPerMTokUsd: z.ZodOptional<z.ZodNumber>;
-          cacheReadPerMTokUsd: z.ZodOptional<z.ZodNumber>;
-        },
-        z.core.$strict
-      >
-    >;
-    /** Overrides the model's context window, in tokens. */
-    contextWindow: z.ZodOptional<z.ZodNumber>;
-    /** `run_command` lines that are safe to run again after an interruption. */
-    safeCommands: z.ZodDefault<z.ZodArray<z.ZodString>>;
-    commandTimeoutMs: z.ZodDefault<z.ZodNumber>;
-    /** A model stream silent this long is cut and the call retried (default 120000). */
-    streamIdleTimeoutMs: z.ZodDefault<z.ZodNumber>;
-    /** Retry policy for failed model calls; default 4 attempts from 1 s, doubling. */
-    retry: z.ZodOptional<
-      z.ZodObject<
-        {
-          maximumAttempts: z.ZodOptional<z.ZodNumber>;
-          initialIntervalMs: z.ZodOptional<z.ZodNumber>;
-          backoffCoefficient: z.ZodOptional<z.ZodNumber>;
-          maximumIntervalMs: z.ZodOptional<z.ZodNumber>;
-          jitter: z.ZodOptional<z.ZodNumber>;
-          maximumRetryAfterMs: z.ZodOptional<z.ZodNumber>;
-        },
-        z.core.$strict
-      >
-    >;
-    /** Extra instructions appended to the system prompt. */
-    instructions: z.ZodOptional<z.ZodString>;
-    /** The run's timeout (read by Switchyard itself). */
-    timeoutMs: z.ZodOptional<z.ZodNumber>;
-  },
-  z.core.$strip
->;
-export type ApiLaneSettings = z.infer<typeof ApiLaneSettings>;
+export declare const ApiLaneSettings: ObjectSchema<ApiLaneSettings>;
+
+/** The documentation of a lane's setting, for a manifest's `settings`. */
+export interface LaneSettingDoc {
+  description: string;
+  required?: boolean;
+  type: LaneSettingType;
+}
 
 /** Documentation of the common settings, to spread into a manifest's `settings`. */
-export declare const API_LANE_SETTING_DOCS: Record<
-  string,
-  { description: string; required?: boolean; type: 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object' }
->;
+export declare const API_LANE_SETTING_DOCS: Record<string, LaneSettingDoc>;
 
 /**
  * Parses a lane's settings with its schema. An unknown or wrong field gives
@@ -300,7 +368,15 @@ export declare function parseLaneSettings<S extends z.ZodType>(
   laneId: string,
   schema: S,
   raw: unknown,
-): { ok: true; settings: z.infer<S> } | { ok: false; reason: string };
+):
+  | {
+      ok: true;
+      settings: z.infer<S>;
+    }
+  | {
+      ok: false;
+      reason: string;
+    };
 
 /** One attempt of an API lane: the provider's model and the lane's parsed settings. */
 export interface ApiLaneRun {
@@ -317,7 +393,11 @@ export interface ApiLaneRun {
   /** Anthropic prompt-cache breakpoints and their lifetime, or `off`; absent for other providers. */
   promptCache?: 'off' | '5m' | '1h';
   /** Cache prices relative to the input price, for a price table that lists none (Anthropic: 1.25, 2, 0.1). */
-  cacheMultipliers?: { write5m: number; write1h: number; read: number };
+  cacheMultipliers?: {
+    write5m: number;
+    write1h: number;
+    read: number;
+  };
 }
 
 /**

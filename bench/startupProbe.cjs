@@ -14,6 +14,7 @@ Module._resolveFilename = function (request, ...rest) {
 const [bundle, entry, command] = process.argv.slice(2);
 const context = {
   subscriptions: [],
+  extension: { id: 'switchyard.switchyard', isActive: true },
   extensionUri: { scheme: 'file', path: join(bundle, '..', '..'), fsPath: join(bundle, '..', '..') },
   extensionPath: join(bundle, '..', '..'),
   secrets: {

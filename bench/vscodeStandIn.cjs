@@ -108,6 +108,8 @@ module.exports = {
   ViewColumn: { Active: -1 },
   commands: { registerCommand, executeCommand: async (id, ...args) => registered.get(id)?.(...args) },
   standInRegistered: registered,
+  // No other extension is installed: none contributes lanes.
+  extensions: { all: [], getExtension: () => undefined, onDidChange: () => ({ dispose() {} }) },
   window: {
     createStatusBarItem: statusBarItem,
     createTreeView: () => ({ dispose() {}, message: undefined }),

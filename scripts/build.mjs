@@ -1,8 +1,9 @@
-// Bundles the extension host entry, the CLI and the webview with esbuild.
-// Type checking is separate: `npm run typecheck`.
+// Bundles the extension host entry, the CLI and the webview with esbuild, and generates switchyard.d.ts, the public
+// API file, from src/api.ts (scripts/build-api.mjs). Type checking is separate: `npm run typecheck`.
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { writeApiDeclaration } from './build-api.mjs';
 
 const watch = process.argv.includes('--watch');
 
@@ -125,4 +126,5 @@ if (watch) {
   const started = Date.now();
   await Promise.all(builds.map((b) => esbuild.build(b)));
   console.log(`built ${builds.map((b) => b.outfile).join(', ')} in ${Date.now() - started} ms`);
+  console.log(writeApiDeclaration());
 }

@@ -72,6 +72,8 @@ section "Type check" npx tsc --noEmit -p .
 # that the formatter cannot wrap (strings, comments), outside documented data tables.
 section "Lint and format" npx biome ci --error-on-warnings .
 section "Line length" node scripts/check-line-length.mjs
+# The committed switchyard.d.ts against what src/api.ts generates, before the build regenerates it.
+section "Public API file" node scripts/build-api.mjs --check
 section "Build" npm run build && built=1
 section "Unit tests" npm run test:unit
 section "code-server" bash scripts/install-code-server.sh && installed=1

@@ -17,6 +17,8 @@ import { RunFileProvider } from './ui/views/runFileProvider';
 import { RunOutputChannels } from './ui/views/runOutputChannels';
 import { reportProvider } from './ui/views/reportDocument';
 import { TasksTreeProvider } from './ui/views/tasksTreeProvider';
+import { LaneExtensions } from './ui/lanes/laneExtensions';
+import { showMessage } from './ui/views/showMessage';
 
 /**
  * The heavy part of the extension, loaded on first need (the first command, the tree shown, a revived panel, the
@@ -24,8 +26,11 @@ import { TasksTreeProvider } from './ui/views/tasksTreeProvider';
  */
 export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime {
   const registry = registryWithBuiltins();
+  // Lane extensions (package.json `contributes["switchyard.lanes"]`) are activated before their lanes are needed.
+  const laneExtensions = new LaneExtensions(context.extension.id, (message) => void showMessage('warning', message));
+  const lanesReady = (): Promise<void> => laneExtensions.activate();
   const secrets = new SecretStorageSource(context.secrets);
-  const host = new ProjectHost(registry, secrets);
+  const host = new ProjectHost(registry, secrets, lanesReady);
   const snapshot = new ProjectSnapshot(host);
   const panels = new QueuePanelController(context.extensionUri, snapshot, false);
   const tree = new TasksTreeProvider(snapshot);
@@ -43,12 +48,14 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
     taskDocuments,
     new PullRequestAnnouncer(snapshot),
     new ContextKeys(snapshot),
-    warnUnknownLanes(registry),
+    warnUnknownLanes(registry, lanesReady),
   ];
   return {
-    run(id, args) {
+    async run(id, args) {
       const handler = handlers.get(id);
-      if (!handler) return Promise.reject(new Error(`Switchyard has no handler for the command ${id}`));
+      if (!handler) throw new Error(`Switchyard has no handler for the command ${id}`);
+      // Every lane a command may list, route to or run is registered first.
+      await lanesReady();
       return handler(...args);
     },
     tree,

@@ -25,6 +25,12 @@ import type { RoutingChange } from './model/routingState';
 import { whoAmI } from './routing/whoAmI';
 import { chainSecretSources, envSecretSource, type SecretSource } from './secrets/secretSource';
 import { commandSecretSource } from './secrets/commandSecretSource';
+import {
+  chainGitHubTokens,
+  commandGitHubTokens,
+  envGitHubTokens,
+  type GitHubTokenStore,
+} from './credentials/githubTokenStore';
 import type { ProjectSettings, ProjectState } from './store/projectState';
 import { configPath } from './store/projectConfig';
 import type { LayeredSettings } from './store/settingsLayers';
@@ -72,6 +78,8 @@ export interface ProjectOptions {
   parentEnv?: NodeJS.ProcessEnv;
   /** Where lane secrets come from first (VS Code passes SecretStorage); then the environment, then secret commands. */
   secrets?: SecretSource;
+  /** GitHub tokens by host asked first (VS Code passes SecretStorage's per-host tokens); then the environment. */
+  githubTokens?: GitHubTokenStore;
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /**
    * Milliseconds an acceptance command may run: a number, or a function read at each verification; unset (or
@@ -126,6 +134,7 @@ export class Project {
     const isTrusted = typeof trusted === 'function' ? trusted : () => !!trusted;
     const store = new LayeredStateStore(backend.state, root, isTrusted, options.editorSettings);
     this.store = store;
+    const commands = commandSecretSource(async () => (await store.read()).settings.secretCommands, root);
     this.ctx = {
       root,
       store,
@@ -137,8 +146,17 @@ export class Project {
       secrets: chainSecretSources(
         ...(options.secrets ? [options.secrets] : []),
         envSecretSource(options.parentEnv ?? process.env),
-        commandSecretSource(async () => (await store.read()).settings.secretCommands, root),
+        commands,
       ),
+      githubTokens: chainGitHubTokens(
+        ...(options.githubTokens ? [options.githubTokens] : []),
+        envGitHubTokens(options.parentEnv ?? process.env),
+        commandGitHubTokens(commands, options.parentEnv ?? process.env),
+      ),
+      settingOrigin: async (key) => ({
+        source: (await store.layers()).sources.get(key) ?? 'default',
+        trusted: await isTrusted(),
+      }),
       laneSettingsOverride: options.laneSettingsOverride,
       verifyTimeoutMs: (settings) =>
         (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??

@@ -1,15 +1,24 @@
 /**
- * Compile-time check (run by `tsc --noEmit`) that switchyard.d.ts, the
- * contract third parties build against, and src/api.ts, what the built-in
- * lanes import, are the same API: the same values with identical types, and
- * the same types, each identical (a member added, removed, made optional or
- * changed on either side fails). test/unit/types/publicApi.test.ts shows that it
- * bites and that the list of types below names every type either side exports.
+ * Compile-time check (run by `tsc --noEmit`) that the public API's plain types
+ * (src/api.ts, whose declaration is switchyard.d.ts) are the types Switchyard
+ * really takes and gives: each is the same as the core's type, which for data
+ * is what the core's zod schema parses (`z.input` for what a lane hands over,
+ * `z.infer` for what it gets back). A member added, removed, made optional or
+ * changed on either side fails. test/unit/types/publicApi.test.ts shows that it
+ * bites and that the list below names every type src/api.ts exports.
  */
-import type * as Public from '../../switchyard';
-import type * as Impl from '../../src/api';
-import type { LanePlugin as RegistryPlugin } from '../../src/core/lanes/lanePlugin';
-import type { LaneManifestInput } from '../../src/core/model/laneManifest';
+import type { z } from 'zod';
+import type * as Api from '../../src/api';
+import type * as AgentSettings from '../../src/core/agent/apiLaneSettings';
+import type * as AgentRun from '../../src/core/agent/runApiLane';
+import type { CallResult, CallSpec } from '../../src/core/journal/durableCalls';
+import type * as Core from '../../src/core/lanes/lanePlugin';
+import type { LaneEventInput, UsageInput } from '../../src/core/model/laneEvent';
+import type { LaneManifestInput, PriceTable, SettingType } from '../../src/core/model/laneManifest';
+import type { LaneResultInput } from '../../src/core/model/laneResult';
+import type * as Process from '../../src/core/process/processGroup';
+import type { ProcessGroupRecord } from '../../src/core/process/processGroupRecord';
+import type * as Start from '../../src/core/process/startProcessGroup';
 
 type Assert<T extends true> = T;
 /** Identity, not assignability: `{ a: string; b?: number }` is not `{ a: string }`. */
@@ -44,46 +53,76 @@ type Same<A, B> =
                 : false
               : false
             : false;
-/** The names whose two sides differ; `never` when none does. */
-type Differing<T> = keyof {
-  [K in keyof T as T[K] extends [infer A, infer B] ? (Same<A, B> extends true ? never : K) : K]: K;
-};
+// Types: each public type against the core's (generic ones at two arguments).
+export type LanePluginSame = Assert<Same<Api.LanePlugin, Core.LanePlugin>>;
+export type LaneRunInputSame = Assert<Same<Api.LaneRunInput, Core.LaneRunInput>>;
+export type LaneTaskSame = Assert<Same<Api.LaneTask, Core.LaneTask>>;
+export type LaneReadinessSame = Assert<Same<Api.LaneReadiness, Core.LaneReadiness>>;
+export type LaneReadinessInputSame = Assert<Same<Api.LaneReadinessInput, Core.LaneReadinessInput>>;
+export type LaneFixSame = Assert<Same<Api.LaneFix, Core.LaneFix>>;
+export type LaneAttemptSame = Assert<Same<Api.LaneAttempt, Core.LaneAttempt>>;
+export type DisposableSame = Assert<Same<Api.Disposable, Core.Disposable>>;
+export type LaneManifestSame = Assert<Same<Api.LaneManifest, LaneManifestInput>>;
+export type LaneSettingTypeSame = Assert<Same<Api.LaneSettingType, SettingType>>;
+export type LaneEventSame = Assert<Same<Api.LaneEvent, LaneEventInput>>;
+export type UsageSame = Assert<Same<Api.Usage, UsageInput>>;
+export type LaneResultSame = Assert<Same<Api.LaneResult, LaneResultInput>>;
+export type CallSpecOfUnknownSame = Assert<Same<Api.CallSpec<unknown>, CallSpec<unknown>>>;
+export type CallSpecOfObjectSame = Assert<Same<Api.CallSpec<{ n: number }>, CallSpec<{ n: number }>>>;
+export type CallResultOfUnknownSame = Assert<Same<Api.CallResult<unknown>, CallResult<unknown>>>;
+export type CallResultOfStringSame = Assert<Same<Api.CallResult<string>, CallResult<string>>>;
+export type ProcessGroupSame = Assert<Same<Api.ProcessGroup, Process.ProcessGroup>>;
+export type ProcessGroupSpecSame = Assert<Same<Api.ProcessGroupSpec, Process.ProcessGroupSpec>>;
+export type ProcessGroupExitSame = Assert<Same<Api.ProcessGroupExit, Process.ProcessGroupExit>>;
+export type ProcessGroupRecordSame = Assert<Same<Api.ProcessGroupRecord, ProcessGroupRecord>>;
+export type PriceTableSame = Assert<Same<Api.PriceTable, PriceTable>>;
+export type ApiLaneRunSame = Assert<Same<Api.ApiLaneRun, AgentRun.ApiLaneRun>>;
+export type ApiLaneSettingsSame = Assert<Same<Api.ApiLaneSettings, z.infer<typeof AgentSettings.ApiLaneSettings>>>;
+export type LaneSettingDocSame = Assert<Same<Api.LaneSettingDoc, (typeof AgentSettings.API_LANE_SETTING_DOCS)[string]>>;
+/** What a lane parses with the public schema type, or with one it extended, is the plain type. */
+export type ObjectSchemaSame = Assert<Same<z.infer<Api.ObjectSchema<Api.ApiLaneSettings>>, Api.ApiLaneSettings>>;
+export type ExtendedSchemaSame = Assert<
+  Same<
+    z.infer<ReturnType<typeof Api.ApiLaneSettings.extend<{ model: z.ZodDefault<z.ZodString> }>>>,
+    Omit<Api.ApiLaneSettings, 'model'> & { model: string }
+  >
+>;
 
-// Values: the same names both ways, each of the same type.
-type PublicValues = typeof Public;
-type ImplValues = typeof Impl;
-export type ValueNamesEqual = Assert<Identical<keyof PublicValues, keyof ImplValues>>;
-type ValuePairs = { [K in keyof PublicValues & keyof ImplValues]: [PublicValues[K], ImplValues[K]] };
-export type ValuesEqual = Assert<Identical<Differing<ValuePairs>, never>>;
+// Values: every value of the module is handed to third parties (the toolkit), each the core's at the public types.
+export type ValueNamesSame = Assert<Identical<keyof typeof Api, keyof Api.LaneToolkit>>;
+export type StartProcessGroupSame = Assert<Same<typeof Api.startProcessGroup, typeof Start.startProcessGroup>>;
+export type ParseLaneSettingsSame = Assert<
+  Same<
+    ReturnType<typeof Api.parseLaneSettings<typeof AgentSettings.ApiLaneSettings>>,
+    ReturnType<typeof AgentSettings.parseLaneSettings<typeof AgentSettings.ApiLaneSettings>>
+  >
+>;
+export type SettingDocsSame = Assert<
+  Same<typeof Api.API_LANE_SETTING_DOCS, typeof AgentSettings.API_LANE_SETTING_DOCS>
+>;
+export type RunApiLaneSame = Assert<Same<typeof Api.runApiLane, typeof AgentRun.runApiLane>>;
+export type LaneApiVersionSame = Assert<Identical<typeof Api.LANE_API_VERSION, 1>>;
 
-// Types: each one on both sides (generic ones at two arguments), the same.
-export type LanePluginSame = Assert<Same<Public.LanePlugin, Impl.LanePlugin>>;
-export type LaneRunInputSame = Assert<Same<Public.LaneRunInput, Impl.LaneRunInput>>;
-export type LaneTaskSame = Assert<Same<Public.LaneTask, Impl.LaneTask>>;
-export type LaneReadinessSame = Assert<Same<Public.LaneReadiness, Impl.LaneReadiness>>;
-export type LaneReadinessInputSame = Assert<Same<Public.LaneReadinessInput, Impl.LaneReadinessInput>>;
-export type LaneFixSame = Assert<Same<Public.LaneFix, Impl.LaneFix>>;
-export type LaneAttemptSame = Assert<Same<Public.LaneAttempt, Impl.LaneAttempt>>;
-export type DisposableSame = Assert<Same<Public.Disposable, Impl.Disposable>>;
-export type LaneManifestSame = Assert<Same<Public.LaneManifest, Impl.LaneManifest>>;
-export type LaneEventSame = Assert<Same<Public.LaneEvent, Impl.LaneEvent>>;
-export type UsageSame = Assert<Same<Public.Usage, Impl.Usage>>;
-export type LaneResultSame = Assert<Same<Public.LaneResult, Impl.LaneResult>>;
-export type CallSpecOfUnknownSame = Assert<Same<Public.CallSpec<unknown>, Impl.CallSpec<unknown>>>;
-export type CallSpecOfObjectSame = Assert<Same<Public.CallSpec<{ n: number }>, Impl.CallSpec<{ n: number }>>>;
-export type CallResultOfUnknownSame = Assert<Same<Public.CallResult<unknown>, Impl.CallResult<unknown>>>;
-export type CallResultOfStringSame = Assert<Same<Public.CallResult<string>, Impl.CallResult<string>>>;
-export type ProcessGroupSame = Assert<Same<Public.ProcessGroup, Impl.ProcessGroup>>;
-export type ProcessGroupSpecSame = Assert<Same<Public.ProcessGroupSpec, Impl.ProcessGroupSpec>>;
-export type ProcessGroupExitSame = Assert<Same<Public.ProcessGroupExit, Impl.ProcessGroupExit>>;
-export type ProcessGroupRecordSame = Assert<Same<Public.ProcessGroupRecord, Impl.ProcessGroupRecord>>;
-export type PriceTableSame = Assert<Same<Public.PriceTable, Impl.PriceTable>>;
-export type ApiLaneRunSame = Assert<Same<Public.ApiLaneRun, Impl.ApiLaneRun>>;
-export type ApiLaneSettingsSame = Assert<Same<Public.ApiLaneSettings, Impl.ApiLaneSettings>>;
-export type LaneToolkitSame = Assert<Same<Public.LaneToolkit, Impl.LaneToolkit>>;
-export type SwitchyardAPISame = Assert<Same<Public.SwitchyardAPI, Impl.SwitchyardAPI>>;
-export type SwitchyardExtensionSame = Assert<Same<Public.SwitchyardExtension, Impl.SwitchyardExtension>>;
-
-// The public types are the ones the host really takes and gives.
-export type PluginRegistered = Assert<Identical<Impl.LanePlugin, RegistryPlugin>>;
-export type ManifestRegistered = Assert<Identical<Impl.LaneManifest, LaneManifestInput>>;
+// Types only the API has: the toolkit is exactly the values, the API the toolkit and the registry's calls.
+export type LaneToolkitSame = Assert<
+  Same<
+    Api.LaneToolkit,
+    {
+      readonly [K in
+        | 'LANE_API_VERSION'
+        | 'startProcessGroup'
+        | 'runApiLane'
+        | 'ApiLaneSettings'
+        | 'API_LANE_SETTING_DOCS'
+        | 'parseLaneSettings'
+        | 'failureLeadLines']: (typeof Api)[K];
+    }
+  >
+>;
+export type SwitchyardAPISame = Assert<
+  Same<
+    Omit<Api.SwitchyardAPI, keyof Api.LaneToolkit>,
+    { registerLane(plugin: Core.LanePlugin): Core.Disposable; lanes(): LaneManifestInput[] }
+  >
+>;
+export type SwitchyardExtensionSame = Assert<Same<Api.SwitchyardExtension, { getAPI(version: 1): Api.SwitchyardAPI }>>;

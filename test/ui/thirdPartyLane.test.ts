@@ -10,9 +10,12 @@ import { packageExtension } from './vsix';
 import { Workbench, poll } from './workbench';
 
 // A lane from another extension: examples/sample-lane, packaged and installed
-// beside Switchyard, registers "Sample Echo" through getAPI(1) only. It shows
-// in Send to Lane…, runs a task to DONE, and once the sample is uninstalled
-// the lane is gone and a task routed to it fails with a clear reason.
+// beside Switchyard, registers "Sample Echo" through getAPI(1) only. It has no
+// activation events: it declares the lane in its package.json
+// (contributes["switchyard.lanes"]) and Switchyard activates it before it lists
+// the lanes. The lane shows in Send to Lane…, runs a task to DONE, and once the
+// sample is uninstalled the lane is gone and a task routed to it fails with a
+// clear reason.
 
 const OUT = join(REPO_ROOT, 'test-output', 'ui-third-party');
 const SAMPLE = join(REPO_ROOT, 'examples', 'sample-lane');
@@ -71,7 +74,14 @@ describe('A third-party lane extension (code-server + chromium)', function () {
       await shot(`failure-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 50)}.png`).catch(() => undefined);
   });
 
-  it('shows the sample lane in Send to Lane… and runs a task on it to DONE', async function () {
+  it('activates the sample through its switchyard.lanes contribution; its lane runs a task to DONE', async function () {
+    // Nothing else activates it: no activation events (VS Code never starts it on its own), only the contribution.
+    const manifest = JSON.parse(readFileSync(join(SAMPLE, 'package.json'), 'utf8')) as {
+      activationEvents?: unknown[];
+      contributes?: Record<string, unknown>;
+    };
+    assert.deepEqual(manifest.activationEvents ?? [], []);
+    assert.deepEqual(manifest.contributes?.['switchyard.lanes'], [{ id: 'sample-echo' }]);
     await workbench.openActivity('Switchyard');
     await page.locator('.part.sidebar', { hasText: 'No tasks yet.' }).waitFor({ state: 'visible', timeout: 60_000 });
     await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');

@@ -13,7 +13,7 @@ import { squashRun, taskCommitMessage } from '../workspace/taskCommit';
 import { awaitPullRequest, fetchBase, refused, type PullRequestOutcome } from './awaitPullRequest';
 import { findRun } from './finishRun';
 import { openGitHub, type GitHubAccess } from './githubAccess';
-import { pullRequestBody } from './pullRequestBody';
+import { pullRequestBody, pullRequestTitle } from './pullRequestBody';
 import type { RunContext } from './runContext';
 
 export interface PullRequestFlowInput {
@@ -69,17 +69,17 @@ export async function integratePullRequest(ctx: RunContext, input: PullRequestFl
 
   const at = { octokit: gh.octokit, owner: gh.owner, repo: gh.repo };
   const diffStat = (await git(ctx.root, ['diff', '--stat', run.baseCommit, head]).catch(() => ({ stdout: '' }))).stdout;
-  const title = task.spec.title;
-  const body = input.redactor.redact(
-    pullRequestBody({
-      task,
-      run,
-      diffStat,
-      evidence: input.evidence,
-      review: input.review,
-      ...usage(input),
-    }),
-  );
+  const redact = (text: string) => input.redactor.redact(text);
+  const title = pullRequestTitle(task.spec.title, redact);
+  const body = pullRequestBody({
+    task,
+    run,
+    diffStat,
+    evidence: input.evidence,
+    review: input.review,
+    redact,
+    ...usage(input),
+  });
   const opened = await untilDeadline(gh, deadline, signal, record, async () => {
     const found = await findOpenPullRequest(at, branch);
     if (found) {

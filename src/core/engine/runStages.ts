@@ -116,6 +116,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
       runId: run.id,
       patch: input.patch,
       secrets: input.redactor.known(),
+      provided: settings.worktree,
     });
     for (const result of guards.results) evidence.push(`guard ${formatGuardEvent(result)}`);
     record('decision', {

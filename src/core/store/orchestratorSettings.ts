@@ -126,8 +126,12 @@ export const WorktreeSettings = z
     link: z.array(RepoPath).default([]),
     /** How long all setup commands of one worktree may take together. */
     setupTimeoutSeconds: z.number().int().min(1).default(600),
-    /** Keep what setup produced per lockfile hash and hard-link it into later worktrees instead of running setup. */
+    /** Keep what setup produced per lockfile hash and copy it into later worktrees instead of running setup. */
     setupCache: z.boolean().default(true),
+    /** A setup cache entry not stored or restored for this many days is removed (at the start of a drain). */
+    setupCacheMaxDays: z.number().positive().default(14),
+    /** The setup cache is kept within this many megabytes: the least recently used entries are removed first. */
+    setupCacheMaxMb: z.number().int().min(0).default(4096),
     /** Worktrees of failed or salvaged runs are kept this many days. */
     keepFailedDays: z.number().min(0).default(7),
     /** Branches of a DONE task whose change was integrated or merged are deleted this many days after. */

@@ -12,12 +12,17 @@ const OPEN_SETTINGS = 'Open Settings';
  * Warns when `switchyard.lanes` names a lane id no registered lane has (a typo, an extension not installed), with
  * the registered ids and **Open Settings**; once per distinct set of unknown ids, again when the setting changes.
  */
-export function warnUnknownLanes(registry: LaneRegistry): vscode.Disposable {
+export function warnUnknownLanes(
+  registry: LaneRegistry,
+  lanesReady: () => Promise<void> = () => Promise.resolve(),
+): vscode.Disposable {
   let shown = '';
   let timer: NodeJS.Timeout | undefined;
-  const check = (): void => {
+  const check = async (): Promise<void> => {
     const raw = vscode.workspace.getConfiguration(SETTINGS.section).get<unknown>(SETTINGS.lanes, {});
     const ids = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw) : [];
+    // An id no lane has yet may belong to a lane extension that is not active yet: activate those first.
+    if (unknownLaneIds(ids, registry, '')) await lanesReady();
     const found = unknownLaneIds(ids, registry, 'The setting switchyard.lanes');
     const key = found?.unknown.join(',') ?? '';
     if (!found || key === shown) {
@@ -32,7 +37,7 @@ export function warnUnknownLanes(registry: LaneRegistry): vscode.Disposable {
   };
   const later = (): void => {
     clearTimeout(timer);
-    timer = setTimeout(check, SETTLE_MS);
+    timer = setTimeout(() => void check(), SETTLE_MS);
   };
   later();
   const subscriptions = [

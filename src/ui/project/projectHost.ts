@@ -47,6 +47,8 @@ export class ProjectHost implements vscode.Disposable {
      * PostgreSQL connection string.
      */
     private readonly secrets?: SecretStorageSource,
+    /** Resolves once the lanes of other extensions are registered (they may own the runs a resume continues). */
+    private readonly lanesReady: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.subscriptions = [
       this.changed,
@@ -91,6 +93,7 @@ export class ProjectHost implements vscode.Disposable {
       project = await Project.open(folder.uri.fsPath, {
         registry: this.registry,
         secrets: this.secrets,
+        ...(this.secrets ? { githubTokens: this.secrets.github } : {}),
         laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
         verifyTimeoutMs: verifyTimeoutOverrideMs(folder),
         editorSettings: editorProjectSettings(folder),
@@ -111,7 +114,7 @@ export class ProjectHost implements vscode.Disposable {
     const own = project.onDidChange(fire);
     const outside = watchExternalChanges(project, fire);
     this.projectSubscriptions.push(new vscode.Disposable(() => own.dispose()), outside);
-    this.current = { project, resumed: resumeInterruptedRuns(project) };
+    this.current = { project, resumed: this.lanesReady().then(() => resumeInterruptedRuns(project)) };
     fire();
     return project;
   }

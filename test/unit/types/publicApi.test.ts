@@ -6,19 +6,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-// The type test test/types/publicApi.ts bites: copies of switchyard.d.ts and
-// src/api.ts with one member added, removed or changed, each checked by the
-// same type test with the project's tsc, fail; the unchanged copy passes.
+// The type test test/types/publicApi.ts bites: copies of src/api.ts with one
+// member added, removed or changed, each checked by the same type test with
+// the project's tsc, fail; the unchanged copy passes.
 
 const REPO = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 const read = (path: string): string => readFileSync(join(REPO, path), 'utf8');
-const DTS = read('switchyard.d.ts');
 const API = read('src/api.ts');
 const TYPE_TEST = read('test/types/publicApi.ts');
 
 interface Variant {
   name: string;
-  dts?: (text: string) => string;
   api?: (text: string) => string;
 }
 const swap =
@@ -30,34 +28,25 @@ const swap =
 
 const VARIANTS: Variant[] = [
   { name: 'unchanged' },
-  { name: 'dts-member-removed', dts: swap('  readonly acceptance?: string;\n', '') },
+  { name: 'api-member-removed', api: swap('  readonly acceptance?: string;\n', '') },
   {
-    name: 'dts-member-added',
-    dts: swap('  readonly acceptance?: string;\n', '  readonly acceptance?: string;\n  readonly priority?: number;\n'),
+    name: 'api-member-added',
+    api: swap('  readonly acceptance?: string;\n', '  readonly acceptance?: string;\n  readonly priority?: number;\n'),
   },
-  { name: 'dts-type-changed', dts: swap('  killGraceMs?: number;', '  killGraceMs?: string;') },
-  { name: 'dts-value-added', dts: (text) => `${text}\nexport declare function formatUsd(usd: number): string;\n` },
-  {
-    name: 'dts-type-removed',
-    dts: (text) => {
-      const removed = text.replace(/^export interface PriceTable \{\n[^}]*\n\}\n/m, '');
-      assert.notEqual(removed, text, 'the fixture expects the PriceTable interface in the file');
-      return removed;
-    },
-  },
+  { name: 'api-type-changed', api: swap('  killGraceMs?: number;', '  killGraceMs?: string;') },
+  { name: 'api-member-made-optional', api: swap('  maxTokens: number;', '  maxTokens?: number;') },
+  { name: 'api-settings-member-removed', api: swap('  instructions?: string;\n', '') },
   { name: 'api-value-added', api: (text) => `${text}\nexport { formatUsd } from './core/agent/pricing';\n` },
   {
-    name: 'api-value-removed',
-    api: swap('export { LANE_API_VERSION, startProcessGroup, ', 'export { LANE_API_VERSION, '),
+    name: 'api-value-retyped',
+    api: swap(
+      'export const API_LANE_SETTING_DOCS: Record<string, LaneSettingDoc>',
+      'export const API_LANE_SETTING_DOCS: Record<string, Partial<LaneSettingDoc>>',
+    ),
   },
-  {
-    name: 'api-type-removed',
-    api: swap("export type { ProcessGroupRecord } from './core/process/processGroupRecord';\n", ''),
-  },
-  { name: 'api-type-changed', api: swap('UsageInput as Usage }', 'Usage }') },
 ];
 
-describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function () {
+describe("the public API type test (src/api.ts's plain types ⇄ the core's schemas)", function () {
   this.timeout(180_000);
   let root: string;
   let output = '';
@@ -72,7 +61,6 @@ describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function (
         mkdirSync(dirname(join(dir, path)), { recursive: true });
         writeFileSync(join(dir, path), text);
       };
-      write('switchyard.d.ts', (variant.dts ?? ((t) => t))(DTS));
       // The copy of src/api.ts re-exports the real core (and loads the real modules it loads on first need).
       write(
         'src/api.ts',
@@ -80,13 +68,7 @@ describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function (
           .replaceAll("'./core/", `'${REPO}/src/core/`)
           .replaceAll("'./lanes/", `'${REPO}/src/lanes/`),
       );
-      write(
-        'test/types/publicApi.ts',
-        TYPE_TEST.replaceAll("from '../../src/core/", `from '${REPO}/src/core/`).replaceAll(
-          "from '../../src/ui/",
-          `from '${REPO}/src/ui/`,
-        ),
-      );
+      write('test/types/publicApi.ts', TYPE_TEST.replaceAll("from '../../src/core/", `from '${REPO}/src/core/`));
       files.push(`./${variant.name}/test/types/publicApi.ts`);
     }
     const base = JSON.parse(read('tsconfig.json')) as { compilerOptions: object };
@@ -122,35 +104,11 @@ describe('the public API type test (switchyard.d.ts ⇄ src/api.ts)', function (
     });
   }
 
-  it('the type test names every type either side exports', () => {
-    const checked = new Set([...TYPE_TEST.matchAll(/Same<Public\.(\w+)/g)].map((m) => m[1]));
-    const dtsTypes = [...DTS.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
-    const names = (list: string): string[] =>
-      list
-        .split(',')
-        .map(
-          (name) =>
-            name
-              .trim()
-              .split(/\s+as\s+/)
-              .pop()!,
-        )
-        .filter(Boolean);
-    const apiTypes = [
-      ...[...API.matchAll(/^export (?:type \{([^}]*)\}|interface (\w+))/gm)].flatMap((m) =>
-        m[2] ? [m[2]] : names(m[1]!),
-      ),
-      // A zod schema is a value and its type: ApiLaneSettings.
-      ...[...API.matchAll(/^export \{([^}]*)\}/gm)]
-        .flatMap((m) => names(m[1]!))
-        .filter((name) => /^[A-Z][a-z]/.test(name)),
-    ];
-    assert.deepEqual(
-      [...new Set(dtsTypes)].sort(),
-      [...new Set(apiTypes)].sort(),
-      'the two files export different type names',
-    );
-    for (const name of dtsTypes)
+  it('the type test names every type src/api.ts exports', () => {
+    const checked = new Set([...TYPE_TEST.matchAll(/\bApi\.(\w+)/g)].map((m) => m[1]));
+    const exported = [...API.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+    assert.ok(exported.length > 20, `only ${exported.length} exported types found`);
+    for (const name of exported)
       assert.ok(checked.has(name), `test/types/publicApi.ts does not check the type ${name}`);
   });
 });
