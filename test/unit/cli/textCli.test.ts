@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { formatStatus } from '../../../src/cli/format';
+import { type ProjectState, emptyProjectState } from '../../../src/core/store/projectState';
 import { runCli } from '../../helpers/runCli';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
@@ -34,5 +36,25 @@ describe('CLI text: lanes advice, report, log', function () {
     assert.match(log, /Z verify {3}passed\n {4}green$/m);
     assert.ok(!log.includes('\u001b') && !log.includes('\\u001b'), 'no escape, raw or JSON-encoded');
     assert.doesNotMatch(log, /"type":"log"/);
+  });
+});
+
+describe('status ATTEMPTS', () => {
+  it("counts the attempts before a retry, as the runs' numbers do", () => {
+    const state = emptyProjectState();
+    const at = '2026-01-01T00:00:00.000Z';
+    state.tasks.push({
+      id: 't1',
+      spec: { title: 'a', spec: 'a', files: [], dependsOn: [], priority: 50 } as ProjectState['tasks'][number]['spec'],
+      state: 'RUNNING',
+      baseCommit: 'b'.repeat(40),
+      createdAt: at,
+      updatedAt: at,
+      attempts: 1,
+      attemptsBefore: 2,
+      generation: 0,
+    });
+    // The run of this attempt says attempt 3 (newRun: attemptsBefore + attempts).
+    assert.match(formatStatus(state), /^t1\s+RUNNING\s+\S+\s+3\s+a$/m);
   });
 });
