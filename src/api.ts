@@ -71,9 +71,11 @@ export interface LaneManifest {
   /**
    * The lane's settings, documented for users. `type` is what `switchyard lanes set`
    * accepts (`string` keeps the text as typed; `string[]` and `object` are JSON);
-   * without it a value is JSON or else text.
+   * without it a value is JSON or else text. `class` is what a value can make Switchyard do: in an
+   * untrusted workspace only `plain` settings from the repository apply; without one the setting is
+   * treated like one that executes.
    */
-  settings?: Record<string, { description: string; required?: boolean; type?: LaneSettingType }>;
+  settings?: Record<string, { description: string; required?: boolean; type?: LaneSettingType; class?: SettingClass }>;
   /** Secrets resolved by Switchyard before the lane starts; a missing one fails the run first. */
   requiredSecrets?: string[];
   /** Secrets passed when set, without failing when not. */
@@ -234,6 +236,13 @@ export interface PriceTable {
 export type LaneSettingType = 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
 
 /**
+ * What a setting's value can make Switchyard do: run something (`executes`), send a credential or the user's
+ * environment somewhere (`routes-credential`), bring files from outside into a run's worktree
+ * (`reads-outside-worktree`), weaken a price or cost cap (`weakens-protection`), or nothing of these (`plain`).
+ */
+export type SettingClass = 'executes' | 'routes-credential' | 'reads-outside-worktree' | 'weakens-protection' | 'plain';
+
+/**
  * Settings every API lane understands (`switchyard lanes set <lane> key=value`, or VS Code's `switchyard.lanes`), as
  * parsed: defaults filled in.
  */
@@ -291,6 +300,7 @@ export interface LaneSettingDoc {
   description: string;
   required?: boolean;
   type: LaneSettingType;
+  class: SettingClass;
 }
 
 /** Documentation of the common settings, to spread into a manifest's `settings`. */

@@ -278,8 +278,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         options: { revoke: flag('stop trusting it') },
         help:
-          "allow this repository's settings to load lane modules and its committed .switchyard/config.json to run " +
-          'commands (lane command lines, setup, secret commands)',
+          'trust this repository: the settings it carries that run commands, route credentials, read outside the ' +
+          'worktree or weaken caps apply, and the tasks of a state file git tracks run',
       },
     ],
   },

@@ -32,12 +32,13 @@ import {
   type GitHubTokenStore,
 } from './credentials/githubTokenStore';
 import type { ProjectSettings, ProjectState } from './store/projectState';
-import { configPath } from './store/projectConfig';
-import type { LayeredSettings } from './store/settingsLayers';
+import { type LayeredSettings, within } from './store/settingsLayers';
 import { LayeredStateStore } from './engine/layeredStateStore';
 import { type ConfigEdit, editProjectConfig } from './engine/projectConfigEdits';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
+import { StateFromRepository } from './backend/stateFromRepository';
+import { untrustedNotice } from './store/untrustedNotice';
 import { measureWorktreeUsage, readWorktreeUsage, type WorktreeUsage } from './workspace/worktreeUsage';
 import {
   listSalvage,
@@ -132,7 +133,18 @@ export class Project {
   ) {
     const trusted = options.trusted;
     const isTrusted = typeof trusted === 'function' ? trusted : () => !!trusted;
-    const store = new LayeredStateStore(backend.state, root, isTrusted, options.editorSettings);
+    // Only the files backend keeps its state in the work tree, where a clone can put one.
+    const fromRepository = backend.kind === 'files' ? new StateFromRepository(root) : undefined;
+    const store = new LayeredStateStore(
+      backend.state,
+      root,
+      {
+        trusted: isTrusted,
+        trackedState: async () => (await fromRepository?.tracked()) ?? [],
+        laneClass: (laneId, setting) => registry.get(laneId)?.manifest.settings[setting]?.class,
+      },
+      options.editorSettings,
+    );
     this.store = store;
     const commands = commandSecretSource(async () => (await store.read()).settings.secretCommands, root);
     this.ctx = {
@@ -153,10 +165,13 @@ export class Project {
         envGitHubTokens(options.parentEnv ?? process.env),
         commandGitHubTokens(commands, options.parentEnv ?? process.env),
       ),
-      settingOrigin: async (key) => ({
-        source: (await store.layers()).sources.get(key) ?? 'default',
-        trusted: await isTrusted(),
-      }),
+      settingOrigin: async (key) => {
+        const layers = await store.layers();
+        const source = layers.sources.get(key) ?? 'default';
+        const withheld = layers.ignored.find((i) => i.key === key);
+        if (source === 'default' && withheld) return { source: 'committed', trusted: false, withheld: withheld.value };
+        return { source, trusted: await isTrusted() };
+      },
       laneSettingsOverride: options.laneSettingsOverride,
       verifyTimeoutMs: (settings) =>
         (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??
@@ -363,14 +378,23 @@ export class Project {
     return this.store.layers();
   }
 
-  /** What the committed config had ignored because the workspace is not trusted, as one message; none: undefined. */
+  /**
+   * What the workspace's trust withholds, as one message: the settings the repository carries that were ignored (by
+   * file and class), and the tasks of a state file that came with it; nothing withheld: undefined.
+   */
   async configNotice(): Promise<string | undefined> {
+    const [{ ignored }, held] = await Promise.all([this.store.layers(), this.store.heldState()]);
+    return untrustedNotice(this.root, ignored, held);
+  }
+
+  /**
+   * What the workspace's trust withholds of `key` (the key, a setting inside it or the group it is in), as one
+   * message; nothing: undefined. Said right after `config set` stores a value that will not apply.
+   */
+  async ignoredNotice(key: string): Promise<string | undefined> {
     const { ignored } = await this.store.layers();
-    if (!ignored.length) return undefined;
-    return (
-      `ignored in ${configPath(this.root)} until this workspace is trusted (they would run commands): ` +
-      `${ignored.join(', ')}. Trust it with \`switchyard trust\` (VS Code: Manage Workspace Trust).`
-    );
+    const hits = ignored.filter((i) => within(i.key, key) || within(key, i.key));
+    return untrustedNotice(this.root, hits, []);
   }
 
   /** Sets or (no `text`) unsets a config key in the committed file, or with `local` in this machine's override. */
@@ -414,6 +438,9 @@ export class Project {
       });
       return [...BUILTIN_ERROR_RULES];
     });
+    // Tasks that came with the repository do not run (nor are its runs resumed) until it is trusted.
+    const held = await this.store.heldState();
+    if (held.length) throw new SwitchyardError('untrusted-workspace', untrustedNotice(this.root, [], held)!);
     return runQueue(this.ctx, options);
   }
 

@@ -17,8 +17,14 @@ type NodeProject = Awaited<ReturnType<typeof makeNodeProject>>;
 async function open(repo: NodeProject, agent: string, change: (s: ProjectSettings) => void, attempts = 1) {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
-  // Integrated runs' worktrees are kept, so the tests can look at what setup left in them.
-  const project = await Project.open(repo.dir, { registry, cancelPollMs: 100, keepIntegratedWorktrees: true });
+  // Integrated runs' worktrees are kept, so the tests can look at what setup left in them. The repository is the
+  // user's own, trusted: its committed worktree.link (reads outside the worktree) applies.
+  const project = await Project.open(repo.dir, {
+    registry,
+    cancelPollMs: 100,
+    keepIntegratedWorktrees: true,
+    trusted: true,
+  });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command: agent };
     s.retryCaps.command = attempts;
