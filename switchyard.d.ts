@@ -471,6 +471,13 @@ export interface ProcessGroup {
  */
 export declare function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup;
 
+/**
+ * The lines of a failed command's output that say what failed: the first failing test and its assertion for
+ * node:test, mocha, jest, vitest, uvu, pytest, go test and cargo test, else the first error line (npm's cause, not
+ * its usage text). ANSI escapes removed; at most `max` lines (default 6); empty when nothing looks like a failure.
+ */
+export declare function failureLeadLines(output: string, max?: number): string[];
+
 /** The values of the API, handed to third-party lanes at run time. */
 export interface LaneToolkit {
   readonly LANE_API_VERSION: typeof LANE_API_VERSION;
@@ -479,6 +486,7 @@ export interface LaneToolkit {
   readonly ApiLaneSettings: typeof ApiLaneSettings;
   readonly API_LANE_SETTING_DOCS: typeof API_LANE_SETTING_DOCS;
   readonly parseLaneSettings: typeof parseLaneSettings;
+  readonly failureLeadLines: typeof failureLeadLines;
 }
 
 /** Version 1 of the API: the lane registry and the toolkit. */

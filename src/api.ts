@@ -35,6 +35,7 @@ import {
 } from './core/agent/apiLaneSettings';
 import { LANE_API_VERSION as API_VERSION } from './core/model/laneManifest';
 import { startProcessGroup as startGroup } from './core/process/startProcessGroup';
+import { failureLeadLines as leadLines } from './core/text/failureLines';
 import { loadModule } from './lanes/loadModule';
 
 /** The lane API version this file describes. */
@@ -407,6 +408,15 @@ export function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup {
   return startGroup(spec);
 }
 
+/**
+ * The lines of a failed command's output that say what failed: the first failing test and its assertion for
+ * node:test, mocha, jest, vitest, uvu, pytest, go test and cargo test, else the first error line (npm's cause, not
+ * its usage text). ANSI escapes removed; at most `max` lines (default 6); empty when nothing looks like a failure.
+ */
+export function failureLeadLines(output: string, max?: number): string[] {
+  return leadLines(output, max);
+}
+
 /** The values of the API, handed to third-party lanes at run time. */
 export interface LaneToolkit {
   readonly LANE_API_VERSION: typeof LANE_API_VERSION;
@@ -415,6 +425,7 @@ export interface LaneToolkit {
   readonly ApiLaneSettings: typeof ApiLaneSettings;
   readonly API_LANE_SETTING_DOCS: typeof API_LANE_SETTING_DOCS;
   readonly parseLaneSettings: typeof parseLaneSettings;
+  readonly failureLeadLines: typeof failureLeadLines;
 }
 
 /** Version 1 of the API: the lane registry and the toolkit. */

@@ -30,19 +30,28 @@ export function buildPrompt(
   );
 
   const why = input.attempt.retryReason ? ` It stopped with: ${input.attempt.retryReason}` : '';
+  // Feedback means the earlier attempt ran to its end and was judged (a failed test run exited with a code, a review
+  // asked for changes): it was not interrupted.
+  const judged = Boolean(input.feedback?.trim());
   if (context.resumingSession) {
     lines.push(
       '',
-      `This continues your earlier session for this task, which was interrupted before it finished ` +
-        `(attempt ${input.attempt.attempt}).${why}`,
+      judged
+        ? `This continues your earlier session for this task (attempt ${input.attempt.attempt}). Your last ` +
+            'attempt finished, but its result was not accepted: the feedback below says why.'
+        : `This continues your earlier session for this task, which was interrupted before it finished ` +
+            `(attempt ${input.attempt.attempt}).${why}`,
       'The working tree holds the work you had done so far. Check it, then finish the task.',
     );
   } else if (context.salvage) {
     lines.push(
       '',
-      `An earlier attempt (run ${input.resume?.runId}) stopped before it finished.${why}`,
-      `Its partial work was kept on branch ${context.salvage.branch}, and this working tree already starts ` +
-        `from it. Review it and continue from it instead of starting over.`,
+      judged
+        ? `An earlier attempt (run ${input.resume?.runId}) finished, but its result was not accepted (the feedback ` +
+            'below says why).'
+        : `An earlier attempt (run ${input.resume?.runId}) stopped before it finished.${why}`,
+      `Its ${judged ? '' : 'partial '}work was kept on branch ${context.salvage.branch}, and this working tree ` +
+        `already starts from it. Review it and continue from it instead of starting over.`,
       `Its diff against the task's starting point${context.salvage.truncated ? ' (shortened)' : ''}:`,
       '',
       '```diff',

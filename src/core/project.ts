@@ -61,6 +61,8 @@ import type { RecentState } from './panel/finishedWindow';
 import { fileAtCommit } from './git/changedFiles';
 import { type RunChanges, runChanges } from './workspace/runChanges';
 import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
+import { taskCommitMessage } from './workspace/taskCommit';
+import { pruneTaskBranches } from './engine/branchRetention';
 import type { Run } from './model/run';
 import { ReadinessCache } from './lanes/laneReadiness';
 import type { LaneReadiness } from './lanes/lanePlugin';
@@ -490,19 +492,59 @@ export class Project {
     return fileAtCommit(this.root, commit, path);
   }
 
-  /** Merges a run's branch into the branch checked out in the repository (refuses on uncommitted changes). */
-  async mergeRunIntoCurrentBranch(runId: string): Promise<MergeOutcome> {
-    const run = await this.findRun(runId);
-    const task = (await this.store.read()).tasks.find((t) => t.id === run.taskId);
-    const title = task ? `: ${task.spec.title}` : '';
-    return mergeIntoCurrentBranch(this.root, run.branch, `Merge ${run.branch} (task ${run.taskId}${title})`);
+  /**
+   * Takes a run's change (a DONE task's, by task or run id) into the branch checked out in the repository as one
+   * commit, and records on the task where it went. Refuses on uncommitted changes or a detached HEAD; a conflict
+   * changes nothing.
+   */
+  async mergeRunIntoCurrentBranch(id: string): Promise<MergeOutcome> {
+    const { task, run } = await this.changeOf(id);
+    if (task.state !== 'DONE' || !run.headCommit) {
+      throw new SwitchyardError(
+        'invalid-input',
+        `task ${task.id} is ${task.state}: only a DONE task's change is merged (\`switchyard checkout ${task.id}\` ` +
+          'checks out its last run to look at it)',
+      );
+    }
+    const outcome = await mergeIntoCurrentBranch(this.root, {
+      base: run.baseCommit,
+      head: run.headCommit,
+      message: taskCommitMessage(task, run.id),
+      label: `${task.id} (${run.branch})`,
+    });
+    if (!outcome.upToDate) {
+      const merged = { branch: outcome.into, commit: outcome.commit, runId: run.id, at: new Date().toISOString() };
+      await this.store.update((state) => {
+        const t = state.tasks.find((x) => x.id === task.id);
+        if (t) t.merged = merged;
+      });
+      this.changed();
+    }
+    return outcome;
   }
 
-  /** Checks out a run's branch in the repository (refuses on uncommitted changes). */
-  async checkOutRunBranch(runId: string): Promise<string> {
-    const run = await this.findRun(runId);
+  /** Checks out the branch of a run (a task's last run, by task or run id); refuses on uncommitted changes. */
+  async checkOutRunBranch(id: string): Promise<string> {
+    const { run } = await this.changeOf(id);
     await checkOutBranch(this.root, run.branch);
     return run.branch;
+  }
+
+  /** Deletes now the branches `worktree.keepBranchesDays` would delete later (DONE tasks integrated or merged). */
+  pruneBranches(): Promise<string[]> {
+    return pruneTaskBranches(this.ctx, 0);
+  }
+
+  /** A task id (its last run) or a run id → the task and the run whose change is taken. */
+  private async changeOf(id: string): Promise<{ task: Task; run: Run }> {
+    const state = await this.store.read();
+    const byTask = state.tasks.find((t) => t.id === id);
+    const runId = byTask ? (byTask.integration?.runId ?? byTask.lastRunId) : id;
+    if (byTask && !runId) throw new SwitchyardError('invalid-input', `task ${id} has no run yet (${byTask.state})`);
+    const run = await this.findRun(runId!);
+    const task = byTask ?? state.tasks.find((t) => t.id === run.taskId);
+    if (!task) throw new SwitchyardError('unknown-run', `run ${run.id} belongs to no task`);
+    return { task, run };
   }
 
   private async findRun(runId: string): Promise<Run> {

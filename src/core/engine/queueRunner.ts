@@ -17,6 +17,7 @@ import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from './targetBranch';
 import { pruneKeptWorktrees } from './worktreeLifecycle';
+import { pruneTaskBranches } from './branchRetention';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';
 
@@ -92,6 +93,8 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
     ctx.trace.append({ type: 'decision', kind: 'worktree', message });
   const limits = (await ctx.store.readWorking()).settings.worktree;
   for (const message of await pruneSetupCache(ctx.root, limits, started).catch(() => []))
+    ctx.trace.append({ type: 'decision', kind: 'worktree', message });
+  for (const message of await pruneTaskBranches(ctx, limits.keepBranchesDays, started).catch(() => []))
     ctx.trace.append({ type: 'decision', kind: 'worktree', message });
   await measureWorktreeUsage(ctx.root).catch(() => undefined);
   const stop = options.signal ?? new AbortController().signal;

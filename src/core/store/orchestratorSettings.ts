@@ -152,6 +152,8 @@ export const WorktreeSettings = z
     setupCacheMaxMb: classed(z.number().int().min(0).default(4096), 'plain'),
     /** Worktrees of failed or salvaged runs are kept this many days. */
     keepFailedDays: classed(z.number().min(0).default(7), 'plain'),
+    /** Branches of a DONE task whose change was integrated or merged are deleted this many days after. */
+    keepBranchesDays: classed(z.number().min(0).default(7), 'plain'),
   })
   .strict();
 export type WorktreeSettings = z.infer<typeof WorktreeSettings>;
