@@ -26,6 +26,7 @@
  * `pg.Client.prototype.query` in this process only) and their answer times;
  * and a few costs probed once before the start.
  */
+import { envGitHubTokens } from '../src/core/credentials/githubTokenStore';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -232,6 +233,7 @@ async function main(): Promise<void> {
       owner: makeOwnerId(),
       parentEnv: process.env,
       secrets: envSecretSource(process.env),
+      githubTokens: envGitHubTokens(process.env),
       verifyTimeoutMs: () => 60_000,
       cancelPollMs: 500,
       stageGate: new StageGate(backend.state),

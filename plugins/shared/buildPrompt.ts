@@ -40,8 +40,11 @@ export function buildPrompt(
  * What the prompt says about the earlier run, derived from where this worktree starts (`resume.start`, decided by the
  * host) and whether the CLI resumes its session: each sentence true of this worktree.
  */
-function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume'>, context: PromptContext): string[] {
+function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume' | 'feedback'>, context: PromptContext): string[] {
   const why = input.attempt.retryReason ? ` It stopped with: ${input.attempt.retryReason}` : '';
+  // Feedback means the earlier attempt ran to its end and was judged (a failed test run exited with a code, a review
+  // asked for changes): it was not interrupted.
+  const judged = Boolean(input.feedback?.trim());
   const resume = input.resume;
   const work = context.salvage;
   const diff = (what: string): string[] =>
@@ -49,8 +52,11 @@ function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume'>, context: P
   if (context.resumingSession)
     return [
       '',
-      `This continues your earlier session for this task, which was interrupted before it finished ` +
-        `(attempt ${input.attempt.attempt}).${why}`,
+      judged
+        ? `This continues your earlier session for this task (attempt ${input.attempt.attempt}). Your last ` +
+          'attempt finished, but its result was not accepted: the feedback below says why.'
+        : `This continues your earlier session for this task, which was interrupted before it finished ` +
+          `(attempt ${input.attempt.attempt}).${why}`,
       'The working tree holds the work you had done so far. Check it, then finish the task.',
     ];
   if (!resume) return [];
@@ -71,8 +77,11 @@ function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume'>, context: P
   if (work)
     return [
       '',
-      `An earlier attempt (run ${resume.runId}) stopped before it finished.${why}`,
-      `Its partial work was kept on branch ${work.branch}, and this working tree already starts ` +
+      judged
+        ? `An earlier attempt (run ${resume.runId}) finished, but its result was not accepted (the feedback ` +
+          'below says why).'
+        : `An earlier attempt (run ${resume.runId}) stopped before it finished.${why}`,
+      `Its ${judged ? '' : 'partial '}work was kept on branch ${work.branch}, and this working tree already starts ` +
         `from it. Review it and continue from it instead of starting over.`,
       ...diff("Its diff against the task's starting point"),
     ];

@@ -37,12 +37,25 @@ export async function pullRequestProject(
   execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', bare]);
   await repo.git.push(bare, 'main');
   const tokens = double.tokens ?? new Set([TOKEN]);
-  const http = options.http ? await startGitHttpServer(root, tokens) : undefined;
+  let ghUrl = '';
+  // Over HTTP, one Enterprise-Server-shaped host serves both git and the API (`/api/v3`), as the token's binding needs.
+  const http = options.http ? await startGitHttpServer(root, tokens, () => ghUrl) : undefined;
   await repo.git.addRemote('origin', http ? `${http.url}/o/r.git` : bare);
   const gh: GitHubDouble = await startGitHubDouble({ ...double, bare, tokens });
+  ghUrl = gh.url;
+  const apiUrl = http ? `${http.url}/api/v3` : gh.url;
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
-  const env = { ...process.env, GITHUB_TOKEN: TOKEN, ...options.env };
+  // The token is stored for the double's host the way a user binds one to a GitHub Enterprise Server (GitHub CLI's
+  // variables); GITHUB_TOKEN belongs to github.com and goes nowhere here.
+  const env = {
+    ...process.env,
+    GITHUB_TOKEN: '',
+    GH_TOKEN: '',
+    GH_HOST: new URL(apiUrl).host,
+    GH_ENTERPRISE_TOKEN: TOKEN,
+    ...options.env,
+  };
   const project = await Project.open(repo.dir, { registry, cancelPollMs: 50, parentEnv: env });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command };
@@ -53,7 +66,7 @@ export async function pullRequestProject(
     s.integration.base = 'main';
     s.integration.ciPollSeconds = (MINUTE / 2 / 1000) as number;
     s.integration.ciTimeoutSeconds = (40 * MINUTE) / 1000;
-    s.github.apiUrl = gh.url;
+    s.github.apiUrl = apiUrl;
     if (!http) s.github.repository = 'o/r';
     options.settings?.(s);
   });
@@ -65,7 +78,9 @@ export async function pullRequestProject(
     await repo.cleanup();
     await rm(root, { recursive: true, force: true });
   };
-  return { repo, bare, gh, http, project, bareGit, cleanup };
+  /** The variables that hold the token for the double's host (for a CLI started by the test). */
+  const tokenEnv = { GH_HOST: env.GH_HOST, GH_ENTERPRISE_TOKEN: TOKEN };
+  return { repo, bare, gh, http, project, bareGit, cleanup, tokenEnv };
 }
 
 /** Every file under `dir` whose content contains `needle` (to show a token reached no log). */

@@ -26,7 +26,7 @@ export function secretTokenSource(
       if (!token)
         throw new SwitchyardError(
           'invalid-input',
-          `integration.mode is "pull-request" but no GitHub token is set: ${howToSet} (or set github.app)`,
+          `integration.mode is "pull-request" but no GitHub token is set: ${howToSet}`,
         );
       return { token, expiresAt: now() + ttlMs };
     },

@@ -9,10 +9,11 @@ import type { Task } from '../model/task';
 import { classify } from '../retry/classifyError';
 import type { Redactor } from '../secrets/redactor';
 import type { ProjectSettings } from '../store/projectState';
+import { squashRun, taskCommitMessage } from '../workspace/taskCommit';
 import { awaitPullRequest, fetchBase, refused, type PullRequestOutcome } from './awaitPullRequest';
 import { findRun } from './finishRun';
 import { openGitHub, type GitHubAccess } from './githubAccess';
-import { pullRequestBody } from './pullRequestBody';
+import { pullRequestBody, pullRequestTitle } from './pullRequestBody';
 import type { RunContext } from './runContext';
 
 export interface PullRequestFlowInput {
@@ -59,24 +60,26 @@ export async function integratePullRequest(ctx: RunContext, input: PullRequestFl
   if ('outcome' in checked) return checked.outcome;
   const base = checked.value;
 
-  const pushed = await pushBranch(ctx, gh, input, settings, input.head, branch);
+  // The pull request carries one commit: the task's attempts squashed (whatever the merge method, one commit per task
+  // reaches the base).
+  const head = await squashRun(ctx.root, run.baseCommit, input.head, taskCommitMessage(task, run.id));
+  const pushed = await pushBranch(ctx, gh, input, settings, head, branch);
   if (pushed) return pushed;
   await fetchBase(ctx, gh, remote, base).catch((e) => record(`could not fetch ${base}: ${errorMessage(e)}`));
 
   const at = { octokit: gh.octokit, owner: gh.owner, repo: gh.repo };
-  const diffStat = (await git(ctx.root, ['diff', '--stat', run.baseCommit, input.head]).catch(() => ({ stdout: '' })))
-    .stdout;
-  const title = task.spec.title;
-  const body = input.redactor.redact(
-    pullRequestBody({
-      task,
-      run,
-      diffStat,
-      evidence: input.evidence,
-      review: input.review,
-      ...usage(input),
-    }),
-  );
+  const diffStat = (await git(ctx.root, ['diff', '--stat', run.baseCommit, head]).catch(() => ({ stdout: '' }))).stdout;
+  const redact = (text: string) => input.redactor.redact(text);
+  const title = pullRequestTitle(task.spec.title, redact);
+  const body = pullRequestBody({
+    task,
+    run,
+    diffStat,
+    evidence: input.evidence,
+    review: input.review,
+    redact,
+    ...usage(input),
+  });
   const opened = await untilDeadline(gh, deadline, signal, record, async () => {
     const found = await findOpenPullRequest(at, branch);
     if (found) {
@@ -98,7 +101,7 @@ export async function integratePullRequest(ctx: RunContext, input: PullRequestFl
       head: branch,
       base,
       state: 'open',
-      headSha: input.head,
+      headSha: head,
       checks: [],
       openedAt: now,
       updatedAt: now,

@@ -4,6 +4,7 @@ import { workingOnlyInfo } from '../store/workingOnly';
 import { runAutoMaintenance } from '../git/autoMaintenance';
 import type { Stage } from '../model/taskStates';
 import type { Task } from '../model/task';
+import { pruneSetupCache } from '../workspace/pruneSetupCache';
 import { pruneWorktrees } from '../workspace/worktrees';
 import { measureWorktreeUsage } from '../workspace/worktreeUsage';
 import { claimTasks } from './claimTasks';
@@ -16,6 +17,7 @@ import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from './targetBranch';
 import { pruneKeptWorktrees } from './worktreeLifecycle';
+import { pruneTaskBranches } from './branchRetention';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';
 
@@ -88,6 +90,11 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
   const recovery = await recoverInterruptedRuns(ctx);
   await pruneWorktrees(ctx.root);
   for (const message of await pruneKeptWorktrees(ctx, started))
+    ctx.trace.append({ type: 'decision', kind: 'worktree', message });
+  const limits = (await ctx.store.readWorking()).settings.worktree;
+  for (const message of await pruneSetupCache(ctx.root, limits, started).catch(() => []))
+    ctx.trace.append({ type: 'decision', kind: 'worktree', message });
+  for (const message of await pruneTaskBranches(ctx, limits.keepBranchesDays, started).catch(() => []))
     ctx.trace.append({ type: 'decision', kind: 'worktree', message });
   await measureWorktreeUsage(ctx.root).catch(() => undefined);
   const stop = options.signal ?? new AbortController().signal;

@@ -10,6 +10,7 @@ import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
+import { modelKeyRefusal } from './modelKeyBinding';
 import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
 import { runDir } from '../store/runFiles';
@@ -51,6 +52,8 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
     typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
       ? settings.timeoutMs
       : lane.manifest.defaultTimeoutMs;
+  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, ctx.laneSettingsOverride?.(laneId));
+  if (refusal) return { ok: false, reason: refusal };
   const secrets = await resolveLaneSecrets(lane.manifest, ctx.secrets, input.redactor);
   if (!secrets.ok) return { ok: false, reason: secrets.reason };
 

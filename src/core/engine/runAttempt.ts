@@ -8,9 +8,11 @@ import type { Task } from '../model/task';
 import type { Redactor } from '../secrets/redactor';
 import { addEnvCredentials } from '../secrets/credentialEnv';
 import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
+import { modelKeyRefusal } from './modelKeyBinding';
 import { endRunGroups } from '../process/runGroups';
 import { captureChange, createWorktree } from '../workspace/worktrees';
 import { portBlockEnv } from '../lanes/portBlock';
+import { copiedFileSecrets } from '../workspace/copiedFileSecrets';
 import { setUpWorktree } from './setUpWorktree';
 import type { RecordFn } from './recordFn';
 import { salvageChange } from './salvageChange';
@@ -76,8 +78,14 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     .filter((r) => r.taskId === task.id && r.id !== run.id)
     .reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
 
+  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, ctx.laneSettingsOverride?.(run.lane));
+  if (refusal) return { ok: false, code: 'lane-misconfigured', reason: refusal };
   const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
   if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
+  // What worktree.copy puts into the worktree (an .env, a credentials file) is a secret of the run from before setup
+  // runs, on a resumed attempt too: redacted everywhere, and a change holding it is blocked.
+  for (const secret of await copiedFileSecrets(ctx.root, state.settings.worktree.copy))
+    redactor.add(secret.name, secret.value);
   if (!resuming) {
     const start = run.resumeFrom?.commit ?? run.baseCommit;
     await createWorktree(ctx.root, run.worktree, run.branch, start);

@@ -1,8 +1,10 @@
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { StateStore } from '../backend/stateStore';
 import type { ProjectSettings } from '../store/projectState';
+import type { SettingSource } from '../store/settingsLayers';
 import type { LeaseStore } from '../lease/leaseStore';
 import type { JournalStore } from '../journal/journalStore';
+import type { GitHubTokenStore } from '../credentials/githubTokenStore';
 import type { SecretSource } from '../secrets/secretSource';
 import type { ErrorRule } from '../retry/classifyError';
 import type { StageGate } from './stageGate';
@@ -23,6 +25,14 @@ export interface RunContext {
    * Resolves the secrets lanes declare (SecretStorage in VS Code, the environment in the CLI, then secret commands).
    */
   readonly secrets: SecretSource;
+  /** GitHub tokens by the host they belong to (VS Code's SecretStorage per host, the environment, secret commands). */
+  readonly githubTokens: GitHubTokenStore;
+  /**
+   * Where an effective setting's value comes from (by dotted key) and whether the workspace is trusted: for deciding
+   * where a credential may go. Absent: every value counts as the user's. `withheld`: the repository's value that the
+   * trust rule left out of the effective settings (untrusted, not plain), when no layer of the user's sets the key.
+   */
+  settingOrigin?(key: string): Promise<{ source: SettingSource; trusted: boolean; withheld?: unknown }>;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /** Read when each verification starts (with the effective settings), so a changed setting applies to the next one. */

@@ -1,7 +1,9 @@
+import { errorMessage } from '../errors';
 import { conflictMarkerEvidence } from './conflictMarkers';
 import { scanAddedContent, scanPatchContent, type ContentScan } from './contentScan';
 import type { GuardEvidence } from './guardLog';
 import { scanKnownSecrets, type KnownSecret } from './knownSecretScan';
+import { providedPathEvidence, type ProvidedPaths } from './providedPathScan';
 import { formatEvidence, runGuard, type GuardResult } from './runGuard';
 import { scanSecrets, secretEvidence } from './secretScan';
 
@@ -23,6 +25,11 @@ export interface RunDiffGuardOptions {
    * is blocked.
    */
   secrets?: readonly KnownSecret[];
+  /**
+   * What worktree setup copied and linked into the run's worktree: a change that commits one of these paths is blocked
+   * (the values of copied files are among `secrets`).
+   */
+  provided?: ProvidedPaths;
 }
 
 export interface RunDiffGuardReport {
@@ -35,9 +42,11 @@ export interface RunDiffGuardReport {
 /**
  * The integration gate for a run's change (`base..head`): conflict markers
  * and secrets in the lines the run adds (vendor key formats, and the run's
- * own secret values verbatim, whatever their format). Same rules and fail-safety as the
- * pre-push guard; each verdict is recorded with the run id. Given the run's
- * own patch, its lines are read from it (no second diff).
+ * own secret values verbatim, whatever their format, the values of copied
+ * files among them; and the copied or linked paths themselves). Same rules
+ * and fail-safety as the pre-push guard; each verdict is recorded with the
+ * run id. Given the run's own patch, its lines are read from it (no second
+ * diff).
  */
 export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDiffGuardReport> {
   const ctx = {
@@ -59,12 +68,21 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
     const added = scan.added ?? new Map();
     const { findings: patterns, skipped } = await scanSecrets(added);
     const findings = [...scanKnownSecrets(added, options.secrets ?? []), ...patterns];
+    // A failure to list the paths costs only that check: the value scans above still decide.
+    let pathsUnchecked: string | undefined;
+    const paths = options.provided
+      ? await providedPathEvidence(options.cwd, options.base, options.head, options.provided).catch((error) => {
+          pathsUnchecked = errorMessage(error);
+          return [];
+        })
+      : [];
     const warnings: GuardEvidence[] = [
       ...skipped,
+      ...(pathsUnchecked ? [{ message: `copied and linked paths not checked: ${pathsUnchecked}` }] : []),
       ...(scan.notCollected ? [{ message: `not scanned for secrets: ${scan.notCollected}` }] : []),
     ];
-    if (findings.length)
-      return { verdict: 'block', rule: 'secret', evidence: [...secretEvidence(findings), ...warnings] };
+    if (findings.length || paths.length)
+      return { verdict: 'block', rule: 'secret', evidence: [...paths, ...secretEvidence(findings), ...warnings] };
     return {
       verdict: warnings.length ? 'warn' : 'pass',
       rule: warnings.length ? 'secret-not-scanned' : 'secret',

@@ -9,7 +9,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { SwitchyardError } from '../errors';
 import { git } from '../git/gitExec';
 import { linkedGitDir, readGitFile } from '../git/gitFiles';
@@ -52,8 +52,11 @@ export async function installPrePushHook(worktreeDir: string, cliCommand: string
     .trim()
     .split('\n');
   if (!gitDir || !commonDir) throw new SwitchyardError('git-failed', `cannot find the git folder of ${worktreeDir}`);
-  if (resolve(gitDir) === resolve(commonDir))
-    return installInto(await hooksPath(worktreeDir), cliCommand, 'repository');
+  if (resolve(gitDir) === resolve(commonDir)) {
+    const hooks = await hooksPath(worktreeDir);
+    await refuseTrackedHooks(worktreeDir, hooks);
+    return installInto(hooks, cliCommand, 'repository');
+  }
   return installForWorktree(worktreeDir, gitDir, cliCommand);
 }
 
@@ -113,6 +116,27 @@ export async function installRunWorktreeHook(worktreeDir: string, cliCommand: st
   forwardHooks(previous, ours);
   writeFileSync(join(gitDir, 'config.worktree'), `[core]\n\thooksPath = "${ours}"\n`, { flag: 'wx' });
   return installInto(ours, cliCommand, 'worktree');
+}
+
+/**
+ * A hooks folder git tracks (a husky `.husky/` set as core.hooksPath) is the team's: a hook written there would be
+ * committed with this machine's paths, and the team's pre-push renamed. Refused, saying what to do instead.
+ */
+async function refuseTrackedHooks(dir: string, hooks: string): Promise<void> {
+  const top = (await git(dir, ['rev-parse', '--show-toplevel'], [0, 128])).stdout.trim();
+  if (!top) return;
+  const rel = relative(realpathSync(top), existsSync(hooks) ? realpathSync(hooks) : hooks);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return;
+  const tracked = (await git(top, ['ls-files', '-z', '--', rel], [0, 1, 128])).stdout;
+  if (!tracked) return;
+  const hook = `${rel}/pre-push`;
+  throw new SwitchyardError(
+    'invalid-input',
+    `the hooks folder ${rel} (core.hooksPath) is tracked by git: switchyard guard install does not write into it ` +
+      "(its hook would carry this machine's paths into commits). Add this line to the team's hook " +
+      `${hook} instead: \`if command -v switchyard >/dev/null 2>&1; then switchyard guard pre-push "$@"; fi\` ` +
+      '(the guard then runs for everyone who has switchyard installed)',
+  );
 }
 
 async function hooksPath(dir: string): Promise<string> {

@@ -45,9 +45,14 @@ export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'worktree.copy': 'Files copied from the main checkout into each new worktree (e.g. [".env"]).',
   'worktree.link': 'Folders symlinked from the main checkout into each new worktree (e.g. ["node_modules"]).',
   'worktree.setupTimeoutSeconds': 'How long all setup commands of one worktree may take together.',
-  'worktree.setupCache': 'Reuse what setup produced for the same lockfile (hard-link copies).',
+  'worktree.setupCache': 'Reuse what setup produced for the same lockfile (copy-on-write copies where possible).',
+  'worktree.setupCacheMaxDays': 'A setup cache entry unused for this many days is removed when a drain starts.',
+  'worktree.setupCacheMaxMb': 'The setup cache is kept within this many MB (least recently used entries go first).',
   'worktree.keepFailedDays':
     "Days a failed, canceled or stale run's worktree is kept before the next drain removes it.",
+  'worktree.keepBranchesDays':
+    'Days the branches of a DONE task (switchyard/<task>/<n>, switchyard/salvage/<run>, its pull-request branch on ' +
+    'the remote) are kept after its change was integrated or merged; a drain then deletes them.',
   journalDurability: 'strict: every journal event is on disk before its call starts; on: group commit.',
   leaseMs: "How long a run's lease lasts without a heartbeat before another process may take the run over.",
   secretCommands: 'Commands that print a secret, by secret name (ignored until the workspace is trusted).',

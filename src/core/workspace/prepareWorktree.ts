@@ -1,9 +1,11 @@
-import { copyFile, lstat, mkdir, symlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, stat, symlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { errorMessage } from '../errors';
 import type { Run } from '../model/run';
 import type { WorktreeSettings } from '../store/orchestratorSettings';
 import { ignoredEntries } from './ignoredEntries';
+import { resolveInside } from './resolveInside';
 import { runSetupCommand } from './runSetupCommand';
 import { readCacheEntry, restoreCacheEntry, setupCacheKey, storeCacheEntry, withCacheEntryLock } from './setupCache';
 
@@ -28,7 +30,7 @@ export type PrepareOutcome =
  * files and symlinks `worktree.link` folders from the main checkout, then
  * runs `worktree.setup`. With the setup cache on and a lockfile present, the
  * ignored files setup produced are stored per lockfile hash, and a later
- * worktree with the same hash gets a hard-link copy instead of running setup.
+ * worktree with the same hash gets its own copy (copy-on-write where the file system can) instead of running setup.
  */
 export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutcome> {
   const started = Date.now();
@@ -78,7 +80,14 @@ export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutco
       const why = exit.why?.startsWith('timed out')
         ? `timed out (worktree.setupTimeoutSeconds is ${settings.setupTimeoutSeconds})`
         : exit.why;
-      const tail = exit.tail.length ? `; its last output: ${exit.tail.slice(-5).join(' | ')}` : '';
+      // What failed first (npm's cause), then the end of the output, without a line twice.
+      const lead = exit.lead ?? [];
+      const last = exit.tail
+        .slice(-3)
+        .map((l) => l.trim())
+        .filter((l) => !lead.includes(l));
+      const said = [lead.join(' | '), last.join(' | ')].filter(Boolean).join(' … ');
+      const tail = said ? `: ${said}` : '';
       return fail(
         `worktree setup command \`${command}\` ${why}${tail}. Fix the command in the \`worktree.setup\` setting ` +
           '(it runs in each new worktree before the lane starts) or remove it',
@@ -130,31 +139,34 @@ export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutco
   }
 }
 
-/** Copies a file or symlinks a folder of the main checkout into the worktree; returns what is wrong, if anything. */
+/**
+ * Copies a file or symlinks a folder of the main checkout into the worktree; returns what is wrong, if anything. Both
+ * ends are resolved on the file system (every symlink on the way): a path that resolves outside the main checkout, or
+ * whose place in the worktree does, is refused, naming the symlink (a permanent workspace-setup-failed).
+ */
 async function provide(
   root: string,
   worktree: string,
   path: string,
   how: 'copy' | 'link',
 ): Promise<string | undefined> {
-  const from = join(root, path);
-  const to = join(worktree, path);
   const setting = `worktree.${how}`;
-  const kind = await lstat(from).catch(() => undefined);
   const named = `${setting} names "${path}", which`;
-  if (!kind)
+  const fix = `remove it from ${setting} (copied and linked paths must resolve inside the repository)`;
+  const source = await resolveInside(root, path);
+  if (!source.ok) return `${setting}: ${source.problem}: ${fix}`;
+  if (!source.exists)
     return `${named} does not exist in the main checkout ${root}: create it there or remove it from ${setting}`;
-  if (how === 'copy' && !kind.isFile())
+  const kind = await stat(source.real);
+  if (how === 'copy' && (source.endsInSymlink || !kind.isFile()))
     return `${named} is not a file in the main checkout: use worktree.link for folders`;
-  const there = await lstat(to).then(
-    () => true,
-    () => false,
-  );
-  if (there) return `${named} the worktree already has (it is in the repository): remove it from ${setting}`;
+  const place = await resolveInside(worktree, path, 'the worktree');
+  if (!place.ok) return `${setting}: ${place.problem}: ${fix}`;
+  if (place.exists) return `${named} the worktree already has (it is in the repository): remove it from ${setting}`;
   try {
-    await mkdir(dirname(to), { recursive: true });
-    if (how === 'copy') await copyFile(from, to);
-    else await symlink(from, to, 'dir');
+    await mkdir(dirname(place.real), { recursive: true });
+    if (how === 'copy') await copyFile(source.real, place.real, constants.COPYFILE_EXCL);
+    else await symlink(source.real, place.real, 'dir');
     return undefined;
   } catch (error) {
     return `${setting} could not ${how} "${path}" into the worktree: ${errorMessage(error)}`;

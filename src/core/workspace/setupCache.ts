@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { z } from 'zod';
@@ -38,34 +38,44 @@ export async function setupCacheKey(worktree: string, commands: readonly string[
   return hash.digest('hex').slice(0, 24);
 }
 
-const CacheEntry = z.object({ paths: z.array(z.string()) }).strict();
+/** An entry's record: the paths it holds and their size in bytes (entries stored before sizes were kept lack it). */
+export const CacheEntry = z.object({ paths: z.array(z.string()), bytes: z.number().min(0).optional() }).strict();
+/** The record of an entry inside its folder; its modification time is when the entry was last stored or restored. */
+export const ENTRY_FILE = 'entry.json';
 
 /** The paths a stored entry holds, or undefined when there is none (or it cannot be read). */
 export async function readCacheEntry(root: string, key: string): Promise<string[] | undefined> {
   try {
-    const text = await readFile(join(root, SETUP_CACHE_DIR, key, 'entry.json'), 'utf8');
+    const text = await readFile(join(root, SETUP_CACHE_DIR, key, ENTRY_FILE), 'utf8');
     return CacheEntry.parse(JSON.parse(text)).paths;
   } catch {
     return undefined;
   }
 }
 
-/** Hard-link copies the entry's paths into the worktree (a plain copy where hard links fail, e.g. across devices). */
+/**
+ * Copies the entry's paths into the worktree, copy-on-write where the file system can (`cp --reflink=auto`): the
+ * worktree gets its own files, so a run that edits `node_modules` in place never changes the cache later runs restore.
+ * The entry's record is touched: it was used now (pruning removes the least recently used first).
+ */
 export async function restoreCacheEntry(root: string, key: string, paths: readonly string[], worktree: string) {
-  for (const path of paths) await linkCopy(join(root, SETUP_CACHE_DIR, key, 'files', path), join(worktree, path));
+  for (const path of paths) await ownCopy(join(root, SETUP_CACHE_DIR, key, 'files', path), join(worktree, path));
+  const now = new Date();
+  await utimes(join(root, SETUP_CACHE_DIR, key, ENTRY_FILE), now, now).catch(() => undefined);
 }
 
 /**
- * Stores what setup produced in the worktree as the entry for `key`: built
- * in a temporary folder and renamed into place, so a reader never sees half
- * an entry; an entry already there is kept.
+ * Stores what setup produced in the worktree as the entry for `key` (a copy of its own, like a restore, so the run
+ * that stored it cannot change it either): built in a temporary folder and renamed into place, so a reader never sees
+ * half an entry; an entry already there is kept.
  */
 export async function storeCacheEntry(root: string, key: string, paths: readonly string[], worktree: string) {
   const base = await ensureStateDir(root, 'setup-cache');
   const temp = join(base, `.tmp-${key}-${process.pid}-${Math.random().toString(36).slice(2)}`);
   try {
-    for (const path of paths) await linkCopy(join(worktree, path), join(temp, 'files', path));
-    await writeFile(join(temp, 'entry.json'), `${JSON.stringify({ paths })}\n`);
+    for (const path of paths) await ownCopy(join(worktree, path), join(temp, 'files', path));
+    const bytes = await treeBytes(join(temp, 'files'));
+    await writeFile(join(temp, ENTRY_FILE), `${JSON.stringify({ paths, bytes })}\n`);
     await rename(temp, join(base, key)).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST' && error.code !== 'ENOTEMPTY') throw error;
     });
@@ -100,13 +110,32 @@ export async function withCacheEntryLock<T>(
   }
 }
 
-/** `cp -al` (hard links), else `cp -a` (another device, or a `cp` without `-l`). */
-async function linkCopy(from: string, to: string): Promise<void> {
+/**
+ * `cp -a --reflink=auto` (copy-on-write clones on btrfs, XFS and other file systems that have them; a full copy
+ * elsewhere), else on macOS `cp -ac` (clones on APFS), else `cp -a`. Never hard links: the copy must not share its
+ * files.
+ */
+async function ownCopy(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
-  if ((await cp(['-al', from, to], dirname(to))) === 0) return;
-  await rm(to, { recursive: true, force: true });
-  if ((await cp(['-a', from, to], dirname(to))) === 0) return;
+  // GNU cp; macOS's cp clones with -c (APFS); any cp copies with -a.
+  const tries = [['-a', '--reflink=auto'], ...(process.platform === 'darwin' ? [['-ac']] : []), ['-a']];
+  for (const flags of tries) {
+    if ((await cp([...flags, from, to], dirname(to))) === 0) return;
+    await rm(to, { recursive: true, force: true });
+  }
   throw new Error(`could not copy ${from} to ${to}`);
+}
+
+/** The apparent size of the files under `dir` (symlinks not followed; folders count nothing). */
+export async function treeBytes(dir: string): Promise<number> {
+  let total = 0;
+  const walk = async (path: string): Promise<void> => {
+    const info = await lstat(path);
+    if (!info.isDirectory()) total += info.size;
+    else for (const name of await readdir(path)) await walk(join(path, name));
+  };
+  await walk(dir).catch(() => undefined);
+  return total;
 }
 
 async function cp(args: string[], cwd: string): Promise<number | undefined> {

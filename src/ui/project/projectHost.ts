@@ -93,6 +93,7 @@ export class ProjectHost implements vscode.Disposable {
       project = await Project.open(folder.uri.fsPath, {
         registry: this.registry,
         secrets: this.secrets,
+        ...(this.secrets ? { githubTokens: this.secrets.github } : {}),
         laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
         verifyTimeoutMs: verifyTimeoutOverrideMs(folder),
         editorSettings: editorProjectSettings(folder),

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { SecretSource } from '../../core/secrets/secretSource';
+import { GitHubTokenStorage } from './gitHubTokenStorage';
 import { PostgresConnectionSecret } from './postgresConnectionSecret';
 
 /** Where a secret lives in VS Code's SecretStorage (the OS keychain): `switchyard.secret.ANTHROPIC_API_KEY`. */
@@ -9,26 +10,30 @@ export function secretStorageKey(secret: string): string {
 
 /**
  * Lane secrets from VS Code's SecretStorage, asked first (then the
- * environment, then secret commands). Set with "Switchyard: Set API Key";
- * the GitHub token (`GITHUB_TOKEN`) with "Switchyard: Set GitHub Token".
+ * environment, then secret commands). Set with "Switchyard: Set API Key".
+ * GitHub tokens are kept apart, per host (`github`), set with "Switchyard: Set
+ * GitHub Token": never handed out as a lane secret.
  * Values are read when a run starts, so a key set now applies to the next run.
  */
 export class SecretStorageSource implements SecretSource {
   readonly name = 'VS Code secret storage';
   /** The postgres backend's connection string, in the same storage under its own key. */
   readonly postgres: PostgresConnectionSecret;
+  /** GitHub tokens by host, in the same storage under their own keys. */
+  readonly github: GitHubTokenStorage;
 
   constructor(private readonly storage: vscode.SecretStorage) {
     this.postgres = new PostgresConnectionSecret(storage);
+    this.github = new GitHubTokenStorage(storage);
   }
 
   async get(_laneId: string, secret: string): Promise<string | undefined> {
+    // The GitHub token belongs to a host (`github`), not to a lane.
+    if (secret === 'GITHUB_TOKEN') return undefined;
     return (await this.storage.get(secretStorageKey(secret))) || undefined;
   }
 
   howToSet(laneId: string, secret: string): string {
-    if (secret === 'GITHUB_TOKEN')
-      return 'run "Switchyard: Set GitHub Token" to store GITHUB_TOKEN in VS Code\'s secret storage';
     return `run "Switchyard: Set API Key" and pick ${laneId} to store ${secret} in VS Code's secret storage`;
   }
 

@@ -24,7 +24,14 @@ import {
   type PipelineTreeNode,
 } from './pipelineTreeItems';
 
-type TreeNode = TaskTreeNode | PipelineTreeNode;
+import {
+  isRestrictedModeNode,
+  type RestrictedModeNode,
+  restrictedModeNodes,
+  restrictedModeTreeItem,
+} from './restrictedModeRow';
+
+type TreeNode = TaskTreeNode | PipelineTreeNode | RestrictedModeNode;
 
 /**
  * The Tasks tree: a Pipeline row (stage WIP usage, backpressure, breakers),
@@ -38,10 +45,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(private readonly snapshot: ProjectSnapshot) {
-    this.subscriptions = [this.changed, snapshot.onDidChange(() => this.changed.fire(undefined))];
+    this.subscriptions = [
+      this.changed,
+      snapshot.onDidChange(() => this.changed.fire(undefined)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire(undefined)),
+    ];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (isRestrictedModeNode(node)) return restrictedModeTreeItem();
     return isPipelineTreeNode(node) ? pipelineTreeItem(node) : toTreeItem(node);
   }
 
@@ -51,12 +63,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const state = recent?.state;
       const { shown, page } = this.snapshot.window('tree');
       const more = recent?.more ? [new MoreFinishedNode(Math.min(shown, recent.finished.length), page)] : [];
-      return [
+      const rows = [
         ...pipelineNodes(state),
         ...stateNodes(state, recent?.more ? recent.finished.length : undefined),
         ...more,
       ];
+      // An empty tree shows the welcome view, which says the same in Restricted Mode (package.json viewsWelcome).
+      return rows.length ? [...restrictedModeNodes(), ...rows] : rows;
     }
+    if (isRestrictedModeNode(node)) return [];
     if (node.kind === 'pipeline') return pipelineChildren(node, this.snapshot.guards);
     if (node.kind === 'pipeline-detail') return [];
     if (node.kind === 'state')

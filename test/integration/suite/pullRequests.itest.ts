@@ -112,10 +112,21 @@ describe('pull requests in VS Code (the Tasks tree, Open Pull Request, Set GitHu
     }
   });
 
-  it('Set GitHub Token stores the token, refuses an empty one, clears it; the value is in no file', async () => {
+  it('Set GitHub Token stores a token per host, refuses an empty one, clears it; the value is in no file', async () => {
     await assert.rejects(exec('switchyard.setGitHubToken', '   '), /the token must not be empty/);
-    assert.deepEqual(await exec('switchyard.setGitHubToken', FAKE_TOKEN), { action: 'stored' });
-    assert.deepEqual(await exec('switchyard.setGitHubToken', { clear: true }), { action: 'cleared' });
+    assert.deepEqual(await exec('switchyard.setGitHubToken', FAKE_TOKEN), { action: 'stored', host: 'github.com' });
+    assert.deepEqual(await exec('switchyard.setGitHubToken', { token: FAKE_TOKEN, host: 'GHE.example.com' }), {
+      action: 'stored',
+      host: 'ghe.example.com',
+    });
+    assert.deepEqual(await exec('switchyard.setGitHubToken', { clear: true, host: 'ghe.example.com' }), {
+      action: 'cleared',
+      host: 'ghe.example.com',
+    });
+    assert.deepEqual(await exec('switchyard.setGitHubToken', { clear: true }), {
+      action: 'cleared',
+      host: 'github.com',
+    });
     const dir = join(root, '.switchyard');
     const files = readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { checkRun } from '../../fixtures/fakeGitHub';
 import { buildCliBundle } from '../../helpers/cliBundle';
-import { TOKEN, pullRequestProject } from '../../helpers/pullRequestProject';
+import { pullRequestProject } from '../../helpers/pullRequestProject';
 import { untilValue } from '../../helpers/until';
 
 describe('switchyard run after a SIGKILL while a pull request waits for CI', function () {
@@ -25,7 +25,7 @@ describe('switchyard run after a SIGKILL while a pull request waits for CI', fun
       const sy = (...args: string[]) =>
         execa('node', [cli, ...(args.length ? args : ['run']), '--repo', repo.dir], {
           reject: false,
-          env: { GITHUB_TOKEN: TOKEN },
+          env: setup.tokenEnv,
           extendEnv: true,
         });
       await setup.project.addTask({ title: 'survive a kill' });

@@ -154,6 +154,16 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(second!.pullRequest!.number, 1);
     assert.equal(bareGit(['show', 'main:work.txt']), 'v1');
     assert.match(bareGit(['show', 'main:fixed.txt']), /2 tests failed/);
+    // The pull request held one commit, both attempts squashed, whatever the merge method does with it.
+    const prBranch = `switchyard/pr/${state.tasks[0]!.id}`;
+    assert.equal(bareGit(['rev-list', '--count', `${second!.baseCommit}..${prBranch}`]), '1');
+    assert.equal(bareGit(['rev-parse', `${prBranch}^`]), second!.baseCommit);
+    assert.equal(bareGit(['log', '-1', '--format=%B', prBranch]), `fix me\n\nSwitchyard task t1, run ${second!.id}`);
+    assert.equal(second!.pullRequest!.headSha, bareGit(['rev-parse', prBranch]));
+    // Branch retention (here at once): the local branches and the merged pull request's branch on the remote go.
+    const pruned = await project.pruneBranches();
+    assert.ok(pruned.includes(`${prBranch} deleted on origin: its pull request was merged`), pruned.join('\n'));
+    assert.equal(spawnSync('git', ['rev-parse', '--verify', '-q', prBranch], { cwd: setup.bare }).status, 1);
   });
 
   it("a conflict with the base leads to a new attempt on the base's new head", async () => {
@@ -306,7 +316,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(state.tasks[0]!.state, 'FAILED');
     assert.match(
       state.tasks[0]!.failureReason!,
-      /^GitHub refused the GITHUB_TOKEN secret \(environment.*\) for o\/r: 401 Bad credentials/,
+      /^GitHub refused the GitHub token for 127\.0\.0\.1:\d+ \(environment.*\) for o\/r: 401 Bad credentials/,
     );
     assert.equal(state.runs.length, 1, 'not retried');
     assert.ok(Date.now() - started < 15_000);
@@ -319,14 +329,14 @@ describe('pull-request integration against a GitHub double and a real bare repos
   });
 
   it('no token at all fails at once, saying how to set one', async () => {
-    setup = await pullRequestProject('echo x > x.txt', {}, { env: { GITHUB_TOKEN: '' } });
+    setup = await pullRequestProject('echo x > x.txt', {}, { env: { GH_ENTERPRISE_TOKEN: '' } });
     await setup.project.addTask({ title: 'x' });
     await setup.project.runQueue();
     const [task] = (await setup.project.state()).tasks;
     assert.equal(task!.state, 'FAILED');
     assert.match(
       task!.failureReason!,
-      /integration\.mode is "pull-request" but no GitHub token is set: set the GITHUB_TOKEN environment variable/,
+      /integration\.mode is "pull-request" but no GitHub token is set: .*set GH_HOST=127\.0\.0\.1:\d+ and GH_ENTER/,
     );
     assert.equal(setup.gh.pulls.length, 0);
   });
@@ -370,7 +380,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.match(
       task!.failureReason!,
       new RegExp(
-        String.raw`^the GITHUB_TOKEN secret \(.*\) lacks the scopes pull-request mode needs: ` +
+        String.raw`^the GitHub token for 127\.0\.0\.1:\d+ \(.*\) lacks the scopes pull-request mode needs: ` +
           'GitHub lists "read:org, gist"; give it the repo scope',
       ),
     );
@@ -458,6 +468,8 @@ describe('pull-request integration against a GitHub double and a real bare repos
       'echo x > x.txt',
       {},
       {
+        // The token is stored for that host, so only reaching it fails.
+        env: { GH_HOST: `127.0.0.1:${closedPort}` },
         settings: (s) => {
           s.github.apiUrl = `http://127.0.0.1:${closedPort}`;
           s.integration.ciTimeoutSeconds = 2.5;

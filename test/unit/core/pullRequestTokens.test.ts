@@ -43,7 +43,7 @@ describe('GitHub tokens for the pull-request flow (App, secret command)', functi
         },
       },
       {
-        env: { GITHUB_TOKEN: '' },
+        env: { GH_ENTERPRISE_TOKEN: '' },
         http: true,
         settings: (s) => {
           s.github.app = { appId: 42, installationId: 7, privateKeyFile: 'app-key.pem' };
@@ -80,7 +80,7 @@ describe('GitHub tokens for the pull-request flow (App, secret command)', functi
     }
   });
 
-  it('takes GITHUB_TOKEN from a secret command (like `gh auth token`) when the environment has none', async () => {
+  it('takes the token from a secret command (like `gh auth token`) when the environment has none', async () => {
     const tokenFile = join(tmpdir(), `switchyard-token-${process.pid}`);
     await writeFile(tokenFile, `${TOKEN}\n`);
     try {
@@ -88,9 +88,9 @@ describe('GitHub tokens for the pull-request flow (App, secret command)', functi
         'echo s > s.txt',
         { protection: { contexts: ['build'] }, checks: () => [checkRun(1, 'build', 'completed', 'success')] },
         {
-          env: { GITHUB_TOKEN: '' },
+          env: { GH_ENTERPRISE_TOKEN: '' },
           http: true,
-          settings: (s) => (s.secretCommands = { GITHUB_TOKEN: `cat ${tokenFile}` }),
+          settings: (s) => (s.secretCommands = { GH_ENTERPRISE_TOKEN: `cat ${tokenFile}` }),
         },
       );
       await setup.project.addTask({ title: 's' });

@@ -63,9 +63,7 @@ describe('setup cache across processes', function () {
       assert.equal(entries.length, 1);
       assert.deepEqual(
         JSON.parse(await readFile(join(repo.dir, '.switchyard', 'setup-cache', entries[0]!, 'entry.json'), 'utf8')),
-        {
-          paths: ['deps'],
-        },
+        { paths: ['deps'], bytes: 'installed\n'.length },
       );
 
       // Another lockfile: another entry.
