@@ -106,7 +106,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
       assert.equal(b2!.state, 'SUCCEEDED');
       assert.deepEqual(
         b2!.resumeFrom,
-        { runId: b1!.id, commit: b1!.headCommit },
+        { runId: b1!.id, start: 'earlier-work', workBranch: b1!.branch, commit: b1!.headCommit },
         'the fix attempt started from attempt 1',
       );
       assert.match(b2!.feedback!, /b\.txt must say final/);
