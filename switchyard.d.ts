@@ -68,7 +68,9 @@ export interface LaneManifest {
   /**
    * The lane's settings, documented for users. `type` is what `switchyard lanes set`
    * accepts (`string` keeps the text as typed; `string[]` and `object` are JSON);
-   * without it a value is JSON or else text.
+   * without it a value is JSON or else text. `class` is what a value can make Switchyard do: in an
+   * untrusted workspace only `plain` settings from the repository apply; without one the setting is
+   * treated like one that executes.
    */
   settings?: Record<
     string,
@@ -76,6 +78,7 @@ export interface LaneManifest {
       description: string;
       required?: boolean;
       type?: LaneSettingType;
+      class?: SettingClass;
     }
   >;
   /** Secrets resolved by Switchyard before the lane starts; a missing one fails the run first. */
@@ -198,10 +201,18 @@ export interface LaneRunInput {
   readonly feedback?: string;
   /** `review`: judge the diff in `task.spec` and answer with `result.review`. */
   readonly mode?: 'work' | 'review';
+  /**
+   * The earlier run this attempt follows. Resume `sessionId` only when `workspaceDir` is `sessionCwd` (the
+   * directory it began in). `start`: `earlier-work` (the worktree holds the earlier work), `target-head` or
+   * `base` (it does not: `workBranch` is context only).
+   */
   readonly resume?: {
     readonly runId: string;
     readonly sessionId?: string;
+    readonly sessionCwd?: string;
     readonly salvageBranch?: string;
+    readonly start?: 'earlier-work' | 'target-head' | 'base';
+    readonly workBranch?: string;
   };
   readonly secrets: Readonly<Record<string, string>>;
   readonly settings: Readonly<Record<string, unknown>>;
@@ -297,6 +308,13 @@ export interface PriceTable {
 export type LaneSettingType = 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
 
 /**
+ * What a setting's value can make Switchyard do: run something (`executes`), send a credential or the user's
+ * environment somewhere (`routes-credential`), bring files from outside into a run's worktree
+ * (`reads-outside-worktree`), weaken a price or cost cap (`weakens-protection`), or nothing of these (`plain`).
+ */
+export type SettingClass = 'executes' | 'routes-credential' | 'reads-outside-worktree' | 'weakens-protection' | 'plain';
+
+/**
  * Settings every API lane understands (`switchyard lanes set <lane> key=value`, or VS Code's `switchyard.lanes`), as
  * parsed: defaults filled in.
  */
@@ -354,6 +372,7 @@ export interface LaneSettingDoc {
   description: string;
   required?: boolean;
   type: LaneSettingType;
+  class: SettingClass;
 }
 
 /** Documentation of the common settings, to spread into a manifest's `settings`. */
@@ -460,6 +479,13 @@ export interface ProcessGroup {
  */
 export declare function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup;
 
+/**
+ * The lines of a failed command's output that say what failed: the first failing test and its assertion for
+ * node:test, mocha, jest, vitest, uvu, pytest, go test and cargo test, else the first error line (npm's cause, not
+ * its usage text). ANSI escapes removed; at most `max` lines (default 6); empty when nothing looks like a failure.
+ */
+export declare function failureLeadLines(output: string, max?: number): string[];
+
 /** The values of the API, handed to third-party lanes at run time. */
 export interface LaneToolkit {
   readonly LANE_API_VERSION: typeof LANE_API_VERSION;
@@ -468,6 +494,7 @@ export interface LaneToolkit {
   readonly ApiLaneSettings: typeof ApiLaneSettings;
   readonly API_LANE_SETTING_DOCS: typeof API_LANE_SETTING_DOCS;
   readonly parseLaneSettings: typeof parseLaneSettings;
+  readonly failureLeadLines: typeof failureLeadLines;
 }
 
 /** Version 1 of the API: the lane registry and the toolkit. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): layer check, type check, lint and format, build, unit tests, the queue
-# panel's webview on its own in headless chromium, then the real VS Code tests: integration tests inside code-server's
-# extension host and UI tests in headless chromium. Exits non-zero if any suite fails and
+# The one test command (`npm test`): layer check, type check, lint and format, build, unit tests, the scenario
+# matrix, the queue panel's webview on its own in headless chromium, then the real VS Code tests: integration tests
+# inside code-server's extension host and UI tests in headless chromium. Exits non-zero if any suite fails and
 # ends with a line "N passed, N failed" (suites, not test cases).
 #
 # The code-server and browser suites run in a network namespace with only
@@ -76,6 +76,9 @@ section "Line length" node scripts/check-line-length.mjs
 section "Public API file" node scripts/build-api.mjs --check
 section "Build" npm run build && built=1
 section "Unit tests" npm run test:unit
+# The scenario matrix (test/matrix): the real claude and codex CLIs, the openai-compatible API lane and the command
+# lane, each on a real Node project, against scripted model servers and a GitHub double on 127.0.0.1.
+section "Scenario matrix" offline npm run --silent test:matrix
 section "code-server" bash scripts/install-code-server.sh && installed=1
 section "Integration suite build" node scripts/build-tests.mjs && suite=1
 

@@ -35,6 +35,7 @@ import {
 } from './core/agent/apiLaneSettings';
 import { LANE_API_VERSION as API_VERSION } from './core/model/laneManifest';
 import { startProcessGroup as startGroup } from './core/process/startProcessGroup';
+import { failureLeadLines as leadLines } from './core/text/failureLines';
 import { loadModule } from './lanes/loadModule';
 
 /** The lane API version this file describes. */
@@ -70,9 +71,11 @@ export interface LaneManifest {
   /**
    * The lane's settings, documented for users. `type` is what `switchyard lanes set`
    * accepts (`string` keeps the text as typed; `string[]` and `object` are JSON);
-   * without it a value is JSON or else text.
+   * without it a value is JSON or else text. `class` is what a value can make Switchyard do: in an
+   * untrusted workspace only `plain` settings from the repository apply; without one the setting is
+   * treated like one that executes.
    */
-  settings?: Record<string, { description: string; required?: boolean; type?: LaneSettingType }>;
+  settings?: Record<string, { description: string; required?: boolean; type?: LaneSettingType; class?: SettingClass }>;
   /** Secrets resolved by Switchyard before the lane starts; a missing one fails the run first. */
   requiredSecrets?: string[];
   /** Secrets passed when set, without failing when not. */
@@ -157,7 +160,19 @@ export interface LaneRunInput {
   readonly feedback?: string;
   /** `review`: judge the diff in `task.spec` and answer with `result.review`. */
   readonly mode?: 'work' | 'review';
-  readonly resume?: { readonly runId: string; readonly sessionId?: string; readonly salvageBranch?: string };
+  /**
+   * The earlier run this attempt follows. Resume `sessionId` only when `workspaceDir` is `sessionCwd` (the
+   * directory it began in). `start`: `earlier-work` (the worktree holds the earlier work), `target-head` or
+   * `base` (it does not: `workBranch` is context only).
+   */
+  readonly resume?: {
+    readonly runId: string;
+    readonly sessionId?: string;
+    readonly sessionCwd?: string;
+    readonly salvageBranch?: string;
+    readonly start?: 'earlier-work' | 'target-head' | 'base';
+    readonly workBranch?: string;
+  };
   readonly secrets: Readonly<Record<string, string>>;
   readonly settings: Readonly<Record<string, unknown>>;
   /** Aborted on cancel and timeout. */
@@ -233,6 +248,13 @@ export interface PriceTable {
 export type LaneSettingType = 'string' | 'number' | 'integer' | 'boolean' | 'string[]' | 'object';
 
 /**
+ * What a setting's value can make Switchyard do: run something (`executes`), send a credential or the user's
+ * environment somewhere (`routes-credential`), bring files from outside into a run's worktree
+ * (`reads-outside-worktree`), weaken a price or cost cap (`weakens-protection`), or nothing of these (`plain`).
+ */
+export type SettingClass = 'executes' | 'routes-credential' | 'reads-outside-worktree' | 'weakens-protection' | 'plain';
+
+/**
  * Settings every API lane understands (`switchyard lanes set <lane> key=value`, or VS Code's `switchyard.lanes`), as
  * parsed: defaults filled in.
  */
@@ -290,6 +312,7 @@ export interface LaneSettingDoc {
   description: string;
   required?: boolean;
   type: LaneSettingType;
+  class: SettingClass;
 }
 
 /** Documentation of the common settings, to spread into a manifest's `settings`. */
@@ -397,6 +420,15 @@ export function startProcessGroup(spec: ProcessGroupSpec): ProcessGroup {
   return startGroup(spec);
 }
 
+/**
+ * The lines of a failed command's output that say what failed: the first failing test and its assertion for
+ * node:test, mocha, jest, vitest, uvu, pytest, go test and cargo test, else the first error line (npm's cause, not
+ * its usage text). ANSI escapes removed; at most `max` lines (default 6); empty when nothing looks like a failure.
+ */
+export function failureLeadLines(output: string, max?: number): string[] {
+  return leadLines(output, max);
+}
+
 /** The values of the API, handed to third-party lanes at run time. */
 export interface LaneToolkit {
   readonly LANE_API_VERSION: typeof LANE_API_VERSION;
@@ -405,6 +437,7 @@ export interface LaneToolkit {
   readonly ApiLaneSettings: typeof ApiLaneSettings;
   readonly API_LANE_SETTING_DOCS: typeof API_LANE_SETTING_DOCS;
   readonly parseLaneSettings: typeof parseLaneSettings;
+  readonly failureLeadLines: typeof failureLeadLines;
 }
 
 /** Version 1 of the API: the lane registry and the toolkit. */

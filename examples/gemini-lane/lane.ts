@@ -25,7 +25,7 @@ export default function geminiLane(api: LaneToolkit): LanePlugin {
     modelPrices: { 'gemini-2.5-flash': MTOK(0.3, 2.5), 'gemini-2.5-pro': MTOK(1.25, 10) },
     capabilities: { resume: 'call', streaming: true, tools: true },
     settings: {
-      model: { description: 'Model id (default gemini-2.5-flash).', type: 'string' },
+      model: { description: 'Model id (default gemini-2.5-flash).', type: 'string', class: 'plain' },
       ...api.API_LANE_SETTING_DOCS,
     },
     requiredSecrets: ['GEMINI_API_KEY'],

@@ -44,10 +44,11 @@ export const anthropicLaneManifest: LaneManifest = {
   modelContextWindows: { 'claude-': 200_000 },
   capabilities: { resume: 'call', streaming: true, tools: true },
   settings: {
-    model: { description: `Model id (default ${ANTHROPIC_DEFAULT_MODEL}).`, type: 'string' },
+    model: { description: `Model id (default ${ANTHROPIC_DEFAULT_MODEL}).`, type: 'string', class: 'plain' },
     baseUrl: {
       description: `API base URL including /v1 (default ${ANTHROPIC_API_URL}); for a proxy or gateway.`,
       type: 'string',
+      class: 'routes-credential',
     },
     promptCache: {
       description:
@@ -55,11 +56,13 @@ export const anthropicLaneManifest: LaneManifest = {
         'messages (Anthropic\'s 5-minute cache: writes 1.25× the input price, reads 0.1×); "1h" uses the 1-hour ' +
         'cache (writes 2×); "off" marks none.',
       type: 'string',
+      class: 'plain',
     },
     headers: {
       description:
         'Extra HTTP headers, e.g. {"anthropic-beta": "…"}. Never put the API key here: set ANTHROPIC_API_KEY.',
       type: 'object',
+      class: 'routes-credential',
     },
     ...API_LANE_SETTING_DOCS,
   },

@@ -4,6 +4,7 @@ import { cliReadiness } from '../shared/cliReadiness';
 import { runCliLane, type CliLaneSpec } from '../shared/runCliLane';
 import { claudeCodeManifest } from './manifest';
 import { ClaudeStreamEvent } from './streamSchema';
+import { sessionCostState } from './sessionCostState';
 import { claudeTranslator } from './translate';
 
 /**
@@ -33,7 +34,9 @@ const spec: CliLaneSpec<ClaudeStreamEvent> = {
     stdin: prompt,
   }),
   schema: ClaudeStreamEvent,
-  translator: claudeTranslator,
+  // The result's totals are the session's: a resumed session's restored totals are read first (sessionCostState.ts).
+  translator: async ({ workspaceDir, sessionId, env }) =>
+    claudeTranslator({ workspaceDir, restored: sessionId ? await sessionCostState(env, sessionId) : undefined }),
 };
 
 /** The `claude-code` lane: Anthropic's Claude Code CLI. */

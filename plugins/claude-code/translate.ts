@@ -2,6 +2,7 @@ import type { LaneEvent } from '../../src/api';
 import { newOutcome, type StreamTranslator } from '../shared/streamTranslator';
 import { isEditOrCommand, judgeDenials } from './permissionDenials';
 import type { ClaudeStreamEvent, ContentBlock } from './streamSchema';
+import type { SessionTotals } from './sessionCostState';
 import { UsageTally } from './usageTally';
 
 type Of<T extends ClaudeStreamEvent['type']> = Extract<ClaudeStreamEvent, { type: T }>;
@@ -22,12 +23,15 @@ type Of<T extends ClaudeStreamEvent['type']> = Extract<ClaudeStreamEvent, { type
  * - `result` → the rest of the `usage` (totals and `total_cost_usd`), the
  *   final text, the error of a failed result (`errors`, the API error with
  *   its status, else `result`), and its `permission_denials`: every edit
- *   and command denied fails the run as `permission-denied`, some denied
+ *   and command denied fails the run as `permission-denied` (as `lane-exit`
+ *   when each refused edit named a file outside the worktree), some denied
  *   is a warning.
  */
-export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
+export function claudeTranslator(
+  context: { workspaceDir?: string; restored?: SessionTotals } = {},
+): StreamTranslator<ClaudeStreamEvent> {
   const outcome = newOutcome();
-  const tally = new UsageTally();
+  const tally = new UsageTally(context.restored);
   /** Edit and command tool calls seen: tool_use id → tool name. */
   const requested = new Map<string, string>();
   let apiError: string | undefined;
@@ -144,11 +148,11 @@ export function claudeTranslator(): StreamTranslator<ClaudeStreamEvent> {
       ...session(event.session_id),
       ...usage(tally.result({ usage: event.usage, modelUsage: event.modelUsage, totalCostUsd: event.total_cost_usd })),
     ];
-    const denials = judgeDenials('claude', requested, event.permission_denials ?? []);
-    if (denials.kind === 'all-denied' && outcome.succeeded) {
+    const denials = judgeDenials('claude', requested, event.permission_denials ?? [], context.workspaceDir);
+    if ((denials.kind === 'all-denied' || denials.kind === 'outside-worktree') && outcome.succeeded) {
       // The CLI calls it a success; the lane fails a work run with it (a review is read-only by design). A failed
-      // result keeps its own error.
-      outcome.failureCode = 'permission-denied';
+      // result keeps its own error. Edits refused for naming another directory are no permission setting's doing.
+      outcome.failureCode = denials.kind === 'all-denied' ? 'permission-denied' : 'lane-exit';
       outcome.error = denials.message;
     } else if (denials.kind !== 'none') {
       outcome.warnings = [...(outcome.warnings ?? []), denials.message];

@@ -19,6 +19,10 @@ type ResultTotals = { usage?: ClaudeUsage; modelUsage?: Record<string, ModelUsag
  *   present, else `usage` (which on `error_during_execution` may be the last
  *   call only), and the cost (`total_cost_usd`). Only what the messages did
  *   not count yet is added; the tally never counts down.
+ * `modelUsage` and `total_cost_usd` are the SESSION's running totals: a
+ * resumed session starts from the totals its transcript kept (`restored`,
+ * see sessionCostState.ts), which earlier processes already counted; they
+ * are subtracted, so each call counts once. (`usage` is the process's own.)
  * Our `inputTokens` is the whole prompt: Claude's `input_tokens` plus cache
  * creation and cache reads, which Claude reports separately; those two are
  * also kept as `cacheWriteTokens` and `cacheReadTokens`.
@@ -26,6 +30,13 @@ type ResultTotals = { usage?: ClaudeUsage; modelUsage?: Record<string, ModelUsag
 export class UsageTally {
   private readonly perMessage = new Map<string, Tokens>();
   private readonly counted: Tokens = { ...NONE };
+  private readonly restored: Tokens;
+  private readonly restoredCost: number;
+
+  constructor(restored?: { modelUsage: Record<string, ModelUsage>; totalCostUsd: number }) {
+    this.restored = restored ? modelTokens(Object.values(restored.modelUsage)) : NONE;
+    this.restoredCost = restored?.totalCostUsd ?? 0;
+  }
 
   /** An assistant message's usage: the part not counted yet, if any. */
   message(id: string | undefined, usage: ClaudeUsage | null | undefined): Usage | undefined {
@@ -39,16 +50,15 @@ export class UsageTally {
   /** The result's totals: the rest of the tokens, and the cost. */
   result(totals: ResultTotals): Usage | undefined {
     const models = Object.values(totals.modelUsage ?? {});
+    // The session's totals less what it restored: this process's own (`usage` is the process's own already).
     const all: Tokens = models.length
-      ? models.reduce((sum, m) => {
-          const read = m.cacheReadInputTokens ?? 0;
-          const write = m.cacheCreationInputTokens ?? 0;
-          return combine(sum, { input: m.inputTokens + read + write, output: m.outputTokens, read, write }, add);
-        }, NONE)
+      ? growth(modelTokens(models), this.restored)
       : totals.usage
         ? tokensOf(totals.usage)
         : NONE;
-    const cost = totals.totalCostUsd ?? models.reduce((sum, m) => sum + (m.costUSD ?? 0), 0);
+    const sessionCost = totals.totalCostUsd ?? models.reduce((sum, m) => sum + (m.costUSD ?? 0), 0);
+    // Rounded to 1e-10 USD: the difference of two float sums.
+    const cost = Math.max(0, Math.round((sessionCost - this.restoredCost) * 1e10) / 1e10);
     return this.add(growth(all, this.counted), cost);
   }
 
@@ -64,6 +74,14 @@ export class UsageTally {
       costUsd,
     };
   }
+}
+
+function modelTokens(models: readonly ModelUsage[]): Tokens {
+  return models.reduce((sum, m) => {
+    const read = m.cacheReadInputTokens ?? 0;
+    const write = m.cacheCreationInputTokens ?? 0;
+    return combine(sum, { input: m.inputTokens + read + write, output: m.outputTokens, read, write }, add);
+  }, NONE);
 }
 
 function tokensOf(u: ClaudeUsage): Tokens {

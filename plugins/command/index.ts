@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { startProcessGroup, type LanePlugin, type LaneRunInput, type LaneResult } from '../../src/api';
+import {
+  failureLeadLines,
+  startProcessGroup,
+  type LanePlugin,
+  type LaneRunInput,
+  type LaneResult,
+} from '../../src/api';
 import { readLines } from '../shared/lineSplitter';
 import { spawnFailureReason } from '../shared/spawnFailure';
 import { commandLaneManifest } from './manifest';
@@ -16,6 +22,8 @@ const Settings = z.object({
 
 const STDERR_TAIL_LINES = 5;
 const REVIEW_REASON_LINES = 5;
+/** How many first lines are kept to find what failed (a test runner's first failure, npm's cause). */
+const HEAD_LINES = 400;
 
 /**
  * The `command` lane: any command line as an agent, the task spec on stdin.
@@ -49,6 +57,7 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
 
   const stderrTail: string[] = [];
   const outputTail: string[] = [];
+  const head: string[] = [];
   // Its own process group behind the supervisor: it dies with Switchyard, and what it forks is ended when it exits.
   const group = startProcessGroup({ file: command, shell: true, cwd: input.workspaceDir, env, input: input.task.spec });
   const stop = (): void => group.stop();
@@ -60,6 +69,7 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
     for await (const lines of readLines(stream)) {
       for (const text of lines) {
         input.emit({ type: 'log', stream: name, line: text });
+        if (head.length < HEAD_LINES) head.push(text);
         if (text.trim()) {
           outputTail.push(text.trim());
           if (outputTail.length > REVIEW_REASON_LINES) outputTail.shift();
@@ -86,13 +96,15 @@ async function runCommand(input: LaneRunInput): Promise<LaneResult> {
       ),
     };
   }
-  if (review) return reviewVerdict(command, result.exitCode, result.signal, outputTail, stderrTail);
+  const lead = result.exitCode === 0 ? [] : failureLeadLines(head.join('\n'));
+  if (review) return reviewVerdict(command, result.exitCode, result.signal, [...lead, ...outputTail], stderrTail);
   if (result.exitCode === 0) return { status: 'succeeded', summary: `\`${command}\` exited 0` };
   const how = result.exitCode !== undefined ? `exit code ${result.exitCode}` : `signal ${result.signal ?? 'unknown'}`;
   const tail = stderrTail.join(' | ').trim();
+  const told = lead.length ? `: ${lead.join(' | ')}` : '';
   return {
     status: 'failed',
-    failureReason: `\`${command}\` failed with ${how}${tail ? `; stderr: ${tail}` : ' (no stderr output)'}`,
+    failureReason: `\`${command}\` failed with ${how}${told}${tail ? `; stderr: ${tail}` : ' (no stderr output)'}`,
   };
 }
 
@@ -125,6 +137,10 @@ function reviewVerdict(
   return {
     status: 'succeeded',
     summary: `review \`${command}\` requested changes`,
-    review: { verdict: 'changes-requested', reasons: output.length ? output : [`\`${command}\` exited ${exitCode}`] },
+    // What failed first (a failing test), then the output's last lines, each once.
+    review: {
+      verdict: 'changes-requested',
+      reasons: output.length ? [...new Set(output)] : [`\`${command}\` exited ${exitCode}`],
+    },
   };
 }

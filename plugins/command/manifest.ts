@@ -17,6 +17,7 @@ export const commandLaneManifest: LaneManifest = {
         'named by SWITCHYARD_TASK_SPEC_FILE, and in SWITCHYARD_TASK_SPEC (cut with a note past 64 KiB).',
       required: true,
       type: 'string',
+      class: 'executes',
     },
     reviewCommand: {
       description:
@@ -24,13 +25,19 @@ export const commandLaneManifest: LaneManifest = {
         'the gate evidence on stdin: exit 0 approves, another exit code requests changes (its last output ' +
         'lines are the reasons).',
       type: 'string',
+      class: 'executes',
     },
-    timeoutMs: { description: 'Abort the command after this many milliseconds (default 30 minutes).', type: 'integer' },
+    timeoutMs: {
+      description: 'Abort the command after this many milliseconds (default 30 minutes).',
+      type: 'integer',
+      class: 'plain',
+    },
     env: {
       description:
         'Names of extra environment variables to pass through from the parent environment, as a JSON list, ' +
         'e.g. ["MY_TOKEN"].',
       type: 'string[]',
+      class: 'routes-credential',
     },
   },
 };

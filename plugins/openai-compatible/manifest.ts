@@ -23,17 +23,20 @@ export const openaiCompatibleLaneManifest: LaneManifest = {
         'https://openrouter.ai/api/v1.',
       required: true,
       type: 'string',
+      class: 'routes-credential',
     },
     model: {
       description: 'The model id the server knows, e.g. Qwen/Qwen2.5-Coder-32B-Instruct or qwen2.5-coder:14b.',
       required: true,
       type: 'string',
+      class: 'plain',
     },
     headers: {
       description:
         `Extra HTTP headers, e.g. {"HTTP-Referer": "…"} for OpenRouter. Put a key in ` +
         `${OPENAI_COMPATIBLE_KEY}, not here.`,
       type: 'object',
+      class: 'routes-credential',
     },
     ...API_LANE_SETTING_DOCS,
   },

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { LaneManifest } from '../../src/api';
 
-type SettingType = NonNullable<NonNullable<LaneManifest['settings']>[string]['type']>;
+type SettingDoc = NonNullable<LaneManifest['settings']>[string];
+type SettingType = NonNullable<SettingDoc['type']>;
+type SettingClass = NonNullable<SettingDoc['class']>;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 
@@ -32,21 +34,38 @@ export const CliLaneSettings = z
 export type CliLaneSettings = z.infer<typeof CliLaneSettings>;
 
 /** The manifest's documentation of these settings (shown by `switchyard lanes`). */
-export function cliSettingsDocs(cli: string): Record<string, { description: string; type: SettingType }> {
+export function cliSettingsDocs(
+  cli: string,
+): Record<string, { description: string; type: SettingType; class: SettingClass }> {
   return {
-    binary: { description: `Path to the ${cli} executable (default: looked up on PATH).`, type: 'string' },
-    model: { description: `Model passed to ${cli} with --model (default: the CLI's own default).`, type: 'string' },
-    extraArgs: { description: `Extra arguments for ${cli}, as a JSON list, e.g. permission flags.`, type: 'string[]' },
+    binary: {
+      description: `Path to the ${cli} executable (default: looked up on PATH).`,
+      type: 'string',
+      class: 'executes',
+    },
+    model: {
+      description: `Model passed to ${cli} with --model (default: the CLI's own default).`,
+      type: 'string',
+      class: 'plain',
+    },
+    // Arguments reach the CLI's own options: `--settings` alone can give it hooks, an API URL or its permissions.
+    extraArgs: {
+      description: `Extra arguments for ${cli}, as a JSON list, e.g. permission flags.`,
+      type: 'string[]',
+      class: 'executes',
+    },
     timeoutMs: {
       description:
         "Abort the run after this many milliseconds (default 60 minutes); the CLI's whole process group is killed.",
       type: 'integer',
+      class: 'plain',
     },
     passEnv: {
       description:
         'Names of parent environment variables to pass to the CLI (e.g. ["AWS_PROFILE"] or ["AWS_*"]); ' +
         'nothing else beyond the allowlist is inherited.',
       type: 'string[]',
+      class: 'routes-credential',
     },
   };
 }

@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { z } from 'zod';
 import type { LaneEvent, LaneResult, LaneRunInput } from '../../src/api';
 import { buildPrompt } from './buildPrompt';
@@ -39,7 +41,16 @@ export interface CliLaneSpec<E> {
     stdin?: string;
   };
   schema: z.ZodType<E>;
-  translator(): StreamTranslator<E>;
+  /**
+   * A translator for one CLI process working in `workspaceDir`, resuming session `sessionId` if set (a CLI whose
+   * stream reports the session's running totals reads, from its own record in `env`'s home, what the session starts
+   * from).
+   */
+  translator(context: {
+    workspaceDir: string;
+    sessionId?: string;
+    env: Readonly<Record<string, string>>;
+  }): StreamTranslator<E> | Promise<StreamTranslator<E>>;
   /**
    * What the CLI says when it refuses to resume a session that still exists
    * (e.g. another process of it still holds the session); treated like an
@@ -89,7 +100,18 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
     return review(spec, input, { binary: binary.path, env, settings, prompt: buildPrompt(input, {}) });
   const salvage = await readSalvagedWork(input.workspaceDir, input.resume);
 
-  const sessionId = input.resume?.sessionId;
+  const sessionId = resumableSession(input);
+  const earlier = input.resume?.sessionId;
+  if (earlier && !sessionId) {
+    input.emit({
+      type: 'progress',
+      message:
+        `${spec.cli} does not resume session ${earlier}: it began in ` +
+        `${input.resume?.sessionCwd ?? 'another directory'}, not in this worktree, and its history names that ` +
+        `directory's paths; starting a new session${salvage ? ' with the earlier work as context' : ''}`,
+    });
+    await countLeftover(spec, input, env, earlier);
+  }
   let attempt = await runOnce(spec, input, {
     binary: binary.path,
     env,
@@ -134,6 +156,50 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
   return { status: 'succeeded', summary: `${text}${warnings}`, ...sessionOut };
 }
 
+/**
+ * What the earlier session spent that no stream reported (a process killed mid-turn reports nothing of the turn; see
+ * plugins/codex/threadUsage.ts), counted once, here, when the session is not resumed (a resumed one counts it itself).
+ */
+async function countLeftover<E>(
+  spec: CliLaneSpec<E>,
+  input: LaneRunInput,
+  env: Record<string, string>,
+  session: string,
+): Promise<void> {
+  const account = await spec.usageAccount?.(env, session);
+  const left = await account?.unreported(session).catch(() => undefined);
+  if (!left) return;
+  input.emit({
+    type: 'progress',
+    message:
+      `${spec.cli}'s session ${session} spent ${left.inputTokens ?? 0} input and ${left.outputTokens ?? 0} output ` +
+      'tokens after its last report (its process stopped mid-turn): counted in this run',
+  });
+  input.emit({ type: 'usage', usage: left });
+}
+
+/**
+ * The earlier session this attempt resumes: only one that began in this very worktree. An agent CLI's session is
+ * bound to its directory: its history names that directory's files, so a session resumed elsewhere acts on the
+ * earlier worktree (Claude Code 2.1.332 then refuses its writes as "outside allowed working directories").
+ */
+function resumableSession(input: LaneRunInput): string | undefined {
+  const resume = input.resume;
+  if (!resume?.sessionId || !resume.sessionCwd) return undefined;
+  return samePath(resume.sessionCwd, input.workspaceDir) ? resume.sessionId : undefined;
+}
+
+function samePath(a: string, b: string): boolean {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return resolve(a) === resolve(b) || real(a) === real(b);
+}
+
 /** A review: one fresh, read-only session whose final answer ends with a verdict. */
 async function review<E>(spec: CliLaneSpec<E>, input: LaneRunInput, options: OnceOptions): Promise<LaneResult> {
   const attempt = await runOnce(spec, input, options, true);
@@ -161,7 +227,11 @@ async function runOnce<E>(
   options: OnceOptions,
   review = false,
 ): Promise<OnceResult> {
-  const translator = spec.translator();
+  const translator = await spec.translator({
+    workspaceDir: input.workspaceDir,
+    sessionId: options.sessionId,
+    env: options.env,
+  });
   const account = await spec.usageAccount?.(options.env, options.sessionId);
   let usageSeen = false;
   const emitAll = (events: LaneEvent[]): void =>

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { LaneRunInput } from '../../src/api';
 
 const MAX_DIFF_CHARS = 40_000;
 
 export interface SalvagedWork {
+  /** The branch holding the earlier run's work (its salvage branch, or its own branch). */
   branch: string;
   /** The earlier run's diff against the task's base (possibly shortened), or a note why it is missing. */
   diff: string;
@@ -11,20 +13,25 @@ export interface SalvagedWork {
 }
 
 /**
- * The earlier attempt's salvaged work, for a new attempt's prompt. The
- * worktree already starts from it; the diff tells the agent what is there.
+ * The earlier run's work, for a new attempt's prompt: its salvaged work (the
+ * worktree already starts from it), or a change the worktree does not hold
+ * (it starts from the target's head or the task's base: `start` says so).
  * Read from the earlier run's saved patch (`.switchyard/runs/<run>/diff.patch`
- * of the repository that owns this worktree), else from the salvage commit.
+ * of the repository that owns this worktree), else from git.
  */
 export async function readSalvagedWork(
   workspaceDir: string,
-  resume: { runId: string; salvageBranch?: string } | undefined,
+  resume: LaneRunInput['resume'],
 ): Promise<SalvagedWork | undefined> {
-  if (!resume?.salvageBranch) return undefined;
-  const patch = (await savedPatch(workspaceDir, resume.runId)) ?? (await lastCommitDiff(workspaceDir));
-  const diff = patch ?? '(the salvaged diff could not be read; inspect the working tree and `git log`)';
+  const branch = resume?.salvageBranch ?? (resume?.start !== 'earlier-work' ? resume?.workBranch : undefined);
+  if (!resume || !branch) return undefined;
+  const inWorktree = resume.start === undefined || resume.start === 'earlier-work';
+  const patch =
+    (await savedPatch(workspaceDir, resume.runId)) ??
+    (inWorktree ? await lastCommitDiff(workspaceDir) : await branchDiff(workspaceDir, branch));
+  const diff = patch ?? `(the earlier diff could not be read; inspect \`git log ${branch}\`)`;
   const truncated = diff.length > MAX_DIFF_CHARS;
-  return { branch: resume.salvageBranch, diff: truncated ? diff.slice(0, MAX_DIFF_CHARS) : diff, truncated };
+  return { branch, diff: truncated ? diff.slice(0, MAX_DIFF_CHARS) : diff, truncated };
 }
 
 async function savedPatch(workspaceDir: string, runId: string): Promise<string | undefined> {
@@ -37,6 +44,12 @@ async function savedPatch(workspaceDir: string, runId: string): Promise<string |
 
 async function lastCommitDiff(workspaceDir: string): Promise<string | undefined> {
   const text = await git(workspaceDir, ['show', '--format=', '--patch', 'HEAD']);
+  return text?.trim() ? text : undefined;
+}
+
+/** What `branch` changed since it left the worktree's history. */
+async function branchDiff(workspaceDir: string, branch: string): Promise<string | undefined> {
+  const text = await git(workspaceDir, ['diff', `HEAD...${branch}`, '--']);
   return text?.trim() ? text : undefined;
 }
 

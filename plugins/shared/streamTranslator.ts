@@ -13,10 +13,11 @@ export interface StreamOutcome {
   /** The CLI's own error (error result, failed turn, error event), with its full text. */
   error?: string;
   /**
-   * Why a work run failed, when the stream says better than `lane-exit`; set even when the CLI calls its end a success
-   * (every edit and command denied), with the reason in `error`.
+   * Why a work run failed although the CLI calls its end a success (every edit and command denied), with the reason in
+   * `error`: `permission-denied` for the lane's permission settings, `lane-exit` for edits refused because they named
+   * files outside the worktree (no setting fixes that; a retry in a new session may).
    */
-  failureCode?: 'permission-denied';
+  failureCode?: 'permission-denied' | 'lane-exit';
   /** What went wrong without failing the run (some tool calls denied), added to the run's summary. */
   warnings?: string[];
   /** Normalized events that carried work (text, tool calls); a session that did any work is not retried fresh. */

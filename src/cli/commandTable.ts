@@ -278,8 +278,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         options: { revoke: flag('stop trusting it') },
         help:
-          "allow this repository's settings to load lane modules and its committed .switchyard/config.json to run " +
-          'commands (lane command lines, setup, secret commands)',
+          'trust this repository: the settings it carries that run commands, route credentials, read outside the ' +
+          'worktree or weaken caps apply, and the tasks of a state file git tracks run',
       },
     ],
   },
@@ -384,6 +384,49 @@ export const COMMANDS: readonly CommandSpec[] = [
     ),
     opensProject: true,
     forms: [{ args: '<task>', help: 'put a FAILED or CANCELED task back in the queue' }],
+  },
+  {
+    name: 'merge',
+    run: lazy(
+      () => require('./commands/mergeCommand') as typeof import('./commands/mergeCommand'),
+      () => import('./commands/mergeCommand'),
+      (m) => m.mergeCommand,
+    ),
+    opensProject: true,
+    forms: [
+      {
+        args: '<task>',
+        help:
+          "take a DONE task's change into the checked-out branch as one commit (refuses on uncommitted changes or a " +
+          'detached HEAD; a conflict changes nothing)',
+      },
+    ],
+  },
+  {
+    name: 'checkout',
+    run: lazy(
+      () => require('./commands/mergeCommand') as typeof import('./commands/mergeCommand'),
+      () => import('./commands/mergeCommand'),
+      (m) => m.checkoutCommand,
+    ),
+    opensProject: true,
+    forms: [{ args: '<task>', help: "check out the branch of a task's last run (refuses on uncommitted changes)" }],
+  },
+  {
+    name: 'prune',
+    run: lazy(
+      () => require('./commands/pruneCommand') as typeof import('./commands/pruneCommand'),
+      () => import('./commands/pruneCommand'),
+      (m) => m.pruneCommand,
+    ),
+    opensProject: true,
+    forms: [
+      {
+        help:
+          'delete now the branches of DONE tasks whose change was integrated or merged (a drain does it after ' +
+          'worktree.keepBranchesDays), their pull-request branches on the remote too',
+      },
+    ],
   },
   {
     name: 'worktrees',

@@ -47,7 +47,14 @@ export function formatStatus(state: ProjectState): string {
   lines.push(
     table(
       ['TASK', 'STATE', 'LANE', 'ATTEMPTS', 'TITLE'],
-      state.tasks.map((t) => [t.id, t.state, laneOf(t, state), String(t.attempts), t.spec.title]),
+      state.tasks.map((t) => [
+        t.id,
+        t.merged ? `${t.state}, merged` : t.state,
+        laneOf(t, state),
+        // The number its runs carry: attempts before a retry included.
+        String((t.attemptsBefore ?? 0) + t.attempts),
+        t.spec.title,
+      ]),
     ),
   );
   for (const task of state.tasks) {
@@ -56,6 +63,11 @@ export function formatStatus(state: ProjectState): string {
     const cost = totalCostUsd(runs);
     lines.push('', `${task.id} ${task.spec.title}${cost > 0 ? ` · cost ${formatUsd(cost)}` : ''}`);
     if (task.failureReason) lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
+    if (task.merged)
+      lines.push(
+        `  merged into ${task.merged.branch} as ${task.merged.commit.slice(0, 12)} (${task.merged.runId}, ` +
+          `${task.merged.at})`,
+      );
     const pr = latestPullRequest(state, task.id);
     if (pr) lines.push(...pullRequestLines(pr).map((l) => `  ${l}`));
     for (const run of runs) lines.push(`  ${runLine(run)}`);

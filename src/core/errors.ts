@@ -23,7 +23,8 @@ export type SwitchyardErrorCode =
   | 'backend-unreachable'
   | 'backend-migrated'
   | 'working-tree-dirty'
-  | 'merge-conflict';
+  | 'merge-conflict'
+  | 'untrusted-workspace';
 
 export class SwitchyardError extends Error {
   override readonly name: string = 'SwitchyardError';

@@ -32,12 +32,13 @@ import {
   type GitHubTokenStore,
 } from './credentials/githubTokenStore';
 import type { ProjectSettings, ProjectState } from './store/projectState';
-import { configPath } from './store/projectConfig';
-import type { LayeredSettings } from './store/settingsLayers';
+import { type LayeredSettings, within } from './store/settingsLayers';
 import { LayeredStateStore } from './engine/layeredStateStore';
 import { type ConfigEdit, editProjectConfig } from './engine/projectConfigEdits';
 import { listWorktrees, removeWorktree, type WorktreeInfo } from './workspace/worktrees';
 import { headCommit, resolveRepoRoot } from './workspace/gitRepo';
+import { StateFromRepository } from './backend/stateFromRepository';
+import { untrustedNotice } from './store/untrustedNotice';
 import { measureWorktreeUsage, readWorktreeUsage, type WorktreeUsage } from './workspace/worktreeUsage';
 import {
   listSalvage,
@@ -60,6 +61,8 @@ import type { RecentState } from './panel/finishedWindow';
 import { fileAtCommit } from './git/changedFiles';
 import { type RunChanges, runChanges } from './workspace/runChanges';
 import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
+import { taskCommitMessage } from './workspace/taskCommit';
+import { pruneTaskBranches } from './engine/branchRetention';
 import type { Run } from './model/run';
 import { ReadinessCache } from './lanes/laneReadiness';
 import type { LaneReadiness } from './lanes/lanePlugin';
@@ -130,7 +133,18 @@ export class Project {
   ) {
     const trusted = options.trusted;
     const isTrusted = typeof trusted === 'function' ? trusted : () => !!trusted;
-    const store = new LayeredStateStore(backend.state, root, isTrusted, options.editorSettings);
+    // Only the files backend keeps its state in the work tree, where a clone can put one.
+    const fromRepository = backend.kind === 'files' ? new StateFromRepository(root) : undefined;
+    const store = new LayeredStateStore(
+      backend.state,
+      root,
+      {
+        trusted: isTrusted,
+        trackedState: async () => (await fromRepository?.tracked()) ?? [],
+        laneClass: (laneId, setting) => registry.get(laneId)?.manifest.settings[setting]?.class,
+      },
+      options.editorSettings,
+    );
     this.store = store;
     const commands = commandSecretSource(async () => (await store.read()).settings.secretCommands, root);
     this.ctx = {
@@ -151,10 +165,13 @@ export class Project {
         envGitHubTokens(options.parentEnv ?? process.env),
         commandGitHubTokens(commands, options.parentEnv ?? process.env),
       ),
-      settingOrigin: async (key) => ({
-        source: (await store.layers()).sources.get(key) ?? 'default',
-        trusted: await isTrusted(),
-      }),
+      settingOrigin: async (key) => {
+        const layers = await store.layers();
+        const source = layers.sources.get(key) ?? 'default';
+        const withheld = layers.ignored.find((i) => i.key === key);
+        if (source === 'default' && withheld) return { source: 'committed', trusted: false, withheld: withheld.value };
+        return { source, trusted: await isTrusted() };
+      },
       laneSettingsOverride: options.laneSettingsOverride,
       verifyTimeoutMs: (settings) =>
         (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??
@@ -361,14 +378,23 @@ export class Project {
     return this.store.layers();
   }
 
-  /** What the committed config had ignored because the workspace is not trusted, as one message; none: undefined. */
+  /**
+   * What the workspace's trust withholds, as one message: the settings the repository carries that were ignored (by
+   * file and class), and the tasks of a state file that came with it; nothing withheld: undefined.
+   */
   async configNotice(): Promise<string | undefined> {
+    const [{ ignored }, held] = await Promise.all([this.store.layers(), this.store.heldState()]);
+    return untrustedNotice(this.root, ignored, held);
+  }
+
+  /**
+   * What the workspace's trust withholds of `key` (the key, a setting inside it or the group it is in), as one
+   * message; nothing: undefined. Said right after `config set` stores a value that will not apply.
+   */
+  async ignoredNotice(key: string): Promise<string | undefined> {
     const { ignored } = await this.store.layers();
-    if (!ignored.length) return undefined;
-    return (
-      `ignored in ${configPath(this.root)} until this workspace is trusted (they would run commands): ` +
-      `${ignored.join(', ')}. Trust it with \`switchyard trust\` (VS Code: Manage Workspace Trust).`
-    );
+    const hits = ignored.filter((i) => within(i.key, key) || within(key, i.key));
+    return untrustedNotice(this.root, hits, []);
   }
 
   /** Sets or (no `text`) unsets a config key in the committed file, or with `local` in this machine's override. */
@@ -412,6 +438,9 @@ export class Project {
       });
       return [...BUILTIN_ERROR_RULES];
     });
+    // Tasks that came with the repository do not run (nor are its runs resumed) until it is trusted.
+    const held = await this.store.heldState();
+    if (held.length) throw new SwitchyardError('untrusted-workspace', untrustedNotice(this.root, [], held)!);
     return runQueue(this.ctx, options);
   }
 
@@ -463,19 +492,59 @@ export class Project {
     return fileAtCommit(this.root, commit, path);
   }
 
-  /** Merges a run's branch into the branch checked out in the repository (refuses on uncommitted changes). */
-  async mergeRunIntoCurrentBranch(runId: string): Promise<MergeOutcome> {
-    const run = await this.findRun(runId);
-    const task = (await this.store.read()).tasks.find((t) => t.id === run.taskId);
-    const title = task ? `: ${task.spec.title}` : '';
-    return mergeIntoCurrentBranch(this.root, run.branch, `Merge ${run.branch} (task ${run.taskId}${title})`);
+  /**
+   * Takes a run's change (a DONE task's, by task or run id) into the branch checked out in the repository as one
+   * commit, and records on the task where it went. Refuses on uncommitted changes or a detached HEAD; a conflict
+   * changes nothing.
+   */
+  async mergeRunIntoCurrentBranch(id: string): Promise<MergeOutcome> {
+    const { task, run } = await this.changeOf(id);
+    if (task.state !== 'DONE' || !run.headCommit) {
+      throw new SwitchyardError(
+        'invalid-input',
+        `task ${task.id} is ${task.state}: only a DONE task's change is merged (\`switchyard checkout ${task.id}\` ` +
+          'checks out its last run to look at it)',
+      );
+    }
+    const outcome = await mergeIntoCurrentBranch(this.root, {
+      base: run.baseCommit,
+      head: run.headCommit,
+      message: taskCommitMessage(task, run.id),
+      label: `${task.id} (${run.branch})`,
+    });
+    if (!outcome.upToDate) {
+      const merged = { branch: outcome.into, commit: outcome.commit, runId: run.id, at: new Date().toISOString() };
+      await this.store.update((state) => {
+        const t = state.tasks.find((x) => x.id === task.id);
+        if (t) t.merged = merged;
+      });
+      this.changed();
+    }
+    return outcome;
   }
 
-  /** Checks out a run's branch in the repository (refuses on uncommitted changes). */
-  async checkOutRunBranch(runId: string): Promise<string> {
-    const run = await this.findRun(runId);
+  /** Checks out the branch of a run (a task's last run, by task or run id); refuses on uncommitted changes. */
+  async checkOutRunBranch(id: string): Promise<string> {
+    const { run } = await this.changeOf(id);
     await checkOutBranch(this.root, run.branch);
     return run.branch;
+  }
+
+  /** Deletes now the branches `worktree.keepBranchesDays` would delete later (DONE tasks integrated or merged). */
+  pruneBranches(): Promise<string[]> {
+    return pruneTaskBranches(this.ctx, 0);
+  }
+
+  /** A task id (its last run) or a run id → the task and the run whose change is taken. */
+  private async changeOf(id: string): Promise<{ task: Task; run: Run }> {
+    const state = await this.store.read();
+    const byTask = state.tasks.find((t) => t.id === id);
+    const runId = byTask ? (byTask.integration?.runId ?? byTask.lastRunId) : id;
+    if (byTask && !runId) throw new SwitchyardError('invalid-input', `task ${id} has no run yet (${byTask.state})`);
+    const run = await this.findRun(runId!);
+    const task = byTask ?? state.tasks.find((t) => t.id === run.taskId);
+    if (!task) throw new SwitchyardError('unknown-run', `run ${run.id} belongs to no task`);
+    return { task, run };
   }
 
   private async findRun(runId: string): Promise<Run> {

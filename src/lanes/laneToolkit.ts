@@ -2,6 +2,7 @@ import {
   API_LANE_SETTING_DOCS,
   ApiLaneSettings,
   LANE_API_VERSION,
+  failureLeadLines,
   parseLaneSettings,
   runApiLane,
   startProcessGroup,
@@ -20,4 +21,5 @@ export const laneToolkit: LaneToolkit = Object.freeze({
   ApiLaneSettings,
   API_LANE_SETTING_DOCS,
   parseLaneSettings,
+  failureLeadLines,
 });

@@ -114,7 +114,8 @@ export type LaneToolkitSame = Assert<
         | 'runApiLane'
         | 'ApiLaneSettings'
         | 'API_LANE_SETTING_DOCS'
-        | 'parseLaneSettings']: (typeof Api)[K];
+        | 'parseLaneSettings'
+        | 'failureLeadLines']: (typeof Api)[K];
     }
   >
 >;

@@ -2,9 +2,13 @@ import { access } from 'node:fs/promises';
 import { isSwitchyardError } from '../../core/errors';
 import { mergePolicyDeprecation, mergePolicyPath } from '../../core/guards/mergePolicy';
 import { configPath } from '../../core/store/projectConfig';
-import { getPath } from '../../core/store/settingsLayers';
+import { getPath, within } from '../../core/store/settingsLayers';
+import { SETTING_CLASS_TEXT } from '../../core/model/settingClass';
 import { resolveKey } from '../../core/store/settingKeys';
 import { type CliContext, openProject, requirePositional, UsageError } from '../cliContext';
+
+const STATE_TEXT = 'state file tracked by git (it came with the repository)';
+const IGNORED_SOURCE = { committed: 'committed', state: 'repository state' } as const;
 
 const SOURCE_TEXT = {
   default: 'default',
@@ -38,24 +42,39 @@ async function config(ctx: CliContext): Promise<number> {
     const text = sub === 'set' ? requirePositional(ctx, 2, `the value for ${key}`) : undefined;
     const { file, value } = await project.editConfig({ key, ...(text !== undefined ? { text } : {}), local });
     ctx.out(sub === 'set' ? `${key} = ${JSON.stringify(value)} in ${file}` : `${key} unset in ${file}`);
+    // Stored, but not applied: said now, not at the next command.
+    const ignored = sub === 'set' ? await project.ignoredNotice(key) : undefined;
+    if (ignored) ctx.err(`warning: ${ignored}`);
     return 0;
   }
   const key = ctx.positionals[1];
   if (key !== undefined) resolveKey(key);
   const layers = await project.settingsLayers();
   const picked = [...layers.sources].filter(([k]) => key === undefined || k === key || k.startsWith(`${key}.`));
+  const ignored = layers.ignored.filter((i) => key === undefined || within(i.key, key) || within(key, i.key));
   const value = key === undefined ? withoutInternal(layers.settings) : getPath(layers.settings, key);
   if (value === undefined && !ctx.flags.explain) {
     // Set nowhere and no default (a record's entry, an optional field): JSON prints nothing.
     if (ctx.flags.json !== true) ctx.out(`${key} is not set`);
   } else if (ctx.flags.json === true) {
     const out = ctx.flags.explain
-      ? Object.fromEntries(picked.map(([k, source]) => [k, { value: getPath(layers.settings, k), source }]))
+      ? Object.fromEntries([
+          ...picked.map(([k, source]) => [k, { value: getPath(layers.settings, k), source }]),
+          ...ignored.map((i) => [
+            `${i.key} (ignored)`,
+            { value: i.value, source: IGNORED_SOURCE[i.from], ignored: i.settingClass ?? 'unclassified' },
+          ]),
+        ])
       : value;
     ctx.out(JSON.stringify(out, null, 2));
   } else if (ctx.flags.explain) {
     for (const [k, source] of picked)
       ctx.out(`${k} = ${JSON.stringify(getPath(layers.settings, k))}  (${SOURCE_TEXT[source]})`);
+    for (const i of ignored) {
+      const from = i.from === 'committed' ? SOURCE_TEXT.committed : STATE_TEXT;
+      const why = i.settingClass ? `${i.settingClass}: ${SETTING_CLASS_TEXT[i.settingClass]}` : 'unclassified';
+      ctx.out(`${i.key} = ${JSON.stringify(i.value)}  (ignored: ${from}, ${why}; untrusted: \`switchyard trust\`)`);
+    }
     ctx.out(
       `precedence: default < committed ${configPath(project.root)} < local override (the state) < VS Code settings`,
     );

@@ -103,6 +103,8 @@ async function setLaneSettings(ctx: CliContext): Promise<number> {
     s.laneSettings[laneId] = { ...(s.laneSettings[laneId] ?? {}), ...Object.fromEntries(pairs) };
   });
   ctx.out(JSON.stringify(settings.laneSettings[laneId], null, 2));
+  const ignored = await project.ignoredNotice(`laneSettings.${laneId}`);
+  if (ignored) ctx.err(`warning: ${ignored}`);
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import { type CliContext, flagString, openProject, requirePositional } from '../cliContext';
+import { logLineText } from '../logLineText';
 
 /** `switchyard diff <run>` */
 export async function diffCommand(ctx: CliContext): Promise<number> {
@@ -13,11 +14,7 @@ export async function logCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const runId = requirePositional(ctx, 0, 'run id');
   await project.diff(runId).catch(() => undefined);
-  for (const line of await project.runLog(runId)) {
-    const { ts, type, ...rest } = line;
-    const body = type === 'decision' ? String(rest.message) : JSON.stringify(rest.event ?? rest);
-    ctx.out(`${ts} ${type.padEnd(8)} ${body}`);
-  }
+  for (const line of await project.runLog(runId)) ctx.out(logLineText(line));
   return 0;
 }
 

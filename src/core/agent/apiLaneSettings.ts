@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RetryPolicy } from '../retry/retryPolicy';
 import { PriceTable, type SettingType } from '../model/laneManifest';
+import type { SettingClass } from '../model/settingClass';
 import { describeZodError } from '../model/zodIssues';
 
 /** Settings every API lane understands (`switchyard lanes set <lane> key=value`, or VS Code's `switchyard.lanes`). */
@@ -51,45 +52,70 @@ export const ApiLaneSettings = z.object({
 export type ApiLaneSettings = z.infer<typeof ApiLaneSettings>;
 
 /** Documentation of the common settings, for a lane manifest's `settings`. */
-export const API_LANE_SETTING_DOCS: Record<string, { description: string; required?: boolean; type: SettingType }> = {
-  maxOutputTokens: { description: 'Output tokens per model call (default 8192).', type: 'integer' },
+export const API_LANE_SETTING_DOCS: Record<
+  string,
+  { description: string; required?: boolean; type: SettingType; class: SettingClass }
+> = {
+  maxOutputTokens: { description: 'Output tokens per model call (default 8192).', type: 'integer', class: 'plain' },
   maxExecutions: {
     description:
       'Tool calls per attempt ("max executions", default 50); past it the run fails naming the cap and the last error.',
     type: 'integer',
+    class: 'weakens-protection',
   },
-  maxTokens: { description: 'Input + output tokens per attempt (default 2,000,000).', type: 'integer' },
-  maxTaskCostUsd: { description: 'Cost cap of the task in USD across its runs (default 5).', type: 'number' },
+  maxTokens: {
+    description: 'Input + output tokens per attempt (default 2,000,000).',
+    type: 'integer',
+    class: 'weakens-protection',
+  },
+  maxTaskCostUsd: {
+    description: 'Cost cap of the task in USD across its runs (default 5).',
+    type: 'number',
+    class: 'weakens-protection',
+  },
   price: {
     description:
       'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens); ' +
       'optional cache prices "cacheWritePerMTokUsd", "cacheWrite1hPerMTokUsd", "cacheReadPerMTokUsd".',
     type: 'object',
+    class: 'weakens-protection',
   },
   contextWindow: {
     description:
       "The model's context window in tokens (default: the lane's table, else 200000 for Claude, 32768 for other " +
       'models); the conversation is compacted before a request passes ~80% of it.',
     type: 'integer',
+    class: 'plain',
   },
   safeCommands: {
     description:
       'run_command lines that are safe to run again after an interruption, e.g. ["npm test"]; others are never re-run.',
     type: 'string[]',
+    class: 'executes',
   },
-  commandTimeoutMs: { description: 'Longest a run_command may take (default 10 minutes).', type: 'integer' },
+  commandTimeoutMs: {
+    description: 'Longest a run_command may take (default 10 minutes).',
+    type: 'integer',
+    class: 'plain',
+  },
   streamIdleTimeoutMs: {
     description: 'A model stream that sends nothing for this long is cut and the call retried (default 120000).',
     type: 'integer',
+    class: 'plain',
   },
   retry: {
     description:
       'Retry policy for failed model calls: {"maximumAttempts": 4, "initialIntervalMs": 1000, ' +
       '"backoffCoefficient": 2, …}.',
     type: 'object',
+    class: 'plain',
   },
-  instructions: { description: 'Extra instructions appended to the system prompt.', type: 'string' },
-  timeoutMs: { description: 'Abort the run after this many milliseconds (default 30 minutes).', type: 'integer' },
+  instructions: { description: 'Extra instructions appended to the system prompt.', type: 'string', class: 'plain' },
+  timeoutMs: {
+    description: 'Abort the run after this many milliseconds (default 30 minutes).',
+    type: 'integer',
+    class: 'plain',
+  },
 };
 
 const MODEL_CALL_RETRY_DEFAULTS = { maximumAttempts: 4 };

@@ -154,14 +154,15 @@ export async function executeRun(
     return (await ctx.store.readWorking()).runs.find((r) => r.id === run.id) ?? run;
   }
   // The closure may run again if the backend retries the transaction: it only changes the state; logging happens after.
-  const outcome: { run: Run; takenBy?: string; message?: string } = await ctx.store
-    .updateWorking((state): { run: Run; takenBy?: string; message?: string } => {
+  const outcome: { run: Run; takenBy?: string; message?: string; notes?: string[] } = await ctx.store
+    .updateWorking((state): { run: Run; takenBy?: string; message?: string; notes?: string[] } => {
       const stored = lastWithId(state.runs, run.id)!;
       // Taken over since (this process missed the lease renewal that would have told it): the new owner records the
       // end.
       if (stored.owner && stored.owner !== ctx.owner) return { run: stored, takenBy: stored.owner };
-      const message = finishRun(state, ctx.registry, run.id, end, { rules: ctx.errorRules?.() });
-      return { run: lastWithId(state.runs, run.id)!, message };
+      const notes: string[] = [];
+      const message = finishRun(state, ctx.registry, run.id, end, { rules: ctx.errorRules?.(), notes });
+      return { run: lastWithId(state.runs, run.id)!, message, notes };
     })
     .catch(async (error) => ({ run: await recordInternalError(ctx, run, error, record) }));
   if (outcome.takenBy) {
@@ -174,6 +175,11 @@ export async function executeRun(
   if (outcome.message) {
     record('decision', { message: outcome.message });
     ctx.trace.append({ type: 'decision', kind: 'finish', task: run.taskId, run: run.id, message: outcome.message });
+  }
+  // The lane's breaker news: its own line, not the task's.
+  for (const note of outcome.notes ?? []) {
+    record('decision', { message: note });
+    ctx.trace.append({ type: 'decision', kind: 'breaker', task: run.taskId, run: run.id, message: note });
   }
   const finished = outcome.run;
   // The task's slot is free from here (the store says so); the worktree's removal below holds no stage.

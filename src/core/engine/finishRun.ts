@@ -99,7 +99,7 @@ export function finishRun(
   }
 
   const breakerNote = updateBreaker(state, run.lane, end.ok || end.laneOk ? undefined : end.code, now);
-  const withBreaker = (line: string): string => (breakerNote ? `${line}; ${breakerNote}` : line);
+  if (breakerNote) options.notes?.push(breakerNote);
   if (end.ok) {
     setRunState(run, 'SUCCEEDED');
     setTaskState(task, 'DONE');
@@ -111,7 +111,7 @@ export function finishRun(
         ? ` (merged into ${task.integration.branch} as ${task.integration.commit.slice(0, 12)}` +
           `${pr ? ` by pull request #${pr.number}` : ''})`
         : '';
-    return withBreaker(`task ${task.id} DONE${merged}`);
+    return `task ${task.id} DONE${merged}`;
   }
 
   run.failureCode = end.code;
@@ -133,8 +133,6 @@ export function finishRun(
   }
   setRunState(run, 'FAILED');
   const requeued = end.code === 'interrupted' ? requeueInterrupted(state, task, run, end.reason) : undefined;
-  if (requeued) return withBreaker(requeued);
-  return withBreaker(
-    moveFailedTask(state, registry, task, run, end.code, end.reason, end.feedback, { ...options, now }),
-  );
+  if (requeued) return requeued;
+  return moveFailedTask(state, registry, task, run, end.code, end.reason, end.feedback, { ...options, now });
 }

@@ -2,6 +2,7 @@ import { errorMessage } from '../errors';
 import type { FailureCode } from '../model/failureCodes';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
+import { taskCommitMessage } from '../workspace/taskCommit';
 import { findRun } from './finishRun';
 import { staleBecause } from './inputHash';
 import type { RunContext } from './runContext';
@@ -30,7 +31,10 @@ const ROUNDS = 5;
 /**
  * Merges the run's commit into the project's target branch without a
  * checkout: the merge is computed with `git merge-tree`, committed with
- * `git commit-tree` (a merge commit with the target and the run as parents),
+ * `git commit-tree` as ONE commit on the target (its only parent), so the
+ * task's attempts arrive squashed: no failed attempt's commit enters the
+ * target's history (`git bisect` steps over whole tasks). Its message is the
+ * task's title, then the task and run ids (taskCommitMessage),
  * and the branch moves by compare-and-swap inside a store transaction that
  * first checks the task is still INTEGRATING this run (never after a cancel).
  * The merge starts from the tip this process last saw (no git process to
@@ -86,12 +90,7 @@ export async function integrateRun(
       };
     }
     if (merged.tree !== (tip?.tree ?? (await treeOf(ctx.root, parent)))) {
-      commit = await commitTree(
-        ctx.root,
-        merged.tree,
-        [parent, head],
-        `switchyard: integrate ${task.id} (${run.id}): ${task.spec.title}`,
-      );
+      commit = await commitTree(ctx.root, merged.tree, [parent], taskCommitMessage(task, run.id));
     }
     // Nothing to move, so no compare-and-swap checks the remembered tip: read it now.
     if (commit === current && (await movedSince(ctx.root, target, current))) continue;

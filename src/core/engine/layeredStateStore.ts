@@ -4,7 +4,25 @@ import type { LeaseView } from '../lease/leaseStore';
 import { type ConfigObject, readProjectConfig } from '../store/projectConfig';
 import type { Task } from '../model/task';
 import type { ProjectSettings, ProjectState } from '../store/projectState';
-import { applyEditorOverrides, applyLocalChange, type LayeredSettings, layerSettings } from '../store/settingsLayers';
+import {
+  applyEditorOverrides,
+  applyLocalChange,
+  type LayeredSettings,
+  type LayerTrust,
+  layerSettings,
+} from '../store/settingsLayers';
+import type { LaneSettingClass } from '../store/settingClassOf';
+
+/** What the store asks at each read: whether the workspace is trusted, and whether the state came with the clone. */
+export interface TrustSource {
+  trusted(): boolean | Promise<boolean>;
+  /**
+   * Switchyard's files under `.switchyard/` that git tracks (they came with the repository); any: the state counts as
+   * the repository's (see `stateFromRepository` in LayerTrust).
+   */
+  trackedState(): string[] | Promise<string[]>;
+  laneClass: LaneSettingClass;
+}
 
 /**
  * The state as the engine sees it: its settings are the effective ones (defaults < committed `.switchyard/config.json`
@@ -15,33 +33,50 @@ import { applyEditorOverrides, applyLocalChange, type LayeredSettings, layerSett
 export class LayeredStateStore implements StateStore {
   /** The last layering and what it was computed from: the same inputs give the same settings (layering is pure). */
   private last:
-    | { local: ProjectSettings; committed: ConfigObject | undefined; trusted: boolean; layered: LayeredSettings }
+    | { local: ProjectSettings; committed: ConfigObject | undefined; trust: Trust; layered: LayeredSettings }
     | undefined;
 
   constructor(
     private readonly inner: StateStore,
     private readonly root: string,
-    private readonly trusted: () => boolean | Promise<boolean>,
+    private readonly trustSource: TrustSource,
     private readonly editor: Readonly<Record<string, unknown>> = {},
   ) {}
 
+  /** Whether the workspace is trusted and whether the state came with the repository, as of now. */
+  private async trusted(): Promise<Trust> {
+    // Trusted, where the state came from does not matter: git is not asked.
+    const trusted = await this.trustSource.trusted();
+    return { trusted, stateFromRepository: !trusted && (await this.trustSource.trackedState()).length > 0 };
+  }
+
   /** The layered settings, shared: callers copy `settings` before handing it to anyone who may change it. */
-  private layer(local: ProjectSettings, committed: ConfigObject | undefined, trusted: boolean): LayeredSettings {
+  private layer(local: ProjectSettings, committed: ConfigObject | undefined, trust: Trust): LayeredSettings {
     const last = this.last;
     if (
       last &&
-      last.trusted === trusted &&
+      last.trust.trusted === trust.trusted &&
+      last.trust.stateFromRepository === trust.stateFromRepository &&
       isDeepStrictEqual(last.local, local) &&
       isDeepStrictEqual(last.committed, committed)
     )
       return last.layered;
-    const layered = applyEditorOverrides(layerSettings(local, committed, trusted), this.editor);
-    this.last = { local: structuredClone(local), committed: structuredClone(committed), trusted, layered };
+    const layerTrust: LayerTrust = { ...trust, laneClass: this.trustSource.laneClass };
+    const layered = applyEditorOverrides(layerSettings(local, committed, layerTrust), this.editor);
+    this.last = { local: structuredClone(local), committed: structuredClone(committed), trust, layered };
     return layered;
   }
 
-  private effective(local: ProjectSettings, committed: ConfigObject | undefined, trusted: boolean): ProjectSettings {
-    return structuredClone(this.layer(local, committed, trusted).settings);
+  private effective(local: ProjectSettings, committed: ConfigObject | undefined, trust: Trust): ProjectSettings {
+    return structuredClone(this.layer(local, committed, trust).settings);
+  }
+
+  /**
+   * The tracked state files whose tasks are held (they came with the repository and it is not trusted: none runs);
+   * empty when none is.
+   */
+  async heldState(): Promise<string[]> {
+    return (await this.trustSource.trusted()) ? [] : [...(await this.trustSource.trackedState())];
   }
 
   async read(): Promise<ProjectState> {
@@ -111,7 +146,7 @@ export class LayeredStateStore implements StateStore {
       ...layered,
       settings: structuredClone(layered.settings),
       sources: new Map(layered.sources),
-      ignored: [...layered.ignored],
+      ignored: layered.ignored.map((i) => ({ ...i })),
       ...(layered.editorIgnored ? { editorIgnored: [...layered.editorIgnored] } : {}),
     };
   }
@@ -120,4 +155,9 @@ export class LayeredStateStore implements StateStore {
   updateLocal<T>(change: (local: ProjectSettings) => T): Promise<T> {
     return this.inner.update((state) => change(state.settings));
   }
+}
+
+interface Trust {
+  trusted: boolean;
+  stateFromRepository: boolean;
 }

@@ -21,10 +21,13 @@ export async function modelKeyRefusal(
   const keys = [...new Set([...manifest.requiredSecrets, ...(manifest.optionalSecrets ?? [])])];
   if (!keys.length || !ctx.settingOrigin) return undefined;
   for (const name of ENDPOINT_SETTINGS) {
-    const url = settings[name];
-    if (typeof url !== 'string' || (override && Object.hasOwn(override, name))) continue;
+    if (override && Object.hasOwn(override, name)) continue;
     const key = `laneSettings.${manifest.id}.${name}`;
     const origin = await ctx.settingOrigin(key);
+    // Untrusted, the trust rule already keeps the repository's URL out of the settings; the run still stops here
+    // rather than send the key to the default endpoint the repository did not mean.
+    const url = settings[name] ?? origin.withheld;
+    if (typeof url !== 'string') continue;
     if (!chosenByTheRepositoryAlone(origin.source, origin.trusted)) continue;
     return (
       `lane "${manifest.id}": ${key} (${safeOrigin(url)}) comes from the repository's .switchyard/config.json and ` +

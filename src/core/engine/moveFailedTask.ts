@@ -14,6 +14,11 @@ export interface FinishOptions {
   rules?: readonly ErrorRule[];
   now?: number;
   random?: () => number;
+  /**
+   * Receives what the run's end changed besides its task (the lane's breaker opening or closing): a decision of its
+   * own, never part of the task's line or its failure reason.
+   */
+  notes?: string[];
 }
 
 /**

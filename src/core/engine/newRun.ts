@@ -33,13 +33,8 @@ export interface NewRunOptions {
  * Moves a READY task to RUNNING and creates its next run (inside the claim's
  * store transaction): a fresh branch and worktree numbered after every
  * earlier run, the attempt, its parent and retry reason, the feedback the
- * task carries, the input hash, and where the worktree starts:
- * - after a verification failure, a review's changes or a guard's block:
- *   the failed attempt's commit (a fix attempt; `resumeFrom` says so);
- * - after a failure with salvaged work: that work, as before;
- * - for a task with dependencies, or after a merge conflict: the target
- *   branch's head, so it builds on what its dependencies merged;
- * - otherwise the task's base commit.
+ * task carries, the input hash, and where the worktree starts (see
+ * startPoint: one rule, which the lane's prompt states back).
  */
 export function newRun(state: ProjectState, task: Task, options: NewRunOptions): Run {
   const previous = task.lastRunId ? lastWithId(state.runs, task.lastRunId) : undefined;
@@ -78,6 +73,19 @@ export function newRun(state: ProjectState, task: Task, options: NewRunOptions):
   return run;
 }
 
+/**
+ * Where an attempt starts, and what it is told about the earlier work (`resumeFrom.start`), in this order:
+ * - after a merge conflict (the target moved on under the earlier change): the target branch's current head
+ *   (`target-head`; the task's base when the head could not be read: `base`). The earlier run's change conflicts with
+ *   that head, so it is not in the worktree: its diff is given as context, and its session is not resumed there;
+ * - after a verification failure, a review's changes or a guard's block: the failed attempt's commit (`earlier-work`:
+ *   a fix attempt on top of it);
+ * - after a failure with salvaged work: that work (`earlier-work`);
+ * - for a task with dependencies: the target branch's head, so it builds on what its dependencies merged;
+ * - otherwise the task's base commit.
+ * The earlier run's CLI session is named with the directory it began in (its worktree): a lane resumes it only
+ * there (see LaneRunInput.resume).
+ */
 function startPoint(
   task: Task,
   previous: Run | undefined,
@@ -85,23 +93,43 @@ function startPoint(
 ): { baseCommit: string; resumeFrom?: Run['resumeFrom'] } {
   const failed = previous?.state === 'FAILED' ? previous : undefined;
   const sessionId = options.resume === 'run' ? failed?.sessionId : undefined;
-  if (failed?.failureCode && FIX_ON_TOP.has(failed.failureCode) && failed.headCommit) {
-    return { baseCommit: failed.baseCommit, resumeFrom: { runId: failed.id, sessionId, commit: failed.headCommit } };
+  const session = failed && sessionId ? { sessionId, sessionCwd: failed.worktree } : {};
+  if (failed?.failureCode === 'merge-conflict') {
+    const work = failed.headCommit ? { workBranch: failed.branch } : {};
+    return {
+      baseCommit: options.targetHead ?? task.baseCommit,
+      resumeFrom: { runId: failed.id, ...session, start: options.targetHead ? 'target-head' : 'base', ...work },
+    };
   }
-  if (failed && (failed.salvage || sessionId)) {
+  if (failed?.failureCode && FIX_ON_TOP.has(failed.failureCode) && failed.headCommit) {
     return {
       baseCommit: failed.baseCommit,
       resumeFrom: {
         runId: failed.id,
-        sessionId,
-        salvageBranch: failed.salvage?.branch,
-        commit: failed.salvage?.commit,
+        ...session,
+        start: 'earlier-work',
+        workBranch: failed.branch,
+        commit: failed.headCommit,
       },
     };
   }
-  if (options.targetHead && (task.spec.dependsOn.length > 0 || previous?.failureCode === 'merge-conflict'))
-    return { baseCommit: options.targetHead };
-  return { baseCommit: task.baseCommit };
+  if (failed?.salvage) {
+    return {
+      baseCommit: failed.baseCommit,
+      resumeFrom: {
+        runId: failed.id,
+        ...session,
+        start: 'earlier-work',
+        salvageBranch: failed.salvage.branch,
+        workBranch: failed.salvage.branch,
+        commit: failed.salvage.commit,
+      },
+    };
+  }
+  const baseCommit = options.targetHead && task.spec.dependsOn.length > 0 ? options.targetHead : task.baseCommit;
+  // Nothing of the earlier run is kept: only its session, which a lane resumes in the directory it began in.
+  if (failed && sessionId) return { baseCommit, resumeFrom: { runId: failed.id, ...session, start: 'base' } };
+  return { baseCommit };
 }
 
 /** Why this attempt follows the previous run; after an interruption it says so (that attempt was not counted). */

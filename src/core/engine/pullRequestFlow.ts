@@ -9,6 +9,7 @@ import type { Task } from '../model/task';
 import { classify } from '../retry/classifyError';
 import type { Redactor } from '../secrets/redactor';
 import type { ProjectSettings } from '../store/projectState';
+import { squashRun, taskCommitMessage } from '../workspace/taskCommit';
 import { awaitPullRequest, fetchBase, refused, type PullRequestOutcome } from './awaitPullRequest';
 import { findRun } from './finishRun';
 import { openGitHub, type GitHubAccess } from './githubAccess';
@@ -59,13 +60,15 @@ export async function integratePullRequest(ctx: RunContext, input: PullRequestFl
   if ('outcome' in checked) return checked.outcome;
   const base = checked.value;
 
-  const pushed = await pushBranch(ctx, gh, input, settings, input.head, branch);
+  // The pull request carries one commit: the task's attempts squashed (whatever the merge method, one commit per task
+  // reaches the base).
+  const head = await squashRun(ctx.root, run.baseCommit, input.head, taskCommitMessage(task, run.id));
+  const pushed = await pushBranch(ctx, gh, input, settings, head, branch);
   if (pushed) return pushed;
   await fetchBase(ctx, gh, remote, base).catch((e) => record(`could not fetch ${base}: ${errorMessage(e)}`));
 
   const at = { octokit: gh.octokit, owner: gh.owner, repo: gh.repo };
-  const diffStat = (await git(ctx.root, ['diff', '--stat', run.baseCommit, input.head]).catch(() => ({ stdout: '' })))
-    .stdout;
+  const diffStat = (await git(ctx.root, ['diff', '--stat', run.baseCommit, head]).catch(() => ({ stdout: '' }))).stdout;
   const redact = (text: string) => input.redactor.redact(text);
   const title = pullRequestTitle(task.spec.title, redact);
   const body = pullRequestBody({
@@ -98,7 +101,7 @@ export async function integratePullRequest(ctx: RunContext, input: PullRequestFl
       head: branch,
       base,
       state: 'open',
-      headSha: input.head,
+      headSha: head,
       checks: [],
       openedAt: now,
       updatedAt: now,

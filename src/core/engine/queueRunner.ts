@@ -18,6 +18,7 @@ import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from './targetBranch';
 import { pruneKeptWorktrees } from './worktreeLifecycle';
 import { fileWaits, type FileWait } from './fileWaits';
+import { pruneTaskBranches } from './branchRetention';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';
 
@@ -100,6 +101,8 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
     ctx.trace.append({ type: 'decision', kind: 'worktree', message });
   const limits = (await ctx.store.readWorking()).settings.worktree;
   for (const message of await pruneSetupCache(ctx.root, limits, started).catch(() => []))
+    ctx.trace.append({ type: 'decision', kind: 'worktree', message });
+  for (const message of await pruneTaskBranches(ctx, limits.keepBranchesDays, started).catch(() => []))
     ctx.trace.append({ type: 'decision', kind: 'worktree', message });
   await measureWorktreeUsage(ctx.root).catch(() => undefined);
   const stop = options.signal ?? new AbortController().signal;

@@ -55,7 +55,7 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
             ctx.registry,
             run.id,
             { ok: true, summary: 'merged before its owner stopped' },
-            { rules: ctx.errorRules?.(), now },
+            { rules: ctx.errorRules?.(), now, notes: out.decisions },
           );
           out.decisions.push(message);
           out.logs.push({ runId: run.id, message, mergedAt: task.integration.at });

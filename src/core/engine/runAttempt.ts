@@ -89,13 +89,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   if (!resuming) {
     const start = run.resumeFrom?.commit ?? run.baseCommit;
     await createWorktree(ctx.root, run.worktree, run.branch, start);
-    const from = run.resumeFrom?.salvageBranch
-      ? ` (the salvaged work of ${run.resumeFrom.runId})`
-      : run.resumeFrom?.commit
-        ? ` (the commit of ${run.resumeFrom.runId}: this attempt fixes it)`
-        : run.baseCommit !== task.baseCommit
-          ? ' (the target branch, with the work of its dependencies)'
-          : '';
+    const from = startedFrom(run, task);
     record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${start.slice(0, 12)}${from}` });
     await installRunHook(ctx, run.worktree, record);
     const setUp = await setUpWorktree(ctx, run, state.settings.worktree, signal, record);
@@ -146,7 +140,10 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
             resume: {
               runId: run.resumeFrom.runId,
               sessionId: run.resumeFrom.sessionId,
+              sessionCwd: run.resumeFrom.sessionCwd,
               salvageBranch: run.resumeFrom.salvageBranch,
+              start: run.resumeFrom.start ?? (run.resumeFrom.commit ? 'earlier-work' : 'base'),
+              workBranch: run.resumeFrom.workBranch ?? run.resumeFrom.salvageBranch,
             },
           }
         : {}),
@@ -217,4 +214,16 @@ function awaitingCiEnd(outcome: PullRequestOutcome, run: Run): RunEnd {
   const kept = { headCommit: run.headCommit, laneOk: true };
   if (outcome.ok === true || outcome.ok === 'stale') return { ...kept, ok: true };
   return { ...kept, ok: false, code: outcome.code, reason: outcome.reason, feedback: outcome.feedback };
+}
+
+/** What the worktree's start commit is, for the run's log (the decision newRun's startPoint made). */
+function startedFrom(run: Run, task: Task): string {
+  const from = run.resumeFrom;
+  if (from?.salvageBranch && from.commit) return ` (the salvaged work of ${from.runId})`;
+  if (from?.commit) return ` (the commit of ${from.runId}: this attempt fixes it)`;
+  const context = from?.workBranch ? `; the work of ${from.runId} (${from.workBranch}) is context, not in it` : '';
+  if (from?.start === 'target-head') return ` (the target branch's current head${context})`;
+  if (from?.start === 'base') return ` (the task's base${context})`;
+  if (run.baseCommit !== task.baseCommit) return ' (the target branch, with the work of its dependencies)';
+  return '';
 }

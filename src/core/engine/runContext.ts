@@ -29,9 +29,10 @@ export interface RunContext {
   readonly githubTokens: GitHubTokenStore;
   /**
    * Where an effective setting's value comes from (by dotted key) and whether the workspace is trusted: for deciding
-   * where a credential may go. Absent: every value counts as the user's.
+   * where a credential may go. Absent: every value counts as the user's. `withheld`: the repository's value that the
+   * trust rule left out of the effective settings (untrusted, not plain), when no layer of the user's sets the key.
    */
-  settingOrigin?(key: string): Promise<{ source: SettingSource; trusted: boolean }>;
+  settingOrigin?(key: string): Promise<{ source: SettingSource; trusted: boolean; withheld?: unknown }>;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /** Read when each verification starts (with the effective settings), so a changed setting applies to the next one. */

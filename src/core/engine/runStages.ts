@@ -12,7 +12,8 @@ import { integrateRun } from './integrateRun';
 import { integratePullRequest } from './pullRequestFlow';
 import { reviewRun } from './reviewRun';
 import type { RunContext } from './runContext';
-import { lastLines, verifyAcceptance } from './verifyAcceptance';
+import { outputSummary } from '../text/failureLines';
+import { verifyAcceptance } from './verifyAcceptance';
 
 export interface StagesInput {
   task: Task;
@@ -100,7 +101,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     }
     evidence.push(
       `acceptance command \`${task.spec.acceptance}\` ` +
-        `passed${verdict.output.trim() ? `: ${lastLines(verdict.output, 3)}` : ''}`,
+        `passed${verdict.output.trim() ? `: ${outputSummary(verdict.output)}` : ''}`,
     );
   } else {
     record('decision', { message: 'no acceptance command: verification passes' });

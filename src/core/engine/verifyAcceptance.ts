@@ -1,5 +1,6 @@
 import { awaitGroup } from '../process/awaitGroup';
 import { startProcessGroup } from '../process/startProcessGroup';
+import { failureSummary } from '../text/failureLines';
 import { formatMs } from '../text/formatMs';
 
 export type VerifyOutcome = { ok: true; output: string } | { ok: false; reason: string; output: string };
@@ -22,15 +23,12 @@ export async function verifyAcceptance(
   const result = { ...exit, timedOut, isCanceled: canceled };
   const output = exit.spawnError ?? Buffer.concat(chunks).toString('utf8');
   if (result.exitCode === 0 && !result.timedOut && !result.isCanceled) return { ok: true, output };
-  const tail = lastLines(output, 5);
+  // The failing test or the first error line first, then the end of the output (a runner's totals).
+  const told = failureSummary(output);
   const why = result.timedOut
     ? `timed out after ${formatMs(timeoutMs)}`
     : result.isCanceled
       ? 'was canceled'
       : `exited with code ${result.exitCode ?? result.signal}`;
-  return { ok: false, reason: `acceptance command \`${command}\` ${why}${tail ? `: ${tail}` : ''}`, output };
-}
-
-export function lastLines(text: string, count: number): string {
-  return text.trimEnd().split('\n').slice(-count).join(' | ').trim();
+  return { ok: false, reason: `acceptance command \`${command}\` ${why}${told ? `: ${told}` : ''}`, output };
 }

@@ -14,7 +14,8 @@ export interface RequiredChecks {
  * The checks `base` requires, from branch protection
  * (`GET /repos/{o}/{r}/branches/{base}/protection/required_status_checks`: `contexts` and `checks[].context`) and
  * from every ruleset that applies to it (`GET /repos/{o}/{r}/rules/branches/{base}`, rules of type
- * `required_status_checks`). A 403/404 from either is a warning, not an error: the other source still counts, and
+ * `required_status_checks`). A 403/404 from either is a warning (a 404 for rulesets means none: no warning), not an
+ * error: the other source still counts, and
  * with neither the caller waits for the checks it sees. Other errors are thrown (the caller classifies them).
  */
 export async function readRequiredChecks(
@@ -51,7 +52,8 @@ export async function readRequiredChecks(
     }
     if (any) out.sources.push('rulesets');
   } catch (error) {
-    unreadable('the rulesets', error);
+    // GitHub answers 404 when no ruleset applies or the token cannot see them: no rulesets, nothing to warn about.
+    if ((error as { status?: number }).status !== 404) unreadable('the rulesets', error);
   }
   if (out.required.size === 0)
     out.warnings.push(`no required checks found for ${base}: waiting for the checks reported on the pull request`);

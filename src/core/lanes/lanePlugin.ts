@@ -50,11 +50,27 @@ export interface LaneRunInput {
    */
   readonly mode?: 'work' | 'review';
   /**
-   * Set when this attempt continues an earlier one: the lane's own session id
-   * (for lanes that resume at run level), and the earlier run's salvaged work,
-   * which the worktree already starts from.
+   * Set when this attempt follows an earlier run of the task:
+   * - `sessionId`: the lane's own session of that run (for lanes that resume
+   *   at run level), and `sessionCwd`, the directory it began in. A CLI's
+   *   session names that directory's paths in its history: resume it only
+   *   when `workspaceDir` is that directory, else start a fresh session with
+   *   the earlier work as context;
+   * - `start`: where this worktree starts. `earlier-work`: from the earlier
+   *   run's work (its salvaged work on `salvageBranch`, or its commit, which
+   *   this attempt fixes); `target-head`: from the target branch's current
+   *   head, `base`: from the task's base commit; in those two the earlier
+   *   work is NOT in the worktree, its branch `workBranch` (and its diff) is
+   *   context only. Absent: as `earlier-work` when `salvageBranch` is set.
    */
-  readonly resume?: { readonly runId: string; readonly sessionId?: string; readonly salvageBranch?: string };
+  readonly resume?: {
+    readonly runId: string;
+    readonly sessionId?: string;
+    readonly sessionCwd?: string;
+    readonly salvageBranch?: string;
+    readonly start?: 'earlier-work' | 'target-head' | 'base';
+    readonly workBranch?: string;
+  };
   /**
    * The secrets the manifest names in `requiredSecrets` (and those of
    * `optionalSecrets` that are set), resolved by

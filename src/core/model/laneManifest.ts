@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SettingClass } from './settingClass';
 import { LaneId } from './task';
 
 /** The lane API version this build of Switchyard speaks. */
@@ -57,12 +58,20 @@ export const LaneManifest = z
      * The lane's settings, documented for users. `type` is what
      * `switchyard lanes set` accepts (a setting without one takes JSON or
      * text); the plugin's own schema still checks the values when it runs.
+     * `class` is what a value can make Switchyard do (see SettingClass): in an
+     * untrusted workspace only `plain` settings from the repository apply; a
+     * setting without a class is treated as one that executes.
      */
     settings: z
       .record(
         z.string(),
         z
-          .object({ description: z.string(), required: z.boolean().default(false), type: SettingType.optional() })
+          .object({
+            description: z.string(),
+            required: z.boolean().default(false),
+            type: SettingType.optional(),
+            class: SettingClass.optional(),
+          })
           .strict(),
       )
       .default({}),

@@ -34,13 +34,25 @@ export const Run = z
     sessionId: z.string().optional(),
     /** Partial work of a failed or interrupted run, kept on its own branch for the next attempt and the operator. */
     salvage: z.object({ branch: z.string(), commit: z.string(), files: z.number().int() }).strict().optional(),
-    /** What this run continues from: the earlier run, its session, and the salvaged commit the worktree starts at. */
+    /**
+     * What this run continues from: the earlier run, its session (and the directory that session began in), where the
+     * worktree starts (`start`, see newRun's startPoint) and the commit it starts at when that is the earlier work.
+     */
     resumeFrom: z
       .object({
         runId: z.string(),
         sessionId: z.string().optional(),
+        sessionCwd: z.string().optional(),
         salvageBranch: z.string().optional(),
         commit: z.string().optional(),
+        /**
+         * `earlier-work`: the worktree starts from the earlier run's work (`commit`); `target-head`: from the target
+         * branch's current head, `base`: from the task's base, the earlier work (on `workBranch`) given as context.
+         * Absent in records made before it was kept.
+         */
+        start: z.enum(['earlier-work', 'target-head', 'base']).optional(),
+        /** The branch holding the earlier run's work (its salvage branch, or its own branch). */
+        workBranch: z.string().optional(),
       })
       .strict()
       .optional(),

@@ -88,6 +88,8 @@ export const Task = z
       })
       .strict()
       .optional(),
+    /** Where a person merged the task's change (`switchyard merge`, Merge into Current Branch): one commit. */
+    merged: z.object({ branch: z.string(), commit: z.string(), runId: z.string(), at: z.string() }).strict().optional(),
   })
   .strict();
 export type Task = z.infer<typeof Task>;

@@ -99,8 +99,10 @@ interface ExecEntry {
 /**
  * The one supervisor process of this Switchyard process (see supervisorScript.ts), multiplexing every group over
  * its control socket. It keeps the event loop alive only while a group is active; idle, it lingers unreferenced for
- * `SUPERVISOR_IDLE_MS`, then is let go, and it exits with its owner in any case (end of file on the socket). If it
- * dies, every group it had ends (`ended` with its exit code or signal) and the next group starts a fresh one.
+ * `SUPERVISOR_IDLE_MS`, then is let go, and it exits with its owner in any case (end of file on the socket). It runs
+ * in a session of its own (not in the owner's process group), so whatever kills the owner's group leaves it to end
+ * the groups. If it dies, every group it had ends (`ended` with its exit code or signal) and the next group starts a
+ * fresh one.
  */
 export class SharedSupervisor {
   private readonly child: ChildProcess;
@@ -125,6 +127,9 @@ export class SharedSupervisor {
       env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {},
       // Not in a directory a run may remove.
       cwd: '/',
+      // In a session and process group of its own: a kill of the owner's whole group (a CI runner's cancel,
+      // `timeout -s KILL`) does not take the supervisor with it, so it sees its owner gone and ends every group.
+      detached: true,
       windowsHide: true,
     });
     this.control = this.child.stdio[3] as Socket;

@@ -43,8 +43,11 @@
  * no exec or group is left. On start the supervisor sends `{ ready: true }`
  * for id 0.
  *
- * SIGINT (a Ctrl-C in the owner's terminal reaches the supervisor too) is
- * ignored: the owner decides. SIGTERM and SIGHUP end every group (each
+ * The supervisor runs in a session and process group of its own (spawned
+ * detached), so a signal to the owner's whole group (a terminal's Ctrl-C, a
+ * CI runner's or `timeout -s KILL`'s kill of the group) does not reach it:
+ * the owner's death reaches it as end of file on fd 3. SIGINT is ignored
+ * anyway: the owner decides. SIGTERM and SIGHUP end every group (each
  * reported as usual), then the supervisor exits; a group started meanwhile
  * gets a `spawnError`.
  */

@@ -76,7 +76,9 @@ export function buildReport(
   };
   for (const line of trace) {
     if (line.type !== 'decision' || typeof line.message !== 'string') continue;
-    if (line.kind === 'finish') continue; // the run's own log has the same line
+    // The run's own log has the same line: its end, its lane's breaker news, and its start (`run … started: …`, which
+    // says the same as the scheduler's `start … as …` and more).
+    if (line.kind === 'finish' || line.kind === 'breaker' || line.kind === 'start') continue;
     const event: ReportEvent = {
       ts: line.ts,
       kind: classify(line.message, line.kind),

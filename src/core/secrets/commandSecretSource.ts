@@ -41,6 +41,6 @@ export function commandSecretSource(commands: () => Promise<Record<string, strin
       return value;
     },
     howToSet: (_lane, secret) =>
-      `configure a secret command for ${secret} (switchyard secrets command ${secret} '<command>')`,
+      `configure a secret command for ${secret} (switchyard config set secretCommands.${secret} '<command>' --local)`,
   };
 }

@@ -11,6 +11,7 @@ import { parseJsonText } from './readJsonConfig';
 import { ensureStateDir, STATE_DIR } from './stateDir';
 import { laneSettingsMapJsonSchema } from './laneSettingsSchema';
 import type { LaneManifest } from '../model/laneManifest';
+import { classed } from '../model/settingClass';
 
 /** The team's project config, committed with the repository: `<root>/.switchyard/config.json`. */
 export const CONFIG_FILE = 'config.json';
@@ -37,7 +38,8 @@ export const ProjectConfig = z
     $schema: z.string().optional(),
     version: z.literal(CONFIG_VERSION),
     ...configShape,
-    mergePolicy: MergePolicy.optional(),
+    // Plain: a policy only restricts what a push may carry (without one the check is off), it cannot relax anything.
+    mergePolicy: classed(MergePolicy.optional(), 'plain'),
   })
   .strict();
 

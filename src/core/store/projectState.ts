@@ -3,36 +3,40 @@ import { RoutingState } from '../model/routingState';
 import { Run } from '../model/run';
 import { LaneId, Task } from '../model/task';
 import { BreakerState } from '../model/breakerState';
+import { classed } from '../model/settingClass';
 import { migrateSettings, orchestratorSettingsShape } from './orchestratorSettings';
 
 export const ProjectSettings = z.preprocess(
   migrateSettings,
   z
     .object({
-      defaultLane: LaneId.default('command'),
+      defaultLane: classed(LaneId.default('command'), 'plain'),
       /** Per-lane maximum attempts; a lane without an entry uses its manifest's defaultRetryCap. */
-      retryCaps: z.record(z.string(), z.number().int().min(1).max(20)).default({}),
-      /** Per-lane settings, e.g. `{ "command": { "command": "./agent.sh" } }`. */
+      retryCaps: classed(z.record(z.string(), z.number().int().min(1).max(20)).default({}), 'plain'),
+      /**
+       * Per-lane settings, e.g. `{ "command": { "command": "./agent.sh" } }`: each lane's manifest declares the class
+       * of each of its settings (`settings.<name>.class`).
+       */
       laneSettings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
       ...orchestratorSettingsShape,
       /**
        * `strict`: every journal event is durable before its call starts or its result is reported; `on`: group commit,
        * only `never` calls wait.
        */
-      journalDurability: z.enum(['strict', 'on']).default('strict'),
+      journalDurability: classed(z.enum(['strict', 'on']).default('strict'), 'plain'),
       /** How long a run's lease lasts without a heartbeat before another process may take the run over. */
-      leaseMs: z.number().int().min(200).default(30_000),
+      leaseMs: classed(z.number().int().min(200).default(30_000), 'plain'),
       /** Commands that print a secret, by secret name, e.g. `{ "ANTHROPIC_API_KEY": "pass show anthropic" }`. */
-      secretCommands: z.record(z.string(), z.string()).default({}),
+      secretCommands: classed(z.record(z.string(), z.string()).default({}), 'executes'),
       /** Lane modules the CLI loads (paths relative to the repository, or package names). */
-      laneModules: z.array(z.string()).default([]),
+      laneModules: classed(z.array(z.string()).default([]), 'executes'),
       /**
        * The dotted keys set on this machine (`switchyard config set --local`): they win over `.switchyard/config.json`
        * even when equal to the built-in default.
        */
-      localOverrides: z.array(z.string()).default([]),
+      localOverrides: classed(z.array(z.string()).default([]), 'plain'),
       /** How many seconds an acceptance command may run before verification fails (VS Code's setting wins). */
-      verifyTimeoutSeconds: z.number().int().min(1).max(86_400).default(600),
+      verifyTimeoutSeconds: classed(z.number().int().min(1).max(86_400).default(600), 'plain'),
     })
     .strict(),
 );

@@ -13,12 +13,12 @@ interface Def {
   options?: z.ZodType[];
 }
 
-function defOf(schema: z.ZodType): Def {
+export function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
 /** The schema under defaults, optionals and pipes. */
-function unwrap(schema: z.ZodType): z.ZodType {
+export function unwrap(schema: z.ZodType): z.ZodType {
   let at = schema;
   for (;;) {
     const def = defOf(at);

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { SettingClass } from '../model/settingClass';
 import { ProjectSettings } from './projectState';
 import type { ConfigObject } from './projectConfig';
+import { type LaneSettingClass, settingClassOf } from './settingClassOf';
 
 /** Where an effective setting comes from, lowest first. */
 export type SettingSource = 'default' | 'committed' | 'local' | 'editor';
@@ -9,25 +11,53 @@ export interface LayeredSettings {
   settings: ProjectSettings;
   /** Every leaf key of the effective settings (dotted) and the layer its value comes from. */
   sources: Map<string, SettingSource>;
-  /** Keys of the committed file not applied because they would run a command and the workspace is not trusted. */
-  ignored: string[];
+  /** Settings the repository carries that were not applied because the workspace is not trusted. */
+  ignored: IgnoredSetting[];
   /** Editor settings (VS Code) not applied because the settings schema refuses their value. */
   editorIgnored?: string[];
 }
 
+/** A setting the repository carries, left out because its class is not plain and the workspace is not trusted. */
+export interface IgnoredSetting {
+  key: string;
+  /** `undefined`: nothing declares one (an unknown lane's setting), treated like a setting that executes. */
+  settingClass: SettingClass | undefined;
+  /** `committed`: `.switchyard/config.json`; `state`: a state file that came with the clone (tracked by git). */
+  from: 'committed' | 'state';
+  /** The value that was not applied (settings hold no secrets: a secret comes from a secret command or the env). */
+  value: unknown;
+}
+
+/** How the settings are layered: whether the workspace is trusted, and what decides each setting's class. */
+export interface LayerTrust {
+  trusted: boolean;
+  /** The class a lane gives one of its settings (from its manifest). */
+  laneClass: LaneSettingClass;
+  /**
+   * The state's settings came with the repository (its state file is tracked by git): untrusted, they count as the
+   * repository's, like the committed file's, rather than this machine's.
+   */
+  stateFromRepository?: boolean;
+}
+
 /**
- * A key whose value makes Switchyard run something: lane command lines (`command`, `reviewCommand`), a lane's
- * binary, setup commands (`worktree.setup`), lane modules, secret commands, scripts and hooks. Settings *about*
- * those (`worktree.setupTimeoutSeconds`, `worktree.setupCache`) are not.
+ * The one trust rule: takes out of `settings` the leaves `keys` (values the repository carries, in an untrusted
+ * workspace) whose setting's class is not `plain`; what was taken out.
  */
-export function isCommandKey(key: string): boolean {
-  return key
-    .split('.')
-    .some(
-      (segment) =>
-        /^(setup|binary|commands?|scripts?|hooks?|modules?)$/i.test(segment) ||
-        /(Command|Commands|Binary|Module|Modules|Script|Scripts|Hook|Hooks)$/.test(segment),
-    );
+function withhold(
+  settings: Record<string, unknown>,
+  keys: readonly string[],
+  laneClass: LaneSettingClass,
+  from: IgnoredSetting['from'],
+): IgnoredSetting[] {
+  const ignored: IgnoredSetting[] = [];
+  for (const key of keys) {
+    const settingClass = settingClassOf(key, laneClass);
+    if (settingClass === 'plain') continue;
+    ignored.push({ key, settingClass, from, value: structuredClone(getPath(settings, key)) });
+    deletePath(settings, key);
+  }
+  return ignored;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -81,7 +111,7 @@ export function deletePath(target: Record<string, unknown>, key: string): boolea
 }
 
 /** Whether `key` is `scope` or lies inside it. */
-function within(key: string, scope: string): boolean {
+export function within(key: string, scope: string): boolean {
   return key === scope || key.startsWith(`${scope}.`);
 }
 
@@ -109,27 +139,31 @@ function committedSettings(committed: ConfigObject | undefined): Record<string, 
 
 /**
  * The effective settings: built-in defaults < the committed `.switchyard/config.json` < this machine's overrides (the
- * state's settings). Untrusted, the committed keys that would run a command are left out (and listed in `ignored`).
+ * state's settings). Untrusted, the values the repository carries whose class is not plain are left out (and listed in
+ * `ignored`): the committed file's, and the state's when it came with the repository.
  */
 export function layerSettings(
   local: ProjectSettings,
   committed: ConfigObject | undefined,
-  trusted: boolean,
+  trust: LayerTrust,
 ): LayeredSettings {
   const fromFile = committedSettings(committed);
-  const ignored: string[] = [];
-  for (const key of leafPaths(fromFile)) {
-    if (trusted || !isCommandKey(key)) continue;
-    ignored.push(key);
-    deletePath(fromFile, key);
+  const ignored = trust.trusted ? [] : withhold(fromFile, leafPaths(fromFile), trust.laneClass, 'committed');
+  let overrides = localOverrideKeys(local);
+  if (!trust.trusted && trust.stateFromRepository) {
+    const fromState = structuredClone(local) as unknown as Record<string, unknown>;
+    const dropped = withhold(fromState, overrides, trust.laneClass, 'state');
+    ignored.push(...dropped);
+    overrides = overrides.filter((key) => !dropped.some((d) => d.key === key));
   }
-  const overrides = localOverrideKeys(local);
   const merged = fromFile;
   for (const key of overrides) setPath(merged, key, structuredClone(getPath(local, key)));
   merged.defaultLane = local.defaultLane;
   merged.localOverrides = [...local.localOverrides];
   const settings = ProjectSettings.parse(merged);
-  const committedKeys = leafPaths(committedSettings(committed)).filter((k) => !ignored.includes(k));
+  const committedKeys = leafPaths(committedSettings(committed)).filter(
+    (k) => !ignored.some((i) => i.from === 'committed' && i.key === k),
+  );
   const sources = new Map<string, SettingSource>();
   for (const key of leafPaths(settings)) {
     if (key === 'defaultLane' || within(key, 'localOverrides')) continue;

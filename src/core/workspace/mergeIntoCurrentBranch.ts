@@ -2,57 +2,86 @@ import { SwitchyardError } from '../errors';
 import { git, gitOutput, gitSaid } from '../git/gitExec';
 import { currentBranch, workingTreeChanges } from '../git/workingTreeChanges';
 import { firstLine } from './gitRepo';
+import { squashRun } from './taskCommit';
+import { hasIdentity } from './worktrees';
 
 export interface MergeOutcome {
   /** The branch the change was merged into (the one checked out). */
   into: string;
-  /** The merge commit (or the commit HEAD was fast-forwarded to); HEAD unchanged when `upToDate`. */
+  /** The task's commit on that branch; HEAD unchanged when `upToDate`. */
   commit: string;
-  /** The branch's change was already in the checked-out branch: nothing was done. */
+  /** The change was already in the checked-out branch: nothing was done. */
   upToDate: boolean;
 }
 
+/** A task's change: what its run changed from `base` to `head` (all attempts), and the one commit's message. */
+export interface TaskChange {
+  base: string;
+  head: string;
+  message: string;
+  /** How the change is named in messages, e.g. `t3 (switchyard/t3/2)`. */
+  label: string;
+}
+
 /**
- * Merges `branch` into the branch checked out in `root` (a merge commit, `--no-ff`). Refuses, changing nothing, when
- * HEAD is detached, is that branch, or tracked files have uncommitted changes. A conflict is never left behind: the
- * merge is aborted, the working tree and HEAD are as before, and the error names the conflicting files.
+ * Takes exactly a task's change into the branch checked out in `root`, as ONE commit (its attempts squashed; the
+ * message says the title, the task and the run): the change from its run's base to its head is applied on HEAD, like
+ * a cherry-pick, so nothing else that sits on the run's base (another task's unreviewed work on the integration branch)
+ * comes along. Refuses, changing nothing, when HEAD is detached or tracked files have uncommitted changes. A conflict
+ * is never left behind: the index and the files are put back as they were (`git reset --merge`), and the error names
+ * the conflicting files.
  */
-export async function mergeIntoCurrentBranch(root: string, branch: string, message?: string): Promise<MergeOutcome> {
+export async function mergeIntoCurrentBranch(root: string, change: TaskChange): Promise<MergeOutcome> {
   const into = await currentBranch(root);
   if (!into) {
     throw new SwitchyardError(
       'invalid-input',
-      `HEAD is detached in ${root}: check out a branch to merge ${branch} into`,
+      `HEAD is detached in ${root}: check out a branch to merge ${change.label} into`,
     );
   }
-  if (into === branch) throw new SwitchyardError('invalid-input', `${branch} is the branch checked out already`);
-  await refuseDirtyTree(root, `merge ${branch} into ${into}`);
+  await refuseDirtyTree(root, `merge ${change.label} into ${into}`);
   const before = (await gitOutput(root, ['rev-parse', 'HEAD'])).trim();
-  if ((await git(root, ['merge-base', '--is-ancestor', branch, 'HEAD'], [0, 1])).code === 0) {
+  const commit = await squashRun(root, change.base, change.head, change.message);
+  if ((await git(root, ['merge-base', '--is-ancestor', commit, 'HEAD'], [0, 1])).code === 0) {
     return { into, commit: before, upToDate: true };
   }
-  const args = ['merge', '--no-ff', '--no-edit', ...(message ? ['-m', message] : []), branch];
-  const merged = await git(root, args).catch((error: unknown) => error);
-  if (merged instanceof Error) {
+  const picked = await git(root, ['cherry-pick', '--no-commit', commit]).catch((error: unknown) => error);
+  if (picked instanceof Error) {
     const conflicted = await conflictedFiles(root);
-    const inMerge = (await git(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'], [0, 1])).code === 0;
-    if (inMerge) await git(root, ['merge', '--abort']);
+    await git(root, ['reset', '--merge']).catch(() => undefined);
     if (conflicted.length) {
       throw new SwitchyardError(
         'merge-conflict',
-        `${branch} conflicts with ${into} in ${conflicted.join(', ')}: the merge was aborted and nothing changed. ` +
-          `Check out ${branch} or merge it yourself to resolve the conflict.`,
-        { cause: merged },
+        `${change.label} conflicts with ${into} in ${conflicted.join(', ')}: the merge was aborted and nothing ` +
+          'changed. Check out its branch, or merge it yourself to resolve the conflict.',
+        { cause: picked },
       );
     }
     throw new SwitchyardError(
       'git-failed',
-      `merging ${branch} into ${into} failed, nothing changed: ${firstLine(gitSaid(merged))}`,
-      { cause: merged },
+      `merging ${change.label} into ${into} failed, nothing changed: ${firstLine(gitSaid(picked))}`,
+      { cause: picked },
+    );
+  }
+  // Nothing staged: the branch has the change already (merged by hand, or the same edit made there).
+  if ((await git(root, ['diff', '--cached', '--quiet'], [0, 1])).code === 0)
+    return { into, commit: before, upToDate: true };
+  const identity = (await hasIdentity(root, root)) ? {} : FALLBACK_IDENTITY;
+  try {
+    // The squashed commit's message and author; the person merging is the committer.
+    await git(root, ['commit', '--no-verify', '--quiet', '-C', commit], [0], identity);
+  } catch (error) {
+    await git(root, ['reset', '--merge']).catch(() => undefined);
+    throw new SwitchyardError(
+      'git-failed',
+      `committing ${change.label} on ${into} failed, nothing changed: ${firstLine(gitSaid(error))}`,
+      { cause: error },
     );
   }
   return { into, commit: (await gitOutput(root, ['rev-parse', 'HEAD'])).trim(), upToDate: false };
 }
+
+const FALLBACK_IDENTITY = { GIT_COMMITTER_NAME: 'Switchyard', GIT_COMMITTER_EMAIL: 'switchyard@localhost' };
 
 /** Checks out `branch` in `root`; refuses, changing nothing, when tracked files have uncommitted changes. */
 export async function checkOutBranch(root: string, branch: string): Promise<void> {

@@ -80,7 +80,14 @@ export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutco
       const why = exit.why?.startsWith('timed out')
         ? `timed out (worktree.setupTimeoutSeconds is ${settings.setupTimeoutSeconds})`
         : exit.why;
-      const tail = exit.tail.length ? `; its last output: ${exit.tail.slice(-5).join(' | ')}` : '';
+      // What failed first (npm's cause), then the end of the output, without a line twice.
+      const lead = exit.lead ?? [];
+      const last = exit.tail
+        .slice(-3)
+        .map((l) => l.trim())
+        .filter((l) => !lead.includes(l));
+      const said = [lead.join(' | '), last.join(' | ')].filter(Boolean).join(' … ');
+      const tail = said ? `: ${said}` : '';
       return fail(
         `worktree setup command \`${command}\` ${why}${tail}. Fix the command in the \`worktree.setup\` setting ` +
           '(it runs in each new worktree before the lane starts) or remove it',

@@ -1,5 +1,6 @@
 import { awaitGroup } from '../process/awaitGroup';
 import { startProcessGroup } from '../process/startProcessGroup';
+import { failureLeadLines } from '../text/failureLines';
 
 export interface SetupCommandExit {
   ok: boolean;
@@ -8,9 +9,13 @@ export interface SetupCommandExit {
   canceled?: boolean;
   /** The last lines of its output (stdout and stderr together). */
   tail: string[];
+  /** On failure, the lines that say what failed (the first error line, e.g. npm's cause), from its first lines. */
+  lead?: string[];
 }
 
 const TAIL_LINES = 10;
+/** How many of its first lines are kept to find what failed (npm prints its cause first, then its usage). */
+const HEAD_LINES = 400;
 
 /**
  * Runs one `worktree.setup` command line in the shell, in its own process
@@ -27,6 +32,7 @@ export async function runSetupCommand(
 ): Promise<SetupCommandExit> {
   const group = startProcessGroup({ file: command, shell: true, cwd, env });
   const tail: string[] = [];
+  const head: string[] = [];
   const lines = (stream: 'stdout' | 'stderr') => {
     let rest = '';
     return {
@@ -44,6 +50,7 @@ export async function runSetupCommand(
   const emit = (stream: 'stdout' | 'stderr', line: string): void => {
     const clean = line.replace(/\r$/, '');
     onLine(stream, clean);
+    if (head.length < HEAD_LINES) head.push(clean);
     if (clean.trim()) tail.push(clean);
     if (tail.length > TAIL_LINES) tail.shift();
   };
@@ -55,8 +62,9 @@ export async function runSetupCommand(
   out.end();
   err.end();
   if (exit.spawnError !== undefined) return { ok: false, why: `could not start: ${exit.spawnError}`, tail };
-  if (timedOut) return { ok: false, why: `timed out after ${Math.round(timeoutMs / 1000)} s`, tail };
-  if (signal?.aborted) return { ok: false, why: 'was canceled', canceled: true, tail };
+  if (signal?.aborted && !timedOut) return { ok: false, why: 'was canceled', canceled: true, tail };
+  const lead = failureLeadLines(head.join('\n'));
+  if (timedOut) return { ok: false, why: `timed out after ${Math.round(timeoutMs / 1000)} s`, tail, lead };
   if (exit.exitCode === 0) return { ok: true, tail };
-  return { ok: false, why: `exited with code ${exit.exitCode ?? exit.signal}`, tail };
+  return { ok: false, why: `exited with code ${exit.exitCode ?? exit.signal}`, tail, lead };
 }

@@ -39,7 +39,8 @@ async function worktreeFolders(root: string): Promise<string[]> {
 export async function measureWorktreeUsage(root: string, maxEntries = USAGE_MAX_ENTRIES): Promise<WorktreeUsage> {
   const names = await worktreeFolders(root);
   const admin = await gitAdminDir(root);
-  const budget = { left: maxEntries };
+  // A file hard-linked into several worktrees (a setup cache restore, `cp -al`) takes its disk once: counted once.
+  const budget = { left: maxEntries, seen: new Set<string>() };
   let bytes = 0;
   for (const name of names) {
     const own = await blocksUnder(join(root, WORKTREES_DIR, name), budget);
@@ -85,16 +86,24 @@ async function gitAdminDir(root: string): Promise<string | undefined> {
   return common ? join(common, 'worktrees') : undefined;
 }
 
-/** Disk bytes under `path` (symbolic links not followed); undefined when the budget of entries runs out. */
-async function blocksUnder(path: string, budget: { left: number }): Promise<number | undefined> {
+/**
+ * Disk bytes under `path` (symbolic links not followed; a file with several hard links counted once per measurement,
+ * by device and inode); undefined when the budget of entries runs out.
+ */
+async function blocksUnder(path: string, budget: { left: number; seen: Set<string> }): Promise<number | undefined> {
   let total = 0;
   const stack = [path];
   while (stack.length) {
     const current = stack.pop()!;
     if (--budget.left < 0) return undefined;
-    const info = await lstat(current).catch(() => undefined);
+    const info = await lstat(current, { bigint: true }).catch(() => undefined);
     if (!info) continue;
-    total += info.blocks !== undefined ? info.blocks * 512 : info.size;
+    if (info.nlink > 1n && !info.isDirectory()) {
+      const id = `${info.dev}:${info.ino}`;
+      if (budget.seen.has(id)) continue;
+      budget.seen.add(id);
+    }
+    total += Number(info.blocks !== undefined ? info.blocks * 512n : info.size);
     if (!info.isDirectory()) continue;
     const children = await readdir(current).catch(() => [] as string[]);
     for (const child of children) stack.push(join(current, child));

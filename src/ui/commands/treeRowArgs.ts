@@ -1,8 +1,13 @@
 import { isPipelineTreeNode, type PipelineTreeNode } from '../views/pipelineTreeNodes';
 import { isTaskTreeNode, type TaskTreeNode } from '../views/taskTreeNodes';
 
+/** The Restricted Mode row at the top of the tree (views/restrictedModeRow: a plain `{kind}` object). */
+interface RestrictedModeRow {
+  readonly kind: 'restricted-mode';
+}
+
 /** A row of the Tasks tree, as VS Code hands it to a command. */
-export type TreeRow = TaskTreeNode | PipelineTreeNode;
+export type TreeRow = TaskTreeNode | PipelineTreeNode | RestrictedModeRow;
 
 /**
  * How a command takes a Tasks tree row. VS Code passes the row to a context-menu command, and the focused row (or
@@ -15,7 +20,11 @@ export type TreeRow = TaskTreeNode | PipelineTreeNode;
 export type RowUse = 'row' | ((row: TreeRow) => unknown[]);
 
 export function isTreeRow(value: unknown): value is TreeRow {
-  return isTaskTreeNode(value) || isPipelineTreeNode(value);
+  return (
+    isTaskTreeNode(value) ||
+    isPipelineTreeNode(value) ||
+    (value as { kind?: unknown } | null | undefined)?.kind === 'restricted-mode'
+  );
 }
 
 /**

@@ -27,7 +27,14 @@ import {
   type PipelineTreeNode,
 } from './pipelineTreeItems';
 
-type TreeNode = TaskTreeNode | PipelineTreeNode;
+import {
+  isRestrictedModeNode,
+  type RestrictedModeNode,
+  restrictedModeNodes,
+  restrictedModeTreeItem,
+} from './restrictedModeRow';
+
+type TreeNode = TaskTreeNode | PipelineTreeNode | RestrictedModeNode;
 
 /**
  * The Tasks tree: a Pipeline row (stage WIP usage, backpressure, breakers),
@@ -48,10 +55,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       this.changed,
       snapshot.onDidChange(() => this.changed.fire(undefined)),
       archived.onDidChange(() => this.changed.fire(undefined)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire(undefined)),
     ];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (isRestrictedModeNode(node)) return restrictedModeTreeItem();
     return isPipelineTreeNode(node) ? pipelineTreeItem(node) : toTreeItem(node);
   }
 
@@ -62,13 +71,16 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const { shown, page } = this.snapshot.window('tree');
       const more = recent?.more ? [new MoreFinishedNode(Math.min(shown, recent.finished.length), page)] : [];
       const problems = this.snapshot.configProblems;
-      return [
+      const rows = [
         ...(problems.length ? [new ConfigProblemNode(problems)] : []),
         ...pipelineNodes(state),
         ...stateNodes(state, recent?.more ? recent.finished.length : undefined, (t) => this.archived.hides(t)),
         ...more,
       ];
+      // An empty tree shows the welcome view, which says the same in Restricted Mode (package.json viewsWelcome).
+      return rows.length ? [...restrictedModeNodes(), ...rows] : rows;
     }
+    if (isRestrictedModeNode(node)) return [];
     if (node.kind === 'pipeline') return pipelineChildren(node, this.snapshot.guards);
     if (node.kind === 'pipeline-detail') return [];
     if (node.kind === 'state')

@@ -114,7 +114,8 @@ describe('a DONE change in VS Code: diff editor, run log, merge and check out', 
     assert.equal(outcome.upToDate, false);
     assert.equal(git(root, 'rev-parse', 'HEAD'), outcome.commit);
     assert.equal(readFileSync(join(root, 'src', 'take.txt'), 'utf8'), 'a line to merge\n');
-    assert.equal(git(root, 'merge-base', '--is-ancestor', done.branch, 'HEAD'), '', 'the run branch is merged');
+    assert.equal(git(root, 'rev-parse', 'HEAD^'), original.head, 'one commit on the branch');
+    assert.match(git(root, 'log', '-1', '--format=%B'), new RegExp(`Switchyard task ${done.task.id}, run `));
     git(root, 'checkout', original.branch);
     assert.equal(git(root, 'rev-parse', 'HEAD'), original.head);
     assert.equal(userGitStatus(root), original.status, "the user's branch and files are as before");

@@ -55,7 +55,13 @@ describe('the committed project config in a fresh clone', function () {
   it('a committed lane command does not run until the workspace is trusted', async () => {
     const marker = join(home.dir, 'ran.txt');
     const command = `echo done > out.txt && echo ran >> '${marker}'`;
-    assert.equal((await cli(origin.dir, 'config', 'set', 'laneSettings.command.command', command)).code, 0);
+    const set = await cli(origin.dir, 'config', 'set', 'laneSettings.command.command', command);
+    assert.equal(set.code, 0, set.err);
+    // Said by the command that stored it, not one command later.
+    assert.match(
+      set.err,
+      /warning: ignored in .*config\.json until this workspace is trusted: laneSettings\.command\.command \(would run/,
+    );
     await commitAndClone();
     assert.equal((await cli(clone, 'task', 'add', '--title', 'one')).code, 0);
     const untrusted = await cli(clone, 'run');
@@ -63,13 +69,13 @@ describe('the committed project config in a fresh clone', function () {
     assert.match(
       untrusted.err,
       new RegExp(
-        'ignored in .*config\\.json until this workspace is trusted .*: laneSettings\\.command\\.command\\. ' +
-          'Trust it with `switchyard trust`',
+        'ignored in .*config\\.json until this workspace is trusted: laneSettings\\.command\\.command ' +
+          '\\(would run a command\\)\\. Trust it with `switchyard trust`',
       ),
     );
     assert.equal(existsSync(marker), false);
     const explained = await cli(clone, 'config', 'get', 'laneSettings', '--explain');
-    assert.doesNotMatch(explained.out, /laneSettings\.command\.command/);
+    assert.match(explained.out, /^laneSettings\.command\.command = .*\(ignored: committed .*executes/m);
     assert.equal((await runCli(['trust', '--repo', clone], { env })).code, 0);
     assert.equal((await cli(clone, 'retry', 't1')).code, 0);
     const trusted = await cli(clone, 'run');

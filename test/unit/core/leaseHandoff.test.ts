@@ -80,13 +80,19 @@ describe("leases: a lost worker's run is handed off", () => {
         assert.deepEqual(next!.resumeFrom, {
           runId: 't1.1',
           sessionId: 'sess-1',
+          sessionCwd: lost!.worktree,
+          start: 'earlier-work',
           salvageBranch: 'switchyard/salvage/t1.1',
+          workBranch: 'switchyard/salvage/t1.1',
           commit: lost!.salvage!.commit,
         });
         assert.deepEqual(seen[0]!.resume, {
           runId: 't1.1',
           sessionId: 'sess-1',
+          sessionCwd: lost!.worktree,
           salvageBranch: 'switchyard/salvage/t1.1',
+          start: 'earlier-work',
+          workBranch: 'switchyard/salvage/t1.1',
         });
         assert.equal(next!.attempt, 1, 'the interruption spent no attempt');
         assert.match(next!.retryReason!, /^follows an interruption of t1\.1 \(not counted as an attempt\)/);

@@ -106,7 +106,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
       assert.equal(b2!.state, 'SUCCEEDED');
       assert.deepEqual(
         b2!.resumeFrom,
-        { runId: b1!.id, commit: b1!.headCommit },
+        { runId: b1!.id, start: 'earlier-work', workBranch: b1!.branch, commit: b1!.headCommit },
         'the fix attempt started from attempt 1',
       );
       assert.match(b2!.feedback!, /b\.txt must say final/);
@@ -127,12 +127,17 @@ describe('orchestrator end to end (real git repository, command lane)', function
       assert.equal(byTitle('d').integration, undefined);
       assert.match(await project.diff(d1!.id), /\+late/, 'the late result is kept for inspection');
 
-      // Integrated in dependency order, on the target branch only.
-      const log = (await repo.git.raw(['log', '--first-parent', '--reverse', '--format=%s', 'switchyard/integration']))
-        .trim()
-        .split('\n');
+      // Integrated in dependency order, on the target branch only: one commit per task (its attempts squashed, no
+      // merge commit), whose message is the task's title, then its task and run ids.
+      const range = `${userHead}..switchyard/integration`;
+      const log = (await repo.git.raw(['log', '--reverse', '--format=%s|%P|%b', range]))
+        .split('\n')
+        .filter((l) => l.includes('|'));
+      for (const line of log) assert.equal(line.split('|')[1]!.split(' ').length, 1, `one parent: ${line}`);
       const at = (title: string) =>
-        log.findIndex((line) => line.startsWith(`switchyard: integrate ${byTitle(title).id} `));
+        log.findIndex((line) => new RegExp(`^${title}\\|\\w+\\|Switchyard task ${byTitle(title).id}, run `).test(line));
+      const reached = (await repo.git.raw(['rev-list', range])).trim().split('\n');
+      assert.ok(!reached.includes(b1!.headCommit!), "the failed attempt's commit is not in the target's history");
       for (const title of ['a', 'b', 'c', 'e', 'f'])
         assert.ok(at(title) >= 0, `${title} integrated: ${log.join(' / ')}`);
       assert.equal(at('d'), -1, 'the canceled task is never integrated');

@@ -149,7 +149,12 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     const [first, second] = state.runs;
     assert.equal(first!.failureCode, 'verify-failed');
     assert.match(first!.failureReason!, /acceptance command `.*` exited with code 1: expected 2 lines/);
-    assert.deepEqual(second!.resumeFrom, { runId: first!.id, commit: first!.headCommit });
+    assert.deepEqual(second!.resumeFrom, {
+      runId: first!.id,
+      start: 'earlier-work',
+      workBranch: first!.branch,
+      commit: first!.headCommit,
+    });
     assert.match(second!.feedback!, /expected 2 lines/);
     assert.match(await project.diff(second!.id), /\+attempt\n\+attempt/);
     assert.match(

@@ -154,6 +154,16 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(second!.pullRequest!.number, 1);
     assert.equal(bareGit(['show', 'main:work.txt']), 'v1');
     assert.match(bareGit(['show', 'main:fixed.txt']), /2 tests failed/);
+    // The pull request held one commit, both attempts squashed, whatever the merge method does with it.
+    const prBranch = `switchyard/pr/${state.tasks[0]!.id}`;
+    assert.equal(bareGit(['rev-list', '--count', `${second!.baseCommit}..${prBranch}`]), '1');
+    assert.equal(bareGit(['rev-parse', `${prBranch}^`]), second!.baseCommit);
+    assert.equal(bareGit(['log', '-1', '--format=%B', prBranch]), `fix me\n\nSwitchyard task t1, run ${second!.id}`);
+    assert.equal(second!.pullRequest!.headSha, bareGit(['rev-parse', prBranch]));
+    // Branch retention (here at once): the local branches and the merged pull request's branch on the remote go.
+    const pruned = await project.pruneBranches();
+    assert.ok(pruned.includes(`${prBranch} deleted on origin: its pull request was merged`), pruned.join('\n'));
+    assert.equal(spawnSync('git', ['rev-parse', '--verify', '-q', prBranch], { cwd: setup.bare }).status, 1);
   });
 
   it("a conflict with the base leads to a new attempt on the base's new head", async () => {

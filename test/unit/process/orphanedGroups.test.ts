@@ -157,6 +157,38 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
   );
 
   it(
+    "kill -9 of the owner's whole process group (what CI runners and `timeout -s KILL` do): the supervisor is not " +
+      "in it, ends the lane's group, and no process of the run is left",
+    async () => {
+      const t = await setup();
+      // The owner leads a group of its own (as a CI job's shell does), so the whole group can be killed at once
+      // without this test's process.
+      const run = execa('node', [cli, 'run', '--repo', t.repo.dir], { reject: false, detached: true });
+      const { lane, bg, pgid } = await t.started(run);
+      const ownerGroup = readProcStat(run.pid!)!.pgrp;
+      assert.equal(ownerGroup, run.pid, 'the owner leads its own group');
+      const supervisor = readProcStat(lane)!.ppid;
+      leftovers.push(supervisor);
+      assert.notEqual(readProcStat(supervisor)!.pgrp, ownerGroup, "the supervisor is not in the owner's group");
+      const killedAt = Date.now();
+      process.kill(-ownerGroup, 'SIGKILL');
+      assert.equal((await run).signal, 'SIGKILL');
+      await until(
+        'every process of the run to be gone',
+        () =>
+          !alive(lane) &&
+          !alive(bg) &&
+          !alive(supervisor) &&
+          liveGroupMembers(pgid).length === 0 &&
+          liveGroupMembers(ownerGroup).length === 0,
+        5_000,
+        10,
+      );
+      console.log(`      run gone ${Date.now() - killedAt} ms after kill -9 of the owner's group`);
+    },
+  );
+
+  it(
     'owner and supervisor both SIGKILLed: the group survives them, and the takeover kills it before it ' +
       'retries the run',
     async () => {

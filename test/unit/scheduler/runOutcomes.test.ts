@@ -89,7 +89,7 @@ describe('run outcomes: STALE_RESULT, retries, fix attempts, fallback, blocking'
     assert.equal(task.state, 'READY');
     assert.equal(task.retryAt, undefined, 'a fix attempt does not back off');
     const r2 = newRun(state, task, opts());
-    assert.deepEqual(r2.resumeFrom, { runId: r1.id, sessionId: undefined, commit: 'c1' });
+    assert.deepEqual(r2.resumeFrom, { runId: r1.id, start: 'earlier-work', workBranch: r1.branch, commit: 'c1' });
     assert.equal(r2.baseCommit, r1.baseCommit);
     assert.equal(r2.feedback, 'FAIL src/a.test.ts');
     assert.equal(r2.parentRunId, r1.id);
@@ -187,15 +187,19 @@ describe('run outcomes: STALE_RESULT, retries, fix attempts, fallback, blocking'
     );
     assert.ok(!('a' in state.breakers), 'a verification failure says nothing about the lane');
     finishRun(state, reg, newRun(state, t2!, opts()).id, { ok: false, code: 'lane-crash', reason: 'boom' }, noJitter);
+    const notes: string[] = [];
     const line = finishRun(
       state,
       reg,
       newRun(state, t3!, opts()).id,
       { ok: false, code: 'lane-crash', reason: 'boom' },
-      noJitter,
+      { ...noJitter, notes },
     );
     assert.equal(state.breakers.a!.state, 'open');
-    assert.match(line, /breaker on lane a OPEN: 2 × lane-crash in a row/);
+    assert.equal(notes.length, 1);
+    assert.match(notes[0]!, /^breaker on lane a OPEN: 2 × lane-crash in a row/);
+    assert.doesNotMatch(line, /breaker/, "the breaker's news is a line of its own, not the task's");
+    assert.doesNotMatch(state.tasks.find((t) => t.id === t3!.id)!.failureReason ?? '', /breaker/);
     void t4;
   });
 });

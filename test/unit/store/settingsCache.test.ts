@@ -26,7 +26,11 @@ describe('the cached project settings', () => {
 
   beforeEach(async () => {
     tmp = await makeTempDir();
-    store = new LayeredStateStore(await ProjectStore.open(tmp.dir), tmp.dir, () => true);
+    store = new LayeredStateStore(await ProjectStore.open(tmp.dir), tmp.dir, {
+      trusted: () => true,
+      trackedState: () => [],
+      laneClass: () => undefined,
+    });
     config = join(tmp.dir, '.switchyard', 'config.json');
   });
   afterEach(async () => tmp.cleanup());

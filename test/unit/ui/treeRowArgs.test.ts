@@ -17,6 +17,7 @@ describe('a Tasks tree row as a command argument', () => {
     assert.deepEqual(argsWithRow([readyRow, [readyRow]], undefined), []);
     assert.deepEqual(argsWithRow([null, []], undefined), []);
     assert.deepEqual(argsWithRow([new StateNode('READY', [ready.task])], undefined), []);
+    assert.deepEqual(argsWithRow([{ kind: 'restricted-mode' }, []], runQueueRowArgs), [], 'the Restricted Mode row');
   });
 
   it('reaches a command that works on a row unchanged', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCommandLane } from '../../../plugins/command';
@@ -17,8 +17,14 @@ type NodeProject = Awaited<ReturnType<typeof makeNodeProject>>;
 async function open(repo: NodeProject, agent: string, change: (s: ProjectSettings) => void, attempts = 1) {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
-  // Integrated runs' worktrees are kept, so the tests can look at what setup left in them.
-  const project = await Project.open(repo.dir, { registry, cancelPollMs: 100, keepIntegratedWorktrees: true });
+  // Integrated runs' worktrees are kept, so the tests can look at what setup left in them. The repository is the
+  // user's own, trusted: its committed worktree.link (reads outside the worktree) applies.
+  const project = await Project.open(repo.dir, {
+    registry,
+    cancelPollMs: 100,
+    keepIntegratedWorktrees: true,
+    trusted: true,
+  });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command: agent };
     s.retryCaps.command = attempts;
@@ -203,11 +209,43 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const run = state.runs[0]!;
     assert.equal(run.failureCode, 'workspace-setup-failed');
     assert.match(run.failureReason!, /`echo "cannot reach the registry" >&2; exit 3` exited with code 3/);
-    assert.match(run.failureReason!, /its last output: cannot reach the registry/);
+    assert.match(run.failureReason!, /exited with code 3: cannot reach the registry/);
     assert.match(run.failureReason!, /worktree\.setup/);
     assert.ok(run.setup, 'the setup time is on the run');
     const setupLines = (await project.runLog(run.id)).filter((l) => l.type === 'setup');
     assert.match(JSON.stringify(setupLines), /cannot reach the registry/);
+  });
+
+  it("a git-ignored lockfile: plain `npm ci` fails with npm's cause; worktree.copy it and `npm ci` works", async () => {
+    repo = await makeNodeProject();
+    await appendFile(join(repo.dir, '.gitignore'), 'package-lock.json\n');
+    await repo.git.rm(['--cached', '--quiet', 'package-lock.json']);
+    await repo.git.add('.').commit('the lockfile is not committed');
+    const setup = ['npm ci --no-audit --no-fund'];
+    const without = await open(repo, 'echo work > work.txt', (s) => {
+      s.worktree.setup = setup;
+    });
+    await without.addTasks([{ title: 'a', acceptance: 'npm test' }]);
+    await without.runQueue();
+    const failed = (await without.state()).runs[0]!;
+    assert.equal(failed.failureCode, 'workspace-setup-failed');
+    // npm's cause leads, not the end of its usage text.
+    assert.match(failed.failureReason!, /`npm ci --no-audit --no-fund` exited with code 1: npm error code EUSAGE \| /);
+    assert.match(
+      failed.failureReason!,
+      /npm error The `npm ci` command can only install with an existing package-lock/,
+    );
+    await without.close();
+
+    const withCopy = await open(repo, 'echo work > work.txt', (s) => {
+      s.worktree.setup = setup;
+      s.worktree.copy = ['package-lock.json'];
+    });
+    await withCopy.addTasks([{ title: 'b', acceptance: 'npm test' }]);
+    await withCopy.runQueue();
+    const state = await withCopy.state();
+    assert.equal(state.tasks.find((t) => t.spec.title === 'b')?.state, 'DONE', state.runs.at(-1)?.failureReason);
+    await withCopy.close();
   });
 
   it('a worktree.copy file the main checkout lacks is workspace-setup-failed, naming the setting', async () => {

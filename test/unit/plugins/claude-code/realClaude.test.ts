@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { classify } from '../../../../src/core/retry/classifyError';
 import { anthropicServer } from '../../../fixtures/anthropicServer';
 import type { ScriptStep, ScriptedModelServer } from '../../../fixtures/scriptedModelServer';
@@ -289,6 +289,39 @@ describe(
         assert.equal(await project.diff(run.id), '');
         assert.equal(run.salvage, undefined);
         await assert.rejects(repo.git.raw(['cat-file', '-e', `${run.branch}:denied.txt`]));
+      },
+    );
+
+    it(
+      'a write outside the worktree, refused by the CLI under acceptEdits: not a permission failure (no setting ' +
+        'fixes it), retried in a new session',
+      async () => {
+        const elsewhere = join(tmp.dir, 'elsewhere');
+        const { project } = await setup(
+          [
+            { turn: { tools: [{ name: 'Write', input: { file_path: join(elsewhere, 'x.txt'), content: 'x\n' } }] } },
+            { turn: { text: 'I could not write the file.' } },
+            { turn: {} },
+            { turn: { text: 'Wrote x.txt.' } },
+          ],
+          { 2: { file: 'x.txt', content: 'x\n' } },
+          { attempts: 2 },
+        );
+        await project.addTask({ title: 'write x', lane: 'claude-code' });
+        await project.runQueue();
+        const state = await project.state();
+        const [first, second] = state.runs;
+        assert.equal(first!.failureCode, 'lane-exit', first!.failureReason);
+        assert.ok(
+          (first!.failureReason ?? '').includes(
+            "claude was refused every edit it asked for because each named a file outside the run's worktree " +
+              `(${elsewhere}/x.txt)`,
+          ),
+          first!.failureReason,
+        );
+        assert.doesNotMatch(first!.failureReason ?? '', /permission-mode/);
+        assert.equal(state.tasks[0]!.state, 'DONE', second?.failureReason);
+        assert.ok(!existsSync(join(elsewhere, 'x.txt')), 'nothing was written outside the worktree');
       },
     );
   },

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -26,8 +26,9 @@ describe(
     after(async () => rm(join(cli, '..'), { recursive: true, force: true }));
 
     it(
-      "the next attempt resumes the CLI's session (--resume, its history sent again) on the salvaged work, and " +
-        'the task ends DONE',
+      "the next attempt, in its own worktree, does not resume the killed attempt's session (whose history names " +
+        'that worktree): a new session gets the salvaged work as context, writes in its own worktree, and each ' +
+        'call is counted once',
       async () => {
         const home = await makeTempDir();
         const repo = await makeTempRepo();
@@ -108,8 +109,10 @@ describe(
           assert.equal(state.tasks[0].state, 'DONE', second?.failureReason);
           assert.equal(first.failureCode, 'interrupted');
           assert.match(first.sessionId, /^[0-9a-f-]{36}$/);
-          assert.equal(second.resumeFrom.sessionId, first.sessionId, 'the next attempt continues the session');
-          assert.equal(second.sessionId, first.sessionId, 'claude --resume kept the session id');
+          assert.equal(second.resumeFrom.sessionId, first.sessionId, 'the handle names the earlier session…');
+          assert.equal(second.resumeFrom.sessionCwd, first.worktree, '…and the worktree it began in');
+          assert.match(second.sessionId, /^[0-9a-f-]{36}$/);
+          assert.notEqual(second.sessionId, first.sessionId, 'a new session, in the new worktree');
 
           // The call that finished before the kill is in the killed run's events (counted per message, no result
           // needed).
@@ -120,19 +123,30 @@ describe(
           const paid = firstLog.filter((l) => l.type === 'lane' && l.event.type === 'usage').map((l) => l.event.usage);
           assert.deepEqual(paid, [{ inputTokens: 100, outputTokens: 1, costUsd: 0 }]);
 
-          // The resumed CLI sent the first session's history: the Write call and its result.
+          // The new session's first request: not the old session's history, the salvaged diff in its prompt.
           assert.equal(server.requests.length, 4);
           const history = JSON.stringify(server.requests[2]!.body.messages);
-          assert.match(history, /"id":"toolu_0_0","name":"Write"/);
-          assert.match(history, /"tool_use_id":"toolu_0_0"/);
+          assert.doesNotMatch(history, /"id":"toolu_0_0"/, "not the killed session's history");
+          assert.match(history, /Its partial work was kept on branch switchyard\/salvage\/t1\.1/);
+          assert.match(history, /\+before the crash/);
+          assert.ok(!history.includes(`${first.worktree}/`), "nothing names the killed attempt's worktree");
           const log = await readFile(join(repo.dir, '.switchyard', 'runs', second.id, 'events.jsonl'), 'utf8');
-          assert.doesNotMatch(log, /could not resume session/);
+          assert.match(log, /does not resume session [0-9a-f-]{36}: it began in [^ ]*t1\.1, not in this worktree/);
 
-          // The second attempt started on the salvaged file and added its own.
+          // The second attempt started on the salvaged file and added its own, in its own worktree.
           const diff = await readFile(join(repo.dir, '.switchyard', 'runs', second.id, 'diff.patch'), 'utf8');
           assert.match(diff, /\+before the crash/);
           assert.match(diff, /\+after the resume/);
-          assert.equal(second.usage.inputTokens, 200, "the resumed attempt's own two calls");
+          assert.ok(
+            !existsSync(join(first.worktree, 'second.txt')),
+            "nothing was written in the killed run's worktree",
+          );
+          // Its own two calls as the server answered them (100 input tokens each; 20 output each), counted once: the
+          // result's totals are the new session's own. Cost at the default model's price as Claude Code reports it
+          // ($4 per million input tokens, $20 per million output tokens, claude 2.1.332).
+          const { costUsd, ...tokens } = second.usage;
+          assert.deepEqual(tokens, { inputTokens: 200, outputTokens: 40 });
+          assert.ok(Math.abs(costUsd - (200 * 4e-6 + 40 * 20e-6)) < 1e-12, `cost ${costUsd}`);
         } finally {
           for (const pid of processesIn(repo.dir)) process.kill(pid, 'SIGKILL');
           await server.stop();

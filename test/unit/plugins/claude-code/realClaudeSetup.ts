@@ -1,5 +1,5 @@
 import { readdirSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ScriptStep, ScriptedModelServer } from '../../../fixtures/scriptedModelServer';
 
 /** The Claude Code version the stream format and these tests were checked against (the pinned devDependency). */
@@ -30,11 +30,15 @@ export function claudeEnv(home: string, serverUrl: string, maxRetries: number): 
 
 /**
  * Makes the steps at the given request indexes a model turn that writes a
- * file with Claude Code's Write tool. Write takes an absolute path, and the
- * run's worktree is only known once the CLI asks: it is read from the
- * request's environment context ("Primary working directory: …") as the request
- * arrives, before it is answered. Other fields of the step (e.g.
- * `dropAfterEvents`) are kept.
+ * file with Claude Code's Write tool, in the directory the session shows the
+ * model, as a model would pick it: where the conversation's earlier writes
+ * went (the last Write call in its history), else the request's environment
+ * context ("Primary working directory: …"). Write takes an absolute path,
+ * and the run's worktree is only known once the CLI asks: it is read from
+ * the request as it arrives, before it is answered. So a session resumed in
+ * another directory goes on writing where its history did (which Claude
+ * Code refuses as outside its working directory). Other fields of the step
+ * (e.g. `dropAfterEvents`) are kept.
  */
 export function writeTurns(
   server: ScriptedModelServer,
@@ -47,19 +51,29 @@ export function writeTurns(
     const write = writes[request.index];
     const step = script[request.index];
     if (!write || !step || !('turn' in step)) return;
-    // The last one: a resumed session's history still names the earlier attempt's worktree.
-    const cwd = [...JSON.stringify(request.body ?? '').matchAll(/Primary working directory: (\S+)/g)]
-      .at(-1)?.[1]
-      ?.replace(/\\n$/, '');
-    if (!cwd) throw new Error(`request ${request.index} names no working directory`);
+    const dir = directoryShown(request.body);
+    if (!dir) throw new Error(`request ${request.index} names no working directory`);
     script[request.index] = {
       ...step,
       turn: {
         text: `Writing ${write.file}.`,
-        tools: [{ name: 'Write', input: { file_path: join(cwd, write.file), content: write.content } }],
+        tools: [{ name: 'Write', input: { file_path: join(dir, write.file), content: write.content } }],
       },
     };
   };
+}
+
+/** The directory a Messages request shows the model: its history's last Write, else its working directory. */
+export function directoryShown(body: unknown): string | undefined {
+  const messages = (body as { messages?: { content?: unknown }[] } | undefined)?.messages ?? [];
+  const written = messages
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .flatMap((b: { type?: string; name?: string; input?: { file_path?: unknown } }) =>
+      b.type === 'tool_use' && b.name === 'Write' && typeof b.input?.file_path === 'string' ? [b.input.file_path] : [],
+    )
+    .at(-1);
+  if (written) return dirname(written);
+  return [...JSON.stringify(body ?? '').matchAll(/Primary working directory: (\S+)/g)].at(-1)?.[1]?.replace(/\\n$/, '');
 }
 
 /** Processes whose working directory is inside `dir` (a leftover CLI of a killed host). */

@@ -136,7 +136,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
     assert.equal((await project.state()).runs[0]!.state, 'SUCCEEDED');
   });
 
-  it("an interrupted attempt's thread is resumed with `codex exec resume <thread_id> -`", async () => {
+  it("an interrupted attempt's thread is not resumed in the next attempt's worktree: a new thread", async () => {
     const { fake, project } = await setup(
       [
         [{ replay: 'codex/started.jsonl' }, { write: { file: 'wip.txt', content: 'wip\n' } }, { kill: 'SIGKILL' }],
@@ -154,78 +154,15 @@ describe('codex lane (stand-in codex, real engine)', () => {
       calls.map((c) => c.argv),
       [
         ['exec', '--json', '--sandbox', 'workspace-write', '-'],
-        ['exec', '--json', '--sandbox', 'workspace-write', 'resume', THREAD, '-'],
+        ['exec', '--json', '--sandbox', 'workspace-write', '-'],
       ],
     );
-    assert.match(calls[1]!.prompt, /This continues your earlier session for this task, which was interrupted/);
-  });
-
-  it(
-    '`exec resume` refused with "already has an active writer": the same run starts a fresh thread with the ' +
-      'salvaged diff',
-    async () => {
-      // stderr and exit code as codex-cli 0.171.0 prints them when another codex process still holds the thread.
-      const refusal = [
-        `2026-12-01T13:26:17.001718Z ERROR codex_core::session::session: failed to initialize thread ` +
-          `persistence: thread-store conflict: thread ${THREAD} already has an active writer`,
-        `Error: thread/resume: thread/resume failed: thread ${THREAD} already has an active writer (code -32600)`,
-      ];
-      const { fake, project } = await setup(
-        [
-          [{ replay: 'codex/started.jsonl' }, { write: { file: 'wip.txt', content: 'wip\n' } }, { kill: 'SIGKILL' }],
-          [...refusal.map((line) => ({ stderr: line })), { exit: 1 }],
-          [{ replay: 'codex/normal.jsonl' }],
-        ],
-        {},
-        2,
-      );
-      await project.addTask({ title: 'held thread', lane: 'codex' });
-      await project.runQueue();
-      const state = await project.state();
-      assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
-      assert.deepEqual(
-        state.runs.map((r) => r.state),
-        ['FAILED', 'SUCCEEDED'],
-        'no attempt spent on the refusal',
-      );
-      const calls = await fake.invocations();
-      assert.deepEqual(
-        calls.map((c) => c.session),
-        [null, THREAD, null],
-      );
-      assert.match(calls[2]!.prompt, /Its partial work was kept on branch switchyard\/salvage\/t1\.1/);
-      assert.match(calls[2]!.prompt, /\+wip\n```/);
-      const progress = (await laneEvents(project, 't1.2'))
-        .filter((e) => e.type === 'progress')
-        .map((e) => String(e.message));
-      assert.ok(
-        progress.some(
-          (m) =>
-            m.startsWith(`codex could not resume session ${THREAD} (`) &&
-            m.includes('already has an active writer (code -32600)'),
-        ),
-        JSON.stringify(progress),
-      );
-      assert.match(await project.diff('t1.2'), /\+wip/);
-    },
-  );
-
-  it('a failed resume for another reason is not retried in a fresh session', async () => {
-    const { fake, project } = await setup(
-      [
-        [{ replay: 'codex/started.jsonl' }, { kill: 'SIGKILL' }],
-        [{ stderr: 'Error: thread/resume: thread/resume failed: invalid request (code -32600)' }, { exit: 1 }],
-      ],
-      {},
-      2,
+    assert.match(calls[1]!.prompt, /Its partial work was kept on branch switchyard\/salvage\/t1\.1/);
+    const progress = (await laneEvents(project, 't1.2')).filter((e) => e.type === 'progress').map((e) => e.message);
+    assert.ok(
+      progress.some((m) => String(m).startsWith(`codex does not resume session ${THREAD}: it began in `)),
+      JSON.stringify(progress),
     );
-    await project.addTask({ title: 'other failure', lane: 'codex' });
-    await project.runQueue();
-    assert.deepEqual(
-      (await fake.invocations()).map((c) => c.session),
-      [null, THREAD],
-    );
-    assert.match((await project.state()).runs[1]!.failureReason!, /invalid request \(code -32600\)/);
   });
 
   it(

@@ -229,8 +229,8 @@ describe('codex lane with the real codex CLI against a local Responses server', 
   );
 
   it(
-    "a resumed thread: codex reports the thread's running total, the lane counts only what this run added " +
-      '(no call counted twice)',
+    "a fix attempt in its own worktree starts a new thread (the failed run's began in that run's worktree); " +
+      'each run counts its own calls, none twice',
     async () => {
       const { project, server } = await setup([
         { turn: { text: 'Part one.', tools: [applyPatch('part1.txt', 'one')] }, usage: { input: 1_000, output: 50 } },
@@ -246,8 +246,11 @@ describe('codex lane with the real codex CLI against a local Responses server', 
       const [first, second] = (await project.state()).runs;
       assert.equal(first!.failureCode, 'verify-failed');
       assert.equal(second!.state, 'SUCCEEDED', second!.failureReason);
-      assert.equal(second!.resumeFrom?.sessionId, first!.sessionId, 'the second run continued the thread');
-      assert.equal(server.requests[2]!.headers['thread-id'], first!.sessionId);
+      assert.equal(second!.resumeFrom?.sessionId, first!.sessionId, 'the handle names the thread…');
+      assert.equal(second!.resumeFrom?.sessionCwd, first!.worktree, '…and where it began');
+      assert.notEqual(second!.sessionId, first!.sessionId, 'a new thread');
+      assert.equal(server.requests[2]!.headers['thread-id'], second!.sessionId);
+      assert.doesNotMatch(JSON.stringify(server.requests[2]!.body.input), /"call_id":"call_0_0"/);
       assert.deepEqual(first!.usage, { inputTokens: 2_100, outputTokens: 60, costUsd: 0 });
       assert.deepEqual(
         second!.usage,
