@@ -79,6 +79,20 @@ describe('Restricted Mode: a lane whose settings are ignored (code-server + chro
       /Restricted Mode/.test(await page.locator('.statusbar').innerText()) ? true : undefined,
     );
     await workbench.openActivity('Switchyard');
+    // The Tasks view says what Restricted Mode turns off and offers the way out (a tree row, or the welcome text
+    // while the tree is empty), with Manage Workspace Trust.
+    const sidebar = await poll('the Tasks view naming Restricted Mode', async () => {
+      const shown = (
+        await page
+          .locator('.part.sidebar')
+          .innerText()
+          .catch(() => '')
+      ).replace(/\s+/g, ' ');
+      return /Restricted Mode: .*(ignored|ignores)/.test(shown) && /Manage Workspace Trust/.test(shown)
+        ? shown
+        : undefined;
+    });
+    assert.doesNotMatch(sidebar, /needs the "command" setting/);
     const text = await openPicker();
     assert.match(text, /Restricted Mode/);
     assert.match(
