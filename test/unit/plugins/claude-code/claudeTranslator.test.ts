@@ -54,8 +54,8 @@ describe('claude-code translator on the real 2.1.332 stream', () => {
   );
 
   it(
-    "with --include-partial-messages, killed before its result: each finished call's final usage (its message_delta), " +
-      'priced by the lane; with the result, the total is Claude Code’s own cost',
+    "with --include-partial-messages, killed before its result: each finished call's final usage " +
+      '(its message_delta), priced by the lane; with the result, the total is Claude Code’s own cost',
     () => {
       const all = lines('partial-messages.jsonl');
       const killed = translate(all.slice(0, -1));
