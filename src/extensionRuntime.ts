@@ -17,6 +17,7 @@ import { RunFileProvider } from './ui/views/runFileProvider';
 import { RunOutputChannels } from './ui/views/runOutputChannels';
 import { reportProvider } from './ui/views/reportDocument';
 import { TasksTreeProvider } from './ui/views/tasksTreeProvider';
+import { ArchivedTasks } from './ui/views/archivedTasks';
 import { LaneExtensions } from './ui/lanes/laneExtensions';
 import { showMessage } from './ui/views/showMessage';
 
@@ -33,16 +34,18 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
   const host = new ProjectHost(registry, secrets, lanesReady);
   const snapshot = new ProjectSnapshot(host);
   const panels = new QueuePanelController(context.extensionUri, snapshot, false);
-  const tree = new TasksTreeProvider(snapshot);
+  const archived = new ArchivedTasks(context.workspaceState);
+  const tree = new TasksTreeProvider(snapshot, archived);
   const shutdown = new AbortController();
   const runOutput = new RunOutputChannels(host);
   const taskDocuments = new TaskDocuments();
-  const deps = { host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput, taskDocuments };
-  const handlers = new Map(commandTable(deps).map((e) => [e.id as string, guardedHandler(e.handler)]));
+  const deps = { host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput, taskDocuments, archived };
+  const handlers = new Map(commandTable(deps).map((e) => [e.id as string, guardedHandler(e)]));
   const disposables: vscode.Disposable[] = [
     host,
     snapshot,
     panels,
+    archived,
     tree,
     runOutput,
     taskDocuments,

@@ -31,6 +31,9 @@ export const COMMANDS = {
   showRunLog: 'switchyard.showRunLog',
   submitTaskDocument: 'switchyard.submitTaskDocument',
   showMoreFinished: 'switchyard.showMoreFinished',
+  clearFinished: 'switchyard.clearFinished',
+  showArchived: 'switchyard.showArchived',
+  hideArchived: 'switchyard.hideArchived',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -55,6 +55,10 @@ export interface CodeServer {
 export interface StartOptions {
   /** Settings merged over TEST_SETTINGS. */
   settings?: Record<string, unknown>;
+  /**
+   * Workspace Trust on (default off): a folder opens in Restricted Mode, without the startup prompt, until trusted.
+   */
+  workspaceTrust?: boolean;
   startTimeoutMs?: number;
 }
 
@@ -82,7 +86,17 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
   mkdirSync(dirs.runtime, { recursive: true, mode: 0o700 });
   writeFileSync(
     join(dirs.userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...TEST_SETTINGS, ...options.settings }, null, 2),
+    JSON.stringify(
+      {
+        ...TEST_SETTINGS,
+        ...(options.workspaceTrust
+          ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }
+          : {}),
+        ...options.settings,
+      },
+      null,
+      2,
+    ),
   );
 
   const env = serverEnv(runDir, dirs.tmp, dirs.runtime);
@@ -102,7 +116,7 @@ export async function startCodeServer(options: StartOptions = {}): Promise<CodeS
       'none',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--disable-proxy',
       '--ignore-last-opened',

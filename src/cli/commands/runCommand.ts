@@ -1,6 +1,7 @@
 import { type CliContext, flagList, flagNumber, openProject } from '../cliContext';
 import { runLine } from '../format';
 import { resumedAndFailed } from './resumeCommand';
+import { fileWaitLine } from '../../core/engine/fileWaits';
 
 /**
  * `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. Exits 1 when a task it ran, or a run it resumed,
@@ -35,6 +36,7 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     for (const t of tasks)
       ctx.out(`${t.id} ${t.state}${t.failureReason && t.state !== 'DONE' ? `: ${t.failureReason}` : ''}`);
     for (const w of summary.waiting) ctx.out(`${w.taskId} waits on ${w.on.join(', ')}`);
+    for (const w of summary.fileWaits) ctx.out(fileWaitLine(w, 'in this terminal'));
     const resumedFailed = resumedAndFailed(summary);
     if (resumedFailed.length)
       ctx.err(`resumed run(s) failed: ${resumedFailed.map((r) => `${r.id} (${r.failureCode})`).join(', ')}`);

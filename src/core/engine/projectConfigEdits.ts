@@ -50,7 +50,9 @@ export async function editProjectConfig(
     });
     return { file: 'the state (machine-local)', value };
   }
-  const current: ConfigObject = structuredClone((await readProjectConfig(root)) ?? { version: CONFIG_VERSION });
+  const current: ConfigObject = structuredClone(
+    (await readProjectConfig(root, { strict: true })) ?? { version: CONFIG_VERSION },
+  );
   if (value === undefined) {
     if (getPath(current, edit.key) === undefined) return { file: configPath(root), value };
     deletePath(current, edit.key);

@@ -17,6 +17,7 @@ import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from './targetBranch';
 import { pruneKeptWorktrees } from './worktreeLifecycle';
+import { fileWaits, type FileWait } from './fileWaits';
 import { pruneTaskBranches } from './branchRetention';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';
@@ -48,6 +49,11 @@ export interface QueueOptions {
   resumeOnly?: boolean;
   onRunStarted?(run: Run, task: Task): void;
   onRunFinished?(run: Run): void;
+  /**
+   * Nothing of this drain runs, and tasks it would start wait for files held by tasks in progress in this process: the
+   * drain waits for them to end (called once each time it starts waiting).
+   */
+  onWaitingForFiles?(waits: FileWait[]): void;
 }
 
 export interface QueueStats {
@@ -66,6 +72,8 @@ export interface QueueSummary {
   resumed: string[];
   /** READY or BLOCKED tasks left because a dependency is not DONE. */
   waiting: { taskId: string; on: string[] }[];
+  /** READY tasks left because a task in progress (in another process: this drain waited for its own) holds a file. */
+  fileWaits: FileWait[];
   stats: QueueStats;
 }
 
@@ -133,6 +141,7 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
   );
   const recovered = { decisions: [...recovery.decisions], resumed: recovery.resumed.map((r) => r.run.id) };
   let lastRecovery = started;
+  let waitingForFiles = false;
   try {
     for (const { task, run, previousOwner } of recovery.resumed) start(task, run, { previousOwner });
     while (!stop.aborted && !noClaims.aborted) {
@@ -161,7 +170,16 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
       }
       trace.tick(now);
       const due = options.resumeOnly ? undefined : nextWakeAt(mirror, now);
-      if (active.size === 0 && due === undefined) break;
+      if (active.size === 0 && due === undefined) {
+        // A task this drain would start waits for a file that a run of this process holds: wait for that run's end
+        // (the stage gate rings when it leaves), rather than leave the task READY with nothing to start it.
+        const heldHere = options.resumeOnly ? [] : await filesHeldHere(ctx, mirror, only);
+        if (!heldHere.length) break;
+        if (!waitingForFiles) options.onWaitingForFiles?.(heldHere);
+        waitingForFiles = true;
+      } else {
+        waitingForFiles = false;
+      }
       // While runs are active, a long drain also wakes to look for runs to take over.
       const next =
         options.recoverEveryMs !== undefined && active.size > 0
@@ -185,13 +203,30 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
     .filter((t) => (t.state === 'READY' || t.state === 'BLOCKED') && (!only || only.has(t.id)))
     .map((t) => ({ taskId: t.id, on: t.spec.dependsOn.filter((d) => !done(d)) }))
     .filter((w) => w.on.length > 0);
+  const held = fileWaits(state, ctx.owner, only);
   const stats: QueueStats = { batches, peak: meter.peak, wallMs: Date.now() - started };
   await measureWorktreeUsage(ctx.root).catch(() => undefined);
   // Run commits skip git's automatic maintenance: it runs once here instead.
   if (finished.length) await runAutoMaintenance(ctx.root);
   trace.ended(`drain ended after ${stats.wallMs} ms: ${finished.length} run(s) in ${batches} batch(es)`);
   await ctx.trace.flush();
-  return { runs: finished, waiting, recovered: recovered.decisions, resumed: recovered.resumed, stats };
+  return {
+    runs: finished,
+    waiting,
+    fileWaits: held,
+    recovered: recovered.decisions,
+    resumed: recovered.resumed,
+    stats,
+  };
+}
+
+/** The file waits of this drain's tasks whose holder runs in this process. */
+async function filesHeldHere(
+  ctx: RunContext,
+  mirror: SchedulerMirror,
+  only: ReadonlySet<string> | undefined,
+): Promise<FileWait[]> {
+  return fileWaits(await readForMirror(ctx, mirror), ctx.owner, only).filter((w) => w.here);
 }
 
 /**
@@ -243,6 +278,8 @@ function nextWakeAt(mirror: SchedulerMirror, now: number): number | undefined {
 /** Waits for a run to end, a stage to change, a time, or the stop signal. */
 class Wake {
   private ring_: (() => void) | undefined;
+  /** A ring while nobody waited (during a look at the state): the next wait returns at once, so none is lost. */
+  private rang = false;
 
   constructor(
     private readonly off: () => void,
@@ -250,10 +287,15 @@ class Wake {
   ) {}
 
   ring(): void {
-    this.ring_?.();
+    if (this.ring_) this.ring_();
+    else this.rang = true;
   }
 
   until(jobs: Promise<void>[], at: number | undefined): Promise<void> {
+    if (this.rang) {
+      this.rang = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);

@@ -30,7 +30,8 @@ export async function loadMergePolicy(
   root: string,
   onDeprecated?: (note: string) => void,
 ): Promise<MergePolicy | null> {
-  const config = await readProjectConfig(root);
+  // A merge policy with a typo is an error naming it, never a silent fall back to a laxer default.
+  const config = await readProjectConfig(root, { strict: 'mergePolicy' });
   if (config?.mergePolicy) return MergePolicy.parse(config.mergePolicy);
   const data = await readJsonConfig(mergePolicyPath(root), MergePolicy);
   if (data) onDeprecated?.(mergePolicyDeprecation(root));

@@ -49,17 +49,46 @@ export function configPath(root: string): string {
   return join(root, STATE_DIR, CONFIG_FILE);
 }
 
-const HINT = '; fix the file or run `switchyard config get` after';
+/** The config as it applies, and each part of the file that was ignored with why. */
+export interface ConfigRead {
+  /** The valid keys of the file (`undefined`: no file, or nothing of it could be read). */
+  config: ConfigObject | undefined;
+  /**
+   * One message per ignored key (`key` absent: the whole file, when it is not a JSON object), naming the file and the
+   * field.
+   */
+  ignored: { key?: string; message: string }[];
+}
 
-/** Each config file's validated content, read and validated again only when the file changed (FileDerived). */
-const lastRead = new Map<string, FileDerived<ConfigObject | undefined>>();
+/** Each config file's content, read and validated again only when the file changed (FileDerived). */
+const lastRead = new Map<string, FileDerived<ConfigRead>>();
 
 /**
- * The committed config as written (only the keys it sets), validated; `undefined` when there is no file. A file whose
- * stamp (inode, size, times) is unchanged since the last read is not read again, and one whose bytes are unchanged is
- * not validated again: the engine reads the effective settings on every state read.
+ * The committed config as written (only the keys it sets), valid keys only; `undefined` when there is no file. A key
+ * that does not validate is ignored (its setting keeps the default) and listed by `projectConfigProblems`: one typo
+ * does not stop the project. `strict` (for an edit that writes the file back): any problem is an error instead, so
+ * nothing the user wrote is dropped; a key name (the merge guard's `mergePolicy`): a problem of that key or of the
+ * whole file is an error, never a silent fall back to a default. A file whose stamp (inode, size, times) is unchanged
+ * since the last read is not read again, and one whose bytes are unchanged is not validated again: the engine reads
+ * the effective settings on every state read.
  */
-export async function readProjectConfig(root: string): Promise<ConfigObject | undefined> {
+export async function readProjectConfig(
+  root: string,
+  options: { strict?: true | string } = {},
+): Promise<ConfigObject | undefined> {
+  const read = await readConfig(root);
+  const { strict } = options;
+  const fatal = strict ? read.ignored.filter((i) => strict === true || i.key === undefined || i.key === strict) : [];
+  if (fatal.length) throw new SwitchyardError('invalid-input', fatal.map((i) => i.message).join('; '));
+  return structuredClone(read.config);
+}
+
+/** What of the committed config is ignored, one message each (none: the file is valid or missing). */
+export async function projectConfigProblems(root: string): Promise<string[]> {
+  return (await readConfig(root)).ignored.map((i) => i.message);
+}
+
+function readConfig(root: string): Promise<ConfigRead> {
   const file = configPath(root);
   let derived = lastRead.get(file);
   if (!derived) {
@@ -70,7 +99,7 @@ export async function readProjectConfig(root: string): Promise<ConfigObject | un
     );
     lastRead.set(file, derived);
   }
-  return structuredClone(await derived.get());
+  return derived.get();
 }
 
 async function loadConfigBytes(file: string): Promise<Buffer | undefined> {
@@ -82,11 +111,30 @@ async function loadConfigBytes(file: string): Promise<Buffer | undefined> {
   }
 }
 
-function decodeConfig(file: string, bytes: Buffer | undefined): ConfigObject | undefined {
-  if (bytes === undefined) return undefined;
-  const json = parseJsonText(bytes.toString('utf8'), file, HINT);
-  checkProjectConfig(json, file);
-  return json as ConfigObject;
+function decodeConfig(file: string, bytes: Buffer | undefined): ConfigRead {
+  if (bytes === undefined) return { config: undefined, ignored: [] };
+  let json: unknown;
+  try {
+    json = parseJsonText(bytes.toString('utf8'), file, '');
+  } catch (error) {
+    return { config: undefined, ignored: [{ message: `${(error as Error).message}; the whole file is ignored` }] };
+  }
+  const parsed = ProjectConfig.safeParse(json);
+  if (parsed.success) return { config: json as ConfigObject, ignored: [] };
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    return {
+      config: undefined,
+      ignored: [{ message: `${file}: ${describeZodError(parsed.error)}; the whole file is ignored` }],
+    };
+  // Key by key: each one is checked alone (with the version), the valid ones apply.
+  const config: ConfigObject = { version: CONFIG_VERSION };
+  const ignored: ConfigRead['ignored'] = [];
+  for (const [key, value] of Object.entries(json)) {
+    const one = ProjectConfig.safeParse({ version: CONFIG_VERSION, [key]: value });
+    if (one.success) config[key] = value;
+    else ignored.push({ key, message: `${file}: ${describeZodError(one.error)} (ignored: the default applies)` });
+  }
+  return { config, ignored };
 }
 
 /** Throws a permanent error naming the file and the field when `json` is not a valid config. */

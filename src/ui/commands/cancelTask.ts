@@ -7,7 +7,7 @@ import { PromptCanceled } from '../prompts/promptCanceled';
 import { taskIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 import { TaskNode } from '../views/taskTreeNodes';
-import { showModal } from '../views/showMessage';
+import { confirmModal } from '../views/showMessage';
 
 /** What the picker offers, in this order: the tasks at work (a running one first), then the queued ones. */
 export const CANCEL_PICK_STATES: readonly TaskState[] = [
@@ -19,6 +19,8 @@ export const CANCEL_PICK_STATES: readonly TaskState[] = [
   'READY',
 ];
 export const CONFIRM_CANCEL = 'Cancel Task';
+export const KEEP_RUNNING = 'Keep Running';
+export const KEEP_QUEUED = 'Keep in Queue';
 
 /**
  * `switchyard.cancelTask(taskId | item)` → the canceled Task. A running run is aborted; a late result is kept as stale.
@@ -34,14 +36,16 @@ export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task
     id ??= await pickTask(state, 'Cancel which task? (running tasks first)', CANCEL_PICK_STATES, true);
     const task = findTask(state, id);
     const running = CANCEL_PICK_STATES.includes(task.state) && task.state !== 'READY';
-    const answer = await showModal(
+    const confirmed = await confirmModal(
       `Cancel ${task.id} · ${task.spec.title} (${task.state})?`,
       running
-        ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart.'
+        ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart. ' +
+            'Retry Task puts it back in the queue.'
         : 'It leaves the queue; Retry Task puts it back.',
       CONFIRM_CANCEL,
+      running ? KEEP_RUNNING : KEEP_QUEUED,
     );
-    if (answer !== CONFIRM_CANCEL) throw new PromptCanceled();
+    if (!confirmed) throw new PromptCanceled();
   }
   const task = await project.cancelTask(id);
   vscode.window.setStatusBarMessage(`Switchyard: canceled ${task.id}`, 4_000);

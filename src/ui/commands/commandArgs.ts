@@ -28,7 +28,7 @@ function idFrom(arg: unknown, key: string, nested: string): string | undefined {
   const inner = record[nested] as Record<string, unknown> | undefined;
   const candidate = record[key] ?? (typeof inner === 'object' && inner !== null ? inner.id : undefined) ?? record.id;
   if (typeof candidate !== 'string')
-    throw new Error(`expected a ${nested} id or a ${nested} item, got ${JSON.stringify(arg)}`);
+    throw new Error(`expected a ${nested} id or a ${nested} item, got ${describeArg(arg)}`);
   return unprefixed(candidate, key, nested);
 }
 
@@ -45,7 +45,7 @@ function nonEmpty(value: string, key: string): string {
 /** A lane id argument: a string, or undefined for "ask". */
 export function laneIdFrom(arg: unknown): string | undefined {
   if (arg === undefined || arg === null) return undefined;
-  if (typeof arg !== 'string') throw new Error(`expected a lane id (a string), got ${JSON.stringify(arg)}`);
+  if (typeof arg !== 'string') throw new Error(`expected a lane id (a string), got ${describeArg(arg)}`);
   return nonEmpty(arg, 'lane');
 }
 
@@ -54,4 +54,18 @@ export function isSendOptions(value: unknown): boolean {
   return (
     typeof value === 'object' && value !== null && !Array.isArray(value) && ('lane' in value || 'instruction' in value)
   );
+}
+
+/**
+ * What an argument is, for an error message: its type and shape, never its content (an object may be a task with its
+ * spec, a string may be a secret handed to the wrong parameter).
+ */
+export function describeArg(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value !== 'object')
+    return typeof value === 'string' ? `a string of ${value.length} characters` : typeof value;
+  const keys = Object.keys(value);
+  if (!keys.length) return 'an empty object';
+  return `an object with ${keys.length > 4 ? `${keys.slice(0, 4).join(', ')}…` : keys.join(', ')}`;
 }

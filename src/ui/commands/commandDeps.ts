@@ -4,6 +4,7 @@ import type { ProjectSnapshot } from '../project/projectSnapshot';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import type { RunOutputChannels } from '../views/runOutputChannels';
 import type { TaskDocuments } from '../prompts/taskDocuments';
+import type { ArchivedTasks } from '../views/archivedTasks';
 
 /** What command handlers work with. */
 export interface CommandDeps {
@@ -18,4 +19,6 @@ export interface CommandDeps {
   readonly runOutput: RunOutputChannels;
   /** The task documents New Task opened, which Submit Task reads. */
   readonly taskDocuments: TaskDocuments;
+  /** Clear Finished's mark: which finished tasks the tree leaves out. */
+  readonly archived: ArchivedTasks;
 }

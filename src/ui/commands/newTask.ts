@@ -1,4 +1,5 @@
 import type { Task, TaskSpecInput } from '../../core/model/task';
+import { describeArg } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 
 /**
@@ -13,7 +14,7 @@ export async function newTask(deps: CommandDeps, arg?: unknown): Promise<Task | 
     return undefined;
   }
   if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
-    throw new Error(`New Task expects an object like {"title": "…", "spec": "…"}; got ${JSON.stringify(arg)}`);
+    throw new Error(`New Task expects an object like {"title": "…", "spec": "…"}; got ${describeArg(arg)}`);
   }
   return (await deps.host.get()).addTask(arg as TaskSpecInput);
 }

@@ -2,20 +2,22 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { CommandId } from '../commandIds';
 import { isPromptCanceled } from '../prompts/promptCanceled';
-import { isTaskTreeNode } from '../views/taskTreeNodes';
 import { isSendOptions } from './commandArgs';
 import { showMessage } from '../views/showMessage';
+import { argsWithRow, fromTree, type RowUse } from './treeRowArgs';
 
 export interface CommandEntry {
   readonly id: CommandId;
   readonly handler: (...args: unknown[]) => Promise<unknown>;
+  /** What the command does with a Tasks tree row it is called with (see RowUse); absent: it ignores the row. */
+  readonly row?: RowUse;
 }
 
 /**
  * Registers the command table in one loop, each handler wrapped by `guardedHandler`.
  */
 export function registerCommands(entries: readonly CommandEntry[]): vscode.Disposable[] {
-  return entries.map(({ id, handler }) => vscode.commands.registerCommand(id, guardedHandler(handler)));
+  return entries.map((entry) => vscode.commands.registerCommand(entry.id, guardedHandler(entry)));
 }
 
 /**
@@ -25,10 +27,10 @@ export function registerCommands(entries: readonly CommandEntry[]): vscode.Dispo
  * from the palette, a title button or a context menu does not, so VS Code does
  * not report it a second time.
  */
-export function guardedHandler(handler: CommandEntry['handler']): CommandEntry['handler'] {
+export function guardedHandler({ handler, row }: Pick<CommandEntry, 'handler' | 'row'>): CommandEntry['handler'] {
   return async (...args: unknown[]) => {
     try {
-      return await handler(...args);
+      return await handler(...argsWithRow(args, row));
     } catch (error) {
       if (isPromptCanceled(error)) return undefined;
       void showMessage('error', errorMessage(error));
@@ -38,10 +40,10 @@ export function guardedHandler(handler: CommandEntry['handler']): CommandEntry['
   };
 }
 
-/** No arguments (palette, title bar), a Tasks tree element, or a resource from a menu without options. */
+/** No arguments (palette, title bar), a Tasks tree row, or a resource from a menu without options. */
 export function invokedFromUi(args: readonly unknown[]): boolean {
   const [first, second] = args;
   if (args.length === 0 || (args.length === 1 && first === undefined)) return true;
-  if (isTaskTreeNode(first)) return true;
+  if (fromTree(args)) return true;
   return first instanceof vscode.Uri && !isSendOptions(second);
 }

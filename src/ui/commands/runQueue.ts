@@ -11,8 +11,9 @@ export async function runQueue(deps: CommandDeps, arg?: unknown): Promise<QueueS
   const parsed = RunQueueArgs.safeParse(arg ?? {});
   if (!parsed.success) throw new Error(`Run Queue: ${describeZodError(parsed.error)}`);
   const project = await deps.host.get();
+  const only = parsed.data.taskIds;
   return runQueueWithProgress(project, {
-    title: 'Switchyard: running the queue',
+    title: only ? `Switchyard: running ${only.join(', ')}` : 'Switchyard: running the queue',
     taskIds: parsed.data.taskIds,
     shutdown: deps.shutdown,
   });

@@ -1,4 +1,5 @@
 import { RunNode, TaskNode } from '../views/taskTreeNodes';
+import { describeArg } from './commandArgs';
 
 /** The task or run id in a take-the-change command's argument: an id, a tree element, or `{runId}` / `{taskId}`. */
 export function takeChangeId(arg: unknown): string | undefined {
@@ -11,5 +12,5 @@ export function takeChangeId(arg: unknown): string | undefined {
     if (typeof taskId === 'string') return taskId;
   }
   if (arg === undefined || arg === null) return undefined;
-  throw new Error(`expected a task or run id, or a task or run item, got ${JSON.stringify(arg)}`);
+  throw new Error(`expected a task or run id, or a task or run item, got ${describeArg(arg)}`);
 }

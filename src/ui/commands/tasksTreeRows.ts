@@ -24,7 +24,7 @@ export interface TasksTreeView {
  * store, so it shows whether a change reached this window.
  */
 export async function tasksTreeRows(deps: CommandDeps): Promise<TasksTreeView> {
-  const provider = new TasksTreeProvider(deps.snapshot);
+  const provider = new TasksTreeProvider(deps.snapshot, deps.archived);
   try {
     const rows: TasksTreeRow[] = [];
     const walk = async (node: Parameters<TasksTreeProvider['getChildren']>[0], level: number): Promise<void> => {

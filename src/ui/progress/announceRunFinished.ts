@@ -26,7 +26,7 @@ export async function announceRunFinished(project: Project, run: Run): Promise<s
     });
     return message;
   }
-  if (run.state === 'FAILED' && task.state === 'FAILED') return announceFailure(project, task, run).message;
+  if (run.state === 'FAILED' && task.state === 'FAILED') return (await announceFailure(project, task, run)).message;
   return undefined;
 }
 

@@ -8,6 +8,10 @@ import { announceRunFinished, runFinishedLine } from './announceRunFinished';
 import { showMessage } from '../views/showMessage';
 import { notificationText } from '../../core/text/notificationText';
 import { runEventStep } from '../../core/store/runEventText';
+import { fileWaitLine } from '../../core/engine/fileWaits';
+
+/** This process, as a person names it in the texts below. */
+const HERE = 'in this window';
 
 /** The progress notification shows a run's latest step at most this often. */
 const STEP_EVERY_MS = 400;
@@ -23,8 +27,9 @@ export interface QueueRunRequest {
 }
 
 /**
- * Drains the queue under a cancellable progress notification: cancelling
- * aborts the queue (running runs stop and their tasks go back to READY).
+ * Drains the queue under a cancellable progress notification. Its Cancel means what Cancel Task means: the tasks it
+ * is running are canceled (their runs stop; Retry Task puts them back) and it starts nothing more; tasks it had not
+ * started stay READY. Closing the window (shutdown) stops the runs and puts their tasks back in READY.
  * Reports each run's start, its latest step (a tool call, a progress line, text) and
  * its end, and announces how each task ended.
  * Titles and failure reasons are untrusted: every text shown goes through
@@ -38,8 +43,14 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
   };
   return Promise.resolve(
     vscode.window.withProgress(options, async (progress, token) => {
-      const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const stopClaiming = new AbortController();
+      // The tasks this drain runs now, by task id: what its Cancel cancels.
+      const running = new Set<string>();
+      const canceled: Promise<Task | undefined>[] = [];
+      const cancel = token.onCancellationRequested(() => {
+        stopClaiming.abort();
+        for (const id of running) canceled.push(project.cancelTask(id).catch(() => undefined));
+      });
       const announced: Promise<unknown>[] = [];
       // The latest step of each run as it happens ("t1.1: edit_file"), not more often than STEP_EVERY_MS.
       let lastStepAt = 0;
@@ -53,8 +64,10 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
       try {
         const summary = await project.runQueue({
           taskIds: request.taskIds,
-          signal: request.shutdown ? AbortSignal.any([controller.signal, request.shutdown]) : controller.signal,
+          signal: request.shutdown,
+          stopClaiming: stopClaiming.signal,
           onRunStarted: (run, task) => {
+            running.add(task.id);
             // The title already names a single task; a queue's notification names each task as it starts.
             const what = request.title.includes(task.spec.title) ? '' : `: ${task.spec.title}`;
             progress.report({
@@ -62,13 +75,25 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
             });
             request.onRunStarted?.(run, task);
           },
+          onWaitingForFiles: (waits) => {
+            progress.report({ message: notificationText(waits.map((w) => fileWaitLine(w, HERE)).join('; ')) });
+          },
           onRunFinished: (run) => {
+            running.delete(run.taskId);
             progress.report({ message: notificationText(runFinishedLine(run)) });
             announced.push(announceRunFinished(project, run).catch(() => undefined));
           },
         });
         await Promise.all(announced);
-        await reportSummary(project, summary, controller.signal.aborted || request.shutdown?.aborted === true);
+        const gone = (await Promise.all(canceled)).filter((t): t is Task => t?.state === 'CANCELED');
+        if (gone.length)
+          void showMessage(
+            'info',
+            `Switchyard: canceled ${gone.map((t) => `${t.id} · ${t.spec.title}`).join(', ')}: the run stopped, what ` +
+              'it changed stays on its branch; Retry Task puts it back in the queue.',
+          );
+        if (stopClaiming.signal.aborted) return summary;
+        await reportSummary(project, summary, request.shutdown?.aborted === true);
         return summary;
       } finally {
         steps.dispose();
@@ -82,18 +107,27 @@ async function reportSummary(project: Project, summary: QueueSummary, stopped: b
   if (stopped) {
     void showMessage('info', 'Switchyard: queue stopped; unfinished tasks are back in READY.');
   } else if (summary.runs.length === 0) {
-    const waiting = summary.waiting.map((w) => `${w.taskId} waits for ${w.on.join(', ')}`).join('; ');
+    const waiting = [
+      ...summary.fileWaits.map((w) => fileWaitLine(w, HERE)),
+      ...summary.waiting.map((w) => `${w.taskId} waits for ${w.on.join(', ')}`),
+    ].join('; ');
     if (waiting) return void showMessage('info', `Switchyard: nothing to run (${waiting}).`);
-    // This process started nothing: tasks at work now were claimed by another one (a window, a terminal, a worker).
+    // Nothing was ready: say where the tasks at work are, by their runs' owners (this window or another process).
     // The unfinished tasks only: no finished one is needed to count them.
-    const elsewhere = (await project.recentState(0).catch(() => undefined))?.state.tasks.filter((t) =>
-      ACTIVE_TASK_STATES.includes(t.state),
-    ).length;
+    const state = (await project.recentState(0).catch(() => undefined))?.state;
+    const active = state?.tasks.filter((t) => ACTIVE_TASK_STATES.includes(t.state)) ?? [];
+    const here = active.filter((t) => state?.runs.find((r) => r.id === t.lastRunId)?.owner === project.owner).length;
+    const elsewhere = active.length - here;
+    const places = [
+      here ? `${here} task(s) are in progress ${HERE}` : '',
+      elsewhere
+        ? `${elsewhere} task(s) are in progress in another Switchyard process (another window, a terminal or a worker)`
+        : '',
+    ].filter(Boolean);
     void showMessage(
       'info',
-      elsewhere
-        ? `Switchyard: nothing to run here: no READY tasks are left; ${elsewhere} task(s) are in progress in another ` +
-            'Switchyard process (another window, a terminal or a worker).'
+      places.length
+        ? `Switchyard: nothing to run here: no READY tasks are left; ${places.join('; ')}.`
         : 'Switchyard: nothing to run: no READY tasks.',
     );
   }

@@ -4,6 +4,8 @@ import type { ProjectState } from '../../core/store/projectState';
 import { SETTINGS } from '../commandIds';
 import { type LoadedGuardEvents, loadGuardEvents } from '../../core/guards/guardStatusLines';
 import type { ProjectHost } from './projectHost';
+import { projectConfigProblems } from '../../core/store/projectConfig';
+import { errorMessage } from '../../core/errors';
 
 const COALESCE_MS = 50;
 
@@ -30,6 +32,7 @@ export class ProjectSnapshot implements vscode.Disposable {
   };
   private panels = 0;
   private guardLog: LoadedGuardEvents = { events: [] };
+  private configIgnored: readonly string[] = [];
   private failure: unknown;
   private backendInfo: { kind: string; description: string } | undefined;
   private loaded = false;
@@ -100,6 +103,11 @@ export class ProjectSnapshot implements vscode.Disposable {
     return this.backendInfo;
   }
 
+  /** What of `.switchyard/config.json` is ignored (one message a key); the rest of it applies. */
+  get configProblems(): readonly string[] {
+    return this.configIgnored;
+  }
+
   /** Why the project could not be opened or read, if it could not. */
   get error(): unknown {
     return this.failure;
@@ -141,10 +149,12 @@ export class ProjectSnapshot implements vscode.Disposable {
         this.backendInfo = project.backendInfo;
         this.latest = await project.recentState(this.finishedToRead());
         this.guardLog = await loadGuardEvents(project.root);
+        this.configIgnored = await projectConfigProblems(project.root).catch((error) => [errorMessage(error)]);
         this.failure = undefined;
       } catch (error) {
         this.latest = undefined;
         this.backendInfo = undefined;
+        this.configIgnored = [];
         this.failure = error;
       }
       this.loaded = true;

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
-import type { LaneStatus, Project } from '../../core/project';
+import type { Project } from '../../core/project';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
 import { plainLine } from '../../core/text/plainText';
 import { configureLane } from '../commands/configureLane';
 import { PromptCanceled, required } from './promptCanceled';
+import { explainRestricted, MANAGE_TRUST, type ShownLaneStatus } from '../config/restrictedLanes';
+
+type LaneStatus = ShownLaneStatus;
 
 interface LanePick extends vscode.QuickPickItem {
   status?: LaneStatus;
@@ -26,6 +29,7 @@ const USE_ANYWAY = 'Use it anyway';
 export async function pickLane(source: LaneSource, placeHolder: string, current?: string): Promise<string> {
   if (source.registry.list().length === 0) throw new Error('no lanes are registered');
   const configure: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('gear'), tooltip: CONFIGURE };
+  const manageTrust: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('shield'), tooltip: MANAGE_TRUST };
   const item = (status: LaneStatus): LanePick => {
     const { manifest, readiness } = status;
     const currentNote = manifest.id === current ? ' (current)' : '';
@@ -38,9 +42,9 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
         }
       : {
           label: manifest.displayName,
-          description: `${manifest.id} · not ready${currentNote}`,
-          detail: `$(warning) ${plainLine(readiness.reason)}`,
-          buttons: [configure],
+          description: `${manifest.id} · ${status.restricted ? 'Restricted Mode' : 'not ready'}${currentNote}`,
+          detail: `$(${status.restricted ? 'shield' : 'warning'}) ${plainLine(readiness.reason)}`,
+          buttons: [status.restricted ? manageTrust : configure],
           status,
         };
   };
@@ -64,7 +68,8 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
     pick.onDidTriggerItemButton((e) => {
       const status = e.item.status;
       finish('configured');
-      if (status && !status.readiness.ready) void configureLane(status.manifest.id, status.readiness.fix);
+      if (status && !status.readiness.ready)
+        void configureLane(status.manifest.id, status.readiness.fix, status.restricted);
     });
     pick.onDidHide(() => finish(undefined));
     pick.show();
@@ -72,6 +77,7 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
       source.registry.list().map(({ manifest }) => ({ manifest, readiness: { ready: true as const } }));
     void source
       .statuses()
+      .then(explainRestricted)
       .catch(unchecked)
       .then((statuses) => {
         const ready = statuses.filter((s) => s.readiness.ready);
@@ -88,14 +94,15 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
   const status = required(picked).status;
   if (!status) throw new PromptCanceled();
   if (status.readiness.ready) return status.manifest.id;
+  const fixLabel = status.restricted ? MANAGE_TRUST : CONFIGURE;
   const choice = required(
-    await vscode.window.showQuickPick([CONFIGURE, `${USE_ANYWAY}: ${status.manifest.displayName}`], {
+    await vscode.window.showQuickPick([fixLabel, `${USE_ANYWAY}: ${status.manifest.displayName}`], {
       placeHolder: `${status.manifest.displayName} is not ready: ${plainLine(status.readiness.reason)}`,
       ignoreFocusOut: true,
     }),
   );
-  if (choice === CONFIGURE) {
-    await configureLane(status.manifest.id, status.readiness.fix);
+  if (choice === fixLabel) {
+    await configureLane(status.manifest.id, status.readiness.fix, status.restricted);
     throw new PromptCanceled();
   }
   return status.manifest.id;

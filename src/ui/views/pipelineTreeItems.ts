@@ -1,33 +1,12 @@
 import * as vscode from 'vscode';
-import { pipelineStatus, type PipelineStatus } from '../../core/report/pipelineStatus';
+import { pipelineStatus } from '../../core/report/pipelineStatus';
 import type { ProjectState } from '../../core/store/projectState';
 import { summarizeGuards } from '../../core/guards/guardSummary';
 import { type LoadedGuardEvents, guardCountsOver, guardStatusLines } from '../../core/guards/guardStatusLines';
 import { plainLine, plainText } from '../../core/text/plainText';
+import { PipelineDetailNode, PipelineNode, type PipelineTreeNode } from './pipelineTreeNodes';
 
-/** The top row of the Tasks tree: stage WIP usage, backpressure, and circuit breakers. */
-export class PipelineNode {
-  readonly kind = 'pipeline';
-  constructor(readonly status: PipelineStatus) {}
-}
-
-/** One stage or one breaker under the Pipeline row. */
-export class PipelineDetailNode {
-  readonly kind = 'pipeline-detail';
-  constructor(
-    readonly id: string,
-    readonly label: string,
-    readonly description: string,
-    readonly icon: string,
-    readonly tooltip?: string,
-  ) {}
-}
-
-export type PipelineTreeNode = PipelineNode | PipelineDetailNode;
-
-export function isPipelineTreeNode(value: unknown): value is PipelineTreeNode {
-  return value instanceof PipelineNode || value instanceof PipelineDetailNode;
-}
+export { isPipelineTreeNode, PipelineDetailNode, PipelineNode, type PipelineTreeNode } from './pipelineTreeNodes';
 
 /** The Pipeline row, when the project has tasks. */
 export function pipelineNodes(state: ProjectState | undefined): PipelineNode[] {

@@ -23,13 +23,15 @@ export function showMessage(kind: MessageKind, text: string, ...items: string[])
 }
 
 /**
- * A modal question (a confirmation) whose text and detail may hold untrusted parts (a task's title): both go
- * through notificationText, as for a notification. Returns the item picked, or undefined when dismissed.
+ * A modal confirmation with two buttons that say what they do: `confirm` and `keep` (the close affordance: Escape and
+ * the dialog's close button mean it, and VS Code adds no "Cancel" beside them). True when `confirm` was picked.
  */
-export function showModal(text: string, detail: string, ...items: string[]): Thenable<string | undefined> {
-  return vscode.window.showWarningMessage(
+export async function confirmModal(text: string, detail: string, confirm: string, keep: string): Promise<boolean> {
+  const picked = await vscode.window.showWarningMessage(
     notificationText(text),
     { modal: true, detail: notificationText(detail) },
-    ...items,
+    { title: confirm },
+    { title: keep, isCloseAffordance: true },
   );
+  return picked?.title === confirm;
 }

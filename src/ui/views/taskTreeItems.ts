@@ -3,7 +3,15 @@ import { formatUsd, totalCostUsd } from '../../core/agent/pricing';
 import type { RunState } from '../../core/model/runStates';
 import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';
-import type { CheckNode, MoreFinishedNode, RunNode, StateNode, TaskNode, TaskTreeNode } from './taskTreeNodes';
+import type {
+  CheckNode,
+  ConfigProblemNode,
+  MoreFinishedNode,
+  RunNode,
+  StateNode,
+  TaskNode,
+  TaskTreeNode,
+} from './taskTreeNodes';
 import { COMMANDS } from '../commandIds';
 import { checkLines, checkRow, pullRequestRow, taskContextValue, type RowSpec } from './pullRequestRows';
 import { pullRequestLine } from '../../core/model/taskPullRequest';
@@ -55,7 +63,21 @@ export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
       return checkItem(node);
     case 'more-finished':
       return moreFinishedItem(node);
+    case 'config-problem':
+      return configProblemItem(node);
   }
+}
+
+function configProblemItem(node: ConfigProblemNode): vscode.TreeItem {
+  const item = new vscode.TreeItem('Open Project Config', vscode.TreeItemCollapsibleState.None);
+  item.id = 'config-problem';
+  const n = node.problems.length;
+  item.description = `${n} setting${n === 1 ? '' : 's'} ignored in .switchyard/config.json`;
+  item.tooltip = plainText(`${node.problems.join('\n')}\nThe other settings apply. Click to open the file.`);
+  item.contextValue = 'configProblem';
+  item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+  item.command = { command: COMMANDS.openProjectConfig, title: 'Open Project Config' };
+  return item;
 }
 
 function moreFinishedItem(node: MoreFinishedNode): vscode.TreeItem {

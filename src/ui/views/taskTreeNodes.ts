@@ -68,7 +68,23 @@ export class MoreFinishedNode {
   ) {}
 }
 
-export type TaskTreeNode = StateNode | TaskNode | RunNode | PullRequestNode | CheckNode | MoreFinishedNode;
+/** The first row while `.switchyard/config.json` has keys that are ignored: it opens the file. */
+export class ConfigProblemNode {
+  readonly kind = 'config-problem';
+  constructor(
+    /** One message per ignored key, naming the file and the field. */
+    readonly problems: readonly string[],
+  ) {}
+}
+
+export type TaskTreeNode =
+  | StateNode
+  | TaskNode
+  | RunNode
+  | PullRequestNode
+  | CheckNode
+  | MoreFinishedNode
+  | ConfigProblemNode;
 
 /** True for the elements the Tasks tree hands to its context-menu commands. */
 export function isTaskTreeNode(value: unknown): value is TaskTreeNode {
@@ -78,6 +94,7 @@ export function isTaskTreeNode(value: unknown): value is TaskTreeNode {
     value instanceof RunNode ||
     value instanceof PullRequestNode ||
     value instanceof CheckNode ||
-    value instanceof MoreFinishedNode
+    value instanceof MoreFinishedNode ||
+    value instanceof ConfigProblemNode
   );
 }

@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
 import { errorMessage, isSwitchyardError } from '../../core/errors';
-import { TASK_STATES } from '../../core/model/taskStates';
+import { TASK_STATES, type TaskState } from '../../core/model/taskStates';
+import type { Task } from '../../core/model/task';
+import type { ArchivedTasks } from './archivedTasks';
 import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
 import {
   CheckNode,
+  ConfigProblemNode,
   MoreFinishedNode,
   PullRequestNode,
   RunNode,
@@ -44,10 +47,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly snapshot: ProjectSnapshot) {
+  constructor(
+    private readonly snapshot: ProjectSnapshot,
+    private readonly archived: ArchivedTasks,
+  ) {
     this.subscriptions = [
       this.changed,
       snapshot.onDidChange(() => this.changed.fire(undefined)),
+      archived.onDidChange(() => this.changed.fire(undefined)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire(undefined)),
     ];
   }
@@ -63,9 +70,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const state = recent?.state;
       const { shown, page } = this.snapshot.window('tree');
       const more = recent?.more ? [new MoreFinishedNode(Math.min(shown, recent.finished.length), page)] : [];
+      const problems = this.snapshot.configProblems;
       const rows = [
+        ...(problems.length ? [new ConfigProblemNode(problems)] : []),
         ...pipelineNodes(state),
-        ...stateNodes(state, recent?.more ? recent.finished.length : undefined),
+        ...stateNodes(state, recent?.more ? recent.finished.length : undefined, (t) => this.archived.hides(t)),
         ...more,
       ];
       // An empty tree shows the welcome view, which says the same in Restricted Mode (package.json viewsWelcome).
@@ -85,8 +94,19 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return [];
   }
 
-  /** The message shown above the tree: why the project could not be opened. */
+  /**
+   * The message shown above the tree: why the project could not be opened, or what of `.switchyard/config.json` is
+   * ignored (the tree's first row, Open Project Config, opens it).
+   */
   message(): string | undefined {
+    const problems = this.snapshot.configProblems;
+    if (problems.length && this.snapshot.error === undefined) {
+      const n = problems.length;
+      return (
+        `.switchyard/config.json: ${n} setting${n === 1 ? ' is' : 's are'} ignored (the defaults apply, the other ` +
+        `settings work): ${problems.map((p) => p.replace(/^.*?config\.json: /, '')).join('; ')}`
+      );
+    }
     // A folder outside git gets the welcome view's text and its Initialize Repository link instead: VS Code hides a
     // tree view's welcome content while the view has a message.
     if (this.snapshot.error === undefined || isSwitchyardError(this.snapshot.error, 'not-a-git-repo')) return undefined;
@@ -109,13 +129,33 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 }
 
 /**
- * One node per task state that has tasks, in lifecycle order; tasks by number. `finishedShown`: the state holds only
- * that many of the newest finished tasks (their states' counts say so).
+ * The tree's order of the states: the work in flight in lifecycle order, then what needs a person (failures and
+ * blocks) before what is DONE or CANCELED.
  */
-export function stateNodes(state: ProjectState | undefined, finishedShown?: number): StateNode[] {
+const TREE_ORDER: readonly TaskState[] = [
+  ...TASK_STATES.filter((s) => !['DONE', 'CANCELED', 'FAILED', 'BLOCKED', 'CHANGES_REQUESTED'].includes(s)),
+  'FAILED',
+  'BLOCKED',
+  'CHANGES_REQUESTED',
+  'DONE',
+  'CANCELED',
+];
+
+/**
+ * One node per task state that has tasks, in the tree's order (failures before DONE); tasks by number.
+ * `finishedShown`: the state holds only that many of the newest finished tasks (their states' counts say so).
+ * `hidden`: tasks Clear Finished archived from the tree.
+ */
+export function stateNodes(
+  state: ProjectState | undefined,
+  finishedShown?: number,
+  hidden: (task: Task) => boolean = () => false,
+): StateNode[] {
   if (!state) return [];
-  const byNumber = [...state.tasks].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
-  return TASK_STATES.map(
+  const byNumber = [...state.tasks]
+    .filter((t) => !hidden(t))
+    .sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
+  return TREE_ORDER.map(
     (s) =>
       new StateNode(
         s,

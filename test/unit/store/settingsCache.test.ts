@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { LayeredStateStore } from '../../../src/core/engine/layeredStateStore';
 import { isSwitchyardError } from '../../../src/core/errors';
+import { projectConfigProblems, readProjectConfig } from '../../../src/core/store/projectConfig';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 /**
@@ -87,17 +88,33 @@ describe('the cached project settings', () => {
     assert.equal(await running(), 3, 'the override dropped: the committed value applies');
   });
 
-  it('an invalid edit is an error naming the file on every read until fixed, then the fix applies', async () => {
+  it('an invalid key is ignored (the default applies, the other keys work) and named until fixed', async () => {
+    const defaults = await running();
     await writeFile(config, configWith(2));
     assert.equal(await running(), 2);
-    await writeFile(config, '{"version": 1, "wip": {"RUNNING": "many"}}\n');
-    for (let i = 0; i < 2; i++)
-      await assert.rejects(
-        running(),
-        (e: unknown) => isSwitchyardError(e, 'invalid-input') && e.message.includes(config),
-      );
+    await writeFile(config, '{"version": 1, "wip": {"RUNNING": "many"}, "verifyTimeoutSeconds": 77}\n');
+    for (let i = 0; i < 2; i++) {
+      const state = await store.read();
+      assert.equal(state.settings.wip.RUNNING, defaults, 'the invalid key: the default');
+      assert.equal(state.settings.verifyTimeoutSeconds, 77, 'the valid key applies');
+      const problems = await projectConfigProblems(tmp.dir);
+      assert.equal(problems.length, 1);
+      assert.match(problems[0]!, /config\.json: wip\.RUNNING: .* \(ignored: the default applies\)$/);
+      assert.ok(problems[0]!.includes(config));
+    }
+    await assert.rejects(readProjectConfig(tmp.dir, { strict: true }), (e: unknown) =>
+      isSwitchyardError(e, 'invalid-input'),
+    );
     await writeFile(config, configWith(6));
     assert.equal(await running(), 6);
+    assert.deepEqual(await projectConfigProblems(tmp.dir), []);
     assert.ok((await stat(config)).size > 0);
+  });
+
+  it('a file that is not JSON is ignored as a whole, named, and the project still reads', async () => {
+    await writeFile(config, '{"version": 1, "wip": {\n');
+    assert.equal(typeof (await running()), 'number');
+    const [problem] = await projectConfigProblems(tmp.dir);
+    assert.match(problem!, /not valid JSON .*; the whole file is ignored$/);
   });
 });

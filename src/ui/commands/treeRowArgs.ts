@@ -1,0 +1,47 @@
+import { isPipelineTreeNode, type PipelineTreeNode } from '../views/pipelineTreeNodes';
+import { isTaskTreeNode, type TaskTreeNode } from '../views/taskTreeNodes';
+
+/** The Restricted Mode row at the top of the tree (views/restrictedModeRow: a plain `{kind}` object). */
+interface RestrictedModeRow {
+  readonly kind: 'restricted-mode';
+}
+
+/** A row of the Tasks tree, as VS Code hands it to a command. */
+export type TreeRow = TaskTreeNode | PipelineTreeNode | RestrictedModeRow;
+
+/**
+ * How a command takes a Tasks tree row. VS Code passes the row to a context-menu command, and the focused row (or
+ * null when none has focus) to every view-title command, with the selected rows as a second argument.
+ * - `'row'`: the command works on a row (Run Task, Show Run Log…): the arguments reach it as they are;
+ * - a function: the command maps the row to its own arguments (Run Queue: a READY task row → that task);
+ * - absent: the command has nothing to do with a row (New Task, Set API Key…): it is called without arguments, as
+ *   from the palette.
+ */
+export type RowUse = 'row' | ((row: TreeRow) => unknown[]);
+
+export function isTreeRow(value: unknown): value is TreeRow {
+  return (
+    isTaskTreeNode(value) ||
+    isPipelineTreeNode(value) ||
+    (value as { kind?: unknown } | null | undefined)?.kind === 'restricted-mode'
+  );
+}
+
+/**
+ * The one place a command's arguments meet the Tasks tree: what the handler gets when VS Code calls it with a row
+ * (or with the "no focused row" null of a view-title button). Any other call's arguments pass unchanged.
+ */
+export function argsWithRow(args: readonly unknown[], use: RowUse | undefined): unknown[] {
+  if (!fromTree(args)) return [...args];
+  const [row] = args;
+  if (!isTreeRow(row)) return [];
+  if (use === 'row') return [...args];
+  return use ? use(row) : [];
+}
+
+/** True when VS Code called with a tree row (or the null of "no row has focus"), maybe followed by the selection. */
+export function fromTree(args: readonly unknown[]): boolean {
+  const [first, second] = args;
+  if (args.length > 2 || (first !== null && !isTreeRow(first))) return false;
+  return second === undefined || (Array.isArray(second) && second.every(isTreeRow));
+}
