@@ -9,7 +9,8 @@ import { claudeTranslator } from './translate';
 
 /**
  * `claude -p --output-format stream-json --verbose` (stream-json needs
- * --verbose in print mode), the prompt on stdin, file edits accepted
+ * --verbose in print mode) with `--include-partial-messages` (each call's
+ * final usage as it ends), the prompt on stdin, file edits accepted
  * (`--permission-mode acceptEdits`; more via `extraArgs`; none for a
  * review), `--resume <id>` for an interrupted attempt's session.
  */
@@ -25,6 +26,8 @@ const spec: CliLaneSpec<ClaudeStreamEvent> = {
       '--output-format',
       'stream-json',
       '--verbose',
+      // Each API call's final usage as its stream ends (`stream_event` message_delta), not only in the last result.
+      '--include-partial-messages',
       // A review asks for nothing: print mode then denies edits and commands.
       ...(review ? [] : ['--permission-mode', 'acceptEdits']),
       ...(settings.model ? ['--model', settings.model] : []),

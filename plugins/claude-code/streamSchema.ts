@@ -18,9 +18,14 @@ import { z } from 'zod';
  *   `api_error_status`, `permission_denials` and `modelUsage`, and the
  *   `system/permission_denied` message; samples in
  *   test/fixtures/cli-streams/claude/real-2.1.332/.
+ * - `stream_event` (with `--include-partial-messages`): the raw Messages API
+ *   stream events of each call, tagged with the call's `api_message_id`; its
+ *   `message_delta` carries the call's final `output_tokens` (2.1.332: an
+ *   `assistant` message's usage is the one of `message_start`,
+ *   `output_tokens: 1`).
  * Objects are loose: the CLI adds fields in every release; we read the ones
- * we need and keep the rest. Messages of other types (stream_event,
- * rate_limit_event, …) fail this schema and are kept verbatim as log events.
+ * we need and keep the rest. Messages of other types (rate_limit_event, …)
+ * fail this schema and are kept verbatim as log events.
  *
  * Note the `message` field: here it is an object (an Anthropic API message
  * with a `content` array), where Codex's `error` event has a string.
@@ -98,6 +103,14 @@ export const ClaudeStreamEvent = z.discriminatedUnion('type', [
     api_error_type: z.string().nullish().catch(undefined),
     /** …or, for a failed connection, the CLI's own kind (`connection_failed`). */
     api_error: z.string().nullish().catch(undefined),
+    session_id: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('stream_event'),
+    /** A Messages API stream event: `message_start`, …, `message_delta` (its `usage`: the call's final output), … */
+    event: z.looseObject({ type: z.string(), usage: ClaudeUsage.nullish().catch(undefined) }),
+    /** The id of the API message (the call) the event belongs to. */
+    api_message_id: z.string().optional(),
     session_id: z.string().optional(),
   }),
   z.looseObject({

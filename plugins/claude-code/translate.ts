@@ -1,5 +1,6 @@
 import type { LaneEvent } from '../../src/api';
 import { newOutcome, type StreamTranslator } from '../shared/streamTranslator';
+import { claudeCodeManifest } from './manifest';
 import { isEditOrCommand, judgeDenials } from './permissionDenials';
 import type { ClaudeStreamEvent, ContentBlock } from './streamSchema';
 import type { SessionTotals } from './sessionCostState';
@@ -16,6 +17,9 @@ type Of<T extends ClaudeStreamEvent['type']> = Extract<ClaudeStreamEvent, { type
  * - `assistant` content: `text` → `text`, `tool_use` → `tool-call`,
  *   `thinking` → `progress`, and the message's usage → `usage`, once per
  *   message (see UsageTally);
+ * - `stream_event`: its `message_delta` usage → `usage` (the call's final
+ *   output tokens, before any result); the rest → nothing (their content
+ *   comes again in the `assistant` message);
  * - an API error the CLI writes as an assistant message (`model:
  *   "<synthetic>"`, top-level `error`, `api_error_status`) is the CLI's
  *   error with its HTTP status, never model text: a `progress` line;
@@ -31,7 +35,7 @@ export function claudeTranslator(
   context: { workspaceDir?: string; restored?: SessionTotals } = {},
 ): StreamTranslator<ClaudeStreamEvent> {
   const outcome = newOutcome();
-  const tally = new UsageTally(context.restored);
+  const tally = new UsageTally(context.restored, claudeCodeManifest.modelPrices);
   /** Edit and command tool calls seen: tool_use id → tool name. */
   const requested = new Map<string, string>();
   let apiError: string | undefined;
@@ -117,8 +121,16 @@ export function claudeTranslator(
     return [
       ...session(event.session_id),
       ...event.message.content.flatMap(block),
-      ...usage(tally.message(event.message.id, event.message.usage)),
+      ...usage(tally.message(event.message.id, event.message.usage, event.message.model)),
     ];
+  };
+
+  const streamEvent = (event: Of<'stream_event'>): LaneEvent[] => {
+    const e = event.event;
+    // A call's usage counts from its first content (its `assistant` line) or its end, never from `message_start`
+    // alone: a stream cut before any content is not a paid call here (nor in the scripted servers).
+    if (e.type === 'message_delta') return usage(tally.message(event.api_message_id, e.usage));
+    return [];
   };
 
   const user = (event: Of<'user'>): LaneEvent[] => {
@@ -169,6 +181,8 @@ export function claudeTranslator(
           return system(event);
         case 'assistant':
           return assistant(event);
+        case 'stream_event':
+          return streamEvent(event);
         case 'user':
           return user(event);
         case 'result':

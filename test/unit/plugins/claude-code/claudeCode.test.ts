@@ -88,14 +88,17 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
               outputTokens: 2,
               cacheReadTokens: 11342,
               cacheWriteTokens: 5120,
-              costUsd: 0,
+              // Priced by the lane as it arrives (claude-sonnet-4-5: $3 / $15 per million tokens, cache writes
+              // 1.25×, reads 0.1×)…
+              costUsd: 0.0226446,
             },
           },
           {
             type: 'usage',
-            usage: { inputTokens: 8 + 22684, outputTokens: 229, cacheReadTokens: 22684, costUsd: 0 },
+            usage: { inputTokens: 8 + 22684, outputTokens: 229, cacheReadTokens: 22684, costUsd: 0.0102642 },
           },
-          { type: 'usage', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0.0421355 } },
+          // …and the result adds the rest of Claude Code's own cost.
+          { type: 'usage', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0.0092267 } },
         ],
       );
 
@@ -105,6 +108,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
         '--output-format',
         'stream-json',
         '--verbose',
+        '--include-partial-messages',
         '--permission-mode',
         'acceptEdits',
         '--model',

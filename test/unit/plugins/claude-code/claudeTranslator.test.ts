@@ -29,7 +29,8 @@ function translate(input: string[]) {
     }),
     { inputTokens: 0, outputTokens: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0 },
   );
-  return { events, outcome: t.outcome, total };
+  // A sum of float costs, to 1e-10 USD.
+  return { events, outcome: t.outcome, total: { ...total, costUsd: Number(total.costUsd.toFixed(10)) } };
 }
 
 describe('claude-code translator on the real 2.1.332 stream', () => {
@@ -46,8 +47,40 @@ describe('claude-code translator on the real 2.1.332 stream', () => {
       const all = lines('normal.jsonl');
       const { outcome, total } = translate(all.slice(0, -1));
       assert.equal(outcome.finished, false);
-      // msg_0 (text + tool_use: two lines, one usage) and msg_1: 100 input tokens each; output as of message_start.
-      assert.deepEqual(total, { inputTokens: 200, outputTokens: 2, cacheRead: 0, cacheWrite: 0, costUsd: 0 });
+      // msg_0 (text + tool_use: two lines, one usage) and msg_1: 100 input tokens each; output as of message_start
+      // (a stream without --include-partial-messages has no more), priced at the lane's price of claude-opus-5-5.
+      assert.deepEqual(total, { inputTokens: 200, outputTokens: 2, cacheRead: 0, cacheWrite: 0, costUsd: 0.00084 });
+    },
+  );
+
+  it(
+    "with --include-partial-messages, killed before its result: each finished call's final usage " +
+      '(its message_delta), priced by the lane; with the result, the total is Claude Code’s own cost',
+    () => {
+      const all = lines('partial-messages.jsonl');
+      const killed = translate(all.slice(0, -1));
+      assert.equal(killed.outcome.finished, false);
+      // Two calls of 100 input and 20 output tokens, at the price of the model the server named (claude-sonnet-4-5:
+      // $3 / $15 per million tokens).
+      assert.deepEqual(killed.total, {
+        inputTokens: 200,
+        outputTokens: 40,
+        cacheRead: 0,
+        cacheWrite: 0,
+        costUsd: 0.0012,
+      });
+      const whole = translate(all);
+      assert.equal(whole.outcome.succeeded, true);
+      // The result adds no token and the rest of Claude Code's cost (claude-opus-5-5 at $4 / $20): 0.0016 in all.
+      assert.deepEqual(whole.total, {
+        inputTokens: 200,
+        outputTokens: 40,
+        cacheRead: 0,
+        cacheWrite: 0,
+        costUsd: 0.0016,
+      });
+      // The rest of the raw stream is no event of ours.
+      assert.equal(whole.events.filter((e) => e.type === 'log' && e.line.includes('stream_event')).length, 0);
     },
   );
 

@@ -114,14 +114,19 @@ describe(
           assert.match(second.sessionId, /^[0-9a-f-]{36}$/);
           assert.notEqual(second.sessionId, first.sessionId, 'a new session, in the new worktree');
 
-          // The call that finished before the kill is in the killed run's events (counted per message, no result
-          // needed).
+          // The call that finished before the kill is in the killed run's events as the server served it, 100+20 tokens
+          // (counted per message, no result needed): its start's usage on its first content, then the rest at its end
+          // (the message_delta), priced by the lane at the model the server names (claude-sonnet-4-5: $3 / $15 per
+          // million tokens). The hung call, cut before any content, is not counted.
           const firstLog = (await readFile(join(repo.dir, '.switchyard', 'runs', first.id, 'events.jsonl'), 'utf8'))
             .trim()
             .split('\n')
             .map((l) => JSON.parse(l));
           const paid = firstLog.filter((l) => l.type === 'lane' && l.event.type === 'usage').map((l) => l.event.usage);
-          assert.deepEqual(paid, [{ inputTokens: 100, outputTokens: 1, costUsd: 0 }]);
+          assert.deepEqual(paid, [
+            { inputTokens: 100, outputTokens: 1, costUsd: 0.000315 },
+            { inputTokens: 0, outputTokens: 19, costUsd: 0.000285 },
+          ]);
 
           // The new session's first request: not the old session's history, the salvaged diff in its prompt.
           assert.equal(server.requests.length, 4);

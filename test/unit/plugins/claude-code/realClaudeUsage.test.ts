@@ -144,8 +144,9 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION}: usage of a re
       assert.ok(session && session.type === 'session');
       const second = await t.run('t1.2', { runId: 't1.1', sessionId: session.sessionId, sessionCwd: t.dir });
       assert.equal(second.result.status, 'succeeded', second.result.failureReason);
-      // The stopped process: its one answered call's tokens, as its message reported them (no result, so no cost).
-      assert.deepEqual(first.usage, { inputTokens: 1_000, outputTokens: 1, costUsd: 0 });
+      // The stopped process: its one answered call as served (its message_delta gives the final output; no result),
+      // priced by the lane at the model the server names (claude-sonnet-4-5: $3 / $15 per million tokens).
+      assertUsage(first.usage, { inputTokens: 1_000, outputTokens: 10, costUsd: (1_000 * 3 + 10 * 15) / 1e6 });
       // The resumed one: its own two calls, whatever totals the stopped one left in the transcript.
       assertUsage(second.usage, served(script, 2, 3));
     },
