@@ -139,12 +139,13 @@ describe('CLI output of untrusted text (a real process)', function () {
       ),
     );
     const log = await run('log', 't2.1');
-    // The log prints each event as JSON: an escape is the six characters `\u001b`, never the byte.
+    // The log prints each event as a readable line: escapes and bidirectional controls shown inert, never the bytes.
     assert.match(
       log.stdout,
       new RegExp(
-        String.raw`"stream":"stdout","line":".*\[open a terminal\]\(command:workbench\.action\.terminal\.new\).* ` +
-          String.raw`green photo<U\+202E>gnp\.exe"`,
+        String.raw`lane +stdout\| .*\[open a terminal\]\(command:workbench\.action\.terminal\.new\).* ` +
+          String.raw`green photo<U\+202E>gnp\.exe$`,
+        'm',
       ),
       'the lane output line is in the log',
     );

@@ -52,7 +52,10 @@ describe('salvage and run-level resume', () => {
       assert.deepEqual(inputs[1]!.resume, {
         runId: 't1.1',
         sessionId: 'session-1',
+        sessionCwd: first!.worktree,
         salvageBranch: 'switchyard/salvage/t1.1',
+        start: 'earlier-work',
+        workBranch: 'switchyard/salvage/t1.1',
       });
       assert.equal(state.tasks[0]!.state, 'DONE');
       assert.match(
@@ -103,7 +106,14 @@ describe('salvage and run-level resume', () => {
     assert.equal(state.runs[0]!.failureCode, 'interrupted');
     assert.equal(state.runs[0]!.salvage?.branch, 'switchyard/salvage/t1.1');
     assert.match(await project.diff('t1.1'), /half-done\.ts/);
-    assert.deepEqual(seen[0], { runId: 't1.1', sessionId: undefined, salvageBranch: 'switchyard/salvage/t1.1' });
+    assert.deepEqual(seen[0], {
+      runId: 't1.1',
+      sessionId: undefined,
+      sessionCwd: undefined,
+      salvageBranch: 'switchyard/salvage/t1.1',
+      start: 'earlier-work',
+      workBranch: 'switchyard/salvage/t1.1',
+    });
     assert.match(await project.diff('t1.2'), /half-done\.ts/, 'the retry starts from the salvaged work');
   });
 });
