@@ -65,7 +65,12 @@ describe('GitHub tokens for the pull-request flow (App, secret command)', functi
     // The push (and the fetches) went over HTTP with the fresh token, given to git for that command only.
     assert.ok(http!.tokens.length >= 2, 'the git server saw the push and the fetch');
     assert.deepEqual(new Set(http!.tokens), new Set([SECOND]), 'git borrowed the refreshed token');
-    assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1']), state.runs[0]!.headCommit);
+    // The pull request branch holds the run squashed into one commit on the run's base, the one the PR names.
+    const run = state.runs[0]!;
+    assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1']), run.pullRequest!.headSha);
+    assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1^']), run.baseCommit);
+    const runTree = (await repo.git.raw(['rev-parse', `${run.headCommit}^{tree}`])).trim();
+    assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1^{tree}']), runTree, "the run's change, whole");
     assert.doesNotMatch(await repo.git.raw(['remote', 'get-url', 'origin']), /ghs_|@/, 'no token in the remote URL');
     assert.equal(state.runs[0]!.pullRequest!.repository, 'o/r', 'the repository was read from the remote URL');
     assert.ok(
