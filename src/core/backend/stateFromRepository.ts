@@ -15,6 +15,8 @@ const COMMITTABLE = new Set([`${STATE_DIR}/config.json`, `${STATE_DIR}/.gitignor
  */
 export class StateFromRepository {
   private last: { stamp: FileStamp; tracked: string[] } | undefined;
+  /** The question being asked of git, and the index it is about: callers that come meanwhile share its answer. */
+  private asking: { key: string; tracked: Promise<string[]> } | undefined;
   private indexPath: Promise<string | undefined> | undefined;
 
   constructor(private readonly root: string) {}
@@ -31,6 +33,17 @@ export class StateFromRepository {
       this.last = { stamp, tracked: [] };
       return [];
     }
+    if (this.asking?.key === stamp.key) return this.asking.tracked;
+    const asking = { key: stamp.key, tracked: this.list(stamp) };
+    this.asking = asking;
+    try {
+      return await asking.tracked;
+    } finally {
+      if (this.asking === asking) this.asking = undefined;
+    }
+  }
+
+  private async list(stamp: FileStamp): Promise<string[]> {
     const listed = await git(this.root, ['ls-files', '-z', '--', STATE_DIR]);
     const tracked = listed.stdout.split('\0').filter((path) => path && !COMMITTABLE.has(path));
     this.last = { stamp, tracked };

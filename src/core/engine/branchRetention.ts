@@ -6,6 +6,7 @@ import type { Task } from '../model/task';
 import { openGitHub } from './githubAccess';
 import { pullRequestBranch } from './pullRequestFlow';
 import type { RunContext } from './runContext';
+import { sawBranchTip } from './targetBranch';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** `switchyard/<task>/<attempt>` (a run's branch) and `switchyard/salvage/<task>.<attempt>` (its salvaged work). */
@@ -34,16 +35,23 @@ function landedAt(task: Task): number | undefined {
  * per deletion or failure.
  */
 export async function pruneTaskBranches(ctx: RunContext, keepDays: number, now = Date.now()): Promise<string[]> {
-  const refs = await git(ctx.root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/switchyard/']);
+  const settings = (await ctx.store.readWorking()).settings;
+  // The same git process reads the target's tip for the drain's first integration (sawBranchTip).
+  const targetRef = `refs/heads/${settings.integration.targetBranch}`;
+  const format = '--format=%(objectname) %(tree) %(refname)';
+  const refs = await git(ctx.root, ['for-each-ref', format, 'refs/heads/switchyard/', targetRef]);
   const byTask = new Map<string, string[]>();
-  for (const branch of refs.stdout.split('\n').filter(Boolean)) {
-    const task = taskOfBranch(branch);
-    if (task) byTask.set(task, [...(byTask.get(task) ?? []), branch]);
+  let targetTip: { commit: string; tree: string } | undefined;
+  for (const line of refs.stdout.split('\n').filter(Boolean)) {
+    const [commit, tree, ref = ''] = line.split(' ');
+    if (ref === targetRef && commit && tree) targetTip = { commit, tree };
+    const task = ref.startsWith('refs/heads/') ? taskOfBranch(ref.slice('refs/heads/'.length)) : undefined;
+    if (task) byTask.set(task, [...(byTask.get(task) ?? []), ref.slice('refs/heads/'.length)]);
   }
+  sawBranchTip(ctx.root, settings.integration.targetBranch, targetTip);
   if (!byTask.size) return [];
   const tasks = await ctx.store.findFinished(byTask.keys());
   const lines: string[] = [];
-  const settings = (await ctx.store.readWorking()).settings;
   // A failed attempt's worktree (kept `worktree.keepFailedDays`) holds its branch: it goes with the branch.
   const worktrees = new Map((await listWorktrees(ctx.root)).map((w) => [w.branch, w.path]));
   for (const [id, branches] of byTask) {

@@ -68,6 +68,17 @@ export async function cachedBranchTip(root: string, branch: string): Promise<Tip
   return tip;
 }
 
+/**
+ * Records what a listing this process just made of `branch`'s ref found (its tip, or no such branch), when nothing
+ * is remembered yet: the first `cachedBranchTip` needs no git process of its own. The same value a first read gives.
+ */
+export function sawBranchTip(root: string, branch: string, tip: Tip | undefined): void {
+  const key = `${root}\0${branch}`;
+  if (tips.has(key)) return;
+  tips.set(key, tip ?? null);
+  if (tip) know(root, tip.commit);
+}
+
 /** Forgets the cached tip (the branch moved under a compare-and-swap, or may have). */
 export function forgetBranchTip(root: string, branch: string): void {
   tips.delete(`${root}\0${branch}`);

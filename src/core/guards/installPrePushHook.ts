@@ -223,20 +223,22 @@ function forwardHooks(previous: string, ours: string): void {
  * the shared config, so a repository that sets them is refused.
  */
 async function enableWorktreeConfig(dir: string): Promise<void> {
-  const enabled = (
-    await git(dir, ['config', '--type=bool', '--get', 'extensions.worktreeConfig'], [0, 1])
-  ).stdout.trim();
-  if (enabled === 'true') return;
-  // Both in one git process: `core.bare` read as git reads a boolean.
-  const local = (await git(dir, ['config', '--local', '--get-regexp', '^core\\.(worktree|bare)$'], [0, 1])).stdout;
+  // All three in one git process (git reads extensions.* from the repository's own config only); booleans read as
+  // git reads them, keys as git prints them (lower case).
+  const pattern = '^(extensions\\.worktreeconfig|core\\.(worktree|bare))$';
+  const local = (await git(dir, ['config', '--local', '--get-regexp', pattern], [0, 1])).stdout;
+  let enabled = false;
   let worktree = '';
   let bare = false;
   for (const line of local.split('\n')) {
     const [key, ...rest] = line.split(' ');
     const value = rest.join(' ');
-    if (key === 'core.worktree') worktree = value;
-    else if (key === 'core.bare') bare = rest.length === 0 || gitBoolean(value);
+    const set = rest.length === 0 || gitBoolean(value);
+    if (key === 'extensions.worktreeconfig') enabled = set;
+    else if (key === 'core.worktree') worktree = value;
+    else if (key === 'core.bare') bare = set;
   }
+  if (enabled) return;
   if (worktree || bare) {
     throw new SwitchyardError(
       'invalid-input',
