@@ -237,8 +237,17 @@ describe('The daily loop in VS Code (code-server + chromium)', function () {
       new RegExp(`merged switchyard/${note.id}/1 into main`).test(await toasts()) ? true : undefined,
     );
     assert.equal(git('rev-parse', '--abbrev-ref', 'HEAD'), 'main');
+    // One new commit on main (cherry-pick style, not a merge of the run branch): its only parent is main's previous
+    // tip, it carries the task's change, and its message names the task.
+    assert.equal(git('rev-parse', 'HEAD^@'), head, "the new commit's only parent is main's previous tip");
     assert.ok(existsSync(join(workspace.dir, 'notes', `${note.id}.md`)), 'the change is in the checked-out branch');
-    assert.equal(git('merge-base', '--is-ancestor', `switchyard/${note.id}/1`, 'HEAD'), '');
+    assert.equal(
+      git('show', `HEAD:notes/${note.id}.md`),
+      git('show', `switchyard/${note.id}/1:notes/${note.id}.md`),
+      "the commit holds the task's change",
+    );
+    assert.equal(git('diff', '--name-only', 'HEAD^', 'HEAD'), `notes/${note.id}.md`, "only the task's change");
+    assert.match(git('log', '-1', '--format=%B', 'HEAD'), new RegExp(`Switchyard task ${note.id}, run ${note.id}\\.1`));
     await themedShots('04-merged');
   });
 });

@@ -187,16 +187,21 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
     assert.equal(runs.length, 1, 'one attempt: a missing key is permanent, never retried with the same input');
     assert.match(
       failed.failureReason ?? '',
-      /^`sh .*missingKey\.sh` failed with exit code 1; stderr: error: OPENAI_API_KEY/,
+      /^`sh .*missingKey\.sh` failed with exit code 1: error: OPENAI_API_KEY is not set; stderr: error: OPENAI_API_KEY/,
     );
     // The failure's own notification (the progress notification of the run says FAILED too).
     const note = page
-      .locator('.notifications-toasts .notification-toast', { hasText: 'Summarize hello.txt FAILED' })
+      .locator('.notifications-toasts .notification-toast', { hasText: 'Summarize hello.txt failed' })
       .filter({ has: page.locator('.monaco-button', { hasText: 'Show Log' }) })
       .first();
     await note.waitFor({ state: 'visible', timeout: 30_000 });
     const message = await note.locator('.notification-list-item-message').innerText();
-    assert.match(message, /FAILED: `sh .*` failed with exit code 1; stderr: error: OPENAI_API_KEY is not set/);
+    // It leads with the reason in plain words (the agent's own error), then names the task and how it ended.
+    assert.match(
+      message,
+      /^error: OPENAI_API_KEY is not set — Switchyard: \S+ · Summarize hello\.txt failed \(exit code 1\)/,
+    );
+    assert.doesNotMatch(message, /not retried|missingKey\.sh/, 'no retry notes or command line in the headline');
     const buttons = await note.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts();
     assert.deepEqual([...buttons].sort(), ['Open Settings', 'Retry', 'Show Log']);
     await shotInThemes('03-missing-key-notification');

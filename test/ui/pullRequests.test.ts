@@ -377,9 +377,17 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
   });
 
   it('Set GitHub Token: refuses an empty token, stores one (a password), then offers replace or remove', async () => {
-    await workbench.runCommand('Switchyard: Set GitHub Token');
-    await workbench.waitForPrompt('GitHub token');
     const input = page.locator('.quick-input-widget .quick-input-box input');
+    // The host comes first, prefilled with the project's (github.apiUrl is unset here: github.com); the token is
+    // stored for that host only.
+    const acceptHost = async (): Promise<void> => {
+      await workbench.waitForPrompt('GitHub token: host');
+      assert.equal(await input.inputValue(), 'github.com', "the host is prefilled with the project's");
+      await page.keyboard.press('Enter');
+    };
+    await workbench.runCommand('Switchyard: Set GitHub Token');
+    await acceptHost();
+    await workbench.waitForPrompt('GitHub token for github.com');
     assert.equal(await input.getAttribute('type'), 'password');
     await page.keyboard.press('Enter');
     await page
@@ -388,15 +396,19 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
     await input.fill(TOKEN);
     await shot('08-set-token-dark.png');
     await page.keyboard.press('Enter');
-    await toasts('the GitHub token is stored').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await toasts('the GitHub token for github.com is stored').first().waitFor({ state: 'visible', timeout: 15_000 });
     await workbench.runCommand('Switchyard: Set GitHub Token');
-    await workbench.quickPickRow('Remove the stored GitHub token').waitFor({ state: 'visible', timeout: 15_000 });
-    assert.ok(await workbench.quickPickRow('Replace the stored GitHub token').isVisible());
-    await workbench.quickPickRow('Remove the stored GitHub token').click();
-    await toasts('removed the GitHub token').first().waitFor({ state: 'visible', timeout: 15_000 });
-    // Removed: the command asks for a token again, no choice first.
+    await acceptHost();
+    await workbench
+      .quickPickRow('Remove the stored GitHub token for github.com')
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    assert.ok(await workbench.quickPickRow('Replace the stored GitHub token for github.com').isVisible());
+    await workbench.quickPickRow('Remove the stored GitHub token for github.com').click();
+    await toasts('removed the GitHub token for github.com').first().waitFor({ state: 'visible', timeout: 15_000 });
+    // Removed: after the host, the command asks for a token again, no choice first.
     await workbench.runCommand('Switchyard: Set GitHub Token');
-    await workbench.waitForPrompt('GitHub token');
+    await acceptHost();
+    await workbench.waitForPrompt('GitHub token for github.com');
     assert.equal(await input.getAttribute('type'), 'password');
     await page.keyboard.press('Escape');
     const files = [join(workspace.dir, '.switchyard'), join(server.userDataDir, 'logs')]

@@ -184,7 +184,11 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
       );
 
       // The toast: VS Code turns `[label](command:…)` in a notification into a link (<a>) unless it is broken up.
-      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'FAILED' }).first();
+      // The failure's own notification: it leads with the agent's error, then names the task ("… failed").
+      const toast = page
+        .locator('.notifications-toasts .notification-toast', { hasText: `Switchyard: ${taskId} · Docs` })
+        .filter({ has: page.locator('.monaco-button', { hasText: 'Show Log' }) })
+        .first();
       await toast.waitFor({ state: 'visible', timeout: 30_000 });
       await toast.hover(); // a hovered toast stays
       // Expanded, the whole message shows (wrapped), so each word can be clicked where a link would be.
@@ -204,16 +208,20 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
       assert.equal(await toast.locator(LINK).count(), 0, 'no link anywhere in the toast');
       assert.ok(
         shown.text.includes(
-          `${taskId} · Docs [fail] [click me] (command:workbench.action.terminal.new) ${SHOWN_TITLE} FAILED`,
+          `${taskId} · Docs [fail] [click me] (command:workbench.action.terminal.new) ${SHOWN_TITLE} failed`,
         ),
         shown.text,
       );
       assert.match(
         shown.text,
         new RegExp(
-          String.raw`stderr: error: \[fix\] \(command:workbench\.action\.terminal\.sendSequence\?\S+ \[open a ` +
+          String.raw`error: \[fix\] \(command:workbench\.action\.terminal\.sendSequence\?\S+ \[open a ` +
             String.raw`terminal\] \(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe`,
         ),
+      );
+      assert.ok(
+        shown.text.indexOf('error: [fix]') < shown.text.indexOf(`Switchyard: ${taskId}`),
+        `the agent's error leads, the task follows: ${shown.text}`,
       );
       await shot('01-failed-notification.png');
 

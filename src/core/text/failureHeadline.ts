@@ -6,9 +6,12 @@ export interface FailureHeadline {
   how?: string;
 }
 
-/** A command lane's failure: "`cmd` failed with exit code 1; stderr: a | b" (plugins/command). */
+/**
+ * A command lane's failure: "`cmd` failed with exit code 1: lead | lines; stderr: a | b" (plugins/command; the lead,
+ * the first error its output names, only when one was found).
+ */
 const COMMAND_FAILED =
-  /^`[^`]*` failed with (exit code -?\d+|signal \w+)(?:; stderr: ([\s\S]*)| \(no stderr output\))$/;
+  /^`[^`]*` failed with (exit code -?\d+|signal \w+)(?:: ([\s\S]*?))?(?:; stderr: ([\s\S]*)| \(no stderr output\))$/;
 /** What the task record appends to a run's reason: the retry verdict, the attempts spent, a fallback lane. */
 const TASK_NOTES = /\s*\((?:not retried|attempt \d+ failed|\d+ of \d+ attempts?|lane \S+ \d+)[\s\S]*\)$/;
 
@@ -25,10 +28,15 @@ export function failureHeadline(raw: string): FailureHeadline {
   const command = COMMAND_FAILED.exec(reason);
   if (!command) return { reason: reason || 'no reason recorded' };
   const how = command[1]!;
-  const stderr = (command[2] ?? '')
-    .split(' | ')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  // The last lines of stderr hold the error; the first of them is usually its sentence.
+  const lines = (text: string | undefined): string[] =>
+    (text ?? '')
+      .split(' | ')
+      .map((l) => l.trim())
+      .filter(Boolean);
+  // The lead (the first error the output names) when the lane found one; else the last lines of stderr, which hold
+  // the error (the first of them is usually its sentence).
+  const lead = lines(command[2]);
+  if (lead.length) return { reason: lead.join('; '), how };
+  const stderr = lines(command[3]);
   return stderr.length ? { reason: stderr.join('; '), how } : { reason: `the agent ended with ${how}`, how };
 }

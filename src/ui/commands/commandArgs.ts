@@ -45,6 +45,9 @@ function nonEmpty(value: string, key: string): string {
 /** A lane id argument: a string, or undefined for "ask". */
 export function laneIdFrom(arg: unknown): string | undefined {
   if (arg === undefined || arg === null) return undefined;
+  // VS Code passes editor options (`{preserveFocus: false}`) when it runs a command through some gestures (a view's
+  // title menu): they name no lane, so they mean "no argument: ask", not an error.
+  if (isEditorOptions(arg)) return undefined;
   if (typeof arg !== 'string') throw new Error(`expected a lane id (a string), got ${describeArg(arg)}`);
   return nonEmpty(arg, 'lane');
 }
@@ -68,4 +71,14 @@ export function describeArg(value: unknown): string {
   const keys = Object.keys(value);
   if (!keys.length) return 'an empty object';
   return `an object with ${keys.length > 4 ? `${keys.slice(0, 4).join(', ')}…` : keys.join(', ')}`;
+}
+
+/** Keys of the editor options (`{preserveFocus, preview…}`) VS Code hands a command run through some gestures. */
+const EDITOR_OPTION_KEYS = new Set(['preserveFocus', 'preview', 'viewColumn', 'pinned', 'revealIfOpened', 'selection']);
+
+/** VS Code's editor options object (`{preserveFocus: false}`): no data for any command. */
+export function isEditorOptions(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => EDITOR_OPTION_KEYS.has(key));
 }

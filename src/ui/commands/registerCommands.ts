@@ -4,7 +4,7 @@ import type { CommandId } from '../commandIds';
 import { isPromptCanceled } from '../prompts/promptCanceled';
 import { isSendOptions } from './commandArgs';
 import { showMessage } from '../views/showMessage';
-import { argsWithRow, fromTree, type RowUse } from './treeRowArgs';
+import { argsWithRow, fromTree, isEditorOptionsCall, type RowUse } from './treeRowArgs';
 
 export interface CommandEntry {
   readonly id: CommandId;
@@ -44,6 +44,6 @@ export function guardedHandler({ handler, row }: Pick<CommandEntry, 'handler' | 
 export function invokedFromUi(args: readonly unknown[]): boolean {
   const [first, second] = args;
   if (args.length === 0 || (args.length === 1 && first === undefined)) return true;
-  if (fromTree(args)) return true;
+  if (fromTree(args) || isEditorOptionsCall(args)) return true;
   return first instanceof vscode.Uri && !isSendOptions(second);
 }

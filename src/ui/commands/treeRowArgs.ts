@@ -1,3 +1,4 @@
+import { isEditorOptions } from './commandArgs';
 import { isPipelineTreeNode, type PipelineTreeNode } from '../views/pipelineTreeNodes';
 import { isTaskTreeNode, type TaskTreeNode } from '../views/taskTreeNodes';
 
@@ -32,6 +33,7 @@ export function isTreeRow(value: unknown): value is TreeRow {
  * (or with the "no focused row" null of a view-title button). Any other call's arguments pass unchanged.
  */
 export function argsWithRow(args: readonly unknown[], use: RowUse | undefined): unknown[] {
+  if (isEditorOptionsCall(args)) return [];
   if (!fromTree(args)) return [...args];
   const [row] = args;
   if (!isTreeRow(row)) return [];
@@ -44,4 +46,12 @@ export function fromTree(args: readonly unknown[]): boolean {
   const [first, second] = args;
   if (args.length > 2 || (first !== null && !isTreeRow(first))) return false;
   return second === undefined || (Array.isArray(second) && second.every(isTreeRow));
+}
+
+/**
+ * True when the only argument is VS Code's editor options object (`{preserveFocus: false}`), as a view's title menu
+ * can pass: no data for any command, so the command is called as from the palette.
+ */
+export function isEditorOptionsCall(args: readonly unknown[]): boolean {
+  return args.length === 1 && isEditorOptions(args[0]);
 }

@@ -91,12 +91,14 @@ describe('command lane secrets (env setting)', function () {
           'a policy violation is not retried',
         );
 
-        // The failing command's stderr (with the token) is its failure reason, redacted.
+        // The failing command's stderr (with the token) is its failure reason, redacted: first its lead line (what
+        // failed, failureLeadLines), then the stderr tail.
         assert.equal(fails.state, 'FAILED');
         assert.match(
           fails.failureReason,
           new RegExp(
-            String.raw`failed with exit code 3; stderr: warning: token \[redacted DEPLOY_TOKEN\] expires soon \| ` +
+            String.raw`failed with exit code 3: error: deploy refused for \[redacted DEPLOY_TOKEN\]; ` +
+              String.raw`stderr: warning: token \[redacted DEPLOY_TOKEN\] expires soon \| ` +
               String.raw`error: deploy refused for \[redacted DEPLOY_TOKEN\]`,
           ),
         );

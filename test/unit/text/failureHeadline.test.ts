@@ -9,6 +9,17 @@ describe('a failure in plain words', () => {
     );
   });
 
+  it('leads with the first error the command lane found in the output, when it names one', () => {
+    assert.deepEqual(
+      failureHeadline(
+        '`sh /tmp/ws/missingKey.sh` failed with exit code 1: error: OPENAI_API_KEY is not set; stderr: error: ' +
+          'OPENAI_API_KEY is not set (not retried: permanent (key-missing: an API key or token the agent needs is ' +
+          'not set: set it (Set API Key, or the environment)))',
+      ),
+      { reason: 'error: OPENAI_API_KEY is not set', how: 'exit code 1' },
+    );
+  });
+
   it("drops the retry policy's notes and a breaker's news", () => {
     const raw =
       '`node agent.mjs` failed with exit code 2; stderr: error: missing key | see the docs; breaker on lane command ' +

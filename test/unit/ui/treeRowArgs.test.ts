@@ -43,6 +43,15 @@ describe('a Tasks tree row as a command argument', () => {
     assert.equal(fromTree(['t1']), false);
   });
 
+  it("VS Code's editor options ({preserveFocus}) are no argument: the command asks, as from the palette", () => {
+    assert.deepEqual(argsWithRow([{ preserveFocus: false }], undefined), []);
+    assert.deepEqual(argsWithRow([{ preserveFocus: true, preview: false }], 'row'), []);
+    assert.equal(laneIdFrom({ preserveFocus: false }), undefined);
+    // Data that is not only editor options still reaches the command (and a wrong shape is still an error).
+    assert.deepEqual(argsWithRow([{ title: 'x', spec: 'y' }], undefined), [{ title: 'x', spec: 'y' }]);
+    assert.throws(() => laneIdFrom({ preserveFocus: false, lane: 7 }), /expected a lane id/);
+  });
+
   it("never puts an argument's content in an error", () => {
     const error = (() => {
       try {
