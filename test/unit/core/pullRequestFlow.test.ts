@@ -419,6 +419,9 @@ describe('pull-request integration against a GitHub double and a real bare repos
         settings: (s) => {
           s.wip.AWAITING_CI = 1;
           s.wip.RUNNING = 1;
+          // a's check is held until b waits, which on a loaded machine took longer than the scaled 40 minutes (10 s):
+          // the deadline is not what this test is about.
+          s.integration.ciTimeoutSeconds = 300;
         },
       },
     );
