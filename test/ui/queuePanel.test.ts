@@ -16,7 +16,7 @@ import { Workbench, poll } from './workbench';
 // `command`-lane runs (a fixture agent held RUNNING until the test releases
 // it, and one that fails), and Retry in the panel starts a new attempt. The
 // panel comes back after a window reload. Pictures: test-output/ui-panel/;
-// with UPDATE_SCREENSHOT=1 also media/panel.png (the README's).
+// with UPDATE_SCREENSHOT=1 also media/panel.png (docs/vscode.md's).
 
 const OUT = join(REPO_ROOT, 'test-output', 'ui-panel');
 const HOLD_AGENT = join(REPO_ROOT, 'test', 'fixtures', 'holdAgent.mjs');

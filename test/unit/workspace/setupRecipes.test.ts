@@ -9,7 +9,7 @@ import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Project } from '../../../src/core/project';
 
 /**
- * The README's setup recipes for pnpm and a Python venv, run for real: each command exactly as the README's
+ * The setup recipes of docs/worktrees.md for pnpm and a Python venv, run for real: each command exactly as the
  * recipe table gives it, in a worktree of a small real project whose dependency is local (a tarball, a wheel).
  * No network: HOME is a temp folder whose npm/pnpm and pip configuration point every registry and index at a
  * closed loopback port, so a recipe that needed the network would fail here.
@@ -67,7 +67,7 @@ async function runTask(project: Project, acceptance: string, setupSays: RegExp) 
   return run;
 }
 
-describe('README setup recipes, run offline (pnpm, Python venv)', function () {
+describe('docs/worktrees.md setup recipes, run offline (pnpm, Python venv)', function () {
   this.timeout(180_000);
   let scratch: string;
   let repo: string;
