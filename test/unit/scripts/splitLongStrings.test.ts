@@ -39,8 +39,7 @@ describe('string splitting (scripts/split-long-strings.mjs)', function () {
   it('splits strings and templates at spaces into lines of at most 120 characters, with the same values', async () => {
     const source = [
       'const n = 7;',
-      `export const value = ['${words(30)}', \`${words(12)} \${n + 1} ${words(12, 'more')} \${'x y'}\`, ` +
-        `"${words(25, 'q')}"];`,
+      `export const value = ['${words(30)}', \`${words(12)} \${n + 1} ${words(12, 'more')} \${'x y'}\`, "${words(25, 'q')}"];`,
       '',
     ].join('\n');
     const { before, after, text } = await roundTrip(source);
