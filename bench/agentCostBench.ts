@@ -93,15 +93,13 @@ export async function benchAgentCost(): Promise<void> {
   const plain = await session(files, script, { promptCache: 'off' });
   const total = (s: Session) => s.prompts.reduce((n, p) => n + p, 0);
   console.log(
-    `15-turn growing-prefix session (claude-sonnet-4-5 prices): prompt tokens per call ` +
-      `${plain.prompts[0]} → ${plain.prompts.at(-1)}, ${total(plain)} in all`,
+    `15-turn growing-prefix session (claude-sonnet-4-5 prices): prompt tokens per call ${plain.prompts[0]} → ${plain.prompts.at(-1)}, ${total(plain)} in all`,
   );
   console.log(
     `  without caching: ${usd(plain.usage.costUsd)} (${plain.usage.inputTokens} prompt tokens at the input price)`,
   );
   console.log(
-    `  with caching:    ${usd(cached.usage.costUsd)} (${cached.usage.cacheReadTokens} read, ` +
-      `${cached.usage.cacheWriteTokens} written, ` +
+    `  with caching:    ${usd(cached.usage.costUsd)} (${cached.usage.cacheReadTokens} read, ${cached.usage.cacheWriteTokens} written, ` +
       `${cached.usage.inputTokens - cached.usage.cacheReadTokens! - cached.usage.cacheWriteTokens!} uncached; ` +
       `${Math.round((cached.usage.cacheReadTokens! / cached.usage.inputTokens) * 100)}% read from cache)`,
   );
@@ -123,11 +121,9 @@ export async function benchAgentCost(): Promise<void> {
     32_768,
   );
   console.log(
-    `${turns}-turn session, 20 KB tool output per turn, 32768-token window: task ${long.state}` +
-      `${long.failure ? ` (${long.failure})` : ''}; ${long.prompts.length} calls, ${long.compactions} compactions, ` +
+    `${turns}-turn session, 20 KB tool output per turn, 32768-token window: task ${long.state}${long.failure ? ` (${long.failure})` : ''}; ${long.prompts.length} calls, ${long.compactions} compactions, ` +
       `largest prompt ${Math.max(...long.prompts)} tokens, ${long.usage.inputTokens} prompt tokens in all ` +
-      `(${Math.round(((long.usage.cacheReadTokens ?? 0) / long.usage.inputTokens) * 100)}% read from cache), ` +
-      `${usd(long.usage.costUsd)}`,
+      `(${Math.round(((long.usage.cacheReadTokens ?? 0) / long.usage.inputTokens) * 100)}% read from cache), ${usd(long.usage.costUsd)}`,
   );
   console.log('  prompt tokens per call:');
   for (let i = 0; i < long.prompts.length; i += 20)

@@ -67,8 +67,7 @@ export async function benchClaims(): Promise<void> {
     const server = await startPostgres();
     cleanup.add(() => server.stop());
     console.log(
-      `${TASKS} independent tasks per measurement, ${ROUNDS} interleaved round(s), ` +
-        'one task per claim, finished at once; ' +
+      `${TASKS} independent tasks per measurement, ${ROUNDS} interleaved round(s), one task per claim, finished at once; ` +
         `nproc ${availableParallelism()}, load ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' ')}; ` +
@@ -194,8 +193,7 @@ async function verify(
   }
   if (problems.length) {
     throw new Error(
-      `claims benchmark, ${kind} backend, ${workers} worker(s): ${problems.length} problem(s): ` +
-        `${problems.slice(0, 6).join('; ')}${problems.length > 6 ? '; …' : ''}`,
+      `claims benchmark, ${kind} backend, ${workers} worker(s): ${problems.length} problem(s): ${problems.slice(0, 6).join('; ')}${problems.length > 6 ? '; …' : ''}`,
     );
   }
 }
@@ -220,8 +218,7 @@ class Worker {
     });
     const failed = (): Error =>
       new Error(
-        `claims worker ${this.child.pid} exited (code ${this.child.exitCode}, signal ` +
-          `${this.child.signalCode}) before it reported: ${this.stderr.trim() || '(no stderr)'}`,
+        `claims worker ${this.child.pid} exited (code ${this.child.exitCode}, signal ${this.child.signalCode}) before it reported: ${this.stderr.trim() || '(no stderr)'}`,
       );
     this.exited = new Promise((resolve, reject) => {
       this.child.on('error', reject);
@@ -230,8 +227,7 @@ class Worker {
           ? resolve()
           : reject(
               new Error(
-                `claims worker ${this.child.pid} exited with code ${code}, signal ${signal}: ` +
-                  `${this.stderr.trim() || '(no stderr)'}`,
+                `claims worker ${this.child.pid} exited with code ${code}, signal ${signal}: ${this.stderr.trim() || '(no stderr)'}`,
               ),
             ),
       );
@@ -395,12 +391,10 @@ function detail(m: Measured): string {
   ];
   return [
     `${m.kind.padEnd(8)} W=${m.workers}: ${TASKS} claims in ${(m.wallMs / 1000).toFixed(2)} s = ` +
-      `${m.perSecond.toFixed(1)} claims/s; per worker ${m.perWorker.join('/')}; empty claims ` +
-      `${m.emptyClaims}; load ${m.load.map((l) => l.toFixed(1)).join('→')}`,
+      `${m.perSecond.toFixed(1)} claims/s; per worker ${m.perWorker.join('/')}; empty claims ${m.emptyClaims}; load ${m.load.map((l) => l.toFixed(1)).join('→')}`,
     line('claim ', m.claim),
     line('finish', m.finish),
-    `           lock held ≥ ${(held / m.wallMs).toFixed(2)} of the wall time; probes before the start (all ` +
-      `READY, no runs): ${probes.join(', ')}`,
+    `           lock held ≥ ${(held / m.wallMs).toFixed(2)} of the wall time; probes before the start (all READY, no runs): ${probes.join(', ')}`,
     ...(Object.keys(m.statements).length
       ? [
           `           statements per claim (claim + finish), ms waiting for the answer: ${Object.entries(m.statements)
@@ -431,8 +425,7 @@ function report(results: readonly Measured[]): void {
     }`;
   const x = (v: number): string => `${v.toFixed(2)}x`;
   console.log(
-    '\nPer claimed task: claimTasks (an unlocked read, then one state transaction) and one finishing ' +
-      'transaction (RUNNING → VERIFYING, finishRun).',
+    '\nPer claimed task: claimTasks (an unlocked read, then one state transaction) and one finishing transaction (RUNNING → VERIFYING, finishRun).',
   );
   console.log(
     `Claims/s: best of ${ROUNDS} round(s) (every round in brackets). Baseline: the files backend at the same W.`,

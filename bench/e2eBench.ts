@@ -83,8 +83,7 @@ export async function benchE2e(): Promise<void> {
     rounds.push(rows);
   }
   console.log(
-    `${TASKS} tasks drained by \`node dist/cli.js run\` (command lane \`${COMMAND}\`), on top of finished history ` +
-      `(with the guard log such a history leaves: 2 verdicts a task); ${ROUNDS} rounds of every size, interleaved`,
+    `${TASKS} tasks drained by \`node dist/cli.js run\` (command lane \`${COMMAND}\`), on top of finished history (with the guard log such a history leaves: 2 verdicts a task); ${ROUNDS} rounds of every size, interleaved`,
   );
   console.log(
     `${'history'.padStart(8)}${'floor ms'.padStart(10)}${'ms/task'.padStart(22)}${'÷floor'.padStart(22)}` +
@@ -128,10 +127,7 @@ export async function benchE2e(): Promise<void> {
     );
   }
   console.log(
-    'medians over the rounds (range); ms/task: wall time of the drain; ÷0: against the first size in the same round; ' +
-      'CPU ms: user + system of the drain and every process under it per task (getrusage as their subreaper, the ' +
-      'supervisor and what it starts included); status: median of `node dist/cli.js status` (5 runs a round; max: ' +
-      'the slowest of all); peak RSS: the largest process of the drain, the highest of the rounds',
+    'medians over the rounds (range); ms/task: wall time of the drain; ÷0: against the first size in the same round; CPU ms: user + system of the drain and every process under it per task (getrusage as their subreaper, the supervisor and what it starts included); status: median of `node dist/cli.js status` (5 runs a round; max: the slowest of all); peak RSS: the largest process of the drain, the highest of the rounds',
   );
 }
 

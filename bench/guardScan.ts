@@ -23,8 +23,7 @@ export async function benchGuardScan(): Promise<void> {
     const started = performance.now();
     const { work, base, head } = await makeRepo(dir);
     console.log(
-      `${FILES} files generated and cloned in ${((performance.now() - started) / 1000).toFixed(1)} s; a ` +
-        `push of ${CHANGED} changed files`,
+      `${FILES} files generated and cloned in ${((performance.now() - started) / 1000).toFixed(1)} s; a push of ${CHANGED} changed files`,
     );
     const stdin = `refs/heads/main ${head} refs/heads/main ${base}\n`;
 
@@ -54,8 +53,7 @@ export async function benchGuardScan(): Promise<void> {
     const guardMs = mid(times.guard);
     console.log(`full tree: raw git grep (baseline)                    ${fmt(rawMs)}  1.00x`);
     console.log(
-      `full tree: guard (git grep -z + parse, ${found} found)      ${fmt(guardMs)}  ` +
-        `${(guardMs / rawMs).toFixed(2)}x  (target ≤ 1.30x)`,
+      `full tree: guard (git grep -z + parse, ${found} found)      ${fmt(guardMs)}  ${(guardMs / rawMs).toFixed(2)}x  (target ≤ 1.30x)`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -125,11 +125,10 @@ async function interleavedStrictVsRaw(dir: string): Promise<void> {
     )} ms`,
   );
   console.log(
-    `  journal strict            ${spread(stricts.map(rate))} ev/s, p50 ` +
-      `${spread(
-        stricts.map((r) => pct(r.latencies, 50)),
-        3,
-      )} ms`,
+    `  journal strict            ${spread(stricts.map(rate))} ev/s, p50 ${spread(
+      stricts.map((r) => pct(r.latencies, 50)),
+      3,
+    )} ms`,
   );
   console.log(`  strict / raw, per round   ${spread(ratios, 2)}x`);
 }
@@ -179,9 +178,7 @@ export async function benchJournal(): Promise<void> {
     const parseDropped = await best(() => rawParse(false));
     const resume = await best(ours);
     console.log(
-      `\nresume read of a 100k-event journal: raw JSON.parse per line, keeping the events ` +
-        `${parse.toFixed(0)} ms (dropping them ${parseDropped.toFixed(0)} ms); readJournal (parse + zod + ` +
-        `seq check) ${resume.toFixed(0)} ms = ${(resume / parse).toFixed(2)}x raw ` +
+      `\nresume read of a 100k-event journal: raw JSON.parse per line, keeping the events ${parse.toFixed(0)} ms (dropping them ${parseDropped.toFixed(0)} ms); readJournal (parse + zod + seq check) ${resume.toFixed(0)} ms = ${(resume / parse).toFixed(2)}x raw ` +
         `(${(resume / parseDropped).toFixed(2)}x the dropping parse)`,
     );
   } finally {

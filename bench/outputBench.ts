@@ -55,14 +55,11 @@ export async function benchOutput(): Promise<void> {
       times.push(r.ms);
       console.log(
         `${name.padEnd(22)} ${(r.ms / 1000).toFixed(2).padStart(6)} s (${(r.ms / idle.ms).toFixed(1)}× ` +
-          `idle, ${((r.ms - idle.ms) / mib).toFixed(0)} ms/MiB above idle)  peak RSS ` +
-          `+${(r.peak - idle.peak).toFixed(1)} MiB over idle (target ≤ 50)  events.jsonl ` +
-          `${(r.size / MiB).toFixed(2)} MiB (cap 10 MiB)`,
+          `idle, ${((r.ms - idle.ms) / mib).toFixed(0)} ms/MiB above idle)  peak RSS +${(r.peak - idle.peak).toFixed(1)} MiB over idle (target ≤ 50)  events.jsonl ${(r.size / MiB).toFixed(2)} MiB (cap 10 MiB)`,
       );
     }
     console.log(
-      `time, 50 MB ÷ 10 MB of lines: ${(times[1]! / times[0]!).toFixed(2)}× for ` +
-        `${(48.2 / 9.6).toFixed(1)}× the output (linear or better)`,
+      `time, 50 MB ÷ 10 MB of lines: ${(times[1]! / times[0]!).toFixed(2)}× for ${(48.2 / 9.6).toFixed(1)}× the output (linear or better)`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });

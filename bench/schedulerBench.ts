@@ -24,8 +24,7 @@ export async function benchScheduler(): Promise<void> {
   const dag = randomDag(TASKS, AVG_DEPS, 42);
   const edges = dag.reduce((n, t) => n + t.deps.length, 0);
   console.log(
-    `${TASKS} tasks, ${edges} dependencies (${(edges / TASKS).toFixed(2)} on average), WIP limits ` +
-      `${JSON.stringify(LIMITS)}, instant lanes`,
+    `${TASKS} tasks, ${edges} dependencies (${(edges / TASKS).toFixed(2)} on average), WIP limits ${JSON.stringify(LIMITS)}, instant lanes`,
   );
 
   // Both schedulers first drain a smaller DAG, so V8 has compiled their code; the first 10k drain is reported too.
@@ -50,23 +49,19 @@ export async function benchScheduler(): Promise<void> {
   const ratio = naive.ms / fast.ms;
   console.log(`ticks (batches)                         ${fast.ticks}`);
   console.log(
-    `incremental, first 10k drain            ${fmt(first)}  (${((first * 1000) / TASKS).toFixed(1)} ` +
-      `µs/task)   target ≤ 1000 ms`,
+    `incremental, first 10k drain            ${fmt(first)}  (${((first * 1000) / TASKS).toFixed(1)} µs/task)   target ≤ 1000 ms`,
   );
   console.log(
-    `incremental, best of 5                  ${fmt(fast.ms)}  (${((fast.ms * 1000) / TASKS).toFixed(1)} ` +
-      `µs/task, ${((fast.ms * 1000) / fast.ticks).toFixed(1)} µs/tick)   target ≤ 1000 ms`,
+    `incremental, best of 5                  ${fmt(fast.ms)}  (${((fast.ms * 1000) / TASKS).toFixed(1)} µs/task, ${((fast.ms * 1000) / fast.ticks).toFixed(1)} µs/tick)   target ≤ 1000 ms`,
   );
   console.log(`naive rescan per tick, best of 5        ${fmt(naive.ms)}  (the baseline)`);
   console.log(
-    `speed-up                                ${ratio.toFixed(0)}× (first drain: ` +
-      `${(naive.ms / first).toFixed(0)}×)   target ≥ 20×`,
+    `speed-up                                ${ratio.toFixed(0)}× (first drain: ${(naive.ms / first).toFixed(0)}×)   target ≥ 20×`,
   );
   console.log(`same start order                        yes (${fast.order.length} starts)`);
   console.log(`harness alone (taken off all figures)   ${fmt(harness.ms)}`);
   console.log(
-    `heap growth during the first drain      ${mb(heapAfter - heapBefore)} ` +
-      `(${global.gc ? 'after a GC' : 'without --expose-gc: garbage included'})`,
+    `heap growth during the first drain      ${mb(heapAfter - heapBefore)} (${global.gc ? 'after a GC' : 'without --expose-gc: garbage included'})`,
   );
   console.log(`peak RSS of the process                 ${mb(process.resourceUsage().maxRSS * 1024)}`);
   if (first > 1_000 || ratio < 20) console.log('WARNING: a target was missed');

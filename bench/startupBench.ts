@@ -44,14 +44,12 @@ export async function benchStartup(): Promise<void> {
     const size = (await stat(entry)).size;
     const runtimeSize = (await stat(runtime)).size;
     console.log(
-      `dist/extension.js ${(size / 1024).toFixed(1)} KiB (target ≤ 200 KB); dist/extensionRuntime.js ` +
-        `${(runtimeSize / 1024).toFixed(1)} KiB, loaded on the first command; ${ROUNDS} rounds, fresh processes`,
+      `dist/extension.js ${(size / 1024).toFixed(1)} KiB (target ≤ 200 KB); dist/extensionRuntime.js ${(runtimeSize / 1024).toFixed(1)} KiB, loaded on the first command; ${ROUNDS} rounds, fresh processes`,
     );
     console.log(`node -e 0 (floor), whole process               ${spread(node)}`);
     console.log(`extension.js: whole process                    ${spread(light.map((p) => p.wallMs))}`);
     console.log(
-      `extension.js: require + activate() in process  ${spread(light.map((p) => p.requireMs + p.activateMs))}` +
-        '  (target ≤ 50 ms)',
+      `extension.js: require + activate() in process  ${spread(light.map((p) => p.requireMs + p.activateMs))}  (target ≤ 50 ms)`,
     );
     console.log(`  of which require                             ${spread(light.map((p) => p.requireMs))}`);
     console.log(

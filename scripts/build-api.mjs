@@ -52,8 +52,7 @@ export function generateApiDeclaration() {
     if (relativeImports.length) {
       const modules = [...new Set(relativeImports.map((m) => m[1] ?? m[2]))].join(', ');
       throw new Error(
-        `the declaration of ${SOURCE} refers to ${modules}: a public type must be declared in ${SOURCE} itself ` +
-          '(a plain interface or type, checked against the schema in test/types/publicApi.ts)',
+        `the declaration of ${SOURCE} refers to ${modules}: a public type must be declared in ${SOURCE} itself (a plain interface or type, checked against the schema in test/types/publicApi.ts)`,
       );
     }
     const biome = join(REPO, 'node_modules', '.bin', 'biome');
@@ -98,8 +97,7 @@ export function checkApiDeclaration(file = join(REPO, TARGET)) {
     ok: false,
     message:
       `${name} is stale: it differs from the declaration of ${SOURCE} from line ${line + 1} ` +
-      `(generated: ${JSON.stringify(expectedLines[line] ?? '')}, file: ${JSON.stringify(actualLines[line] ?? '')}). ` +
-      `Run \`${REGENERATE}\` and commit ${TARGET}.`,
+      `(generated: ${JSON.stringify(expectedLines[line] ?? '')}, file: ${JSON.stringify(actualLines[line] ?? '')}). Run \`${REGENERATE}\` and commit ${TARGET}.`,
   };
 }
 

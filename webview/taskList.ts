@@ -166,8 +166,7 @@ export class TaskList {
     const details = info(task, this.store, now);
     row.setAttribute(
       'aria-label',
-      `${task.id} ${task.title}, ${task.state}, lane ` +
-        `${task.lane}${details.textContent ? `, ${details.textContent}` : ''}`,
+      `${task.id} ${task.title}, ${task.state}, lane ${task.lane}${details.textContent ? `, ${details.textContent}` : ''}`,
     );
     row.replaceChildren(
       h(
@@ -276,8 +275,7 @@ function info(task: PanelTask, store: PanelStore, now: number): HTMLElement {
     return cell;
   }
   if (run)
-    cell.textContent =
-      `${run.id} · ` + `${duration(run.durationMs)}${run.costUsd !== undefined ? ` · ${usd(run.costUsd)}` : ''}`;
+    cell.textContent = `${run.id} · ${duration(run.durationMs)}${run.costUsd !== undefined ? ` · ${usd(run.costUsd)}` : ''}`;
   return cell;
 }
 

@@ -23,8 +23,7 @@ export const anthropicLaneManifest: LaneManifest = {
   apiVersion: LANE_API_VERSION,
   kind: 'api',
   description:
-    "Switchyard's own agent loop over Anthropic's Messages API (tool use, streaming); resumes mid-turn " +
-    'from the journal.',
+    "Switchyard's own agent loop over Anthropic's Messages API (tool use, streaming); resumes mid-turn from the journal.",
   defaultRetryCap: 2,
   defaultTimeoutMs: 30 * 60_000,
   price: MTOK(3, 15),
@@ -52,9 +51,7 @@ export const anthropicLaneManifest: LaneManifest = {
     },
     promptCache: {
       description:
-        'Prompt caching: "5m" (default) marks cache breakpoints on the tools, the system prompt and the latest ' +
-        'messages (Anthropic\'s 5-minute cache: writes 1.25× the input price, reads 0.1×); "1h" uses the 1-hour ' +
-        'cache (writes 2×); "off" marks none.',
+        'Prompt caching: "5m" (default) marks cache breakpoints on the tools, the system prompt and the latest messages (Anthropic\'s 5-minute cache: writes 1.25× the input price, reads 0.1×); "1h" uses the 1-hour cache (writes 2×); "off" marks none.',
       type: 'string',
       class: 'plain',
     },

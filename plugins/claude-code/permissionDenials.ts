@@ -38,17 +38,11 @@ export function judgeDenials(
     if (outside.length && outside.every((p) => p !== undefined))
       return {
         kind: 'outside-worktree',
-        message:
-          `${cli} was refused every edit it asked for because each named a file outside the run's worktree ` +
-          `(${[...new Set(outside)].join(', ')}): it acted on another directory, which no permission setting ` +
-          `fixes; the next attempt starts a new session in its own worktree`,
+        message: `${cli} was refused every edit it asked for because each named a file outside the run's worktree (${[...new Set(outside)].join(', ')}): it acted on another directory, which no permission setting fixes; the next attempt starts a new session in its own worktree`,
       };
     return {
       kind: 'all-denied',
-      message:
-        `${cli} was denied every edit and command it asked for: ${tools}. Nothing it meant to change was ` +
-        `changed; allow these tools for the lane, e.g. extraArgs ["--permission-mode","acceptEdits"] or ` +
-        `["--allowedTools","Bash(npm test:*)"]`,
+      message: `${cli} was denied every edit and command it asked for: ${tools}. Nothing it meant to change was changed; allow these tools for the lane, e.g. extraArgs ["--permission-mode","acceptEdits"] or ["--allowedTools","Bash(npm test:*)"]`,
     };
   }
   return { kind: 'some-denied', message: `${cli} was denied ${denials.length} tool call(s): ${tools}; the others ran` };

@@ -53,9 +53,7 @@ export function claudeTranslator(
       return [
         {
           type: 'progress',
-          message:
-            `claude retries an API call (${why}): attempt ${event.attempt ?? '?'} of ` +
-            `${event.max_retries ?? '?'} in ${event.retry_delay_ms ?? '?'} ms`,
+          message: `claude retries an API call (${why}): attempt ${event.attempt ?? '?'} of ${event.max_retries ?? '?'} in ${event.retry_delay_ms ?? '?'} ms`,
         },
         raw,
       ];

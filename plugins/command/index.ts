@@ -130,8 +130,7 @@ function reviewVerdict(
     const why = exitCode === undefined ? `signal ${signal ?? 'unknown'}` : `exit code ${exitCode}`;
     return {
       status: 'failed',
-      failureReason:
-        `review \`${command}\` could not run ` + `(${why})${stderr.length ? `; stderr: ${stderr.join(' | ')}` : ''}`,
+      failureReason: `review \`${command}\` could not run (${why})${stderr.length ? `; stderr: ${stderr.join(' | ')}` : ''}`,
     };
   }
   return {

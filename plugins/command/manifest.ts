@@ -13,17 +13,14 @@ export const commandLaneManifest: LaneManifest = {
   settings: {
     command: {
       description:
-        'The command line to run (through the shell). The task spec arrives on stdin, whole in the file ' +
-        'named by SWITCHYARD_TASK_SPEC_FILE, and in SWITCHYARD_TASK_SPEC (cut with a note past 64 KiB).',
+        'The command line to run (through the shell). The task spec arrives on stdin, whole in the file named by SWITCHYARD_TASK_SPEC_FILE, and in SWITCHYARD_TASK_SPEC (cut with a note past 64 KiB).',
       required: true,
       type: 'string',
       class: 'executes',
     },
     reviewCommand: {
       description:
-        'What a review run executes (default: command) with SWITCHYARD_REVIEW=1 and the spec, the diff and ' +
-        'the gate evidence on stdin: exit 0 approves, another exit code requests changes (its last output ' +
-        'lines are the reasons).',
+        'What a review run executes (default: command) with SWITCHYARD_REVIEW=1 and the spec, the diff and the gate evidence on stdin: exit 0 approves, another exit code requests changes (its last output lines are the reasons).',
       type: 'string',
       class: 'executes',
     },
@@ -34,8 +31,7 @@ export const commandLaneManifest: LaneManifest = {
     },
     env: {
       description:
-        'Names of extra environment variables to pass through from the parent environment, as a JSON list, ' +
-        'e.g. ["MY_TOKEN"].',
+        'Names of extra environment variables to pass through from the parent environment, as a JSON list, e.g. ["MY_TOKEN"].',
       type: 'string[]',
       class: 'routes-credential',
     },

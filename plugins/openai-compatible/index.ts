@@ -44,9 +44,7 @@ async function serverReadiness(input: LaneReadinessInput): Promise<LaneReadiness
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
     return {
       ready: false,
-      reason:
-        `lane "openai-compatible" cannot reach its server at ${parsed.settings.baseUrl} (${why}): start the ` +
-        'server or fix the "baseUrl" setting',
+      reason: `lane "openai-compatible" cannot reach its server at ${parsed.settings.baseUrl} (${why}): start the server or fix the "baseUrl" setting`,
       fix: { kind: 'setting', setting: 'baseUrl' },
     };
   }

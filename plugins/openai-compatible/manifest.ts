@@ -9,8 +9,7 @@ export const openaiCompatibleLaneManifest: LaneManifest = {
   apiVersion: LANE_API_VERSION,
   kind: 'api',
   description:
-    "Switchyard's own agent loop over any chat-completions server with tool calls and streaming; resumes " +
-    'mid-turn from the journal.',
+    "Switchyard's own agent loop over any chat-completions server with tool calls and streaming; resumes mid-turn from the journal.",
   defaultRetryCap: 2,
   defaultTimeoutMs: 30 * 60_000,
   // A local model costs nothing per token; for a paid endpoint set the `price` setting.
@@ -18,9 +17,7 @@ export const openaiCompatibleLaneManifest: LaneManifest = {
   settings: {
     baseUrl: {
       description:
-        "The server's OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (vLLM), " +
-        'http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:1234/v1 (LM Studio), ' +
-        'https://openrouter.ai/api/v1.',
+        "The server's OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (vLLM), http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:1234/v1 (LM Studio), https://openrouter.ai/api/v1.",
       required: true,
       type: 'string',
       class: 'routes-credential',
@@ -32,9 +29,7 @@ export const openaiCompatibleLaneManifest: LaneManifest = {
       class: 'plain',
     },
     headers: {
-      description:
-        `Extra HTTP headers, e.g. {"HTTP-Referer": "…"} for OpenRouter. Put a key in ` +
-        `${OPENAI_COMPATIBLE_KEY}, not here.`,
+      description: `Extra HTTP headers, e.g. {"HTTP-Referer": "…"} for OpenRouter. Put a key in ${OPENAI_COMPATIBLE_KEY}, not here.`,
       type: 'object',
       class: 'routes-credential',
     },

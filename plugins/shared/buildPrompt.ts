@@ -26,8 +26,7 @@ export function buildPrompt(
   if (task.acceptance) lines.push('', `The task is done when \`${task.acceptance}\` exits 0 in this repository.`);
   lines.push(
     '',
-    'Work only in the current directory (a git worktree made for this task). Leave your changes in the ' +
-      'working tree; you need not commit them.',
+    'Work only in the current directory (a git worktree made for this task). Leave your changes in the working tree; you need not commit them.',
   );
 
   lines.push(...earlierWork(input, context));
@@ -53,10 +52,8 @@ function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume' | 'feedback'
     return [
       '',
       judged
-        ? `This continues your earlier session for this task (attempt ${input.attempt.attempt}). Your last ` +
-          'attempt finished, but its result was not accepted: the feedback below says why.'
-        : `This continues your earlier session for this task, which was interrupted before it finished ` +
-          `(attempt ${input.attempt.attempt}).${why}`,
+        ? `This continues your earlier session for this task (attempt ${input.attempt.attempt}). Your last attempt finished, but its result was not accepted: the feedback below says why.`
+        : `This continues your earlier session for this task, which was interrupted before it finished (attempt ${input.attempt.attempt}).${why}`,
       'The working tree holds the work you had done so far. Check it, then finish the task.',
     ];
   if (!resume) return [];
@@ -69,8 +66,7 @@ function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume' | 'feedback'
     return [
       '',
       `An earlier attempt (run ${resume.runId}) made a change for this task that was not kept.${why}`,
-      `${where} The working tree does NOT hold that change (it is on branch ${work.branch}): make the change ` +
-        `again on top of the code as it is now, using its diff only as a reference.`,
+      `${where} The working tree does NOT hold that change (it is on branch ${work.branch}): make the change again on top of the code as it is now, using its diff only as a reference.`,
       ...diff("That attempt's diff"),
     ];
   }
@@ -78,18 +74,15 @@ function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume' | 'feedback'
     return [
       '',
       judged
-        ? `An earlier attempt (run ${resume.runId}) finished, but its result was not accepted (the feedback ` +
-          'below says why).'
+        ? `An earlier attempt (run ${resume.runId}) finished, but its result was not accepted (the feedback below says why).`
         : `An earlier attempt (run ${resume.runId}) stopped before it finished.${why}`,
-      `Its ${judged ? '' : 'partial '}work was kept on branch ${work.branch}, and this working tree already starts ` +
-        `from it. Review it and continue from it instead of starting over.`,
+      `Its ${judged ? '' : 'partial '}work was kept on branch ${work.branch}, and this working tree already starts from it. Review it and continue from it instead of starting over.`,
       ...diff("Its diff against the task's starting point"),
     ];
   if (resume.start === 'earlier-work')
     return [
       '',
-      `This working tree starts from the change of an earlier attempt (run ${resume.runId}` +
-        `${resume.workBranch ? `, branch ${resume.workBranch}` : ''}).${why}`,
+      `This working tree starts from the change of an earlier attempt (run ${resume.runId}${resume.workBranch ? `, branch ${resume.workBranch}` : ''}).${why}`,
       'Check it and fix it rather than starting over.',
     ];
   return [];
@@ -101,8 +94,7 @@ function earlierWork(input: Pick<LaneRunInput, 'attempt' | 'resume' | 'feedback'
  */
 function reviewPrompt(task: LaneRunInput['task']): string {
   return [
-    `Review the change another agent made for the task "${task.title.trim()}". The current directory is a ` +
-      `git worktree at that change.`,
+    `Review the change another agent made for the task "${task.title.trim()}". The current directory is a git worktree at that change.`,
     'Read and check it; do not change any file.',
     '',
     task.spec.trim(),

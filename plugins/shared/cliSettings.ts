@@ -62,8 +62,7 @@ export function cliSettingsDocs(
     },
     passEnv: {
       description:
-        'Names of parent environment variables to pass to the CLI (e.g. ["AWS_PROFILE"] or ["AWS_*"]); ' +
-        'nothing else beyond the allowlist is inherited.',
+        'Names of parent environment variables to pass to the CLI (e.g. ["AWS_PROFILE"] or ["AWS_*"]); nothing else beyond the allowlist is inherited.',
       type: 'string[]',
       class: 'routes-credential',
     },

@@ -25,8 +25,7 @@ export function describeCliFailure(facts: FailureFacts): string {
   if (end.spawnError) parts.push(`${cli} could not be started: ${end.spawnError}`);
   else if (!facts.finished && end.cutLine !== undefined) {
     parts.push(
-      `${cli}'s stream stopped mid-line after ${end.cutLine.length} characters, before a result: ` +
-        `${JSON.stringify(clip(end.cutLine, MAX_CUT_SHOWN))}`,
+      `${cli}'s stream stopped mid-line after ${end.cutLine.length} characters, before a result: ${JSON.stringify(clip(end.cutLine, MAX_CUT_SHOWN))}`,
     );
   } else if (!facts.finished && !facts.cliError) parts.push(`${cli}'s stream ended without a result`);
   if (end.aborted) parts.push(`${cli} was stopped (${how(end)}) because the run was aborted`);

@@ -16,16 +16,12 @@ export async function findBinary(
   setting: string | undefined,
   path: string | undefined,
 ): Promise<BinaryLookup> {
-  const fix =
-    `set the lane's binary (switchyard lanes set ${laneId} binary=/path/to/${names[0]}) or put ${names[0]} ` +
-    `on PATH`;
+  const fix = `set the lane's binary (switchyard lanes set ${laneId} binary=/path/to/${names[0]}) or put ${names[0]} on PATH`;
   if (setting && (isAbsolute(setting) || setting.includes('/'))) {
     if (!isAbsolute(setting)) {
       return {
         ok: false,
-        reason:
-          `lane "${laneId}": the binary setting "${setting}" is a relative path; give an absolute path or a ` +
-          `name to look up on PATH`,
+        reason: `lane "${laneId}": the binary setting "${setting}" is a relative path; give an absolute path or a name to look up on PATH`,
       };
     }
     const problem = await notExecutable(setting);
@@ -44,9 +40,7 @@ export async function findBinary(
   const searched = dirs.length ? dirs.join(delimiter) : '(PATH is empty)';
   return {
     ok: false,
-    reason:
-      `lane "${laneId}" cannot find the ${cli} CLI: ${wanted.map((n) => `\`${n}\``).join(' or ')} is not on ` +
-      `PATH (${searched}); ${fix}`,
+    reason: `lane "${laneId}" cannot find the ${cli} CLI: ${wanted.map((n) => `\`${n}\``).join(' or ')} is not on PATH (${searched}); ${fix}`,
   };
 }
 

@@ -18,11 +18,8 @@ const MAX_SUMMARY_CHARS = 2_000;
  * What CLIs say when a session id they are asked to resume is unknown to them (e.g. Claude Code scopes sessions by
  * directory).
  */
-const SESSION_NOT_FOUND = new RegExp(
-  String.raw`no (?:conversation|session|thread|chat|rollout)[^\n]*found|(?:conversation|session|thread|chat|rollout)` +
-    String.raw`[^\n]*not found`,
-  'i',
-);
+const SESSION_NOT_FOUND =
+  /no (?:conversation|session|thread|chat|rollout)[^\n]*found|(?:conversation|session|thread|chat|rollout)[^\n]*not found/i;
 
 /** What makes one CLI lane: how to find it, call it and read it. */
 export interface CliLaneSpec<E> {
@@ -106,8 +103,7 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
     input.emit({
       type: 'progress',
       message:
-        `${spec.cli} does not resume session ${earlier}: it began in ` +
-        `${input.resume?.sessionCwd ?? 'another directory'}, not in this worktree, and its history names that ` +
+        `${spec.cli} does not resume session ${earlier}: it began in ${input.resume?.sessionCwd ?? 'another directory'}, not in this worktree, and its history names that ` +
         `directory's paths; starting a new session${salvage ? ' with the earlier work as context' : ''}`,
     });
     await countLeftover(spec, input, env, earlier);
@@ -128,9 +124,7 @@ export async function runCliLane<E>(spec: CliLaneSpec<E>, input: LaneRunInput): 
   ) {
     input.emit({
       type: 'progress',
-      message:
-        `${spec.cli} could not resume session ${sessionId} (${attempt.reason}); starting a new session with ` +
-        `the salvaged work as context`,
+      message: `${spec.cli} could not resume session ${sessionId} (${attempt.reason}); starting a new session with the salvaged work as context`,
     });
     attempt = await runOnce(spec, input, {
       binary: binary.path,
@@ -171,9 +165,7 @@ async function countLeftover<E>(
   if (!left) return;
   input.emit({
     type: 'progress',
-    message:
-      `${spec.cli}'s session ${session} spent ${left.inputTokens ?? 0} input and ${left.outputTokens ?? 0} output ` +
-      'tokens after its last report (its process stopped mid-turn): counted in this run',
+    message: `${spec.cli}'s session ${session} spent ${left.inputTokens ?? 0} input and ${left.outputTokens ?? 0} output tokens after its last report (its process stopped mid-turn): counted in this run`,
   });
   input.emit({ type: 'usage', usage: left });
 }

@@ -12,8 +12,7 @@ export function spawnFailureReason(command: string, code: unknown, message: stri
   const what = message?.split('\n').pop()?.trim() || (typeof code === 'string' ? code : 'unknown error');
   const why =
     code === 'E2BIG'
-      ? `${what}: the command line and environment are larger than the system allows (Linux: 128 KiB per ` +
-        `argument or variable, ARG_MAX in all); shorten the setting or the input, a retry cannot help`
+      ? `${what}: the command line and environment are larger than the system allows (Linux: 128 KiB per argument or variable, ARG_MAX in all); shorten the setting or the input, a retry cannot help`
       : what;
   const shown =
     command.length > COMMAND_SHOWN

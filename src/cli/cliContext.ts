@@ -37,8 +37,7 @@ export interface CliContext {
 
 /** Where the CLI is told to put the connection string when the postgres backend has none. */
 export const CLI_URL_HINT =
-  'set the environment variable SWITCHYARD_DATABASE_URL (postgres://user:password@host:5432/database); it ' +
-  'is never read from a settings file';
+  'set the environment variable SWITCHYARD_DATABASE_URL (postgres://user:password@host:5432/database); it is never read from a settings file';
 
 /**
  * The backend from `--backend` / SWITCHYARD_BACKEND, the URL from SWITCHYARD_DATABASE_URL, the name from
@@ -81,8 +80,7 @@ export async function openProject(ctx: CliContext, options: { ownerName?: string
       await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));
     else
       ctx.err(
-        `warning: not loading lane modules ${laneModules.join(', ')}: ${project.root} is not a trusted ` +
-          `workspace (its settings would run code). Run \`switchyard trust\` in it to allow.`,
+        `warning: not loading lane modules ${laneModules.join(', ')}: ${project.root} is not a trusted workspace (its settings would run code). Run \`switchyard trust\` in it to allow.`,
       );
   }
   return project;

@@ -61,9 +61,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         sub: 'set',
         args: '<lane> key=value…',
-        help:
-          "store lane settings for this project, checked against the lane's documented settings (text as " +
-          'typed; numbers; JSON lists/objects)',
+        help: "store lane settings for this project, checked against the lane's documented settings (text as typed; numbers; JSON lists/objects)",
       },
       { sub: 'cap', args: '<lane> <n>', help: "at most n attempts per task on this lane (default: the lane's own)" },
     ],
@@ -179,9 +177,7 @@ export const COMMANDS: readonly CommandSpec[] = [
           'poll-ms': int('MS', 'look for work at least this often (default 2000)', 50),
           once: flag('drain once and stop'),
         },
-        help:
-          'a headless worker on the shared backend: drain, wait for changes, repeat; SIGTERM: finish ' +
-          'running runs for up to S seconds, then hand them back',
+        help: 'a headless worker on the shared backend: drain, wait for changes, repeat; SIGTERM: finish running runs for up to S seconds, then hand them back',
       },
     ],
   },
@@ -197,9 +193,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { help: 'which backend this project uses, and its queue counts' },
       {
         sub: 'migrate',
-        help:
-          "copy this project's files backend (state and journals) into PostgreSQL, one way; the files " +
-          'backend is then closed for writing',
+        help: "copy this project's files backend (state and journals) into PostgreSQL, one way; the files backend is then closed for writing",
       },
     ],
   },
@@ -277,9 +271,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     forms: [
       {
         options: { revoke: flag('stop trusting it') },
-        help:
-          'trust this repository: the settings it carries that run commands, route credentials, read outside the ' +
-          'worktree or weaken caps apply, and the tasks of a state file git tracks run',
+        help: 'trust this repository: the settings it carries that run commands, route credentials, read outside the worktree or weaken caps apply, and the tasks of a state file git tracks run',
       },
     ],
   },
@@ -396,9 +388,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     forms: [
       {
         args: '<task>',
-        help:
-          "take a DONE task's change into the checked-out branch as one commit (refuses on uncommitted changes or a " +
-          'detached HEAD; a conflict changes nothing)',
+        help: "take a DONE task's change into the checked-out branch as one commit (refuses on uncommitted changes or a detached HEAD; a conflict changes nothing)",
       },
     ],
   },
@@ -422,9 +412,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     opensProject: true,
     forms: [
       {
-        help:
-          'delete now the branches of DONE tasks whose change was integrated or merged (a drain does it after ' +
-          'worktree.keepBranchesDays), their pull-request branches on the remote too',
+        help: 'delete now the branches of DONE tasks whose change was integrated or merged (a drain does it after worktree.keepBranchesDays), their pull-request branches on the remote too',
       },
     ],
   },

@@ -65,8 +65,7 @@ export function formatStatus(state: ProjectState): string {
     if (task.failureReason) lines.push(`  ${task.state === 'FAILED' ? 'failure' : 'note'}: ${task.failureReason}`);
     if (task.merged)
       lines.push(
-        `  merged into ${task.merged.branch} as ${task.merged.commit.slice(0, 12)} (${task.merged.runId}, ` +
-          `${task.merged.at})`,
+        `  merged into ${task.merged.branch} as ${task.merged.commit.slice(0, 12)} (${task.merged.runId}, ${task.merged.at})`,
       );
     const pr = latestPullRequest(state, task.id);
     if (pr) lines.push(...pullRequestLines(pr).map((l) => `  ${l}`));

@@ -287,9 +287,7 @@ export class Project {
       type: 'decision',
       kind: 'cancel',
       task: id,
-      message:
-        `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is ` +
-        `kept as STALE_RESULT`,
+      message: `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is kept as STALE_RESULT`,
     });
     this.ctx.stageGate.notify();
     this.changed();
@@ -502,8 +500,7 @@ export class Project {
     if (task.state !== 'DONE' || !run.headCommit) {
       throw new SwitchyardError(
         'invalid-input',
-        `task ${task.id} is ${task.state}: only a DONE task's change is merged (\`switchyard checkout ${task.id}\` ` +
-          'checks out its last run to look at it)',
+        `task ${task.id} is ${task.state}: only a DONE task's change is merged (\`switchyard checkout ${task.id}\` checks out its last run to look at it)`,
       );
     }
     const outcome = await mergeIntoCurrentBranch(this.root, {

@@ -209,8 +209,7 @@ function assertInstalled(): void {
   const version = existsSync(pkg) ? (JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string }).version : undefined;
   if (version !== CODE_SERVER_VERSION) {
     throw new Error(
-      `code-server ${version ?? '(unknown)'} is installed, the tests need ${CODE_SERVER_VERSION}; run: ` +
-        `bash scripts/install-code-server.sh`,
+      `code-server ${version ?? '(unknown)'} is installed, the tests need ${CODE_SERVER_VERSION}; run: bash scripts/install-code-server.sh`,
     );
   }
 }

@@ -268,8 +268,7 @@ export function richProject(): { state: ProjectState; guards: GuardEvent[]; trac
       evidence: [
         {
           message:
-            'merge 1a2b3c4d5e6f brings in 9f8e7d6c5b4a from refs/heads/experiment, which is not reachable ' +
-            'from a ref the policy allows for main (origin/main, release/*)',
+            'merge 1a2b3c4d5e6f brings in 9f8e7d6c5b4a from refs/heads/experiment, which is not reachable from a ref the policy allows for main (origin/main, release/*)',
         },
       ],
     }),
@@ -286,8 +285,7 @@ export function richProject(): { state: ProjectState; guards: GuardEvent[]; trac
       type: 'decision',
       kind: 'breaker',
       message:
-        'lane anthropic gets no new run: breaker open since 2025-03-04T10:04:40.000Z (provider-rejected); ' +
-        'probe after 2025-03-04T10:06:40.000Z',
+        'lane anthropic gets no new run: breaker open since 2025-03-04T10:04:40.000Z (provider-rejected); probe after 2025-03-04T10:06:40.000Z',
     },
     {
       ts: iso(296_500),

@@ -78,8 +78,7 @@ export async function findPostgresBinDir(): Promise<string> {
   const found = candidates.find(hasServer);
   if (!found) {
     throw new Error(
-      'PostgreSQL server binaries are missing (no initdb/pg_ctl/postgres under /usr/lib/postgresql/*/bin ' +
-        'or `pg_config --bindir`). Install the Debian package `postgresql` (.ci/run installs it).',
+      'PostgreSQL server binaries are missing (no initdb/pg_ctl/postgres under /usr/lib/postgresql/*/bin or `pg_config --bindir`). Install the Debian package `postgresql` (.ci/run installs it).',
     );
   }
   binDirCache = found;

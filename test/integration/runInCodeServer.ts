@@ -73,9 +73,7 @@ async function main(): Promise<number> {
     ['extensionTestsPath', server.remoteUri(suiteIndex)],
     ['skipWelcome', 'true'],
   ];
-  const url =
-    `${server.origin}/?folder=${encodeURIComponent(workspace)}` +
-    `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const url = `${server.origin}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   log(`opening ${url}`);
   await page.goto(url, { waitUntil: 'domcontentloaded' });
 
@@ -96,11 +94,8 @@ function preflight(extensionDir: string, suiteIndex: string): void {
 }
 
 /** Workbench chatter that says nothing about the suite (shown with SWITCHYARD_TEST_VERBOSE=1). */
-const NOISE = new RegExp(
-  '^(Resolving connection token|Resolved connection token|Creating a socket|Ignoring fetching additional ' +
-    String.raw`builtin|Updating additional builtin|\[Service Worker\]|ChatSessionStore|Creation of workbench ` +
-    'contribution|Started local extension host|Loading development extension)',
-);
+const NOISE =
+  /^(Resolving connection token|Resolved connection token|Creating a socket|Ignoring fetching additional builtin|Updating additional builtin|\[Service Worker\]|ChatSessionStore|Creation of workbench contribution|Started local extension host|Loading development extension)/;
 
 /** Prints what the extension host logged (mocha's reporter among it), formatted as console.log would. */
 function relay(type: string, args: unknown): void {
@@ -115,8 +110,7 @@ let exitCode = 1;
 // The time limit covers everything: start-up, the suite, and a hang anywhere.
 const limit = setTimeout(() => {
   console.error(
-    `[runInCodeServer] FAILED: no result within the time limit of ${TIME_LIMIT_MS / 1000} s ` +
-      `(SWITCHYARD_ITEST_TIME_LIMIT_MS)`,
+    `[runInCodeServer] FAILED: no result within the time limit of ${TIME_LIMIT_MS / 1000} s (SWITCHYARD_ITEST_TIME_LIMIT_MS)`,
   );
   void runAllCleanups().finally(() => process.exit(1));
 }, TIME_LIMIT_MS);

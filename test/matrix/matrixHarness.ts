@@ -235,8 +235,7 @@ export function usageMatches(cell: Cell): void {
     if (sum.input !== answered.input || sum.output !== answered.output || Math.abs(sum.cost - cost) > 1e-9)
       problems.push(
         `${cell.taskId(tag)}: the server answered ${answered.turns} call(s), ${answered.input}+${answered.output} ` +
-          `tokens, $${cost.toFixed(6)}; recorded ${sum.input}+${sum.output} tokens, $${sum.cost.toFixed(6)} ` +
-          `(${per.join(', ')})`,
+          `tokens, $${cost.toFixed(6)}; recorded ${sum.input}+${sum.output} tokens, $${sum.cost.toFixed(6)} (${per.join(', ')})`,
       );
   }
   assert.deepEqual(problems, [], 'recorded usage = answered usage');

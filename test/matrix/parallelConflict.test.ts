@@ -62,8 +62,7 @@ describe('scenario matrix: two parallel tasks conflict on one function', functio
           assert.equal(
             retry.baseCommit,
             other.integration!.commit,
-            `${retry.id} started at ${retry.baseCommit.slice(0, 12)}; switchyard/integration was at ` +
-              `${other.integration!.commit.slice(0, 12)} (${other.id} merged) ` +
+            `${retry.id} started at ${retry.baseCommit.slice(0, 12)}; switchyard/integration was at ${other.integration!.commit.slice(0, 12)} (${other.id} merged) ` +
               `(resumeFrom ${JSON.stringify(retry.resumeFrom ?? null)})`,
           );
           if (retry.headCommit) {

@@ -210,8 +210,7 @@ describe('A folder without git, and a queue held by another process (code-server
     await workbench.runCommand('Notifications: Clear All Notifications');
     await workbench.runCommand('Switchyard: Run Queue');
     const expected =
-      'Switchyard: nothing to run here: no READY tasks are left; 1 task(s) are in progress in another ' +
-      'Switchyard process (another window, a terminal or a worker).';
+      'Switchyard: nothing to run here: no READY tasks are left; 1 task(s) are in progress in another Switchyard process (another window, a terminal or a worker).';
     await poll('the nothing-to-run-here notification', async () =>
       (await toasts()).replace(/\s+/g, ' ').includes(expected) ? true : undefined,
     );

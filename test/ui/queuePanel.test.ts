@@ -133,65 +133,62 @@ describe('Queue panel in VS Code (code-server + chromium)', function () {
     );
   });
 
-  it(
-    'runs the queue from the panel: one task RUNNING in its ' + 'stage, the other FAILED with its real reason',
-    async () => {
-      const frame = await panel();
-      await frame.getByRole('button', { name: 'Run the queue' }).click();
-      const held = await poll('the held task RUNNING in the RUNNING stage', async () => {
-        const t = task('Hold until released [hold]');
-        if (t?.state !== 'RUNNING') return undefined;
-        const stage = await (await panel()).locator('[data-stage="RUNNING"]').innerText();
-        return stage.includes(t.id) && /1 \/ 4/.test(stage) ? t : undefined;
-      });
-      const failed = await poll(
-        'the failing task FAILED after its two attempts',
-        async () => {
-          const t = task('Fails until fixed [fail]');
-          return t?.state === 'FAILED' ? t : undefined;
-        },
-        90_000,
-      );
-      assert.match(failed.failureReason ?? '', /simulated failure of t\d+.*\(failed 2 attempts, the lane's limit\)/);
-      const frame2 = await panel();
-      await poll('the FAILED row with its reason in the panel', async () =>
-        (
-          await frame2
-            .locator(`[data-task-id="${failed.id}"]`)
-            .innerText()
-            .catch(() => '')
-        ).includes('simulated failure')
-          ? true
-          : undefined,
-      );
-      await frame2.locator(`[data-task-id="${failed.id}"]`).click();
-      const history = await poll('the run history of the failed task', async () => {
-        const rows = await frame2.locator('#detail table.runs tbody').allInnerTexts();
-        return rows.length === 2 ? rows : undefined;
-      });
-      assert.match(history[0]!, /^2\s+t\d+\.2\s+command\s+FAILED \(lane-exit\)[\s\S]*simulated failure of t\d+/);
-      assert.match(
-        await frame2.locator('#pipeline').innerText(),
-        /No backpressure: 3 free RUNNING slot\(s\)|RUNNING\s+1 \/ 4/,
-      );
-      assert.match(await frame2.locator('#lanes').innerText(), /command\s*default/);
-      assert.equal(stored().runs.filter((r) => r.taskId === held.id && r.state === 'RUNNING').length, 1);
-      // The run's progress notification would cover the panel in the pictures.
-      await workbench.runCommand('Notifications: Toggle Do Not Disturb Mode');
-      await page
-        .locator('.notifications-toasts .notification-toast')
-        .first()
-        .waitFor({ state: 'hidden', timeout: 10_000 })
-        .catch(() => undefined);
-      await page.mouse.move(5, 500);
-      await shot('01-running-queue.png');
-      if (process.env.UPDATE_SCREENSHOT === '1') {
-        await page.screenshot({ path: join(REPO_ROOT, 'media', 'panel.png') });
-        console.log('      updated media/panel.png');
-      }
-      await workbench.runCommand('Notifications: Toggle Do Not Disturb Mode');
-    },
-  );
+  it('runs the queue from the panel: one task RUNNING in its stage, the other FAILED with its real reason', async () => {
+    const frame = await panel();
+    await frame.getByRole('button', { name: 'Run the queue' }).click();
+    const held = await poll('the held task RUNNING in the RUNNING stage', async () => {
+      const t = task('Hold until released [hold]');
+      if (t?.state !== 'RUNNING') return undefined;
+      const stage = await (await panel()).locator('[data-stage="RUNNING"]').innerText();
+      return stage.includes(t.id) && /1 \/ 4/.test(stage) ? t : undefined;
+    });
+    const failed = await poll(
+      'the failing task FAILED after its two attempts',
+      async () => {
+        const t = task('Fails until fixed [fail]');
+        return t?.state === 'FAILED' ? t : undefined;
+      },
+      90_000,
+    );
+    assert.match(failed.failureReason ?? '', /simulated failure of t\d+.*\(failed 2 attempts, the lane's limit\)/);
+    const frame2 = await panel();
+    await poll('the FAILED row with its reason in the panel', async () =>
+      (
+        await frame2
+          .locator(`[data-task-id="${failed.id}"]`)
+          .innerText()
+          .catch(() => '')
+      ).includes('simulated failure')
+        ? true
+        : undefined,
+    );
+    await frame2.locator(`[data-task-id="${failed.id}"]`).click();
+    const history = await poll('the run history of the failed task', async () => {
+      const rows = await frame2.locator('#detail table.runs tbody').allInnerTexts();
+      return rows.length === 2 ? rows : undefined;
+    });
+    assert.match(history[0]!, /^2\s+t\d+\.2\s+command\s+FAILED \(lane-exit\)[\s\S]*simulated failure of t\d+/);
+    assert.match(
+      await frame2.locator('#pipeline').innerText(),
+      /No backpressure: 3 free RUNNING slot\(s\)|RUNNING\s+1 \/ 4/,
+    );
+    assert.match(await frame2.locator('#lanes').innerText(), /command\s*default/);
+    assert.equal(stored().runs.filter((r) => r.taskId === held.id && r.state === 'RUNNING').length, 1);
+    // The run's progress notification would cover the panel in the pictures.
+    await workbench.runCommand('Notifications: Toggle Do Not Disturb Mode');
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
+    await page.mouse.move(5, 500);
+    await shot('01-running-queue.png');
+    if (process.env.UPDATE_SCREENSHOT === '1') {
+      await page.screenshot({ path: join(REPO_ROOT, 'media', 'panel.png') });
+      console.log('      updated media/panel.png');
+    }
+    await workbench.runCommand('Notifications: Toggle Do Not Disturb Mode');
+  });
 
   it('Retry in the panel starts a new attempt of the FAILED task', async () => {
     const failed = task('Fails until fixed [fail]');

@@ -100,44 +100,41 @@ describe('A third-party lane extension (code-server + chromium)', function () {
     assert.match(diff, /\+Echo from another extension\n\+\(from the sample lane\)/);
   });
 
-  it(
-    'after the sample is uninstalled the lane is gone and a task ' + 'routed to it fails with "not registered"',
-    async function () {
-      this.timeout(180_000);
-      // Queue one more task for the sample lane without running it.
-      writeFileSync(
-        join(workspace.dir, '.vscode', 'settings.json'),
-        `${JSON.stringify({ 'switchyard.lanes': workspace.lanes, 'switchyard.runOnSend': false }, null, 2)}\n`,
-      );
-      await page.waitForTimeout(1_500); // the settings file watcher
-      await sendHelloTo('Sample Echo', 'Queued for the sample lane');
-      const queued = await poll('the queued task', async () =>
-        tasks().find((t) => t.spec.title === 'Queued for the sample lane'),
-      );
-      assert.equal(queued.state, 'READY');
+  it('after the sample is uninstalled the lane is gone and a task routed to it fails with "not registered"', async function () {
+    this.timeout(180_000);
+    // Queue one more task for the sample lane without running it.
+    writeFileSync(
+      join(workspace.dir, '.vscode', 'settings.json'),
+      `${JSON.stringify({ 'switchyard.lanes': workspace.lanes, 'switchyard.runOnSend': false }, null, 2)}\n`,
+    );
+    await page.waitForTimeout(1_500); // the settings file watcher
+    await sendHelloTo('Sample Echo', 'Queued for the sample lane');
+    const queued = await poll('the queued task', async () =>
+      tasks().find((t) => t.spec.title === 'Queued for the sample lane'),
+    );
+    assert.equal(queued.state, 'READY');
 
-      await server.uninstallExtension('switchyard.sample-lane');
-      await page.reload();
-      await workbench.waitReady();
-      await workbench.openActivity('Switchyard');
-      await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');
-      await workbench.waitForPrompt('to which lane?');
-      await workbench.quickPickRow('Command').waitFor({ state: 'visible', timeout: 30_000 });
-      await page.locator('.quick-input-widget .quick-input-box input').fill('Sample');
-      await page
-        .locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-list')
-        .first()
-        .waitFor({ state: 'attached' });
-      await page.waitForTimeout(500);
-      assert.equal(await workbench.quickPickRow('Sample Echo').count(), 0, 'the sample lane is no longer offered');
-      await shot('02-picker-without-sample-lane.png');
-      await page.keyboard.press('Escape');
+    await server.uninstallExtension('switchyard.sample-lane');
+    await page.reload();
+    await workbench.waitReady();
+    await workbench.openActivity('Switchyard');
+    await workbench.explorerContextMenu('src/hello.txt', 'Send to Lane…');
+    await workbench.waitForPrompt('to which lane?');
+    await workbench.quickPickRow('Command').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.quick-input-widget .quick-input-box input').fill('Sample');
+    await page
+      .locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-list')
+      .first()
+      .waitFor({ state: 'attached' });
+    await page.waitForTimeout(500);
+    assert.equal(await workbench.quickPickRow('Sample Echo').count(), 0, 'the sample lane is no longer offered');
+    await shot('02-picker-without-sample-lane.png');
+    await page.keyboard.press('Escape');
 
-      await workbench.runCommand('Switchyard: Run Queue');
-      const failed = await poll('the queued task FAILED', async () =>
-        tasks().find((t) => t.id === queued.id && t.state === 'FAILED'),
-      );
-      assert.match(failed.failureReason ?? '', /lane "sample-echo" is not registered; registered lanes: .*command/);
-    },
-  );
+    await workbench.runCommand('Switchyard: Run Queue');
+    const failed = await poll('the queued task FAILED', async () =>
+      tasks().find((t) => t.id === queued.id && t.state === 'FAILED'),
+    );
+    assert.match(failed.failureReason ?? '', /lane "sample-echo" is not registered; registered lanes: .*command/);
+  });
 });

@@ -88,8 +88,7 @@ describe('Switchyard UI (code-server + chromium)', function () {
     );
     assert.deepEqual(unwanted, [], 'sources, tests, node_modules and maps stay out of the .vsix');
     console.log(
-      `      switchyard.vsix: ${statSync(vsix).size} bytes, ${files.length} files; dist/extension.js: ` +
-        `${statSync(join(REPO_ROOT, 'dist', 'extension.js')).size} bytes`,
+      `      switchyard.vsix: ${statSync(vsix).size} bytes, ${files.length} files; dist/extension.js: ${statSync(join(REPO_ROOT, 'dist', 'extension.js')).size} bytes`,
     );
   });
 

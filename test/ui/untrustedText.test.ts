@@ -27,9 +27,7 @@ const AGENT = join(REPO_ROOT, 'test', 'fixtures', 'hostileAgent.mjs');
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const ESC = '\u001b';
 const TITLE = 'Docs [fail] [click me](command:workbench.action.terminal.new) photo\u202Egnp.exe';
-const SPEC =
-  `Write the docs. ${ESC}[31mred${ESC}[0m ` +
-  `${ESC}]8;;command:workbench.action.terminal.new${ESC}\\docs${ESC}]8;;${ESC}\\`;
+const SPEC = `Write the docs. ${ESC}[31mred${ESC}[0m ${ESC}]8;;command:workbench.action.terminal.new${ESC}\\docs${ESC}]8;;${ESC}\\`;
 /** C0 controls but tab and newline, DEL, C1 controls, bidi controls. */
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const SHOWN_TITLE = 'photo<U+202E>gnp.exe';
@@ -146,130 +144,120 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
       await shot(`failure-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 50)}.png`).catch(() => undefined);
   });
 
-  it(
-    'the FAILED notification shows the agent text with no link and no control character; clicking it runs ' + 'nothing',
-    async () => {
-      await workbench.openActivity('Switchyard');
-      await poll('the task in the Tasks tree', async () =>
-        (await workbench.tasksUnder('READY')).some((r) => r.startsWith(`${taskId} · Docs`)) ? true : undefined,
-      );
-      // A terminal that runs what is typed into it: the target a live sendSequence link would type into.
-      await workbench.runCommand('Terminal: Create New Terminal');
-      const xterm = page.locator('.terminal-wrapper .xterm').first();
-      await xterm.waitFor({ state: 'visible', timeout: 30_000 });
-      const control = join(workspace.dir, 'typed-by-the-test');
-      await poll(
-        'the terminal running a command typed into it',
-        async () => {
-          await xterm.click();
-          await page.keyboard.type(`touch ${control}`);
-          await page.keyboard.press('Enter');
-          await page.waitForTimeout(1_000);
-          return existsSync(control) ? true : undefined;
-        },
-        40_000,
-        0,
-      );
-      const openTerminals = await terminals();
-      await workbench.runCommand('Switchyard: Run Queue');
-      const failed = await poll(
-        'the task FAILED after its attempts',
-        async () => (task().state === 'FAILED' ? task() : undefined),
-        100_000,
-      );
-      assert.match(
-        failed.failureReason ?? '',
-        /\u001b\[31;1merror/,
-        'the stored reason is the raw stderr (the evidence), escaped only where shown',
-      );
+  it('the FAILED notification shows the agent text with no link and no control character; clicking it runs nothing', async () => {
+    await workbench.openActivity('Switchyard');
+    await poll('the task in the Tasks tree', async () =>
+      (await workbench.tasksUnder('READY')).some((r) => r.startsWith(`${taskId} · Docs`)) ? true : undefined,
+    );
+    // A terminal that runs what is typed into it: the target a live sendSequence link would type into.
+    await workbench.runCommand('Terminal: Create New Terminal');
+    const xterm = page.locator('.terminal-wrapper .xterm').first();
+    await xterm.waitFor({ state: 'visible', timeout: 30_000 });
+    const control = join(workspace.dir, 'typed-by-the-test');
+    await poll(
+      'the terminal running a command typed into it',
+      async () => {
+        await xterm.click();
+        await page.keyboard.type(`touch ${control}`);
+        await page.keyboard.press('Enter');
+        await page.waitForTimeout(1_000);
+        return existsSync(control) ? true : undefined;
+      },
+      40_000,
+      0,
+    );
+    const openTerminals = await terminals();
+    await workbench.runCommand('Switchyard: Run Queue');
+    const failed = await poll(
+      'the task FAILED after its attempts',
+      async () => (task().state === 'FAILED' ? task() : undefined),
+      100_000,
+    );
+    assert.match(
+      failed.failureReason ?? '',
+      /\u001b\[31;1merror/,
+      'the stored reason is the raw stderr (the evidence), escaped only where shown',
+    );
 
-      // The toast: VS Code turns `[label](command:…)` in a notification into a link (<a>) unless it is broken up.
-      // The failure's own notification: it leads with the agent's error, then names the task ("… failed").
-      const toast = page
-        .locator('.notifications-toasts .notification-toast', { hasText: `Switchyard: ${taskId} · Docs` })
-        .filter({ has: page.locator('.monaco-button', { hasText: 'Show Log' }) })
-        .first();
-      await toast.waitFor({ state: 'visible', timeout: 30_000 });
-      await toast.hover(); // a hovered toast stays
-      // Expanded, the whole message shows (wrapped), so each word can be clicked where a link would be.
-      const expand = toast.locator('.codicon-notifications-expand').first();
-      if (await expand.isVisible()) await expand.click();
-      await toast
-        .locator('.notification-toast.expanded, .monaco-list-row')
-        .first()
-        .waitFor({ state: 'visible', timeout: 5_000 })
-        .catch(() => undefined);
-      await page.waitForTimeout(300);
-      const message = toast.locator('.notification-list-item-message');
-      const shown = await inspect(message);
-      console.log(`      notification: ${shown.text}`);
-      assert.equal(shown.links, 0, `no link element or link role in the notification: ${shown.linkHtml.join('\n')}`);
-      assert.deepEqual(shown.bad, [], 'no control or bidi character in the notification');
-      assert.equal(await toast.locator(LINK).count(), 0, 'no link anywhere in the toast');
-      assert.ok(
-        shown.text.includes(
-          `${taskId} · Docs [fail] [click me] (command:workbench.action.terminal.new) ${SHOWN_TITLE} failed`,
-        ),
-        shown.text,
-      );
-      assert.match(
-        shown.text,
-        new RegExp(
-          String.raw`error: \[fix\] \(command:workbench\.action\.terminal\.sendSequence\?\S+ \[open a ` +
-            String.raw`terminal\] \(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe`,
-        ),
-      );
-      assert.ok(
-        shown.text.indexOf('error: [fix]') < shown.text.indexOf(`Switchyard: ${taskId}`),
-        `the agent's error leads, the task follows: ${shown.text}`,
-      );
-      await shot('01-failed-notification.png');
+    // The toast: VS Code turns `[label](command:…)` in a notification into a link (<a>) unless it is broken up.
+    // The failure's own notification: it leads with the agent's error, then names the task ("… failed").
+    const toast = page
+      .locator('.notifications-toasts .notification-toast', { hasText: `Switchyard: ${taskId} · Docs` })
+      .filter({ has: page.locator('.monaco-button', { hasText: 'Show Log' }) })
+      .first();
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    await toast.hover(); // a hovered toast stays
+    // Expanded, the whole message shows (wrapped), so each word can be clicked where a link would be.
+    const expand = toast.locator('.codicon-notifications-expand').first();
+    if (await expand.isVisible()) await expand.click();
+    await toast
+      .locator('.notification-toast.expanded, .monaco-list-row')
+      .first()
+      .waitFor({ state: 'visible', timeout: 5_000 })
+      .catch(() => undefined);
+    await page.waitForTimeout(300);
+    const message = toast.locator('.notification-list-item-message');
+    const shown = await inspect(message);
+    console.log(`      notification: ${shown.text}`);
+    assert.equal(shown.links, 0, `no link element or link role in the notification: ${shown.linkHtml.join('\n')}`);
+    assert.deepEqual(shown.bad, [], 'no control or bidi character in the notification');
+    assert.equal(await toast.locator(LINK).count(), 0, 'no link anywhere in the toast');
+    assert.ok(
+      shown.text.includes(
+        `${taskId} · Docs [fail] [click me] (command:workbench.action.terminal.new) ${SHOWN_TITLE} failed`,
+      ),
+      shown.text,
+    );
+    assert.match(
+      shown.text,
+      /error: \[fix\] \(command:workbench\.action\.terminal\.sendSequence\?\S+ \[open a terminal\] \(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe/,
+    );
+    assert.ok(
+      shown.text.indexOf('error: [fix]') < shown.text.indexOf(`Switchyard: ${taskId}`),
+      `the agent's error leads, the task follows: ${shown.text}`,
+    );
+    await shot('01-failed-notification.png');
 
-      // Where the links would have been: the words are text, a click does nothing.
-      for (const words of ['[fix]', '[open a terminal]', '[click me]', 'open docs']) await clickText(message, words);
-      await page.waitForTimeout(3_000);
-      assert.equal(await terminals(), openTerminals, 'no terminal opened');
-      assert.ok(!existsSync(marker), 'the sendSequence link typed nothing into the open terminal');
-      assert.equal(await page.locator('.tabs-container .tab').count(), 0, 'no editor opened');
-      await shot('02-after-clicking-the-text.png');
-    },
-  );
+    // Where the links would have been: the words are text, a click does nothing.
+    for (const words of ['[fix]', '[open a terminal]', '[click me]', 'open docs']) await clickText(message, words);
+    await page.waitForTimeout(3_000);
+    assert.equal(await terminals(), openTerminals, 'no terminal opened');
+    assert.ok(!existsSync(marker), 'the sendSequence link typed nothing into the open terminal');
+    assert.equal(await page.locator('.tabs-container .tab').count(), 0, 'no editor opened');
+    await shot('02-after-clicking-the-text.png');
+  });
 
-  it(
-    'the Tasks tree shows the title and the failure as text: label and tooltip without links or control ' +
-      'characters',
-    async () => {
-      await workbench.runCommand('Notifications: Clear All Notifications'); // the toast would cover the pictures
-      await workbench.runCommand('View: Hide Panel');
-      await workbench.openActivity('Switchyard');
-      const row = page.locator('.part.sidebar .monaco-list-row', { hasText: `${taskId} · Docs` }).first();
-      await row.waitFor({ state: 'visible', timeout: 30_000 });
-      const label = await inspect(row);
-      assert.deepEqual(label.bad, []);
-      assert.equal(label.links, 0, label.linkHtml.join('\n'));
-      assert.ok(
-        label.text.includes(`${taskId} · Docs [fail] [click me](command:workbench.action.terminal.new) ${SHOWN_TITLE}`),
-        label.text,
-      );
+  it('the Tasks tree shows the title and the failure as text: label and tooltip without links or control characters', async () => {
+    await workbench.runCommand('Notifications: Clear All Notifications'); // the toast would cover the pictures
+    await workbench.runCommand('View: Hide Panel');
+    await workbench.openActivity('Switchyard');
+    const row = page.locator('.part.sidebar .monaco-list-row', { hasText: `${taskId} · Docs` }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const label = await inspect(row);
+    assert.deepEqual(label.bad, []);
+    assert.equal(label.links, 0, label.linkHtml.join('\n'));
+    assert.ok(
+      label.text.includes(`${taskId} · Docs [fail] [click me](command:workbench.action.terminal.new) ${SHOWN_TITLE}`),
+      label.text,
+    );
 
-      console.log(
-        `      tree row: ${JSON.stringify(await row.innerText())}, label box ` +
-          `${JSON.stringify(await row.locator('.label-name').first().boundingBox())}`,
-      );
-      await row.locator('.label-name').first().hover();
-      const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'failure' }).first();
-      await hover.waitFor({ state: 'visible', timeout: 15_000 });
-      const tooltip = await inspect(hover);
-      console.log(`      tooltip: ${tooltip.text.replace(/\s+/g, ' ').slice(0, 300)}`);
-      assert.deepEqual(tooltip.bad, [], 'no control or bidi character in the tooltip');
-      assert.equal(tooltip.links, 0, `no link element or link role in the tooltip: ${tooltip.linkHtml.join('\n')}`);
-      assert.ok(tooltip.text.includes(SHOWN_TITLE), tooltip.text);
-      assert.match(tooltip.text, /failure: .*\[fix\]\(command:workbench\.action\.terminal\.sendSequence/);
-      assert.match(tooltip.text, /Write the docs\. red docs/, 'the spec without its escape sequences');
-      await shot('03-tree-tooltip.png');
-      await page.mouse.move(900, 600);
-    },
-  );
+    console.log(
+      `      tree row: ${JSON.stringify(await row.innerText())}, label box ` +
+        `${JSON.stringify(await row.locator('.label-name').first().boundingBox())}`,
+    );
+    await row.locator('.label-name').first().hover();
+    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'failure' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15_000 });
+    const tooltip = await inspect(hover);
+    console.log(`      tooltip: ${tooltip.text.replace(/\s+/g, ' ').slice(0, 300)}`);
+    assert.deepEqual(tooltip.bad, [], 'no control or bidi character in the tooltip');
+    assert.equal(tooltip.links, 0, `no link element or link role in the tooltip: ${tooltip.linkHtml.join('\n')}`);
+    assert.ok(tooltip.text.includes(SHOWN_TITLE), tooltip.text);
+    assert.match(tooltip.text, /failure: .*\[fix\]\(command:workbench\.action\.terminal\.sendSequence/);
+    assert.match(tooltip.text, /Write the docs\. red docs/, 'the spec without its escape sequences');
+    await shot('03-tree-tooltip.png');
+    await page.mouse.move(900, 600);
+  });
 
   it('the queue panel shows the task, its reason and its history as text: no link, no control character', async () => {
     await workbench.runCommand('Switchyard: Open Queue Panel');

@@ -220,18 +220,14 @@ describe('Queue panel webview under load (5,000 tasks, 50 events/s)', function (
     writeFileSync(join(OUT, 'load.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log(
       `      5,000 tasks: snapshot ${result.snapshotKiB} KiB; first render ${result.firstRender.totalMs} ` +
-        `ms (validate+store ${result.firstRender.validateAndStoreMs} ms, draw ${result.firstRender.drawMs} ` +
-        `ms, ${first.rows} rows in the DOM)`,
+        `ms (validate+store ${result.firstRender.validateAndStoreMs} ms, draw ${result.firstRender.drawMs} ms, ${first.rows} rows in the DOM)`,
     );
     console.log(
-      `      ${events.length} events at ${RATE}/s: apply p50 ${result.updates.applyMs.p50} ms / p95 ` +
-        `${result.updates.applyMs.p95} ms; draw p50 ${result.updates.drawMs.p50} ms / p95 ` +
-        `${result.updates.drawMs.p95} ms; frame gap p95 ${result.updates.frameGapMs.p95} ms; main thread ` +
-        `busy ${result.updates.mainThreadBusyPct}%`,
+      `      ${events.length} events at ${RATE}/s: apply p50 ${result.updates.applyMs.p50} ms / p95 ${result.updates.applyMs.p95} ms; draw p50 ${result.updates.drawMs.p50} ms / p95 ` +
+        `${result.updates.drawMs.p95} ms; frame gap p95 ${result.updates.frameGapMs.p95} ms; main thread busy ${result.updates.mainThreadBusyPct}%`,
     );
     console.log(
-      `      scroll to the middle ${result.scrollToMiddleMs} ms; host build+diff ` +
-        `${result.host.buildAndDiffMs.median} ms (median)`,
+      `      scroll to the middle ${result.scrollToMiddleMs} ms; host build+diff ${result.host.buildAndDiffMs.median} ms (median)`,
     );
 
     assert.ok(result.firstRender.totalMs < 2_000, `first render ${result.firstRender.totalMs} ms (budget 2 s)`);

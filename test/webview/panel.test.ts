@@ -61,53 +61,43 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     else assert.deepEqual(problems, [], 'no script errors and no CSP violations');
   });
 
-  it(
-    'shows every section of a snapshot: stages with WIP and backpressure, breakers, guards, lane metrics ' +
-      'with charts, the canary',
-    async () => {
-      await openPanel(page, standIn, 'dark');
-      assert.deepEqual(await takePosted(page), [{ type: 'ready' }]);
-      await snapshot(page, richView().view);
-      const text = (id: string): Promise<string> => page.locator(`#${id}`).innerText();
-      assert.match(await text('summary'), /acme-api · 10 tasks .* default lane command/);
-      const pipeline = await text('pipeline');
-      assert.match(pipeline, /RUNNING\s+1 \/ 4/);
-      assert.match(pipeline, /VERIFYING\s+2 \/ 2/);
-      assert.match(pipeline, /Backpressure: VERIFYING is full \(2\/2\), so no new run starts/);
-      assert.match(pipeline, /Last backpressure: .*no new run/);
-      assert.match(pipeline, /failure streak 2× verify-failed/);
-      assert.equal(await page.locator('[data-stage="VERIFYING"] [role="meter"]').getAttribute('aria-valuenow'), '2');
-      const breakers = await text('breakers');
-      assert.match(breakers, /anthropic\s+open\s+.*provider-rejected\s+a probe may run in 1 min 40 s \(10:06:40\)/);
-      assert.match(breakers, /command\s+closed\s+.*1 recent failure\(s\): verify-failed/);
-      const guards = await text('guards');
-      assert.match(
-        guards,
-        /conflict-markers\s+block\s+conflict-marker\s+src\/users\.py:41 conflict marker <<<<<<< HEAD/,
-      );
-      assert.match(
-        guards,
-        /merge-policy\s+block\s+merge-source\s+merge 1a2b3c4d5e6f brings in 9f8e7d6c5b4a from refs\/heads\/experiment/,
-      );
-      const lanes = await text('lanes');
-      // Each rate with its sample; the verify rate only over runs that had an acceptance command.
-      assert.match(lanes, /command\s*default\s+3\s+4\s+33\.3% \(1 of 3 tasks\)\s+0% \(0 of 1 run\)/);
-      assert.match(
-        lanes,
-        new RegExp(
-          String.raw`anthropic\s+2\s+3\s+0% \(0 of 2 tasks\)\s+no acceptance commands yet\s+1 min 40 s\s+` +
-            String.raw`1 min 40 s\s+no completed task\s+1\.50`,
-        ),
-      );
-      assert.match(lanes, /Canary anthropic vs command: not-enough-data/);
-      assert.equal(await page.locator('#lanes svg[role="img"]').count(), 5);
-      assert.match(
-        (await page.locator('#lanes svg[role="img"]').first().getAttribute('aria-label'))!,
-        /^Completion rate: anthropic 0% \(0\/2\); command 33\.3% \(1\/3\)$/,
-      );
-      assert.equal(await page.locator('#task-list [role="option"]').count(), 10);
-    },
-  );
+  it('shows every section of a snapshot: stages with WIP and backpressure, breakers, guards, lane metrics with charts, the canary', async () => {
+    await openPanel(page, standIn, 'dark');
+    assert.deepEqual(await takePosted(page), [{ type: 'ready' }]);
+    await snapshot(page, richView().view);
+    const text = (id: string): Promise<string> => page.locator(`#${id}`).innerText();
+    assert.match(await text('summary'), /acme-api · 10 tasks .* default lane command/);
+    const pipeline = await text('pipeline');
+    assert.match(pipeline, /RUNNING\s+1 \/ 4/);
+    assert.match(pipeline, /VERIFYING\s+2 \/ 2/);
+    assert.match(pipeline, /Backpressure: VERIFYING is full \(2\/2\), so no new run starts/);
+    assert.match(pipeline, /Last backpressure: .*no new run/);
+    assert.match(pipeline, /failure streak 2× verify-failed/);
+    assert.equal(await page.locator('[data-stage="VERIFYING"] [role="meter"]').getAttribute('aria-valuenow'), '2');
+    const breakers = await text('breakers');
+    assert.match(breakers, /anthropic\s+open\s+.*provider-rejected\s+a probe may run in 1 min 40 s \(10:06:40\)/);
+    assert.match(breakers, /command\s+closed\s+.*1 recent failure\(s\): verify-failed/);
+    const guards = await text('guards');
+    assert.match(guards, /conflict-markers\s+block\s+conflict-marker\s+src\/users\.py:41 conflict marker <<<<<<< HEAD/);
+    assert.match(
+      guards,
+      /merge-policy\s+block\s+merge-source\s+merge 1a2b3c4d5e6f brings in 9f8e7d6c5b4a from refs\/heads\/experiment/,
+    );
+    const lanes = await text('lanes');
+    // Each rate with its sample; the verify rate only over runs that had an acceptance command.
+    assert.match(lanes, /command\s*default\s+3\s+4\s+33\.3% \(1 of 3 tasks\)\s+0% \(0 of 1 run\)/);
+    assert.match(
+      lanes,
+      /anthropic\s+2\s+3\s+0% \(0 of 2 tasks\)\s+no acceptance commands yet\s+1 min 40 s\s+1 min 40 s\s+no completed task\s+1\.50/,
+    );
+    assert.match(lanes, /Canary anthropic vs command: not-enough-data/);
+    assert.equal(await page.locator('#lanes svg[role="img"]').count(), 5);
+    assert.match(
+      (await page.locator('#lanes svg[role="img"]').first().getAttribute('aria-label'))!,
+      /^Completion rate: anthropic 0% \(0\/2\); command 33\.3% \(1\/3\)$/,
+    );
+    assert.equal(await page.locator('#task-list [role="option"]').count(), 10);
+  });
 
   it('selecting a task asks for its history; every action posts the command the palette runs', async () => {
     const { view, detail } = richView();
@@ -123,11 +113,7 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     assert.equal(await runs.count(), 2);
     assert.match(
       await runs.nth(0).innerText(),
-      new RegExp(
-        String.raw`^2\s+t8\.2\s+anthropic\s+FAILED \(verify-failed\)[\s\S]*52\.0 s\s+\$0\.04 ` +
-          String.raw`\(7820\+782 tokens\)\s+—\s+Diff\s+Worktree\s+pytest exit 1 in ` +
-          String.raw`tests\/test_user\.py::test_create\s+salvage: 2 file\(s\) on switchyard\/salvage\/t8\.2`,
-      ),
+      /^2\s+t8\.2\s+anthropic\s+FAILED \(verify-failed\)[\s\S]*52\.0 s\s+\$0\.04 \(7820\+782 tokens\)\s+—\s+Diff\s+Worktree\s+pytest exit 1 in tests\/test_user\.py::test_create\s+salvage: 2 file\(s\) on switchyard\/salvage\/t8\.2/,
     );
     assert.match(
       await page.locator('#detail').innerText(),
@@ -166,43 +152,40 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     assert.equal(await page.getByRole('button', { name: 'Retry t5' }).count(), 0);
   });
 
-  it(
-    'works from the keyboard: tabs with arrow keys, the list with ' + 'arrows, End and Enter, with aria state',
-    async () => {
-      await openPanel(page, standIn, 'light');
-      await snapshot(page, richView().view);
-      await takePosted(page);
-      await page.locator('#tab-all').focus();
-      await page.keyboard.press('ArrowRight');
-      assert.equal(await page.locator('#tab-ready').getAttribute('aria-selected'), 'true');
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-ready');
-      const ids = await page
-        .locator('#task-list [role="option"]')
-        .evaluateAll((rows) =>
-          rows
-            .sort((a, b) => Number((a as HTMLElement).dataset.index) - Number((b as HTMLElement).dataset.index))
-            .map((r) => (r as HTMLElement).dataset.taskId),
-        );
-      assert.deepEqual(ids, ['t6', 't5', 't7'], 'the ready list in the scheduler order; t7 waits on t2');
-      assert.match(await page.locator('#task-list [data-task-id="t7"]').innerText(), /waits on t2 \(not DONE\)/);
-      assert.match(
-        await page.locator('#task-list [data-task-id="t6"]').innerText(),
-        /#1 t6[\s\S]*score 73\.3 · priority 70 · waited 3 min 20 s/,
+  it('works from the keyboard: tabs with arrow keys, the list with arrows, End and Enter, with aria state', async () => {
+    await openPanel(page, standIn, 'light');
+    await snapshot(page, richView().view);
+    await takePosted(page);
+    await page.locator('#tab-all').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator('#tab-ready').getAttribute('aria-selected'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'tab-ready');
+    const ids = await page
+      .locator('#task-list [role="option"]')
+      .evaluateAll((rows) =>
+        rows
+          .sort((a, b) => Number((a as HTMLElement).dataset.index) - Number((b as HTMLElement).dataset.index))
+          .map((r) => (r as HTMLElement).dataset.taskId),
       );
-      await page.locator('#task-list').focus();
-      await page.keyboard.press('End');
-      await page.keyboard.press('ArrowUp');
-      assert.equal(await page.locator('#task-list').getAttribute('aria-activedescendant'), 'task-row-t5');
-      await page.keyboard.press('Enter');
-      assert.deepEqual(await takePosted(page), [{ type: 'select', taskId: 't5' }]);
-      assert.equal(await page.locator('#task-row-t5').getAttribute('aria-selected'), 'true');
-      await page.getByRole('button', { name: 'Run t5' }).waitFor();
-      await page.keyboard.press('Tab'); // on to the detail's first action
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Run t5');
-      await page.keyboard.press('Enter');
-      assert.deepEqual(await takePosted(page), [{ type: 'command', command: 'runTask', taskId: 't5' }]);
-    },
-  );
+    assert.deepEqual(ids, ['t6', 't5', 't7'], 'the ready list in the scheduler order; t7 waits on t2');
+    assert.match(await page.locator('#task-list [data-task-id="t7"]').innerText(), /waits on t2 \(not DONE\)/);
+    assert.match(
+      await page.locator('#task-list [data-task-id="t6"]').innerText(),
+      /#1 t6[\s\S]*score 73\.3 · priority 70 · waited 3 min 20 s/,
+    );
+    await page.locator('#task-list').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await page.locator('#task-list').getAttribute('aria-activedescendant'), 'task-row-t5');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await takePosted(page), [{ type: 'select', taskId: 't5' }]);
+    assert.equal(await page.locator('#task-row-t5').getAttribute('aria-selected'), 'true');
+    await page.getByRole('button', { name: 'Run t5' }).waitFor();
+    await page.keyboard.press('Tab'); // on to the detail's first action
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Run t5');
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await takePosted(page), [{ type: 'command', command: 'runTask', taskId: 't5' }]);
+  });
 
   it('applies patches in place: only the rows and sections a patch touches are redrawn', async () => {
     const { view } = richView();

@@ -5,9 +5,7 @@ import { clock, duration, relative } from '../format';
 /** Circuit breakers per lane: closed / open / probing, since when, which failure code, when a probe may run. */
 export function renderBreakers(el: HTMLElement, breakers: Breakers, now = Date.now()): void {
   const s = breakers.settings;
-  const rule =
-    `A lane's breaker opens after ${s.failures} failures with the same code within ${duration(s.windowMs)}; ` +
-    `it probes after ${duration(s.cooldownMs)} and closes after ${s.closeAfter} successes in a row.`;
+  const rule = `A lane's breaker opens after ${s.failures} failures with the same code within ${duration(s.windowMs)}; it probes after ${duration(s.cooldownMs)} and closes after ${s.closeAfter} successes in a row.`;
   if (!breakers.lanes.length) {
     fill(
       el,

@@ -43,9 +43,7 @@ export function renderDetail(
       el,
       h('p', {
         class: 'empty',
-        text:
-          'Select a task (click it, or use the arrow keys and Enter in the list) to see its runs, guard ' +
-          'results and decisions.',
+        text: 'Select a task (click it, or use the arrow keys and Enter in the list) to see its runs, guard results and decisions.',
       }),
     );
     return;
@@ -265,8 +263,7 @@ function runRows(r: DetailRun, send: Send, now: number, retriedAs?: string): HTM
     retriedAs ? `retried as ${retriedAs}` : '',
     r.salvage ? `salvage: ${r.salvage.files} file(s) on ${r.salvage.branch}` : '',
     r.review
-      ? `review by ${r.review.lane}: ` +
-        `${r.review.verdict}${r.review.reasons.length ? ` (${r.review.reasons.join('; ')})` : ''}`
+      ? `review by ${r.review.lane}: ${r.review.verdict}${r.review.reasons.length ? ` (${r.review.reasons.join('; ')})` : ''}`
       : '',
     r.integration ? `integrated into ${r.integration.branch} at ${r.integration.commit.slice(0, 12)}` : '',
     r.diffStat ? `${r.diffStat.files} file(s) +${r.diffStat.insertions} −${r.diffStat.deletions}` : '',

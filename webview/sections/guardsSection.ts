@@ -69,9 +69,7 @@ export function renderGuards(el: HTMLElement, guards: Guards, now = Date.now()):
       problem,
       h('p', {
         class: 'empty',
-        text:
-          "No guard verdicts recorded yet: .switchyard/guards.jsonl gets one when a guard checks a run's " +
-          'change or a push.',
+        text: "No guard verdicts recorded yet: .switchyard/guards.jsonl gets one when a guard checks a run's change or a push.",
       }),
     );
     return;

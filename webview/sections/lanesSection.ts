@@ -27,9 +27,7 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
       )
     : h('p', {
         class: 'empty',
-        text:
-          'No canary is running. "Switchyard: Start Canary…" routes the project to a new lane for a window ' +
-          'and judges it here against the baseline.',
+        text: 'No canary is running. "Switchyard: Start Canary…" routes the project to a new lane for a window and judges it here against the baseline.',
       });
   if (!withRuns.length) {
     fill(
@@ -120,10 +118,7 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
 export function overText(lanes: Lanes): string {
   const over = lanes.over;
   if (!over?.more) return 'over all recorded runs';
-  return (
-    `over the runs of the active tasks and of the ${over.finished} newest finished tasks ` +
-    '(older finished tasks are not counted; Show more in Tasks widens this)'
-  );
+  return `over the runs of the active tasks and of the ${over.finished} newest finished tasks (older finished tasks are not counted; Show more in Tasks widens this)`;
 }
 
 /** The rate with its sample: "50% (1 of 2 tasks)", and the canceled tasks apart. */

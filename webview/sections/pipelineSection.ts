@@ -90,9 +90,7 @@ export function renderScheduler(el: HTMLElement, scheduler: Scheduler, now = Dat
       el,
       h('p', {
         class: 'empty',
-        text:
-          'No scheduler trace yet: .switchyard/trace.jsonl is written when a queue runs (Run Queue). Its ' +
-          'decisions and signals will show here.',
+        text: 'No scheduler trace yet: .switchyard/trace.jsonl is written when a queue runs (Run Queue). Its decisions and signals will show here.',
       }),
     );
     return;

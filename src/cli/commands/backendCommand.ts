@@ -34,8 +34,7 @@ async function migrate(ctx: CliContext): Promise<number> {
   const spec = cliBackendSpec(ctx, root);
   if (spec.kind !== 'postgres')
     throw new UsageError(
-      'backend migrate copies into PostgreSQL: pass --backend postgres (or SWITCHYARD_BACKEND=postgres) ' +
-        'and set SWITCHYARD_DATABASE_URL',
+      'backend migrate copies into PostgreSQL: pass --backend postgres (or SWITCHYARD_BACKEND=postgres) and set SWITCHYARD_DATABASE_URL',
     );
   // pg loads only here and in a project on the postgres backend, not with every command.
   const { PostgresBackend } = await import('../../core/backend/postgres/postgresBackend');
@@ -46,12 +45,10 @@ async function migrate(ctx: CliContext): Promise<number> {
     const report = await migrateFilesToPostgres(root, target);
     for (const w of report.warnings) ctx.err(`warning: ${w}`);
     ctx.out(
-      `migrated ${report.tasks} task(s), ${report.runs} run(s) and ${report.events} journal event(s) of ` +
-        `${report.journals} run(s) to ${report.target}, project ${report.project}; read back and compared.`,
+      `migrated ${report.tasks} task(s), ${report.runs} run(s) and ${report.events} journal event(s) of ${report.journals} run(s) to ${report.target}, project ${report.project}; read back and compared.`,
     );
     ctx.out(
-      'The files backend of this repository is now closed for writing. Use --backend postgres (or ' +
-        'SWITCHYARD_BACKEND=postgres) and, in VS Code, switchyard.backend "postgres".',
+      'The files backend of this repository is now closed for writing. Use --backend postgres (or SWITCHYARD_BACKEND=postgres) and, in VS Code, switchyard.backend "postgres".',
     );
     return 0;
   } finally {

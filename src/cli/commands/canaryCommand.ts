@@ -18,21 +18,18 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
       if (!lane) throw new UsageError('canary start needs --lane <id>');
       const change = await project.startCanary(lane, thresholds(ctx), why);
       ctx.out(
-        `canary started (change #${change.id}): default lane ${change.previous.defaultLane} → ` +
-          `${change.next.defaultLane}`,
+        `canary started (change #${change.id}): default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`,
       );
       const c = change.next.canary!;
       ctx.out(
-        `thresholds: hold below ${c.holdBelow} of baseline completion; expand at cost ≤ ` +
-          `${c.expandAtCost}; window ${c.windowMs / 3_600_000} h; at least ${c.minSamples} tasks`,
+        `thresholds: hold below ${c.holdBelow} of baseline completion; expand at cost ≤ ${c.expandAtCost}; window ${c.windowMs / 3_600_000} h; at least ${c.minSamples} tasks`,
       );
       return 0;
     }
     case 'rollback': {
       const change = await project.rollbackCanary(why);
       ctx.out(
-        `canary rolled back (change #${change.id}): default lane ${change.previous.defaultLane} → ` +
-          `${change.next.defaultLane}`,
+        `canary rolled back (change #${change.id}): default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`,
       );
       return 0;
     }

@@ -16,8 +16,7 @@ export async function classifyErrorCommand(ctx: CliContext): Promise<number> {
   if (ctx.flags.json) ctx.out(JSON.stringify(c, null, 2));
   else
     ctx.out(
-      `${c.class} (rule ${c.rule}): ` +
-        `${c.description}${c.retryAfterMs !== undefined ? `; retry after ${c.retryAfterMs} ms` : ''}`,
+      `${c.class} (rule ${c.rule}): ${c.description}${c.retryAfterMs !== undefined ? `; retry after ${c.retryAfterMs} ms` : ''}`,
     );
   return 0;
 }

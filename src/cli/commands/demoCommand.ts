@@ -76,8 +76,7 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
       );
     const allDone = state.tasks.every((t) => t.state === 'DONE');
     ctx.out(
-      `\n${allDone ? 'All tasks DONE.' : 'Some tasks did not finish.'} Your own repositories work the ` +
-        `same way: cd into one and run \`switchyard task add\`, then \`switchyard run\`.`,
+      `\n${allDone ? 'All tasks DONE.' : 'Some tasks did not finish.'} Your own repositories work the same way: cd into one and run \`switchyard task add\`, then \`switchyard run\`.`,
     );
     return allDone ? 0 : 1;
   } finally {

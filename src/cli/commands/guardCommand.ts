@@ -25,8 +25,7 @@ async function install(ctx: CliContext): Promise<number> {
   const command = flagString(ctx, 'hook-command') ?? defaultHookCommand();
   if (!command)
     throw new UsageError(
-      'cannot tell how to run this CLI from a hook; pass --hook-command "<command that runs switchyard>" ' +
-        '(or run the built dist/cli.js)',
+      'cannot tell how to run this CLI from a hook; pass --hook-command "<command that runs switchyard>" (or run the built dist/cli.js)',
     );
   const result = await installPrePushHook(repoDir(ctx), command);
   ctx.out(

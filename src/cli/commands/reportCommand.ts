@@ -51,8 +51,7 @@ export function formatReport(report: ProjectReport, trace: boolean): string {
   if (report.finished?.more)
     lines.push(
       '',
-      `(the active tasks${report.finished.shown ? ` and the ${report.finished.shown} newest finished ones` : ''}; ` +
-        'older finished tasks left out: `switchyard report --all` covers every task)',
+      `(the active tasks${report.finished.shown ? ` and the ${report.finished.shown} newest finished ones` : ''}; older finished tasks left out: \`switchyard report --all\` covers every task)`,
     );
   return lines.join('\n');
 }

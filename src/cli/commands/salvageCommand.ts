@@ -51,8 +51,7 @@ async function promote(ctx: CliContext): Promise<number> {
     applied: `created branch ${promotion.branch} with the salvaged diff as one commit on ${flagString(ctx, 'onto')}`,
   }[promotion.action];
   ctx.out(
-    `${runId}: ${what} (${promotion.commit.slice(0, 12)}, ${promotion.files} file(s)); your working tree ` +
-      `was not touched.`,
+    `${runId}: ${what} (${promotion.commit.slice(0, 12)}, ${promotion.files} file(s)); your working tree was not touched.`,
   );
   ctx.out(`Next: git switch ${promotion.branch}`);
   return 0;

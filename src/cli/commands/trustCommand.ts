@@ -12,16 +12,14 @@ export async function trustCommand(ctx: CliContext): Promise<number> {
   if (ctx.flags.revoke) {
     await setTrust(root, false, ctx.env);
     ctx.out(
-      `${root} is no longer trusted: of the settings it carries only plain ones apply (none that runs a command, ` +
-        `routes a credential, reads outside the worktree or weakens a cap) (${trustFilePath(ctx.env)})`,
+      `${root} is no longer trusted: of the settings it carries only plain ones apply (none that runs a command, routes a credential, reads outside the worktree or weakens a cap) (${trustFilePath(ctx.env)})`,
     );
   } else if (await isTrusted(root, ctx.env)) {
     ctx.out(`${root} is already trusted`);
   } else {
     await setTrust(root, true, ctx.env);
     ctx.out(
-      `${root} is trusted: every setting it carries applies (commands, URLs, copied files, caps, lane modules), ` +
-        `and the tasks of a state file git tracks run (${trustFilePath(ctx.env)})`,
+      `${root} is trusted: every setting it carries applies (commands, URLs, copied files, caps, lane modules), and the tasks of a state file git tracks run (${trustFilePath(ctx.env)})`,
     );
   }
   return 0;

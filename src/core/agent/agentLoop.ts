@@ -110,9 +110,7 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
       return {
         status: 'failed',
         code: 'lane-exit',
-        reason:
-          `the journal's model response for turn ${turn} is not a model turn ` +
-          `(${describeZodError(checked.error)}); the run cannot resume from it`,
+        reason: `the journal's model response for turn ${turn} is not a model turn (${describeZodError(checked.error)}); the run cannot resume from it`,
       };
     const result = checked.data;
     budget.addUsage(result.usage);
@@ -135,8 +133,7 @@ export async function runAgentLoop(input: LaneRunInput, options: AgentLoopOption
         messages.push({
           role: 'user',
           content:
-            'Your reply was cut off at the output token limit. Continue in smaller steps, and call finish ' +
-            'when the task is done.',
+            'Your reply was cut off at the output token limit. Continue in smaller steps, and call finish when the task is done.',
         });
         continue;
       }
@@ -215,11 +212,7 @@ function callNote(turn: number, usage: Usage): string {
 }
 
 function compactionNote(turn: number, report: CompactionReport, window: number): string {
-  return (
-    `context compacted before model call ${turn}: ~${report.before} → ~${report.after} prompt tokens (window ` +
-    `${window}; ${report.cutResults} older tool result(s) cut to head and tail, ${report.removedTurns} earlier ` +
-    'turn(s) removed)'
-  );
+  return `context compacted before model call ${turn}: ~${report.before} → ~${report.after} prompt tokens (window ${window}; ${report.cutResults} older tool result(s) cut to head and tail, ${report.removedTurns} earlier turn(s) removed)`;
 }
 
 function endingSummary(input: unknown): string {

@@ -75,15 +75,13 @@ export const API_LANE_SETTING_DOCS: Record<
   },
   price: {
     description:
-      'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens); ' +
-      'optional cache prices "cacheWritePerMTokUsd", "cacheWrite1hPerMTokUsd", "cacheReadPerMTokUsd".',
+      'Overrides the lane\'s price table: {"inputPerMTokUsd": 3, "outputPerMTokUsd": 15} (USD per million tokens); optional cache prices "cacheWritePerMTokUsd", "cacheWrite1hPerMTokUsd", "cacheReadPerMTokUsd".',
     type: 'object',
     class: 'weakens-protection',
   },
   contextWindow: {
     description:
-      "The model's context window in tokens (default: the lane's table, else 200000 for Claude, 32768 for other " +
-      'models); the conversation is compacted before a request passes ~80% of it.',
+      "The model's context window in tokens (default: the lane's table, else 200000 for Claude, 32768 for other models); the conversation is compacted before a request passes ~80% of it.",
     type: 'integer',
     class: 'plain',
   },
@@ -105,8 +103,7 @@ export const API_LANE_SETTING_DOCS: Record<
   },
   retry: {
     description:
-      'Retry policy for failed model calls: {"maximumAttempts": 4, "initialIntervalMs": 1000, ' +
-      '"backoffCoefficient": 2, …}.',
+      'Retry policy for failed model calls: {"maximumAttempts": 4, "initialIntervalMs": 1000, "backoffCoefficient": 2, …}.',
     type: 'object',
     class: 'plain',
   },
@@ -135,8 +132,6 @@ export function parseLaneSettings<S extends z.ZodType>(
   if (parsed.success) return { ok: true, settings: parsed.data };
   return {
     ok: false,
-    reason:
-      `lane "${laneId}" is misconfigured: ${describeZodError(parsed.error)} (set it with: switchyard lanes ` +
-      `set ${laneId} key=value, or VS Code's switchyard.lanes)`,
+    reason: `lane "${laneId}" is misconfigured: ${describeZodError(parsed.error)} (set it with: switchyard lanes set ${laneId} key=value, or VS Code's switchyard.lanes)`,
   };
 }

@@ -92,9 +92,7 @@ export function compactConversation(
     removedTurns += 1;
     const note = messages[1];
     const earlier = note && isDropNote(note) ? Number(/removed (\d+)/.exec(String(note.content))?.[1] ?? 0) : 0;
-    const text =
-      `${DROP_MARK} ${earlier + 1} earlier turn(s) of this conversation to stay within the model's context ` +
-      'window. Files may have changed since you last read them: read again what you need.]';
+    const text = `${DROP_MARK} ${earlier + 1} earlier turn(s) of this conversation to stay within the model's context window. Files may have changed since you last read them: read again what you need.]`;
     if (note && isDropNote(note)) replace(1, { role: 'user', content: text });
     else {
       messages.splice(1, 0, { role: 'user', content: text });
@@ -113,8 +111,7 @@ function isDropNote(message: ModelMessage): boolean {
 function headAndTail(text: string): string {
   const cut = text.length - HEAD - TAIL;
   return (
-    `${CUT_MARK} to its first ${HEAD} and last ${TAIL} characters (${cut} characters in between not shown) to stay ` +
-    `within the context window; call the tool again if you need the rest]\n${text.slice(0, HEAD)}\n[…]\n` +
+    `${CUT_MARK} to its first ${HEAD} and last ${TAIL} characters (${cut} characters in between not shown) to stay within the context window; call the tool again if you need the rest]\n${text.slice(0, HEAD)}\n[…]\n` +
     text.slice(-TAIL)
   );
 }
@@ -127,8 +124,5 @@ export function capToolOutput(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const head = Math.floor(maxChars * 0.75);
   const tail = maxChars - head;
-  return (
-    `${text.slice(0, head)}\n[… ${text.length - maxChars} characters cut here: this output is longer than one ` +
-    `tool call may send (${maxChars} characters); narrow the call to see them …]\n${text.slice(-tail)}`
-  );
+  return `${text.slice(0, head)}\n[… ${text.length - maxChars} characters cut here: this output is longer than one tool call may send (${maxChars} characters); narrow the call to see them …]\n${text.slice(-tail)}`;
 }

@@ -7,13 +7,9 @@ export function systemPrompt(extra?: string): string {
   const lines = [
     'You are a coding agent working on one task in a git worktree of a repository.',
     'You act only through the tools. Every path is relative to the worktree root; nothing outside it can be reached.',
-    'Work in small steps: look around (list_dir, search, read_file), change files (edit_file for part of ' +
-      'a file, write_file for a new or rewritten file), and check your work with run_command (tests, ' +
-      'builds, linters).',
-    'A tool error is information: read it and correct the call. Do not commit, push or change git ' +
-      'settings: Switchyard commits your changes itself.',
-    'When the task is done and checked, call finish with a short summary. If it cannot be done, call ' +
-      'finish and say why.',
+    'Work in small steps: look around (list_dir, search, read_file), change files (edit_file for part of a file, write_file for a new or rewritten file), and check your work with run_command (tests, builds, linters).',
+    'A tool error is information: read it and correct the call. Do not commit, push or change git settings: Switchyard commits your changes itself.',
+    'When the task is done and checked, call finish with a short summary. If it cannot be done, call finish and say why.',
   ];
   if (extra?.trim()) lines.push('', extra.trim());
   return lines.join('\n');
@@ -22,12 +18,9 @@ export function systemPrompt(extra?: string): string {
 /** The system prompt of a review run: read, check, do not change, answer with a verdict. */
 export function reviewSystemPrompt(extra?: string): string {
   const lines = [
-    'You are reviewing a change another agent made for the task below. The worktree is at the commit of ' +
-      'that change; the task message holds the task, the diff and the evidence of the checks that ran.',
-    'You act only through the tools. Read the changed code and what it touches (read_file, search, ' +
-      'list_dir); run checks with run_command when they help. Do not change any file.',
-    'Then call verdict: "approve" when the change does the task correctly and safely, or ' +
-      '"changes-requested" with concrete reasons (file and line, what is wrong, what to do instead).',
+    'You are reviewing a change another agent made for the task below. The worktree is at the commit of that change; the task message holds the task, the diff and the evidence of the checks that ran.',
+    'You act only through the tools. Read the changed code and what it touches (read_file, search, list_dir); run checks with run_command when they help. Do not change any file.',
+    'Then call verdict: "approve" when the change does the task correctly and safely, or "changes-requested" with concrete reasons (file and line, what is wrong, what to do instead).',
   ];
   if (extra?.trim()) lines.push('', extra.trim());
   return lines.join('\n');
@@ -45,8 +38,7 @@ export function taskMessage(input: Pick<LaneRunInput, 'task' | 'attempt' | 'resu
   if (task.acceptance)
     parts.push(
       '',
-      `The task is accepted when this command exits 0 in the worktree: \`${task.acceptance}\`. Run it ` +
-        `before you finish.`,
+      `The task is accepted when this command exits 0 in the worktree: \`${task.acceptance}\`. Run it before you finish.`,
     );
   if (input.attempt.attempt > 1 && input.attempt.retryReason)
     parts.push(

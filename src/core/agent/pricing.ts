@@ -39,10 +39,7 @@ export function choosePrice(
     return {
       price: manifest.price,
       source: `the lane's default price (no price listed for ${modelId})`,
-      warning:
-        `model ${modelId} is not in the lane's price table: its cost is counted at the lane's default price ` +
-        `(${manifest.price.inputPerMTokUsd}/${manifest.price.outputPerMTokUsd} USD per million input/output ` +
-        `tokens); set the lane setting "price" to the model's own`,
+      warning: `model ${modelId} is not in the lane's price table: its cost is counted at the lane's default price (${manifest.price.inputPerMTokUsd}/${manifest.price.outputPerMTokUsd} USD per million input/output tokens); set the lane setting "price" to the model's own`,
     };
   return { source: `no price for ${modelId}: cost counted as $0` };
 }

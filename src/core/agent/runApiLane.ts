@@ -38,9 +38,7 @@ export function chooseContextWindow(
   return {
     window,
     source: 'default',
-    warning:
-      `model ${modelId} is not in the lane's context-window table: assuming ${window} tokens; set the lane setting ` +
-      '"contextWindow" to the model\'s own',
+    warning: `model ${modelId} is not in the lane's context-window table: assuming ${window} tokens; set the lane setting "contextWindow" to the model's own`,
   };
 }
 
@@ -59,14 +57,12 @@ export async function runApiLane(input: LaneRunInput, run: ApiLaneRun): Promise<
     type: 'progress',
     message:
       `${run.manifest.id}: model ${run.modelId}; price from ${price.source}; context window ${window.window} ` +
-      `tokens (${window.source}); prompt cache ${caching ? caching.ttl : 'off'}; budget ` +
-      `${settings.maxExecutions} tool calls, ${settings.maxTokens} tokens, task cost cap ` +
+      `tokens (${window.source}); prompt cache ${caching ? caching.ttl : 'off'}; budget ${settings.maxExecutions} tool calls, ${settings.maxTokens} tokens, task cost cap ` +
       `${formatUsd(settings.maxTaskCostUsd)}${prior ? ` (${formatUsd(prior)} spent by earlier runs)` : ''}`,
   });
   const unpriced =
     !price.price && settings.baseUrl && !isLocal(settings.baseUrl)
-      ? `no price for model ${run.modelId} at ${new URL(settings.baseUrl).host}: its cost is counted as $0; set ` +
-        'the lane setting "price" (USD per million tokens) for a paid endpoint'
+      ? `no price for model ${run.modelId} at ${new URL(settings.baseUrl).host}: its cost is counted as $0; set the lane setting "price" (USD per million tokens) for a paid endpoint`
       : undefined;
   for (const warning of [price.warning, window.warning, unpriced])
     if (warning) input.emit({ type: 'progress', message: `warning: ${warning}` });

@@ -60,8 +60,7 @@ export class ToolCallRunner {
       return this.refused(
         call,
         reply(
-          `invalid call of ${call.toolName}: ${why}. Send the call again with valid JSON arguments that ` +
-            `match the tool's schema.`,
+          `invalid call of ${call.toolName}: ${why}. Send the call again with valid JSON arguments that match the tool's schema.`,
           true,
         ),
       );
@@ -71,8 +70,7 @@ export class ToolCallRunner {
       return this.refused(
         call,
         reply(
-          `invalid arguments for ${tool.name}: ${describeZodError(parsed.error)}. Send the call again ` +
-            `with arguments that match the tool's schema.`,
+          `invalid arguments for ${tool.name}: ${describeZodError(parsed.error)}. Send the call again with arguments that match the tool's schema.`,
           true,
         ),
       );
@@ -98,9 +96,7 @@ export class ToolCallRunner {
     let output: ToolOutput;
     if (result.status === 'uncertain') {
       output = {
-        text:
-          `${result.message}. Its result is unknown: check whether it took effect (the files or state it ` +
-          `changes) before you do it again.`,
+        text: `${result.message}. Its result is unknown: check whether it took effect (the files or state it changes) before you do it again.`,
       };
     } else {
       output = result.value;
@@ -109,9 +105,7 @@ export class ToolCallRunner {
         output = checked.success
           ? checked.data
           : {
-              text:
-                `the journal's result of this ${tool.name} call cannot be read ` +
-                `(${describeZodError(checked.error)}); check its effect yourself`,
+              text: `the journal's result of this ${tool.name} call cannot be read (${describeZodError(checked.error)}); check its effect yourself`,
               isError: true,
             };
         if (output.isError) this.budget.noteError(output.error ?? `${tool.name}: ${output.text}`);

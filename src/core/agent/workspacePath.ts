@@ -14,8 +14,7 @@ export async function resolveInWorkspace(workspaceDir: string, path: unknown): P
   if (path.includes('\0')) throw new ToolError(`path ${JSON.stringify(path)} contains a NUL character`);
   if (isAbsolute(path) || /^[a-zA-Z]:[\\/]/.test(path) || path.startsWith('~')) {
     throw new ToolError(
-      `path "${path}" is absolute: paths are relative to the worktree root (e.g. "src/app.ts"), and ` +
-        `nothing outside the worktree can be reached`,
+      `path "${path}" is absolute: paths are relative to the worktree root (e.g. "src/app.ts"), and nothing outside the worktree can be reached`,
     );
   }
   const root = await realpath(workspaceDir);
@@ -31,8 +30,7 @@ export async function resolveInWorkspace(workspaceDir: string, path: unknown): P
   });
   if (real !== root && !real.startsWith(root + sep)) {
     throw new ToolError(
-      `path "${path}" goes through a symlink that leads outside the worktree (to ` +
-        `${relative(root, real) || real}); it is not allowed`,
+      `path "${path}" goes through a symlink that leads outside the worktree (to ${relative(root, real) || real}); it is not allowed`,
     );
   }
   return target;

@@ -53,8 +53,7 @@ export function resolveBackendSpec(root: string, inputs: BackendInputs): Backend
   if (!project.success)
     throw new SwitchyardError(
       'backend-config',
-      `project name "${name}" for the shared database: ${project.error.issues[0]?.message}; set it with ` +
-        `SWITCHYARD_PROJECT (CLI) or switchyard.project (VS Code)`,
+      `project name "${name}" for the shared database: ${project.error.issues[0]?.message}; set it with SWITCHYARD_PROJECT (CLI) or switchyard.project (VS Code)`,
     );
   return { kind: 'postgres', url, project: project.data };
 }

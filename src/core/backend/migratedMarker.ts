@@ -48,9 +48,6 @@ export async function writeMigratedMarker(root: string, marker: MigratedMarker):
 export function migratedError(root: string, marker: MigratedMarker): SwitchyardError {
   return new SwitchyardError(
     'backend-migrated',
-    `this project moved to PostgreSQL (${marker.target}, project ${marker.project}) on ${marker.at}: use ` +
-      `the postgres backend (switchyard.backend "postgres" in VS Code, --backend postgres or ` +
-      `SWITCHYARD_BACKEND=postgres for the CLI). The files under ${join(root, STATE_DIR)} are kept as they ` +
-      `were; delete ${migratedMarkerPath(root)} only to go back to them.`,
+    `this project moved to PostgreSQL (${marker.target}, project ${marker.project}) on ${marker.at}: use the postgres backend (switchyard.backend "postgres" in VS Code, --backend postgres or SWITCHYARD_BACKEND=postgres for the CLI). The files under ${join(root, STATE_DIR)} are kept as they were; delete ${migratedMarkerPath(root)} only to go back to them.`,
   );
 }

@@ -62,7 +62,6 @@ function insecureCheck(url: URL, host: string, what: string): void {
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(host))) return;
   throw new SwitchyardError(
     'invalid-input',
-    `${what} is not https: Switchyard sends a GitHub token only over https (plain http only to this machine); ` +
-      'use the https URL',
+    `${what} is not https: Switchyard sends a GitHub token only over https (plain http only to this machine); use the https URL`,
   );
 }

@@ -72,8 +72,7 @@ export class TokenLender {
       if (left < this.minimumValidityMs) {
         throw new SwitchyardError(
           'invalid-input',
-          `the credential source returned a token valid for only ${Math.round(left / 1000)} s (at least ` +
-            `${Math.round(this.minimumValidityMs / 1000)} s needed)`,
+          `the credential source returned a token valid for only ${Math.round(left / 1000)} s (at least ${Math.round(this.minimumValidityMs / 1000)} s needed)`,
         );
       }
       this.credential = fresh;

@@ -102,8 +102,7 @@ export async function awaitPullRequest(ctx: RunContext, input: AwaitInput): Prom
           code: 'ci-failed',
           reason: `pull request #${number}: ${reason.split('\n')[0]}`,
           feedback: cut(
-            `Attempt ${input.run.attempt} opened pull request #${number}, and a check its base requires ` +
-              `failed:\n${reason}\nFix the change so the check passes; this attempt's push updates the pull request.`,
+            `Attempt ${input.run.attempt} opened pull request #${number}, and a check its base requires failed:\n${reason}\nFix the change so the check passes; this attempt's push updates the pull request.`,
           ),
         };
       }
@@ -169,8 +168,7 @@ export async function awaitPullRequest(ctx: RunContext, input: AwaitInput): Prom
         ok: false,
         code: 'ci-timeout',
         reason:
-          `pull request #${number}: the CI gate gave up after ${Math.round((Date.now() - started) / 1000)} s ` +
-          `(integration.ciTimeoutSeconds): ` +
+          `pull request #${number}: the CI gate gave up after ${Math.round((Date.now() - started) / 1000)} s (integration.ciTimeoutSeconds): ` +
           (lastError && errorsInARow > 0
             ? `the last error: ${lastError}`
             : `still waiting for ${pending.join(', ') || 'the checks to report'}`),
@@ -201,9 +199,7 @@ async function conflict(ctx: RunContext, input: AwaitInput, pr: PullRequestDetai
     ok: false,
     code: 'merge-conflict',
     reason: `pull request #${pr.number} conflicts with ${input.base} (GitHub: mergeable_state ${pr.mergeable_state})`,
-    feedback:
-      `The pull request of the previous attempt (${input.run.id}, #${pr.number}) conflicts with ${input.base}, ` +
-      `which moved on. This attempt starts from ${input.base}'s current head: make the change again on top of it.`,
+    feedback: `The pull request of the previous attempt (${input.run.id}, #${pr.number}) conflicts with ${input.base}, which moved on. This attempt starts from ${input.base}'s current head: make the change again on top of it.`,
   };
 }
 

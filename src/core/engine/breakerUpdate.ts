@@ -45,8 +45,7 @@ export function updateBreaker(
   if (after.state === 'open') {
     return before?.state === 'half-open'
       ? `breaker on lane ${lane} OPEN again: the probe failed (${code})`
-      : `breaker on lane ${lane} OPEN: ${settings.failures} × ${code} in a row within ` +
-          `${Math.round(settings.windowMs / 1000)} s; no new runs on it for ` +
+      : `breaker on lane ${lane} OPEN: ${settings.failures} × ${code} in a row within ${Math.round(settings.windowMs / 1000)} s; no new runs on it for ` +
           `${Math.round(settings.cooldownMs / 1000)} s`;
   }
   if (after.state === 'closed')

@@ -51,8 +51,7 @@ export async function executeRun(
   const picked = why ? `; picked now: ${why}` : '';
   record('decision', {
     message: resume
-      ? `run ${run.id} resumed by ${ctx.owner} from its journal (previous owner ` +
-        `${resume.previousOwner ?? 'unknown'} is gone)`
+      ? `run ${run.id} resumed by ${ctx.owner} from its journal (previous owner ${resume.previousOwner ?? 'unknown'} is gone)`
       : `run ${run.id} started: task ${task.id} on lane ${run.lane}, attempt ${run.attempt}${retried}${picked}`,
   });
 
@@ -144,9 +143,7 @@ export async function executeRun(
       record('decision', { message: `lease lost to ${lostTo}: this process stopped working on run ${run.id}` });
     else {
       record('decision', {
-        message:
-          `run ${run.id} handed back by ${ctx.owner} (shutting down): its lease expired now, so another ` +
-          `process takes it over`,
+        message: `run ${run.id} handed back by ${ctx.owner} (shutting down): its lease expired now, so another process takes it over`,
       });
       await lease.handBack();
     }
@@ -210,9 +207,7 @@ async function leaveCiWait(ctx: RunContext, run: Run, record: RecordFn): Promise
     .catch(() => undefined);
   if (left === undefined) return false;
   record('decision', {
-    message:
-      `queue stopped while pull request #${left} waits for CI: the pull request stays open and the next drain ` +
-      `carries on waiting`,
+    message: `queue stopped while pull request #${left} waits for CI: the pull request stays open and the next drain carries on waiting`,
   });
   return true;
 }

@@ -51,6 +51,5 @@ export function fileWaitLine(wait: FileWait, herePlace: string): string {
   const what = `${wait.taskId} waits for ${wait.file}, held by ${wait.heldBy}`;
   return wait.here
     ? `${what} (running ${herePlace}); it starts when ${wait.heldBy} ends`
-    : `${what} (in progress in another Switchyard process: another window, a terminal or a worker); ` +
-        `run the queue again once ${wait.heldBy} ends`;
+    : `${what} (in progress in another Switchyard process: another window, a terminal or a worker); run the queue again once ${wait.heldBy} ends`;
 }

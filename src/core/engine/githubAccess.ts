@@ -49,16 +49,14 @@ export async function openGitHub(
     if (!urls.named)
       throw new SwitchyardError(
         'invalid-input',
-        `integration.remote "${remote}" is not a remote of this repository: add it (git remote add ${remote} URL) ` +
-          `or set integration.remote`,
+        `integration.remote "${remote}" is not a remote of this repository: add it (git remote add ${remote} URL) or set integration.remote`,
       );
     const first = urls.all[0] ?? '';
     name = repositoryFromRemoteUrl(first);
     if (!name)
       throw new SwitchyardError(
         'invalid-input',
-        `the URL of integration.remote "${remote}" (${safeUrl(first)}) names no GitHub repository: set ` +
-          `github.repository to owner/name`,
+        `the URL of integration.remote "${remote}" (${safeUrl(first)}) names no GitHub repository: set github.repository to owner/name`,
       );
   }
   const origins = gitOrigins(urls.all, host, remote);
@@ -123,10 +121,7 @@ function gitOrigins(urls: readonly string[], host: string, remote: string): stri
     if (target.host !== host)
       throw new SwitchyardError(
         'invalid-input',
-        `integration.remote "${remote}" goes to ${target.host} (${safeUrl(url)}), but the GitHub token is for ` +
-          `${host} (github.apiUrl): a GitHub token is sent only to the host it belongs to, so none goes to ` +
-          `${target.host}; point integration.remote at the repository on ${host}, or set github.apiUrl to the API ` +
-          `of ${target.host} and store a token for it`,
+        `integration.remote "${remote}" goes to ${target.host} (${safeUrl(url)}), but the GitHub token is for ${host} (github.apiUrl): a GitHub token is sent only to the host it belongs to, so none goes to ${target.host}; point integration.remote at the repository on ${host}, or set github.apiUrl to the API of ${target.host} and store a token for it`,
       );
     origins.add(target.origin);
   }
@@ -151,8 +146,7 @@ async function lenderFor(
     const privateKey = await readFile(file, 'utf8').catch((error) => {
       throw new SwitchyardError(
         'invalid-input',
-        `github.app.privateKeyFile ${app.privateKeyFile} cannot be read (${errorMessage(error)}): point it at the ` +
-          `app's private key (PEM)`,
+        `github.app.privateKeyFile ${app.privateKeyFile} cannot be read (${errorMessage(error)}): point it at the app's private key (PEM)`,
       );
     });
     const { Octokit } = await import('@octokit/rest');
@@ -183,12 +177,7 @@ function sameHost(url: string, host: string): boolean {
 function missingToken(ctx: RunContext, settings: ProjectSettings, host: string): string {
   const store = `${ctx.githubTokens.howToSet(host)} (or set github.app)`;
   if (host === GITHUB_COM) return store;
-  return (
-    `none is stored for ${host} (github.apiUrl ${settings.github.apiUrl}), and a GitHub token goes only to the host ` +
-    `it was stored for (one for ${GITHUB_COM} does not go there). If ${host} is your GitHub Enterprise Server: ` +
-    `${store}. If github.apiUrl came with the repository and you did not mean it, set your own: switchyard config ` +
-    'set --local github.apiUrl https://api.github.com'
-  );
+  return `none is stored for ${host} (github.apiUrl ${settings.github.apiUrl}), and a GitHub token goes only to the host it was stored for (one for ${GITHUB_COM} does not go there). If ${host} is your GitHub Enterprise Server: ${store}. If github.apiUrl came with the repository and you did not mean it, set your own: switchyard config set --local github.apiUrl https://api.github.com`;
 }
 
 /** A remote URL without any user or password in it. */

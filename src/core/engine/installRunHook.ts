@@ -15,8 +15,7 @@ export async function installRunHook(ctx: RunContext, worktree: string, record: 
   if (command === undefined) {
     record('decision', {
       message:
-        'pre-push guard not installed in the worktree: the Switchyard CLI that runs it was not found ' +
-        '(runs started with `switchyard run` have it)',
+        'pre-push guard not installed in the worktree: the Switchyard CLI that runs it was not found (runs started with `switchyard run` have it)',
     });
     return;
   }

@@ -59,10 +59,7 @@ export async function integrateRun(
     return {
       ok: false,
       code: 'integration-refused',
-      reason:
-        `the target branch ${target} is checked out in ${holder}; Switchyard never moves a checked-out ` +
-        `branch: check out another branch there, or set integration.targetBranch to one nobody has checked ` +
-        `out`,
+      reason: `the target branch ${target} is checked out in ${holder}; Switchyard never moves a checked-out branch: check out another branch there, or set integration.targetBranch to one nobody has checked out`,
     };
   }
   prepareBranchUpdate(ctx.root);
@@ -83,10 +80,7 @@ export async function integrateRun(
         ok: false,
         code: 'merge-conflict',
         reason: `merging ${run.branch} into ${target} conflicts in ${files}`,
-        feedback:
-          `Merging the previous attempt (${run.id}) into ${target} conflicted in: ${files}. This attempt ` +
-          `starts from ${target}'s current head, which has the work it conflicted with: make the change ` +
-          `again on top of it.`,
+        feedback: `Merging the previous attempt (${run.id}) into ${target} conflicted in: ${files}. This attempt starts from ${target}'s current head, which has the work it conflicted with: make the change again on top of it.`,
       };
     }
     if (merged.tree !== (tip?.tree ?? (await treeOf(ctx.root, parent)))) {
@@ -116,8 +110,7 @@ export async function integrateRun(
     record(
       commit === current
         ? `nothing new to merge: ${target} already has ${run.branch}`
-        : `merged ${run.branch} into ${target}${current ? '' : ` (created at ${parent.slice(0, 12)})`} as ` +
-            `${commit.slice(0, 12)}`,
+        : `merged ${run.branch} into ${target}${current ? '' : ` (created at ${parent.slice(0, 12)})`} as ${commit.slice(0, 12)}`,
     );
     if (settings.mode === 'push') await push(ctx, run, settings.remote, target, record);
     return { ok: true, commit };

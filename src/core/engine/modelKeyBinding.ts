@@ -29,12 +29,7 @@ export async function modelKeyRefusal(
     const url = settings[name] ?? origin.withheld;
     if (typeof url !== 'string') continue;
     if (!chosenByTheRepositoryAlone(origin.source, origin.trusted)) continue;
-    return (
-      `lane "${manifest.id}": ${key} (${safeOrigin(url)}) comes from the repository's .switchyard/config.json and ` +
-      `this workspace is not trusted, so ${keys.join(' / ')} is not sent there: a model key goes only to the lane's ` +
-      `default endpoint or a base URL you set or trust. Set your own (switchyard config set --local ${key} URL), ` +
-      'remove it, or trust the workspace (switchyard trust; in VS Code, Manage Workspace Trust)'
-    );
+    return `lane "${manifest.id}": ${key} (${safeOrigin(url)}) comes from the repository's .switchyard/config.json and this workspace is not trusted, so ${keys.join(' / ')} is not sent there: a model key goes only to the lane's default endpoint or a base URL you set or trust. Set your own (switchyard config set --local ${key} URL), remove it, or trust the workspace (switchyard trust; in VS Code, Manage Workspace Trust)`;
   }
   return undefined;
 }

@@ -58,8 +58,7 @@ export function moveFailedTask(
     else delete task.retryAt;
     return (
       `retrying task ${task.id} (attempt ${task.attempts + 1} of ` +
-      `${cap}${verdict.delayMs > 0 ? `, not before ${task.retryAt}` : ''}): ${FAILURE_CODES[code].summary}; ` +
-      `${verdict.why}`
+      `${cap}${verdict.delayMs > 0 ? `, not before ${task.retryAt}` : ''}): ${FAILURE_CODES[code].summary}; ${verdict.why}`
     );
   }
 
@@ -73,10 +72,7 @@ export function moveFailedTask(
     setFeedback(task, feedback);
     delete task.retryAt;
     task.failureReason = `${reason} (lane ${run.lane} ${attemptsSpent(cap)}; moved to fallback lane ${next})`;
-    return (
-      `task ${task.id} moves to fallback lane ${next} with a fresh budget: lane ${run.lane} spent its ` +
-      `${cap} attempt(s)`
-    );
+    return `task ${task.id} moves to fallback lane ${next} with a fresh budget: lane ${run.lane} spent its ${cap} attempt(s)`;
   }
 
   setTaskState(task, 'FAILED');
@@ -110,10 +106,7 @@ export function requeueInterrupted(state: ProjectState, task: Task, run: Run, re
   setTaskState(task, 'READY');
   delete task.retryAt;
   task.failureReason = `run ${run.id} was interrupted (not counted as an attempt): ${reason}`;
-  return (
-    `task ${task.id} back to READY: run ${run.id} was interrupted, a host fault that spends no attempt ` +
-    `(interruption ${inARow} in a row; from ${FREE_INTERRUPTIONS} on they count)`
-  );
+  return `task ${task.id} back to READY: run ${run.id} was interrupted, a host fault that spends no attempt (interruption ${inARow} in a row; from ${FREE_INTERRUPTIONS} on they count)`;
 }
 
 /** "failed 2 attempts": the count after the reason, so a list cut short still shows why. */

@@ -136,9 +136,6 @@ function startPoint(
 function retryReasonAfter(previous: Run | undefined): string | undefined {
   if (previous?.state !== 'FAILED') return undefined;
   if (previous.failureCode === 'interrupted')
-    return (
-      `follows an interruption of ${previous.id} (not counted as an attempt): ` +
-      `${previous.failureReason ?? 'its owner stopped'}`
-    );
+    return `follows an interruption of ${previous.id} (not counted as an attempt): ${previous.failureReason ?? 'its owner stopped'}`;
   return previous.failureReason;
 }

@@ -58,8 +58,7 @@ export function pullRequestBody(input: PullRequestBodyInput): string {
       ...(input.review?.reasons.length ? [next()] : []),
       '## Cost',
       input.usage
-        ? `$${input.usage.costUsd.toFixed(4)} (${input.usage.inputTokens} input, ${input.usage.outputTokens} output ` +
-          'tokens)'
+        ? `$${input.usage.costUsd.toFixed(4)} (${input.usage.inputTokens} input, ${input.usage.outputTokens} output tokens)`
         : 'Not reported by the lane.',
       '',
       `<sub>switchyard-run: ${run.id}</sub>`,

@@ -222,8 +222,7 @@ async function preflight(gh: GitHubAccess, settings: ProjectSettings): Promise<s
     const scopes = res.headers['x-oauth-scopes'];
     if (typeof scopes === 'string' && !/\b(?:public_)?repo\b/.test(scopes))
       throw new ConfigError(
-        `${gh.source} lacks the scopes pull-request mode needs: GitHub lists "${scopes || '(none)'}"; give it the ` +
-          `repo scope (or contents and pull requests: write for a fine-grained token)`,
+        `${gh.source} lacks the scopes pull-request mode needs: GitHub lists "${scopes || '(none)'}"; give it the repo scope (or contents and pull requests: write for a fine-grained token)`,
       );
     if (repo.permissions && repo.permissions.push === false)
       throw new ConfigError(
@@ -232,8 +231,7 @@ async function preflight(gh: GitHubAccess, settings: ProjectSettings): Promise<s
   } catch (error) {
     if ((error as { status?: number }).status === 404)
       throw new ConfigError(
-        `${named} names ${repository}, and GitHub answered 404 Not Found: no such repository, or ${gh.source} ` +
-          `cannot see it; set github.repository to owner/name`,
+        `${named} names ${repository}, and GitHub answered 404 Not Found: no such repository, or ${gh.source} cannot see it; set github.repository to owner/name`,
       );
     throw error;
   }
@@ -243,8 +241,7 @@ async function preflight(gh: GitHubAccess, settings: ProjectSettings): Promise<s
   } catch (error) {
     if ((error as { status?: number }).status === 404)
       throw new ConfigError(
-        `integration.base "${base}" does not exist in ${repository} (GitHub answered 404 ` +
-          `${errorMessage(error).split(' - ')[0]}): set integration.base to an existing branch`,
+        `integration.base "${base}" does not exist in ${repository} (GitHub answered 404 ${errorMessage(error).split(' - ')[0]}): set integration.base to an existing branch`,
       );
     throw error;
   }

@@ -92,9 +92,7 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
           {
             ok: false,
             code: 'interrupted',
-            reason:
-              `the process that owned run ${run.id} (${run.owner}) stopped before the run ` +
-              `finished${lease ? ` (its lease expired ${lease.expiresAt})` : ''}`,
+            reason: `the process that owned run ${run.id} (${run.owner}) stopped before the run finished${lease ? ` (its lease expired ${lease.expiresAt})` : ''}`,
           },
           { rules: ctx.errorRules?.(), now },
         );

@@ -88,9 +88,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
       const missing = signal.aborted ? undefined : await missingIgnoredNote(ctx.root, run.worktree);
       const reason = missing ? `${verdict.reason}; ${missing}` : verdict.reason;
       if (missing) record('decision', { message: missing });
-      const feedback =
-        `Attempt ${run.attempt} failed verification: ${reason}\nThe command's output (last ` +
-        `part):\n${verdict.output.slice(-3_000).trimEnd()}`;
+      const feedback = `Attempt ${run.attempt} failed verification: ${reason}\nThe command's output (last part):\n${verdict.output.slice(-3_000).trimEnd()}`;
       return {
         ...base,
         ok: false,
@@ -100,8 +98,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
       };
     }
     evidence.push(
-      `acceptance command \`${task.spec.acceptance}\` ` +
-        `passed${verdict.output.trim() ? `: ${outputSummary(verdict.output)}` : ''}`,
+      `acceptance command \`${task.spec.acceptance}\` passed${verdict.output.trim() ? `: ${outputSummary(verdict.output)}` : ''}`,
     );
   } else {
     record('decision', { message: 'no acceptance command: verification passes' });
@@ -158,8 +155,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     const reasons = review.reasons.length ? review.reasons : ['(no reasons given)'];
     if (review.verdict === 'changes-requested') {
       record('decision', { message: `review by lane ${review.lane}: changes requested: ${reasons.join('; ')}` });
-      const feedback =
-        `The review (lane ${review.lane}) requested ` + `changes:\n${reasons.map((x) => `- ${x}`).join('\n')}`;
+      const feedback = `The review (lane ${review.lane}) requested changes:\n${reasons.map((x) => `- ${x}`).join('\n')}`;
       return {
         ...base,
         review,
@@ -170,8 +166,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
       };
     }
     record('decision', {
-      message:
-        `review by lane ${review.lane}: ` + `approved${review.reasons.length ? ` (${review.reasons.join('; ')})` : ''}`,
+      message: `review by lane ${review.lane}: approved${review.reasons.length ? ` (${review.reasons.join('; ')})` : ''}`,
     });
   }
 

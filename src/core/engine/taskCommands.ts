@@ -35,8 +35,7 @@ export async function addTasks(
     if (urgent && Date.parse(urgent.expiresAt) <= now) {
       throw new SwitchyardError(
         'invalid-input',
-        `${label(index)}: urgent.expiresAt: must be in the future (it is ${urgent.expiresAt}; now is ` +
-          `${new Date(now).toISOString()})`,
+        `${label(index)}: urgent.expiresAt: must be in the future (it is ${urgent.expiresAt}; now is ${new Date(now).toISOString()})`,
       );
     }
     return parsed.data;
@@ -117,8 +116,7 @@ export function cancelTask(store: StateStore, id: string): Promise<Task> {
     if (task.state === 'INTEGRATING' && task.integration && task.integration.runId === task.lastRunId) {
       throw new SwitchyardError(
         'illegal-transition',
-        `task ${id}'s work is already merged into ${task.integration.branch} ` +
-          `(${task.integration.commit.slice(0, 12)}): too late to cancel`,
+        `task ${id}'s work is already merged into ${task.integration.branch} (${task.integration.commit.slice(0, 12)}): too late to cancel`,
       );
     }
     setTaskState(task, 'CANCELED');

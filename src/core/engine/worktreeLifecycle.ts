@@ -75,8 +75,7 @@ export async function pruneKeptWorktrees(ctx: RunContext, now = Date.now()): Pro
       lines.push(
         integrated(run)
           ? `worktree of ${run.id} removed: integrated; branch ${run.branch} stays`
-          : `worktree of ${run.id} removed: ${run.state} since ${run.endedAt} (worktree.keepFailedDays ` +
-              `${state.settings.worktree.keepFailedDays}); branch ${run.branch} and its diff stay`,
+          : `worktree of ${run.id} removed: ${run.state} since ${run.endedAt} (worktree.keepFailedDays ${state.settings.worktree.keepFailedDays}); branch ${run.branch} and its diff stay`,
       );
     } catch (error) {
       lines.push(`worktree of ${run.id} not removed: ${errorMessage(error)}`);

@@ -90,8 +90,7 @@ export function failureReason(failing: readonly CheckState[]): string {
   return failing
     .map(
       (c) =>
-        `required check "${c.name}" ` +
-        `${c.detail ?? 'failed'}${c.output ? `: ${c.output}` : ''}${c.url ? ` (details: ${c.url})` : ''}`,
+        `required check "${c.name}" ${c.detail ?? 'failed'}${c.output ? `: ${c.output}` : ''}${c.url ? ` (details: ${c.url})` : ''}`,
     )
     .join('\n');
 }

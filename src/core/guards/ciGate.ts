@@ -93,8 +93,7 @@ export async function waitForRequiredChecks(options: CiGateOptions): Promise<CiG
     if (status !== 403 && status !== 404) throw error;
     source = 'observed';
     warnings.push(
-      `branch protection of ${baseBranch} could not be read (${status}: ${errorMessage(error)}); waiting ` +
-        `for the checks observed on ${headSha.slice(0, 12)} instead`,
+      `branch protection of ${baseBranch} could not be read (${status}: ${errorMessage(error)}); waiting for the checks observed on ${headSha.slice(0, 12)} instead`,
     );
   }
 
@@ -150,8 +149,7 @@ export async function waitForRequiredChecks(options: CiGateOptions): Promise<CiG
         'timeout',
         checks,
         polls,
-        `still waiting after ${Math.round((now() - started) / 1000)} s for required checks: ` +
-          `${pending.join(', ') || '(none seen)'}`,
+        `still waiting after ${Math.round((now() - started) / 1000)} s for required checks: ${pending.join(', ') || '(none seen)'}`,
       );
     }
     await sleep(Math.min(pollMs, left), options.signal);

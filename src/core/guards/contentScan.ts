@@ -38,9 +38,7 @@ export async function scanAddedContent(
     if (files > FULL_DIFF_MAX_FILES) {
       return {
         markers: await scanTreeForConflictMarkers(cwd, tip),
-        notCollected:
-          `the whole tree (${files} files) is new to the remote; secrets are scanned for pushes of up to ` +
-          `${FULL_DIFF_MAX_FILES} new files`,
+        notCollected: `the whole tree (${files} files) is new to the remote; secrets are scanned for pushes of up to ${FULL_DIFF_MAX_FILES} new files`,
       };
     }
     base = EMPTY_TREE[tip.length as 40 | 64];

@@ -93,8 +93,6 @@ export async function guardRunDiff(options: RunDiffGuardOptions): Promise<RunDif
   const blocking = results.filter((r) => r.verdict === 'block');
   if (!blocking.length) return { blocked: false, results };
   const evidence = blocking.flatMap((r) => r.evidence.map((e) => `${r.guard}: ${formatEvidence(e)}`));
-  const reason =
-    `blocked by guards: ` +
-    `${evidence.slice(0, 5).join('; ')}${evidence.length > 5 ? ` (+${evidence.length - 5} more)` : ''}`;
+  const reason = `blocked by guards: ${evidence.slice(0, 5).join('; ')}${evidence.length > 5 ? ` (+${evidence.length - 5} more)` : ''}`;
   return { blocked: true, results, reason };
 }

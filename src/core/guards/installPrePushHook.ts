@@ -132,10 +132,7 @@ async function refuseTrackedHooks(dir: string, hooks: string): Promise<void> {
   const hook = `${rel}/pre-push`;
   throw new SwitchyardError(
     'invalid-input',
-    `the hooks folder ${rel} (core.hooksPath) is tracked by git: switchyard guard install does not write into it ` +
-      "(its hook would carry this machine's paths into commits). Add this line to the team's hook " +
-      `${hook} instead: \`if command -v switchyard >/dev/null 2>&1; then switchyard guard pre-push "$@"; fi\` ` +
-      '(the guard then runs for everyone who has switchyard installed)',
+    `the hooks folder ${rel} (core.hooksPath) is tracked by git: switchyard guard install does not write into it (its hook would carry this machine's paths into commits). Add this line to the team's hook ${hook} instead: \`if command -v switchyard >/dev/null 2>&1; then switchyard guard pre-push "$@"; fi\` (the guard then runs for everyone who has switchyard installed)`,
   );
 }
 
@@ -242,8 +239,7 @@ async function enableWorktreeConfig(dir: string): Promise<void> {
   if (worktree || bare) {
     throw new SwitchyardError(
       'invalid-input',
-      `cannot install a per-worktree hook in ${dir}: the repository sets ` +
-        `${worktree ? 'core.worktree' : 'core.bare = true'} in its shared config`,
+      `cannot install a per-worktree hook in ${dir}: the repository sets ${worktree ? 'core.worktree' : 'core.bare = true'} in its shared config`,
     );
   }
   await git(dir, ['config', '--local', 'extensions.worktreeConfig', 'true']);

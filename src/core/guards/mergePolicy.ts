@@ -15,10 +15,7 @@ export function mergePolicyPath(root: string): string {
 
 /** The deprecation note for a policy still read from `.switchyard/merge-policy.json`. */
 export function mergePolicyDeprecation(root: string): string {
-  return (
-    `${mergePolicyPath(root)} is deprecated and ignored by git: move its rules to "mergePolicy" in ` +
-    '.switchyard/config.json (committed with the repository), then delete it'
-  );
+  return `${mergePolicyPath(root)} is deprecated and ignored by git: move its rules to "mergePolicy" in .switchyard/config.json (committed with the repository), then delete it`;
 }
 
 /**

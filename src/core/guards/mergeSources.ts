@@ -33,8 +33,7 @@ export async function checkMergeSources(
       const source = await sourceOf(cwd, parent, range.update.localRef);
       evidence.push({
         message:
-          `merge ${merge.sha.slice(0, 12)} brings in ${parent.slice(0, 12)} from ${source}, which is not ` +
-          `reachable from a ref the policy allows ` +
+          `merge ${merge.sha.slice(0, 12)} brings in ${parent.slice(0, 12)} from ${source}, which is not reachable from a ref the policy allows ` +
           `for ${range.update.remoteRef.replace(/^refs\/heads\//, '')} (${patterns.join(', ')})`,
       });
     }

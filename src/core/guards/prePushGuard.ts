@@ -53,9 +53,7 @@ export async function runPrePushGuard(options: PrePushOptions): Promise<PrePushR
   const ctx: GuardContext = {
     root,
     runId: options.runId,
-    subject:
-      `push to ` +
-      `${options.remote}${ranges.length ? `: ${ranges.map((r) => describeUpdate(r.update)).join(', ')}` : ''}`,
+    subject: `push to ${options.remote}${ranges.length ? `: ${ranges.map((r) => describeUpdate(r.update)).join(', ')}` : ''}`,
   };
   if (failure) return report([await runGuard('pre-push', ctx, () => Promise.reject(failure))]);
   const pushed = ranges.filter((r) => r.commits.length > 0);

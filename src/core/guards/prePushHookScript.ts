@@ -56,8 +56,5 @@ exit 0
 
 /** A hook that only forwards to a hook elsewhere (used to keep the user's hooks working in a run worktree). */
 export function forwardingHookScript(target: string): string {
-  return (
-    `#!/bin/sh\n# Forwards to the repository's own hook (added by switchyard guard install).\nexec ` +
-    `${shellQuote(target)} "$@"\n`
-  );
+  return `#!/bin/sh\n# Forwards to the repository's own hook (added by switchyard guard install).\nexec ${shellQuote(target)} "$@"\n`;
 }

@@ -59,9 +59,7 @@ export async function scanSecrets(files: ReadonlyMap<string, readonly AddedLine[
     if (bytes > MAX_SCAN_BYTES_PER_FILE) {
       skipped.push({
         file,
-        message:
-          `not scanned for secrets: ${Math.round(bytes / 1024)} KiB added (limit ` +
-          `${MAX_SCAN_BYTES_PER_FILE / 1024} KiB)`,
+        message: `not scanned for secrets: ${Math.round(bytes / 1024)} KiB added (limit ${MAX_SCAN_BYTES_PER_FILE / 1024} KiB)`,
       });
       continue;
     }

@@ -94,8 +94,7 @@ export class DurableCalls {
       if (earlier.intent.kind !== spec.kind || earlier.intent.name !== spec.name) {
         throw new SwitchyardError(
           'journal-diverged',
-          `${this.writer.where}: call ${call} was ${earlier.intent.kind} "${earlier.intent.name}" in the ` +
-            `journal but is ${spec.kind} "${spec.name}" now; the lane is not deterministic and cannot resume`,
+          `${this.writer.where}: call ${call} was ${earlier.intent.kind} "${earlier.intent.name}" in the journal but is ${spec.kind} "${spec.name}" now; the lane is not deterministic and cannot resume`,
         );
       }
       if (earlier.outcome) return this.readBack<T>(earlier.outcome, key);
@@ -167,8 +166,5 @@ export class DurableCalls {
 const HANDED_BACK = "the run was handed back to the queue: this call's outcome is left to the process that resumes it";
 
 function uncertainMessage(key: string, name?: string): string {
-  return (
-    `uncertain: this call${name ? ` (${name})` : ''} may have executed before the run was interrupted; ` +
-    `verify with idempotency key ${key} before doing it again`
-  );
+  return `uncertain: this call${name ? ` (${name})` : ''} may have executed before the run was interrupted; verify with idempotency key ${key} before doing it again`;
 }

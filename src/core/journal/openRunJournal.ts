@@ -78,5 +78,4 @@ export async function resumeRunJournal(
 }
 
 const NOT_RESTARTED =
-  'the calls it made are unknown, so it is not restarted from scratch (that could repeat a `never` call). ' +
-  'Its worktree and branch are kept: check what it did, then retry the task';
+  'the calls it made are unknown, so it is not restarted from scratch (that could repeat a `never` call). Its worktree and branch are kept: check what it did, then retry the task';

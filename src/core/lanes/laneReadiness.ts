@@ -28,9 +28,7 @@ export async function checkLaneReadiness(lane: RegisteredLane, input: ReadinessI
     if (!doc.required || (value !== undefined && value !== null && String(value).trim() !== '')) continue;
     return {
       ready: false,
-      reason:
-        `lane "${manifest.id}" needs the "${name}" setting: set switchyard.lanes → ${manifest.id} → ${name} ` +
-        `(or run switchyard lanes set ${manifest.id} ${name}=…)`,
+      reason: `lane "${manifest.id}" needs the "${name}" setting: set switchyard.lanes → ${manifest.id} → ${name} (or run switchyard lanes set ${manifest.id} ${name}=…)`,
       fix: { kind: 'setting', setting: name },
     };
   }

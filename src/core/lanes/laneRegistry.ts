@@ -37,8 +37,7 @@ export class LaneRegistry {
     if (!SUPPORTED_LANE_API_VERSIONS.includes(manifest.apiVersion)) {
       throw new SwitchyardError(
         'unsupported-api-version',
-        `${label} needs lane API version ${manifest.apiVersion}; this Switchyard supports ` +
-          `${SUPPORTED_LANE_API_VERSIONS.join(', ')}`,
+        `${label} needs lane API version ${manifest.apiVersion}; this Switchyard supports ${SUPPORTED_LANE_API_VERSIONS.join(', ')}`,
       );
     }
     if (typeof plugin.run !== 'function') {

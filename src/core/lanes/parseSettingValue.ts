@@ -31,9 +31,7 @@ export function parseSettingValue(manifest: LaneManifest, key: string, raw: stri
   if (value !== undefined) return { ok: true, value };
   return {
     ok: false,
-    problem:
-      `lane "${manifest.id}" setting "${key}" takes ${EXPECTED[doc.type]} (type ${doc.type}), not ` +
-      `${JSON.stringify(raw)}`,
+    problem: `lane "${manifest.id}" setting "${key}" takes ${EXPECTED[doc.type]} (type ${doc.type}), not ${JSON.stringify(raw)}`,
   };
 }
 

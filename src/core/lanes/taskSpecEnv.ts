@@ -51,9 +51,7 @@ export function fitEnvValue(value: string, what: string, fileVariable?: string):
   const where = fileVariable
     ? `; the whole ${what} is in the file named by ${fileVariable}`
     : `; cut at ${ENV_VALUE_MAX_BYTES} bytes`;
-  const note =
-    `[… the ${what} is ${bytes.length} bytes${hasNul ? ' and holds a NUL character' : ''}, more than an ` +
-    `environment variable carries${where}]`;
+  const note = `[… the ${what} is ${bytes.length} bytes${hasNul ? ' and holds a NUL character' : ''}, more than an environment variable carries${where}]`;
   if (hasNul) return note;
   let end = ENV_VALUE_MAX_BYTES - Buffer.byteLength(note) - 1;
   // Step back to the start of a character: a UTF-8 continuation byte is 10xxxxxx.

@@ -17,8 +17,7 @@ export function decodeUtf8(bytes: Uint8Array, where: string): string {
     const hex = bytes[offset]?.toString(16).toUpperCase().padStart(2, '0') ?? '(end of file)';
     throw new SwitchyardError(
       'invalid-input',
-      `${where} is not UTF-8 text: byte 0x${hex} at byte offset ${offset} (line ${line}) is not valid ` +
-        `UTF-8; save the file as UTF-8 and try again`,
+      `${where} is not UTF-8 text: byte 0x${hex} at byte offset ${offset} (line ${line}) is not valid UTF-8; save the file as UTF-8 and try again`,
     );
   }
 }

@@ -38,10 +38,7 @@ export function titleProblem(title: string): string | undefined {
     return `a title is one line; this one has a line break at character ${lineBreak + 1} (put the details in the spec)`;
   const control = title.search(CONTROL);
   if (control >= 0)
-    return (
-      `a title is plain text; this one has the control character ` +
-      `U+${title.charCodeAt(control).toString(16).toUpperCase().padStart(4, '0')} at character ${control + 1}`
-    );
+    return `a title is plain text; this one has the control character U+${title.charCodeAt(control).toString(16).toUpperCase().padStart(4, '0')} at character ${control + 1}`;
   return undefined;
 }
 

@@ -22,8 +22,7 @@ export function assertRunTransition(from: RunState, to: RunState, runId: string)
     const allowed = RUN_TRANSITIONS[from];
     throw new SwitchyardError(
       'illegal-transition',
-      `run ${runId}: illegal transition ${from} → ${to} (from ${from} only ` +
-        `${allowed.length ? allowed.join(', ') : 'nothing'} is allowed)`,
+      `run ${runId}: illegal transition ${from} → ${to} (from ${from} only ${allowed.length ? allowed.join(', ') : 'nothing'} is allowed)`,
     );
   }
 }

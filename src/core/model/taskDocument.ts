@@ -6,8 +6,7 @@ export interface TaskDocumentSpec {
 
 /** The hint a new task document starts with; it is left out when the document is read. */
 export const TASK_DOCUMENT_HINT =
-  '<!-- New Switchyard task: the first line is the title, the lines after it the instruction for the agent. ' +
-  'Submit with Ctrl+Enter (Cmd+Enter) or Submit Task in the editor title; close without saving to discard. -->';
+  '<!-- New Switchyard task: the first line is the title, the lines after it the instruction for the agent. Submit with Ctrl+Enter (Cmd+Enter) or Submit Task in the editor title; close without saving to discard. -->';
 
 /**
  * Reads a task document: HTML comments are dropped, the first non-empty line is the title (a leading Markdown `#`

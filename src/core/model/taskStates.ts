@@ -55,8 +55,7 @@ export function assertTaskTransition(from: TaskState, to: TaskState, taskId: str
     const allowed = TASK_TRANSITIONS[from];
     throw new SwitchyardError(
       'illegal-transition',
-      `task ${taskId}: illegal transition ${from} → ${to} (from ${from} only ` +
-        `${allowed.length ? allowed.join(', ') : 'nothing'} is allowed)`,
+      `task ${taskId}: illegal transition ${from} → ${to} (from ${from} only ${allowed.length ? allowed.join(', ') : 'nothing'} is allowed)`,
     );
   }
 }

@@ -54,9 +54,7 @@ export class PanelSourceReader {
         this.guards.push(parsed.data);
         this.guardTotal += 1;
       } else {
-        this.guardProblem =
-          `a line of ${guardLogPath(this.root)} is not a guard verdict (skipped): ` +
-          `${describeZodError(parsed.error)}`;
+        this.guardProblem = `a line of ${guardLogPath(this.root)} is not a guard verdict (skipped): ${describeZodError(parsed.error)}`;
       }
     }
     if (g.bad) {

@@ -103,11 +103,10 @@ export function retryAfterMs(facts: ErrorFacts, now = Date.now()): number | unde
     const reset = Number(h['x-ratelimit-reset']) * 1000;
     if (Number.isFinite(reset)) return Math.max(0, reset - now);
   }
-  const m = new RegExp(
-    '(?:try again in|retry after|retry ' +
-      String.raw`in)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b`,
-    'i',
-  ).exec(facts.text);
+  const m =
+    /(?:try again in|retry after|retry in)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)\b/i.exec(
+      facts.text,
+    );
   if (m) {
     const unit = m[2]!.toLowerCase();
     const factor = unit.startsWith('ms') || unit.startsWith('milli') ? 1 : unit.startsWith('m') ? 60_000 : 1000;

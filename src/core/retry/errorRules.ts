@@ -63,11 +63,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: 'a required status check failed: fix the change, do not retry it',
     match: {
-      message: new RegExp(
-        String.raw`Required status check\s+\\?".+?\\?"\s+(?:is failing|has failed|failed)|required status checks? ` +
-          String.raw`(?:have|has) failed|\d+ of \d+ required status checks? (?:are|is) failing`,
-        'i',
-      ),
+      message:
+        /Required status check\s+\\?".+?\\?"\s+(?:is failing|has failed|failed)|required status checks? (?:have|has) failed|\d+ of \d+ required status checks? (?:are|is) failing/i,
     },
   },
   {
@@ -75,11 +72,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: 'commits must be signed',
     match: {
-      message: new RegExp(
-        'Commits must have (?:valid|verified) signatures|commit signature (?:is ' +
-          ')?(?:missing|required)|unsigned commits? (?:are|is) not allowed',
-        'i',
-      ),
+      message:
+        /Commits must have (?:valid|verified) signatures|commit signature (?:is )?(?:missing|required)|unsigned commits? (?:are|is) not allowed/i,
     },
   },
   {
@@ -101,11 +95,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     match: [
       { code: ['context_length_exceeded'] },
       {
-        message: new RegExp(
-          'prompt is too long|maximum context length|context_length_exceeded|Request too large for|reduce ' +
-            'the length of the messages',
-          'i',
-        ),
+        message:
+          /prompt is too long|maximum context length|context_length_exceeded|Request too large for|reduce the length of the messages/i,
       },
     ],
   },
@@ -113,8 +104,7 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     id: 'input-too-large',
     class: 'permanent',
     description:
-      'a process could not start: its arguments and environment are larger than the system allows ' +
-      '(E2BIG); the same input always fails',
+      'a process could not start: its arguments and environment are larger than the system allows (E2BIG); the same input always fails',
     match: [{ code: ['E2BIG'] }, { message: /\bE2BIG\b|Argument list too long/i }],
   },
   {
@@ -122,11 +112,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: 'invalid or missing API key or credentials',
     match: {
-      message: new RegExp(
-        'invalid[ _-]?api[ _-]?key|Incorrect API key|invalid x-api-key|authentication_error|Bad ' +
-          'credentials|API key not valid|Invalid Authentication|Could not resolve authentication method',
-        'i',
-      ),
+      message:
+        /invalid[ _-]?api[ _-]?key|Incorrect API key|invalid x-api-key|authentication_error|Bad credentials|API key not valid|Invalid Authentication|Could not resolve authentication method/i,
     },
   },
   // A lane that could not start or was set up wrong: the same input fails the same way until a human fixes the
@@ -142,12 +129,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: 'an API key or token the agent needs is not set: set it (Set API Key, or the environment)',
     match: {
-      message: new RegExp(
-        String.raw`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|KEY|TOKEN)\b[^\n]{0,40}?\b(?:is not set|not set|is ` +
-          String.raw`missing|missing|is required|is empty|unset)\b|\b(?:missing|no) api[ _-]?key\b|\bapi[ _-]?key ` +
-          String.raw`(?:is )?(?:not set|missing|required)\b`,
-        'i',
-      ),
+      message:
+        /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|KEY|TOKEN)\b[^\n]{0,40}?\b(?:is not set|not set|is missing|missing|is required|is empty|unset)\b|\b(?:missing|no) api[ _-]?key\b|\bapi[ _-]?key (?:is )?(?:not set|missing|required)\b/i,
     },
   },
   {
@@ -155,11 +138,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: 'the agent CLI is not signed in: run its login command (e.g. `codex login`) or set its API key',
     match: {
-      message: new RegExp(
-        String.raw`\bnot (?:logged|signed) in\b|\bplease (?:log|sign) ?in\b|\blog ?in required\b|\bnot ` +
-          String.raw`authenticated\b|\bunauthenticated\b|\brun \W?[\w-]+ (?:auth )?login\b`,
-        'i',
-      ),
+      message:
+        /\bnot (?:logged|signed) in\b|\bplease (?:log|sign) ?in\b|\blog ?in required\b|\bnot authenticated\b|\bunauthenticated\b|\brun \W?[\w-]+ (?:auth )?login\b/i,
     },
   },
   {
@@ -167,11 +147,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: "the agent CLI rejected an option or argument: fix the lane's extraArgs or update the CLI",
     match: {
-      message: new RegExp(
-        String.raw`\bunknown (?:option|flag|argument|command)\b|\bunrecognized (?:option|arguments?)\b|\bunexpected ` +
-          String.raw`argument\b|\binvalid option\b|\bunknown (?:long |short )?switch\b`,
-        'i',
-      ),
+      message:
+        /\bunknown (?:option|flag|argument|command)\b|\bunrecognized (?:option|arguments?)\b|\bunexpected argument\b|\binvalid option\b|\bunknown (?:long |short )?switch\b/i,
     },
   },
   {
@@ -181,11 +158,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     match: [
       { code: ['ENOENT'], message: /\bspawn\b/i },
       {
-        message: new RegExp(
-          String.raw`command not found|\bsh: (?:\d+: )?\S+: not found|is not recognized as an internal or ` +
-            String.raw`external command|\bexit code 127\b|\bspawn \S+ ENOENT\b|\bcannot find the \S+ CLI\b`,
-          'i',
-        ),
+        message:
+          /command not found|\bsh: (?:\d+: )?\S+: not found|is not recognized as an internal or external command|\bexit code 127\b|\bspawn \S+ ENOENT\b|\bcannot find the \S+ CLI\b/i,
       },
     ],
   },
@@ -194,13 +168,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: 'no usable refresh token: a human has to sign in again',
     match: {
-      message: new RegExp(
-        String.raw`\b(?:no|missing)\b[^.\n]{0,30}refresh[ _-]?token|refresh[ ` +
-          String.raw`_-]?token\b[^.\n]{0,40}\b(?:missing|not set|not found|expired|revoked|invalid)|Missing required ` +
-          `parameter: refresh_token|parameter: 'refresh_token'|invalid_grant|Token has been expired or ` +
-          'revoked',
-        'i',
-      ),
+      message:
+        /\b(?:no|missing)\b[^.\n]{0,30}refresh[ _-]?token|refresh[ _-]?token\b[^.\n]{0,40}\b(?:missing|not set|not found|expired|revoked|invalid)|Missing required parameter: refresh_token|parameter: 'refresh_token'|invalid_grant|Token has been expired or revoked/i,
     },
   },
   {
@@ -208,13 +177,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'permanent',
     description: 'the credentials lack permission for this operation',
     match: {
-      message: new RegExp(
-        'Resource not accessible by (?:integration|personal access token)|Permission denied ' +
-          String.raw`\(publickey|Permission to \S+ denied|not authorized to push|must have (?:admin|push|write) ` +
-          '(?:rights|access)|permission_error|insufficient (?:scope|permission)s?|The requested URL ' +
-          String.raw`returned error: 40[13]\b`,
-        'i',
-      ),
+      message:
+        /Resource not accessible by (?:integration|personal access token)|Permission denied \(publickey|Permission to \S+ denied|not authorized to push|must have (?:admin|push|write) (?:rights|access)|permission_error|insufficient (?:scope|permission)s?|The requested URL returned error: 40[13]\b/i,
     },
   },
   {
@@ -248,12 +212,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'ci-pending',
     description: 'a required status check has not reported yet (GitHub "… is expected", singular or plural)',
     match: {
-      message: new RegExp(
-        String.raw`Required status check\s+\\?".+?\\?"\s+is expected|\d+ of \d+ required status checks? (?:are|is) ` +
-          'expected|required status checks? (?:are|is) expected|Waiting for status to be reported|is ' +
-          'waiting for results from',
-        'i',
-      ),
+      message:
+        /Required status check\s+\\?".+?\\?"\s+is expected|\d+ of \d+ required status checks? (?:are|is) expected|required status checks? (?:are|is) expected|Waiting for status to be reported|is waiting for results from/i,
     },
   },
 
@@ -281,11 +241,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
       { status: [429] },
       { code: ['rate_limit_exceeded', 'rate_limit_error', 'RESOURCE_EXHAUSTED'] },
       {
-        message: new RegExp(
-          'Too Many Requests|rate[ _-]?limit|RESOURCE_EXHAUSTED|Resource (?:has been )?exhausted|Slow ' +
-            'Down|toomanyrequests|Throttl',
-          'i',
-        ),
+        message:
+          /Too Many Requests|rate[ _-]?limit|RESOURCE_EXHAUSTED|Resource (?:has been )?exhausted|Slow Down|toomanyrequests|Throttl/i,
       },
     ],
   },
@@ -297,12 +254,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
       { status: { min: 500, max: 599 } },
       { code: ['api_error', 'server_error'] },
       {
-        message: new RegExp(
-          String.raw`(?:status(?: code)?|HTTP(?:\/[\d.]+)?|API Error|error(?: code)?|returned ` +
-            String.raw`error)[\s:(]*5\d\d\b|Internal Server Error|Bad Gateway|Service Unavailable|Gateway ` +
-            'Time-?out|The server had an error',
-          'i',
-        ),
+        message:
+          /(?:status(?: code)?|HTTP(?:\/[\d.]+)?|API Error|error(?: code)?|returned error)[\s:(]*5\d\d\b|Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out|The server had an error/i,
       },
     ],
   },
@@ -310,8 +263,7 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     id: 'connection-failed',
     class: 'transient',
     description:
-      'the connection was reset, refused, dropped or never made (ECONNRESET, ECONNREFUSED, EPIPE, ' +
-      'ETIMEDOUT, socket closed)',
+      'the connection was reset, refused, dropped or never made (ECONNRESET, ECONNREFUSED, EPIPE, ETIMEDOUT, socket closed)',
     match: [
       { code: NETWORK_CODES },
       {
@@ -327,11 +279,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'transient',
     description: 'a response stream ended early (aborted, premature close, disconnected)',
     match: {
-      message: new RegExp(
-        String.raw`stream (?:was )?aborted|\baborted\b|premature close|stream disconnected|stream ` +
-          String.raw`closed|\bterminated\b|incomplete chunked|unexpected end of (?:JSON|stream|file)`,
-        'i',
-      ),
+      message:
+        /stream (?:was )?aborted|\baborted\b|premature close|stream disconnected|stream closed|\bterminated\b|incomplete chunked|unexpected end of (?:JSON|stream|file)/i,
     },
   },
   {
@@ -353,11 +302,8 @@ export const BUILTIN_ERROR_RULES: readonly ErrorRule[] = [
     class: 'transient',
     description: 'someone else changed the branch or holds a lock meanwhile: try again',
     match: {
-      message: new RegExp(
-        String.raw`Base branch was modified|Head branch was modified|cannot lock ref|index\.lock'?: File ` +
-          String.raw`exists|Unable to create '[^']*\.lock'`,
-        'i',
-      ),
+      message:
+        /Base branch was modified|Head branch was modified|cannot lock ref|index\.lock'?: File exists|Unable to create '[^']*\.lock'/i,
     },
   },
 

@@ -96,9 +96,7 @@ export function decideRetry(policy: RetryPolicy, input: RetryInput, options: Dec
     return {
       retry: true,
       delayMs: 0,
-      reason:
-        `new attempt with a changed input after a ${what} (attempt ${input.attempt + 1} of ` +
-        `${fmtMax(maxAttempts)})`,
+      reason: `new attempt with a changed input after a ${what} (attempt ${input.attempt + 1} of ${fmtMax(maxAttempts)})`,
       maxAttempts,
     };
   }
@@ -110,8 +108,7 @@ export function decideRetry(policy: RetryPolicy, input: RetryInput, options: Dec
   if (left <= 0) return no(`exceeded max attempts (${maxAttempts}): last error was ${c.class} (${c.rule})`, tag);
   if (c.retryAfterMs !== undefined && c.retryAfterMs > policy.maximumRetryAfterMs) {
     return no(
-      `not retried: the server asked to wait ${Math.round(c.retryAfterMs / 1000)} s, more than the ` +
-        `policy's ${Math.round(policy.maximumRetryAfterMs / 1000)} s`,
+      `not retried: the server asked to wait ${Math.round(c.retryAfterMs / 1000)} s, more than the policy's ${Math.round(policy.maximumRetryAfterMs / 1000)} s`,
       tag,
     );
   }
@@ -122,9 +119,7 @@ export function decideRetry(policy: RetryPolicy, input: RetryInput, options: Dec
   return {
     retry: true,
     delayMs,
-    reason:
-      `retrying in ${delayMs} ms (${why}): ${c.class} (${c.rule}), attempt ${input.attempt + 1} of ` +
-      `${fmtMax(maxAttempts)}`,
+    reason: `retrying in ${delayMs} ms (${why}): ${c.class} (${c.rule}), attempt ${input.attempt + 1} of ${fmtMax(maxAttempts)}`,
     maxAttempts,
     ...tag,
   };

@@ -52,9 +52,7 @@ function verdict(
   if (c.tasks < canary.minSamples || b.tasks < canary.minSamples) {
     return {
       verdict: 'not-enough-data',
-      why:
-        `not enough data: ${c.tasks} canary and ${b.tasks} baseline task(s); at least ${canary.minSamples} ` +
-        `each are needed`,
+      why: `not enough data: ${c.tasks} canary and ${b.tasks} baseline task(s); at least ${canary.minSamples} each are needed`,
     };
   }
   const pct = (x: number | null): string => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
@@ -70,16 +68,12 @@ function verdict(
   if (costRatio !== null && costRatio <= canary.expandAtCost) {
     return {
       verdict: 'expand-candidate',
-      why:
-        `completion holds at ${pct(completionRatio)} of the baseline and cost per completed task is ` +
-        `${pct(costRatio)} of it (expand at ≤ ${pct(canary.expandAtCost)})`,
+      why: `completion holds at ${pct(completionRatio)} of the baseline and cost per completed task is ${pct(costRatio)} of it (expand at ≤ ${pct(canary.expandAtCost)})`,
     };
   }
   return {
     verdict: 'continue',
-    why:
-      `completion holds at ${pct(completionRatio)} of the baseline; cost per completed task is ` +
-      `${pct(costRatio)} of it (expand at ≤ ${pct(canary.expandAtCost)})`,
+    why: `completion holds at ${pct(completionRatio)} of the baseline; cost per completed task is ${pct(costRatio)} of it (expand at ≤ ${pct(canary.expandAtCost)})`,
   };
 }
 

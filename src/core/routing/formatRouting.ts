@@ -22,8 +22,7 @@ export function formatCanaryReport(r: CanaryReport): string {
   const lines = [
     `canary ${r.canary.lane} vs baseline ${r.canary.baselineLane}, started ${r.canary.startedAt}`,
     `window: canary ${r.window.from} → ${r.window.to}; baseline from ${r.window.baselineFrom}`,
-    `thresholds (fixed at start): hold below ${pct(r.canary.holdBelow)} of baseline completion; expand at ` +
-      `cost ≤ ${pct(r.canary.expandAtCost)}; at least ${r.canary.minSamples} tasks each`,
+    `thresholds (fixed at start): hold below ${pct(r.canary.holdBelow)} of baseline completion; expand at cost ≤ ${pct(r.canary.expandAtCost)}; at least ${r.canary.minSamples} tasks each`,
     '',
     table(
       ['', 'LANE', 'TASKS', 'COMPLETION', 'VERIFY PASS', 'WALL p50 / p90', 'COST/COMPLETED', 'ATTEMPTS/TASK'],

@@ -65,8 +65,7 @@ export async function setDefaultLaneRecorded(
     if (state.routing.canary) {
       throw new SwitchyardError(
         'invalid-input',
-        `a canary of lane "${state.routing.canary.lane}" is running: end it with \`switchyard canary ` +
-          `rollback\` or \`canary end\` first`,
+        `a canary of lane "${state.routing.canary.lane}" is running: end it with \`switchyard canary rollback\` or \`canary end\` first`,
       );
     }
     return record(state, 'default-lane', author, () => {

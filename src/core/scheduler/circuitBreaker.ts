@@ -75,9 +75,7 @@ export function breakerAllows(
   if (inFlight >= allowance)
     return {
       allow: false,
-      reason:
-        `breaker half-open: ${inFlight}/${allowance} probe run(s) in flight (${current.successes} ` +
-        `success(es) so far)`,
+      reason: `breaker half-open: ${inFlight}/${allowance} probe run(s) in flight (${current.successes} success(es) so far)`,
     };
   return { allow: true, probe: true };
 }
@@ -89,10 +87,7 @@ export function halfOpenAllowance(b: BreakerState): number {
 
 export function describeBreaker(key: string, b: BreakerState): string {
   if (b.state === 'closed')
-    return (
-      `${key}: ` +
-      `closed${b.recent.length ? ` (${b.recent.length} recent ${b.recent[b.recent.length - 1]!.code})` : ''}`
-    );
+    return `${key}: closed${b.recent.length ? ` (${b.recent.length} recent ${b.recent[b.recent.length - 1]!.code})` : ''}`;
   if (b.state === 'open') return `${key}: OPEN since ${b.since} (${b.code ?? 'failures'})`;
   return `${key}: half-open since ${b.since} (${b.successes} success(es), up to ${halfOpenAllowance(b)} at once)`;
 }

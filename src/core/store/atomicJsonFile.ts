@@ -47,9 +47,7 @@ export class AtomicJsonFile<T> {
     if (newer !== undefined) {
       throw new SwitchyardError(
         'store-newer-version',
-        `${this.path} was written by a newer Switchyard (state version ${newer}; this Switchyard reads ` +
-          `version ${this.options.version}). Upgrade Switchyard to use this project; the file is left as it ` +
-          `is`,
+        `${this.path} was written by a newer Switchyard (state version ${newer}; this Switchyard reads version ${this.options.version}). Upgrade Switchyard to use this project; the file is left as it is`,
       );
     }
     const parsed = this.schema.safeParse(json);

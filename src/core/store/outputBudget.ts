@@ -46,10 +46,7 @@ export class OutputBudget {
       out.push(
         this.line({
           type: 'decision',
-          message:
-            `lane output passed ${formatBytes(this.maxBytes / 2)}, the head of the run's stored output ` +
-            `(runOutput.maxBytes ${formatBytes(this.maxBytes)}); from here only the last part that fits is ` +
-            `kept, written when the run ends`,
+          message: `lane output passed ${formatBytes(this.maxBytes / 2)}, the head of the run's stored output (runOutput.maxBytes ${formatBytes(this.maxBytes)}); from here only the last part that fits is kept, written when the run ends`,
         }),
       );
     }
@@ -68,9 +65,7 @@ export class OutputBudget {
     if (this.dropped.lines || this.dropped.events) {
       const { lines, events, bytes } = this.dropped;
       const what = [lines ? `${lines} line(s)` : '', events ? `${events} event(s)` : ''].filter(Boolean).join(' and ');
-      const message =
-        `${what} of lane output (${formatBytes(bytes)}) dropped here: a run stores at most ` +
-        `${formatBytes(this.maxBytes)} of lane output (runOutput.maxBytes), its head and its tail`;
+      const message = `${what} of lane output (${formatBytes(bytes)}) dropped here: a run stores at most ${formatBytes(this.maxBytes)} of lane output (runOutput.maxBytes), its head and its tail`;
       out.push(this.line({ type: 'output-dropped', lines, events, bytes, message }, first));
       this.dropped = { lines: 0, events: 0, bytes: 0 };
     }

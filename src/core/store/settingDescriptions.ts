@@ -51,8 +51,7 @@ export const SETTING_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'worktree.keepFailedDays':
     "Days a failed, canceled or stale run's worktree is kept before the next drain removes it.",
   'worktree.keepBranchesDays':
-    'Days the branches of a DONE task (switchyard/<task>/<n>, switchyard/salvage/<run>, its pull-request branch on ' +
-    'the remote) are kept after its change was integrated or merged; a drain then deletes them.',
+    'Days the branches of a DONE task (switchyard/<task>/<n>, switchyard/salvage/<run>, its pull-request branch on the remote) are kept after its change was integrated or merged; a drain then deletes them.',
   journalDurability: 'strict: every journal event is on disk before its call starts; on: group commit.',
   leaseMs: "How long a run's lease lasts without a heartbeat before another process may take the run over.",
   secretCommands: 'Commands that print a secret, by secret name (ignored until the workspace is trusted).',

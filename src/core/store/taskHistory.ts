@@ -104,8 +104,7 @@ export class TaskHistory {
       if (end !== undefined && bytes.length < end)
         throw new SwitchyardError(
           'store-corrupt',
-          `${path} is shorter (${bytes.length} bytes) than the ${end} bytes state.json says were committed; ` +
-            'restore it from a backup or remove .switchyard/history and the history mark from state.json',
+          `${path} is shorter (${bytes.length} bytes) than the ${end} bytes state.json says were committed; restore it from a backup or remove .switchyard/history and the history mark from state.json`,
         );
       return end === undefined ? bytes : bytes.subarray(0, end);
     } catch (error) {

@@ -37,8 +37,7 @@ export function untrustedNotice(
     parts.push(`ignored in ${stateFile} (tracked by git: it came with the repository): ${byClass(state)}`);
   if (held.length)
     parts.push(
-      `the tasks of ${stateFile} came with the repository (git tracks ${held.join(', ')}): none runs until this ` +
-        `workspace is trusted, or until that state is removed (\`git rm -r ${held.join(' ')}\` deletes it)`,
+      `the tasks of ${stateFile} came with the repository (git tracks ${held.join(', ')}): none runs until this workspace is trusted, or until that state is removed (\`git rm -r ${held.join(' ')}\` deletes it)`,
     );
   return parts.length ? `${parts.join('. ')}. ${HOW_TO_TRUST}` : undefined;
 }

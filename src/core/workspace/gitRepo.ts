@@ -18,8 +18,7 @@ export async function resolveRepoRoot(dir: string): Promise<string> {
   } catch (error) {
     throw new SwitchyardError(
       'not-a-git-repo',
-      `${dir} is not inside a git repository (git said: ${firstLine(gitSaid(error))}). Run \`git init\` ` +
-        `and make a first commit, or open a repository.`,
+      `${dir} is not inside a git repository (git said: ${firstLine(gitSaid(error))}). Run \`git init\` and make a first commit, or open a repository.`,
       { cause: error },
     );
   }

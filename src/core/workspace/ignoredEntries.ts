@@ -33,9 +33,5 @@ export async function missingIgnoredNote(root: string, worktree: string): Promis
   }
   if (!missing.length) return undefined;
   const shown = missing.slice(0, 8).join(', ') + (missing.length > 8 ? ` and ${missing.length - 8} more` : '');
-  return (
-    `the worktree lacks ignored files the main checkout has (${shown}): git does not carry ignored files into a ` +
-    'worktree; install them with `worktree.setup` (e.g. `npm ci --offline`), symlink folders with `worktree.link` ' +
-    '(e.g. ["node_modules"]) or copy files with `worktree.copy` (e.g. [".env"])'
-  );
+  return `the worktree lacks ignored files the main checkout has (${shown}): git does not carry ignored files into a worktree; install them with \`worktree.setup\` (e.g. \`npm ci --offline\`), symlink folders with \`worktree.link\` (e.g. ["node_modules"]) or copy files with \`worktree.copy\` (e.g. [".env"])`;
 }

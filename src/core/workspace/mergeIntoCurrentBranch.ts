@@ -52,8 +52,7 @@ export async function mergeIntoCurrentBranch(root: string, change: TaskChange): 
     if (conflicted.length) {
       throw new SwitchyardError(
         'merge-conflict',
-        `${change.label} conflicts with ${into} in ${conflicted.join(', ')}: the merge was aborted and nothing ` +
-          'changed. Check out its branch, or merge it yourself to resolve the conflict.',
+        `${change.label} conflicts with ${into} in ${conflicted.join(', ')}: the merge was aborted and nothing changed. Check out its branch, or merge it yourself to resolve the conflict.`,
         { cause: picked },
       );
     }

@@ -89,8 +89,7 @@ export async function prepareWorktree(input: PrepareInput): Promise<PrepareOutco
       const said = [lead.join(' | '), last.join(' | ')].filter(Boolean).join(' … ');
       const tail = said ? `: ${said}` : '';
       return fail(
-        `worktree setup command \`${command}\` ${why}${tail}. Fix the command in the \`worktree.setup\` setting ` +
-          '(it runs in each new worktree before the lane starts) or remove it',
+        `worktree setup command \`${command}\` ${why}${tail}. Fix the command in the \`worktree.setup\` setting (it runs in each new worktree before the lane starts) or remove it`,
       );
     }
     return undefined;

@@ -101,8 +101,7 @@ export async function promoteSalvage(
     const salvaged = state.runs.filter((r) => r.salvage).map((r) => r.id);
     throw new SwitchyardError(
       'invalid-input',
-      `run ${runId} has no salvaged work (only failed or interrupted runs that left changes ` +
-        `do)${salvaged.length ? `; runs with salvage: ${salvaged.join(', ')}` : ''}`,
+      `run ${runId} has no salvaged work (only failed or interrupted runs that left changes do)${salvaged.length ? `; runs with salvage: ${salvaged.join(', ')}` : ''}`,
     );
   }
   const root = project.root;
@@ -116,8 +115,7 @@ export async function promoteSalvage(
   if (!exists) {
     throw new SwitchyardError(
       'git-failed',
-      `the salvage commit ${commit.slice(0, 12)} of run ${runId} is gone from the repository; its diff is ` +
-        `still in ${diffPath(project.root, runId)} (git apply it by hand)`,
+      `the salvage commit ${commit.slice(0, 12)} of run ${runId} is gone from the repository; its diff is still in ${diffPath(project.root, runId)} (git apply it by hand)`,
     );
   }
 
@@ -154,8 +152,7 @@ async function pointBranch(
     if (!behind) {
       throw new SwitchyardError(
         'invalid-input',
-        `branch ${branch} exists and has commits the salvage of run ${runId} does not ` +
-          `(${current.slice(0, 12)}); choose another branch with --to`,
+        `branch ${branch} exists and has commits the salvage of run ${runId} does not (${current.slice(0, 12)}); choose another branch with --to`,
       );
     }
   }
@@ -211,8 +208,7 @@ async function applyOnto(
       const why = conflicted.length ? `conflicts in ${conflicted.join(', ')}` : firstLine(gitSaid(error));
       throw new SwitchyardError(
         'git-failed',
-        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)}): ${why}; ` +
-          `promote it without --onto and merge or rebase it yourself`,
+        `the salvage of run ${run.id} does not apply onto ${onto} (${base.slice(0, 12)}): ${why}; promote it without --onto and merge or rebase it yourself`,
         { cause: error },
       );
     }
@@ -229,9 +225,7 @@ async function applyOnto(
     ))
       ? []
       : FALLBACK_IDENTITY;
-    const message =
-      `Salvaged work of run ${run.id}${title ? `: ${title}` : ''}\n\nFrom ${run.salvage!.branch} ` +
-      `(${commit.slice(0, 12)}), promoted onto ${onto}.`;
+    const message = `Salvaged work of run ${run.id}${title ? `: ${title}` : ''}\n\nFrom ${run.salvage!.branch} (${commit.slice(0, 12)}), promoted onto ${onto}.`;
     await gitOutput(tree, [...identity, 'commit', '--no-verify', '--quiet', '-m', message]);
     const head = (await gitOutput(tree, ['rev-parse', 'HEAD'])).trim();
     await gitOutput(root, ['branch', branch, head]);
@@ -247,8 +241,7 @@ async function checkBranchName(root: string, branch: string): Promise<void> {
   if (branch === 'switchyard' || branch.startsWith('switchyard/')) {
     throw new SwitchyardError(
       'invalid-input',
-      `branch ${branch} is in Switchyard's own namespace (switchyard/…); promote to a branch of yours, ` +
-        `e.g. --to salvage/<run>`,
+      `branch ${branch} is in Switchyard's own namespace (switchyard/…); promote to a branch of yours, e.g. --to salvage/<run>`,
     );
   }
   const ok = await gitOutput(root, ['check-ref-format', '--branch', branch]).then(

@@ -48,8 +48,7 @@ export async function pruneSetupCache(
       days >= limits.setupCacheMaxDays
         ? `unused for ${Math.floor(days)} days (worktree.setupCacheMaxDays ${limits.setupCacheMaxDays})`
         : total > maxBytes
-          ? `the least recently used while the cache holds ${Math.ceil(total / MB)} MB ` +
-            `(worktree.setupCacheMaxMb ${limits.setupCacheMaxMb})`
+          ? `the least recently used while the cache holds ${Math.ceil(total / MB)} MB (worktree.setupCacheMaxMb ${limits.setupCacheMaxMb})`
           : undefined;
     if (!why) continue;
     const away = join(base, `.tmp-pruned-${entry.key}-${process.pid}-${Math.random().toString(36).slice(2)}`);

@@ -31,8 +31,7 @@ export async function startCanaryCommand(
   const c = change.next.canary!;
   void showMessage(
     'info',
-    `Switchyard: canary started — default lane ${change.previous.defaultLane} → ${lane}. Hold below ` +
-      `${c.holdBelow * 100}% of baseline completion; expand at cost ≤ ${c.expandAtCost * 100}%.`,
+    `Switchyard: canary started — default lane ${change.previous.defaultLane} → ${lane}. Hold below ${c.holdBelow * 100}% of baseline completion; expand at cost ≤ ${c.expandAtCost * 100}%.`,
   );
   return change;
 }
@@ -59,9 +58,7 @@ export async function showCanaryReportCommand(deps: CommandDeps): Promise<string
   const report = await project.canaryReport();
   if (!report)
     throw new SwitchyardError('invalid-input', 'No canary is running: start one with "Switchyard: Start Canary".');
-  const text =
-    `${formatCanaryReport(report)}\n\nRouting ` +
-    `changes:\n${formatRoutingHistory((await project.state()).routing.history)}\n`;
+  const text = `${formatCanaryReport(report)}\n\nRouting changes:\n${formatRoutingHistory((await project.state()).routing.history)}\n`;
   await showReport('canary-report', text);
   return text;
 }

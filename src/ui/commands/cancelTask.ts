@@ -39,8 +39,7 @@ export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task
     const confirmed = await confirmModal(
       `Cancel ${task.id} · ${task.spec.title} (${task.state})?`,
       running
-        ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart. ' +
-            'Retry Task puts it back in the queue.'
+        ? 'Its run is stopped; what it changed stays on its branch, and a result that still arrives is kept apart. Retry Task puts it back in the queue.'
         : 'It leaves the queue; Retry Task puts it back.',
       CONFIRM_CANCEL,
       running ? KEEP_RUNNING : KEEP_QUEUED,

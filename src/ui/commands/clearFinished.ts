@@ -16,8 +16,7 @@ export async function clearFinished(deps: CommandDeps): Promise<number> {
   }
   void showMessage(
     'info',
-    `Switchyard: ${cleared} finished task(s) archived from the Tasks view; they stay in the history ` +
-      '(the queue panel, switchyard status).',
+    `Switchyard: ${cleared} finished task(s) archived from the Tasks view; they stay in the history (the queue panel, switchyard status).`,
     'Show Archived Tasks',
   ).then((picked) => (picked ? vscode.commands.executeCommand(COMMANDS.showArchived) : undefined));
   return cleared;

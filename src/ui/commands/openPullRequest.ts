@@ -27,8 +27,7 @@ export async function openPullRequest(deps: CommandDeps, arg?: unknown): Promise
   const pr = taskPullRequest(task, state.runs);
   if (!pr)
     throw new Error(
-      `task ${taskId} has no pull request: one is opened when its run is integrated with integration.mode ` +
-        '"pull-request"',
+      `task ${taskId} has no pull request: one is opened when its run is integrated with integration.mode "pull-request"`,
     );
   if (!isWebUrl(pr.url))
     throw new Error(`task ${taskId}: pull request #${pr.number} has no http(s) URL (${JSON.stringify(pr.url)})`);

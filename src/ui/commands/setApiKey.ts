@@ -43,9 +43,7 @@ export async function setApiKey(
       : required(
           await vscode.window.showInputBox({
             title: `Switchyard: ${target.secret} for lane ${target.laneId}`,
-            prompt:
-              `Stored in VS Code's secret storage (the OS keychain), never in settings or logs. Leave empty ` +
-              `to remove the stored ${target.secret}.`,
+            prompt: `Stored in VS Code's secret storage (the OS keychain), never in settings or logs. Leave empty to remove the stored ${target.secret}.`,
             password: true,
             ignoreFocusOut: true,
           }),

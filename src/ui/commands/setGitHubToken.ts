@@ -78,8 +78,7 @@ async function askHost(deps: CommandDeps): Promise<string> {
   const value = await vscode.window.showInputBox({
     title: 'Switchyard: GitHub token: host',
     prompt:
-      'The GitHub host this token belongs to: github.com, or your GitHub Enterprise Server. The token is sent to ' +
-      'that host only.',
+      'The GitHub host this token belongs to: github.com, or your GitHub Enterprise Server. The token is sent to that host only.',
     value: suggested,
     ignoreFocusOut: true,
     validateInput: (text) => (normalizeGitHubHost(text) ? undefined : 'a host name, e.g. github.com'),
@@ -106,10 +105,7 @@ async function askClear(deps: CommandDeps, host: string): Promise<boolean> {
 async function askToken(host: string): Promise<string> {
   const value = await vscode.window.showInputBox({
     title: `Switchyard: GitHub token for ${host}`,
-    prompt:
-      'For pushing run branches and opening, watching and merging pull requests (integration.mode ' +
-      `"pull-request"). Sent only to ${host}; stored in VS Code's secret storage (the OS keychain), never in ` +
-      'settings or logs.',
+    prompt: `For pushing run branches and opening, watching and merging pull requests (integration.mode "pull-request"). Sent only to ${host}; stored in VS Code's secret storage (the OS keychain), never in settings or logs.`,
     placeHolder: 'github_pat_… or ghp_…',
     password: true,
     ignoreFocusOut: true,

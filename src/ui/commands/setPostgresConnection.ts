@@ -54,8 +54,7 @@ async function askConnectionString(): Promise<string> {
     await vscode.window.showInputBox({
       title: 'Switchyard: PostgreSQL connection string',
       prompt:
-        "For the postgres backend (switchyard.backend). Stored in VS Code's secret storage (the OS " +
-        'keychain), never in settings or logs. Leave empty to remove the stored one.',
+        "For the postgres backend (switchyard.backend). Stored in VS Code's secret storage (the OS keychain), never in settings or logs. Leave empty to remove the stored one.",
       placeHolder: PLACEHOLDER,
       password: true,
       ignoreFocusOut: true,

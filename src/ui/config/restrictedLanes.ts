@@ -35,9 +35,7 @@ export async function explainRestricted(statuses: readonly LaneStatus[]): Promis
       restricted: true,
       readiness: {
         ready: false,
-        reason:
-          `lane "${manifest.id}": its settings (${LANES_SETTING} in ${where.join(', ')}) are ignored because this ` +
-          'folder is not trusted (Restricted Mode); trust the folder to use them: Manage Workspace Trust',
+        reason: `lane "${manifest.id}": its settings (${LANES_SETTING} in ${where.join(', ')}) are ignored because this folder is not trusted (Restricted Mode); trust the folder to use them: Manage Workspace Trust`,
         fix: readiness.fix,
       },
     };

@@ -23,8 +23,7 @@ export function laneSettingsFromConfig(
   const parsed = LaneSettingsMap.safeParse(raw ?? {});
   if (!parsed.success) {
     throw new Error(
-      `setting switchyard.lanes must be an object keyed by lane id, each value an object (e.g. {"command": ` +
-        `{"command": "./agent.sh"}}); got ${JSON.stringify(raw)}`,
+      `setting switchyard.lanes must be an object keyed by lane id, each value an object (e.g. {"command": {"command": "./agent.sh"}}); got ${JSON.stringify(raw)}`,
     );
   }
   return parsed.data[laneId];

@@ -50,9 +50,7 @@ export class LaneExtensions {
           if (!finished)
             this.reportOnce(
               extension.id,
-              `Switchyard: the lane extension ${extension.id} did not finish activating within ` +
-                `${ACTIVATION_TIMEOUT_MS / 1000} s; its lanes (contributes["${LANES_CONTRIBUTION}"]) stay ` +
-                'unregistered until it does.',
+              `Switchyard: the lane extension ${extension.id} did not finish activating within ${ACTIVATION_TIMEOUT_MS / 1000} s; its lanes (contributes["${LANES_CONTRIBUTION}"]) stay unregistered until it does.`,
             );
         },
         (error: unknown) => {

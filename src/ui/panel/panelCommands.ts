@@ -72,9 +72,7 @@ async function openWorktree(runId: string): Promise<void> {
   if (!exists) {
     void showMessage(
       'warning',
-      `Switchyard: the worktree of run ${runId} was removed (its change was integrated, it was kept for ` +
-        `worktree.keepFailedDays, or Clean Worktrees removed it); its work is kept on branch ${run.branch} and ` +
-        `Show Run Diff still shows its diff.`,
+      `Switchyard: the worktree of run ${runId} was removed (its change was integrated, it was kept for worktree.keepFailedDays, or Clean Worktrees removed it); its work is kept on branch ${run.branch} and Show Run Diff still shows its diff.`,
     );
     return;
   }

@@ -79,8 +79,7 @@ export class QueuePanel implements vscode.Disposable {
     const parsed = WebviewMessage.safeParse(raw);
     if (!parsed.success) {
       this.log.warn(
-        `dropped a malformed message from the queue panel: ${describeIssue(parsed.error)} ` +
-          `(${JSON.stringify(raw)?.slice(0, 200)})`,
+        `dropped a malformed message from the queue panel: ${describeIssue(parsed.error)} (${JSON.stringify(raw)?.slice(0, 200)})`,
       );
       return;
     }

@@ -89,8 +89,5 @@ export function pullRequestEventText(event: PullRequestEvent): string {
     return `Switchyard: ${name}: pull request #${event.number} was merged${commit}.`;
   }
   const conclusion = event.check.conclusion ? ` (${event.check.conclusion})` : '';
-  return (
-    `Switchyard: ${name}: required check "${event.check.name}" failed${conclusion} on pull request ` +
-    `#${event.number}.`
-  );
+  return `Switchyard: ${name}: required check "${event.check.name}" failed${conclusion} on pull request #${event.number}.`;
 }

@@ -89,8 +89,7 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
         if (gone.length)
           void showMessage(
             'info',
-            `Switchyard: canceled ${gone.map((t) => `${t.id} · ${t.spec.title}`).join(', ')}: the run stopped, what ` +
-              'it changed stays on its branch; Retry Task puts it back in the queue.',
+            `Switchyard: canceled ${gone.map((t) => `${t.id} · ${t.spec.title}`).join(', ')}: the run stopped, what it changed stays on its branch; Retry Task puts it back in the queue.`,
           );
         if (stopClaiming.signal.aborted) return summary;
         await reportSummary(project, summary, request.shutdown?.aborted === true);

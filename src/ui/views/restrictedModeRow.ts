@@ -24,11 +24,7 @@ export function restrictedModeTreeItem(): vscode.TreeItem {
   // escapeMarkdown).
   item.tooltip = new vscode.MarkdownString(
     escapeMarkdown(
-      'This workspace is not trusted. Of the settings it carries (.switchyard/config.json, a state file git tracks, ' +
-        'workspace settings) Switchyard ignores the ones that would run a command (lane command lines, agent ' +
-        'arguments, setup, secret commands, lane modules), send a credential or your environment somewhere (base ' +
-        'and API URLs, remotes, passEnv), bring files into a worktree (worktree.copy/link) or weaken a price or cost ' +
-        'cap; tasks that came in a tracked state file do not run. Click to manage workspace trust.',
+      'This workspace is not trusted. Of the settings it carries (.switchyard/config.json, a state file git tracks, workspace settings) Switchyard ignores the ones that would run a command (lane command lines, agent arguments, setup, secret commands, lane modules), send a credential or your environment somewhere (base and API URLs, remotes, passEnv), bring files into a worktree (worktree.copy/link) or weaken a price or cost cap; tasks that came in a tracked state file do not run. Click to manage workspace trust.',
     ),
   );
   item.command = { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };

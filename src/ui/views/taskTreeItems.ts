@@ -84,9 +84,7 @@ function moreFinishedItem(node: MoreFinishedNode): vscode.TreeItem {
   const item = new vscode.TreeItem('Show more finished tasks…', vscode.TreeItemCollapsibleState.None);
   item.id = 'more-finished';
   item.description = `${node.shown} newest shown`;
-  item.tooltip =
-    `The tree shows the ${node.shown} newest finished tasks (DONE, FAILED, CANCELED); older ones are in the ` +
-    `history. Click to show ${node.page} more (setting switchyard.tree.finishedShown: how many at first).`;
+  item.tooltip = `The tree shows the ${node.shown} newest finished tasks (DONE, FAILED, CANCELED); older ones are in the history. Click to show ${node.page} more (setting switchyard.tree.finishedShown: how many at first).`;
   item.contextValue = 'moreFinished';
   item.iconPath = new vscode.ThemeIcon('history');
   item.command = { command: COMMANDS.showMoreFinished, title: 'Show more finished tasks' };
@@ -182,8 +180,7 @@ function runItem(node: RunNode): vscode.TreeItem {
     );
   if (run.salvage)
     lines.push(
-      `salvaged: ${run.salvage.files} file(s) on ${run.salvage.branch} (Promote Salvage puts them on a ` +
-        `branch of yours)`,
+      `salvaged: ${run.salvage.files} file(s) on ${run.salvage.branch} (Promote Salvage puts them on a branch of yours)`,
     );
   if (run.summary) lines.push(`summary: ${run.summary}`);
   if (run.usage && (run.usage.inputTokens || run.usage.costUsd))

@@ -102,10 +102,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const problems = this.snapshot.configProblems;
     if (problems.length && this.snapshot.error === undefined) {
       const n = problems.length;
-      return (
-        `.switchyard/config.json: ${n} setting${n === 1 ? ' is' : 's are'} ignored (the defaults apply, the other ` +
-        `settings work): ${problems.map((p) => p.replace(/^.*?config\.json: /, '')).join('; ')}`
-      );
+      return `.switchyard/config.json: ${n} setting${n === 1 ? ' is' : 's are'} ignored (the defaults apply, the other settings work): ${problems.map((p) => p.replace(/^.*?config\.json: /, '')).join('; ')}`;
     }
     // A folder outside git gets the welcome view's text and its Initialize Repository link instead: VS Code hides a
     // tree view's welcome content while the view has a message.

@@ -19,8 +19,7 @@ export async function startTestPostgres(log: (message: string) => void): Promise
     await findPostgresBinDir();
   } catch (error) {
     log(
-      `no PostgreSQL server binaries, the postgres backend test will skip: ` +
-        `${error instanceof Error ? error.message : String(error)}`,
+      `no PostgreSQL server binaries, the postgres backend test will skip: ${error instanceof Error ? error.message : String(error)}`,
     );
     return async () => undefined;
   }

@@ -104,24 +104,21 @@ describe('Switchyard in a real extension host', function () {
     assert.equal(existsSync(run.worktree), false, 'the worktree of the integrated run was removed');
   });
 
-  it(
-    'switchyard.sendToLane(uri, {lane, instruction}) makes a ' + 'DONE task whose diff touches that file',
-    async function () {
-      const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'README.md');
-      const instruction = 'Document the send-to-lane flow';
-      const task = await exec<Task>('switchyard.sendToLane', uri, { lane: 'command', instruction });
-      assert.match(task.id, /^t\d+$/);
-      assert.equal(task.spec.lane, 'command');
-      assert.deepEqual(task.spec.files, ['README.md']);
+  it('switchyard.sendToLane(uri, {lane, instruction}) makes a DONE task whose diff touches that file', async function () {
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'README.md');
+    const instruction = 'Document the send-to-lane flow';
+    const task = await exec<Task>('switchyard.sendToLane', uri, { lane: 'command', instruction });
+    assert.match(task.id, /^t\d+$/);
+    assert.equal(task.spec.lane, 'command');
+    assert.deepEqual(task.spec.files, ['README.md']);
 
-      const done = await waitForFinalState(root, task.id);
-      assert.equal(done.state, 'DONE', `task ${task.id} ended ${done.state}: ${done.failureReason ?? ''}`);
-      assert.ok(done.lastRunId, 'the DONE task names its run');
-      const diff = await exec<string>('switchyard.showRunDiff', done.lastRunId);
-      assert.match(diff, /^diff --git a\/README\.md b\/README\.md$/m);
-      assert.match(diff, new RegExp(`^\\+${instruction}$`, 'm'));
-    },
-  );
+    const done = await waitForFinalState(root, task.id);
+    assert.equal(done.state, 'DONE', `task ${task.id} ended ${done.state}: ${done.failureReason ?? ''}`);
+    assert.ok(done.lastRunId, 'the DONE task names its run');
+    const diff = await exec<string>('switchyard.showRunDiff', done.lastRunId);
+    assert.match(diff, /^diff --git a\/README\.md b\/README\.md$/m);
+    assert.match(diff, new RegExp(`^\\+${instruction}$`, 'm'));
+  });
 
   it('a lane command that exits non-zero ends the task FAILED with the exit code in the reason', async function () {
     const config = vscode.workspace.getConfiguration('switchyard');
@@ -282,8 +279,7 @@ function writeActivationReport(measured: { started: number; activateMs: number; 
     node: process.version,
     activationMs: round(measured.activateMs),
     activationMeasuredAs:
-      'cold: from vscode.extensions.getExtension(id).activate() start until its promise resolved, in the ' +
-      'real extension host',
+      'cold: from vscode.extensions.getExtension(id).activate() start until its promise resolved, in the real extension host',
     breakdown: activationBreakdown(measured.started),
     firstCommandMs: round(measured.firstCommandMs),
     firstCommandMeasuredAs: 'switchyard.refresh right after activation (opens the project: git root, state file)',

@@ -29,8 +29,7 @@ describe('PostgreSQL backend in VS Code (settings, SecretStorage, LISTEN/NOTIFY)
   before(async function () {
     if (!PG_URL) {
       console.log(
-        '    skipped: SWITCHYARD_TEST_PG_URL is not set (the runner starts PostgreSQL when its server ' +
-          'binaries are installed)',
+        '    skipped: SWITCHYARD_TEST_PG_URL is not set (the runner starts PostgreSQL when its server binaries are installed)',
       );
       this.skip();
     }
@@ -48,101 +47,87 @@ describe('PostgreSQL backend in VS Code (settings, SecretStorage, LISTEN/NOTIFY)
     await config.update('project', PROJECT_NAME, vscode.ConfigurationTarget.Workspace);
   });
 
-  it(
-    'switchyard.backend = postgres without a connection string: a clear error naming the fix, no fall back ' +
-      'to files',
-    async function () {
-      if (process.env.SWITCHYARD_DATABASE_URL) this.skip(); // the environment supplies a connection string here
-      const stateFile = join(root, '.switchyard', 'state.json');
-      const before = fileStamp(stateFile);
-      await config.update('backend', 'postgres', vscode.ConfigurationTarget.Workspace);
+  it('switchyard.backend = postgres without a connection string: a clear error naming the fix, no fall back to files', async function () {
+    if (process.env.SWITCHYARD_DATABASE_URL) this.skip(); // the environment supplies a connection string here
+    const stateFile = join(root, '.switchyard', 'state.json');
+    const before = fileStamp(stateFile);
+    await config.update('backend', 'postgres', vscode.ConfigurationTarget.Workspace);
 
-      const error = await eventually('switchyard.refresh to reject', async () => {
-        try {
-          await refresh();
-          return undefined;
-        } catch (e) {
-          return e as Error;
-        }
-      });
-      assert.match(
-        error.message,
-        new RegExp(
-          'the backend is "postgres" but no connection string is set: run "Switchyard: Set PostgreSQL ' +
-            'Connection String" or set SWITCHYARD_DATABASE_URL for VS Code',
-        ),
-      );
-
-      const tree = await exec<TasksTreeView>('switchyard.tasksTreeRows');
-      assert.match(tree.message ?? '', /Set PostgreSQL Connection String/, 'the Tasks view says why and how to fix it');
-      assert.deepEqual(tree.rows, [], 'no tasks are shown (the files backend was not opened instead)');
-      assert.equal(tree.backend, undefined);
-      assert.deepEqual(fileStamp(stateFile), before, `${stateFile} was neither created nor written by the failed open`);
-    },
-  );
-
-  it(
-    'Set PostgreSQL Connection String refuses a malformed string without echoing it, stores a good one, and ' +
-      'the project opens on postgres',
-    async function () {
-      await config.update('backend', 'postgres', vscode.ConfigurationTarget.Workspace);
-      const malformed = 'postgres://someone:NotShown-8e1f@';
-      await assert.rejects(exec('switchyard.setPostgresConnection', malformed), (e: Error) => {
-        assert.match(e.message, /the PostgreSQL connection string is not valid/);
-        assert.ok(!e.message.includes('NotShown-8e1f'), `the error echoes the password: ${e.message}`);
-        return true;
-      });
-
-      const password = decodeURIComponent(new URL(PG_URL!).password);
-      const stored = await exec<SetPostgresConnectionResult>('switchyard.setPostgresConnection', PG_URL);
-      assert.equal(stored.action, 'stored');
-      assert.match(stored.server ?? '', /^[^:@]+@127\.0\.0\.1:\d+\/switchyard_test$/);
-      assert.ok(!JSON.stringify(stored).includes(password), 'the answer carries no password');
-
-      const state = await eventually('the project to open on PostgreSQL', async () => {
-        try {
-          return await refresh();
-        } catch {
-          return undefined;
-        }
-      });
-      assert.deepEqual(state.tasks, [], "a fresh project in the database (not the files backend's tasks)");
-      const tree = await exec<TasksTreeView>('switchyard.tasksTreeRows');
-      assert.equal(tree.backend?.kind, 'postgres');
-      assert.match(tree.backend?.description ?? '', new RegExp(`project ${PROJECT_NAME}$`));
-      assert.ok(!tree.backend!.description.includes(password), 'the description carries no password');
-      const rows = await db!.query('select project from sy_projects where project = $1', [PROJECT_NAME]);
-      assert.equal(rows.rowCount, 1, `the project row ${PROJECT_NAME} exists in the database`);
-    },
-  );
-
-  it(
-    'a task another machine adds shows up in the Tasks tree ' + 'through LISTEN/NOTIFY, without a refresh',
-    async function () {
-      // The window's LISTEN connection is up (a notification sent before it would be lost).
-      await eventually('the extension to LISTEN', async () => ((await listeners()) > 0 ? true : undefined));
-      const other = await Project.open(root, {
-        registry: new LaneRegistry(),
-        backend: { kind: 'postgres', url: PG_URL!, project: PROJECT_NAME },
-      });
+    const error = await eventually('switchyard.refresh to reject', async () => {
       try {
-        const sent = Date.now();
-        const task = await other.addTask({ title: 'Added on another machine', spec: 'arrives by NOTIFY' });
-        const row = await eventually(
-          'the task in the Tasks tree',
-          async () => {
-            const tree = await exec<TasksTreeView>('switchyard.tasksTreeRows');
-            return tree.rows.find((r) => r.level === 1 && r.label === `${task.id} · Added on another machine`);
-          },
-          5_000,
-        );
-        assert.match(row.description ?? '', /READY/);
-        console.log(`      the tree showed ${task.id} ${Date.now() - sent} ms after another instance added it`);
-      } finally {
-        await other.close();
+        await refresh();
+        return undefined;
+      } catch (e) {
+        return e as Error;
       }
-    },
-  );
+    });
+    assert.match(
+      error.message,
+      /the backend is "postgres" but no connection string is set: run "Switchyard: Set PostgreSQL Connection String" or set SWITCHYARD_DATABASE_URL for VS Code/,
+    );
+
+    const tree = await exec<TasksTreeView>('switchyard.tasksTreeRows');
+    assert.match(tree.message ?? '', /Set PostgreSQL Connection String/, 'the Tasks view says why and how to fix it');
+    assert.deepEqual(tree.rows, [], 'no tasks are shown (the files backend was not opened instead)');
+    assert.equal(tree.backend, undefined);
+    assert.deepEqual(fileStamp(stateFile), before, `${stateFile} was neither created nor written by the failed open`);
+  });
+
+  it('Set PostgreSQL Connection String refuses a malformed string without echoing it, stores a good one, and the project opens on postgres', async function () {
+    await config.update('backend', 'postgres', vscode.ConfigurationTarget.Workspace);
+    const malformed = 'postgres://someone:NotShown-8e1f@';
+    await assert.rejects(exec('switchyard.setPostgresConnection', malformed), (e: Error) => {
+      assert.match(e.message, /the PostgreSQL connection string is not valid/);
+      assert.ok(!e.message.includes('NotShown-8e1f'), `the error echoes the password: ${e.message}`);
+      return true;
+    });
+
+    const password = decodeURIComponent(new URL(PG_URL!).password);
+    const stored = await exec<SetPostgresConnectionResult>('switchyard.setPostgresConnection', PG_URL);
+    assert.equal(stored.action, 'stored');
+    assert.match(stored.server ?? '', /^[^:@]+@127\.0\.0\.1:\d+\/switchyard_test$/);
+    assert.ok(!JSON.stringify(stored).includes(password), 'the answer carries no password');
+
+    const state = await eventually('the project to open on PostgreSQL', async () => {
+      try {
+        return await refresh();
+      } catch {
+        return undefined;
+      }
+    });
+    assert.deepEqual(state.tasks, [], "a fresh project in the database (not the files backend's tasks)");
+    const tree = await exec<TasksTreeView>('switchyard.tasksTreeRows');
+    assert.equal(tree.backend?.kind, 'postgres');
+    assert.match(tree.backend?.description ?? '', new RegExp(`project ${PROJECT_NAME}$`));
+    assert.ok(!tree.backend!.description.includes(password), 'the description carries no password');
+    const rows = await db!.query('select project from sy_projects where project = $1', [PROJECT_NAME]);
+    assert.equal(rows.rowCount, 1, `the project row ${PROJECT_NAME} exists in the database`);
+  });
+
+  it('a task another machine adds shows up in the Tasks tree through LISTEN/NOTIFY, without a refresh', async function () {
+    // The window's LISTEN connection is up (a notification sent before it would be lost).
+    await eventually('the extension to LISTEN', async () => ((await listeners()) > 0 ? true : undefined));
+    const other = await Project.open(root, {
+      registry: new LaneRegistry(),
+      backend: { kind: 'postgres', url: PG_URL!, project: PROJECT_NAME },
+    });
+    try {
+      const sent = Date.now();
+      const task = await other.addTask({ title: 'Added on another machine', spec: 'arrives by NOTIFY' });
+      const row = await eventually(
+        'the task in the Tasks tree',
+        async () => {
+          const tree = await exec<TasksTreeView>('switchyard.tasksTreeRows');
+          return tree.rows.find((r) => r.level === 1 && r.label === `${task.id} · Added on another machine`);
+        },
+        5_000,
+      );
+      assert.match(row.description ?? '', /READY/);
+      console.log(`      the tree showed ${task.id} ${Date.now() - sent} ms after another instance added it`);
+    } finally {
+      await other.close();
+    }
+  });
 
   after(async function () {
     if (!PG_URL) return;
@@ -173,8 +158,7 @@ describe('PostgreSQL backend in VS Code (settings, SecretStorage, LISTEN/NOTIFY)
   /** Connections to the test database other than ours that are LISTENing. */
   async function listeners(): Promise<number> {
     const result = await db!.query<{ n: number }>(
-      'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> ' +
-        "pg_backend_pid() and query ilike 'LISTEN%'",
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN%'",
     );
     return result.rows[0]!.n;
   }
@@ -182,8 +166,7 @@ describe('PostgreSQL backend in VS Code (settings, SecretStorage, LISTEN/NOTIFY)
   /** Client connections to the test database other than ours. */
   async function clientConnections(): Promise<number> {
     const result = await db!.query<{ n: number }>(
-      'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> ' +
-        "pg_backend_pid() and backend_type = 'client backend'",
+      "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'",
     );
     return result.rows[0]!.n;
   }

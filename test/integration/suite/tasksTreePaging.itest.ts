@@ -139,8 +139,7 @@ async function measure(root: string): Promise<void> {
     hostRssMb: round(memory.rss / 1024 / 1024),
     hostHeapUsedMb: round(memory.heapUsed / 1024 / 1024),
     measuredAs:
-      'switchyard.refresh (the snapshot reads the project) then switchyard.tasksTreeRows (every row), in the real ' +
-      'extension host; memory: process.memoryUsage() of the extension host after it',
+      'switchyard.refresh (the snapshot reads the project) then switchyard.tasksTreeRows (every row), in the real extension host; memory: process.memoryUsage() of the extension host after it',
     measuredAt: new Date().toISOString(),
   };
   const dir = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test-output');

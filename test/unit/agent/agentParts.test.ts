@@ -95,8 +95,7 @@ describe('agent loop parts', () => {
       b.addUsage({ inputTokens: 10, outputTokens: 10, costUsd: 0.3 });
       assert.equal(
         b.beforeModelCall(),
-        'exceeded the task cost cap ($1.00; spent $1.05, $0.7500 of it in earlier runs): last error: ' +
-          '`pytest` exit 1: FAILED tests/test_user.py::test_create',
+        'exceeded the task cost cap ($1.00; spent $1.05, $0.7500 of it in earlier runs): last error: `pytest` exit 1: FAILED tests/test_user.py::test_create',
       );
       b.addUsage({ inputTokens: 80, outputTokens: 0, costUsd: 0 });
       assert.match(b.beforeModelCall()!, /^exceeded token budget \(100 tokens; used 100\)/);

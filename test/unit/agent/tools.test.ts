@@ -75,8 +75,7 @@ describe('agent tools', () => {
     it('runs in the worktree with only the lane environment, and names a failure by its telling line', async () => {
       await writeFile(
         join(repo.dir, 't.sh'),
-        'echo "collected 2 items"\necho "FAILED tests/test_user.py::test_create - assert 1 == 2"\necho ' +
-          '"==== 1 failed, 1 passed in 0.02s ===="\nexit 1\n',
+        'echo "collected 2 items"\necho "FAILED tests/test_user.py::test_create - assert 1 == 2"\necho "==== 1 failed, 1 passed in 0.02s ===="\nexit 1\n',
       );
       const ok = await run('run_command', {
         command: 'pwd; echo "only=$ONLY_THIS home=${HOME:-unset} key=$SWITCHYARD_IDEMPOTENCY_KEY"',

@@ -94,24 +94,19 @@ describe('PostgreSQL backend: migrations and start errors', function () {
       assert.equal((await second.state.read()).nextTaskNumber, 7);
     });
 
-    it(
-      'two (and more) processes opening one fresh database at once ' + 'all succeed and the step is recorded once',
-      async () => {
-        const url = await fresh();
-        const opened = await Promise.all([backend(url, 'a'), backend(url, 'b'), backend(url, 'a'), backend(url, 'c')]);
-        assert.equal(opened.length, 4);
-        assert.deepEqual(
-          await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'),
-          MIGRATIONS.map((m) => ({ version: m.version })),
-        );
-        assert.deepEqual(
-          (await sql<{ project: string }>(url, 'SELECT project FROM sy_projects ORDER BY project')).map(
-            (r) => r.project,
-          ),
-          ['a', 'b', 'c'],
-        );
-      },
-    );
+    it('two (and more) processes opening one fresh database at once all succeed and the step is recorded once', async () => {
+      const url = await fresh();
+      const opened = await Promise.all([backend(url, 'a'), backend(url, 'b'), backend(url, 'a'), backend(url, 'c')]);
+      assert.equal(opened.length, 4);
+      assert.deepEqual(
+        await sql(url, 'SELECT version FROM sy_schema_migrations ORDER BY version'),
+        MIGRATIONS.map((m) => ({ version: m.version })),
+      );
+      assert.deepEqual(
+        (await sql<{ project: string }>(url, 'SELECT project FROM sy_projects ORDER BY project')).map((r) => r.project),
+        ['a', 'b', 'c'],
+      );
+    });
 
     it('a database migrated by a newer Switchyard is refused with a message to update Switchyard', async () => {
       const url = await fresh();

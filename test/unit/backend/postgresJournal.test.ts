@@ -98,25 +98,20 @@ describe('PostgreSQL backend: journals and leases', function () {
     ];
     // line-length: end
     for (const [what, line, expected] of damage) {
-      it(
-        `a row with ${what} (inserted by hand) fails read and resume ` + `with journal-corrupt naming the run and seq`,
-        async () => {
-          await journalWithCalls();
-          await sql(url, `INSERT INTO sy_journal_events (project, run_id, seq, event) VALUES ('p', 'r1', 6, $1)`, [
-            line,
-          ]);
-          const corrupt = (e: unknown) => {
-            assert.ok(isSwitchyardError(e, 'journal-corrupt'), inspect(e));
-            assert.match(e.message, /sy_journal_events \(project p, run r1\) seq 6: /);
-            assert.match(e.message, expected);
-            return true;
-          };
-          await assert.rejects(backend.journals.read('r1'), corrupt);
-          await backend.leases.acquire('r1', 'me2', 60_000);
-          await assert.rejects(resumeRunJournal(backend.journals, 'r1', 'strict', 'me2', 'me'), corrupt);
-          assert.equal((await rows()).length, 6, 'nothing was written');
-        },
-      );
+      it(`a row with ${what} (inserted by hand) fails read and resume with journal-corrupt naming the run and seq`, async () => {
+        await journalWithCalls();
+        await sql(url, `INSERT INTO sy_journal_events (project, run_id, seq, event) VALUES ('p', 'r1', 6, $1)`, [line]);
+        const corrupt = (e: unknown) => {
+          assert.ok(isSwitchyardError(e, 'journal-corrupt'), inspect(e));
+          assert.match(e.message, /sy_journal_events \(project p, run r1\) seq 6: /);
+          assert.match(e.message, expected);
+          return true;
+        };
+        await assert.rejects(backend.journals.read('r1'), corrupt);
+        await backend.leases.acquire('r1', 'me2', 60_000);
+        await assert.rejects(resumeRunJournal(backend.journals, 'r1', 'strict', 'me2', 'me'), corrupt);
+        assert.equal((await rows()).length, 6, 'nothing was written');
+      });
     }
 
     it('UPDATE and DELETE of journal rows are refused by the database', async () => {
@@ -211,169 +206,161 @@ describe('PostgreSQL backend: journals and leases', function () {
       );
     });
 
-    it(
-      'a failed write stops the sink: nothing queued behind it is written (no seq gap), and every waiter ' +
-        'hears of it',
-      async () => {
-        const unhandled: unknown[] = [];
-        const onUnhandled = (reason: unknown) => unhandled.push(reason);
-        process.on('unhandledRejection', onUnhandled);
-        try {
-          // A write the server refuses (as a full disk or a statement timeout would).
-          await sql(
-            url,
-            `CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+    it('a failed write stops the sink: nothing queued behind it is written (no seq gap), and every waiter hears of it', async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        // A write the server refuses (as a full disk or a statement timeout would).
+        await sql(
+          url,
+          `CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               IF NEW.event LIKE '%poison%' THEN RAISE EXCEPTION 'simulated write failure'; END IF;
               RETURN NEW;
             END $$;
           CREATE TRIGGER refuse_poison BEFORE INSERT ON sy_journal_events
             FOR EACH ROW EXECUTE FUNCTION refuse_poison()`,
-          );
-          await backend.leases.acquire('r1', 'me', 60_000);
-          const sink = await backend.journals.openSink('r1', 0, 'me');
-          await sink.append({ type: 'warning', message: 'one' }, true).durable;
-          const refused = sink.append({ type: 'warning', message: 'poison' }, true).durable;
-          const queued = sink.append({ type: 'warning', message: 'queued behind it' }, true).durable;
-          const lazy = sink.append({ type: 'warning', message: 'not durable' }, false).durable;
-          await assert.rejects(refused, /write failed: .*simulated write failure/);
-          await assert.rejects(queued, /simulated write failure/);
-          await lazy;
-          await assert.rejects(sink.close(), /simulated write failure/);
-          assert.deepEqual(
-            (await rows()).map((r) => r.seq),
-            [1],
-          );
-          assert.equal((await backend.journals.read('r1')).events.length, 1, 'the journal stays readable');
-
-          // The same when the lease is gone: two failing batches, no rejection left unhandled.
-          await backend.leases.acquire('r2', 'me', 60_000);
-          const fenced = await backend.journals.openSink('r2', 0, 'me');
-          await backend.leases.acquire('r2', 'thief', 60_000);
-          fenced.append({ type: 'warning', message: 'x' }, false);
-          await assert.rejects(fenced.append({ type: 'warning', message: 'y' }, true).durable, (e: unknown) =>
-            isSwitchyardError(e, 'lease-held'),
-          );
-          await sleep(100);
-          assert.deepEqual(unhandled, []);
-        } finally {
-          process.off('unhandledRejection', onUnhandled);
-        }
-      },
-    );
-
-    it(
-      'resume replays completed calls, re-sends an interrupted model call, re-runs a safe tool and reports a ' +
-        'never tool uncertain',
-      async () => {
+        );
         await backend.leases.acquire('r1', 'me', 60_000);
-        const writer = await backend.journals.openSink('r1', 0, 'me');
-        writer.append(
-          {
-            type: 'intent',
-            call: 1,
-            kind: 'model',
-            name: 'done',
-            input: null,
-            replay: 'safe',
-            key: idempotencyKey('r1', 1),
-          },
-          true,
-        );
-        writer.append(
-          {
-            type: 'outcome',
-            intent: 1,
-            call: 1,
-            ok: true,
-            output: 'old',
-            usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 },
-          },
-          true,
-        );
-        writer.append(
-          {
-            type: 'intent',
-            call: 2,
-            kind: 'model',
-            name: 'resend',
-            input: null,
-            replay: 'safe',
-            key: idempotencyKey('r1', 2),
-          },
-          true,
-        );
-        writer.append(
-          {
-            type: 'intent',
-            call: 3,
-            kind: 'tool',
-            name: 'safe-tool',
-            input: null,
-            replay: 'safe',
-            key: idempotencyKey('r1', 3),
-          },
-          true,
-        );
-        await writer.append(
-          {
-            type: 'intent',
-            call: 4,
-            kind: 'tool',
-            name: 'never-tool',
-            input: null,
-            replay: 'never',
-            key: idempotencyKey('r1', 4),
-          },
-          true,
-        ).durable;
-        // The process dies here; another takes the run over and resumes.
-        const other = await PostgresBackend.open({ kind: 'postgres', url, project: 'p' });
-        others.push(other);
-        await other.leases.acquire('r1', 'me-again', 60_000);
-        const j = await resumeRunJournal(other.journals, 'r1', 'strict', 'me-again', 'me');
-        const executed: string[] = [];
-        const run = (name: string, kind: 'model' | 'tool', replay: 'safe' | 'never') =>
-          j.calls.call(
-            { kind, name, input: null, replay, usage: () => ({ inputTokens: 1, outputTokens: 1, costUsd: 0.25 }) },
-            async () => {
-              executed.push(name);
-              return `new ${name}`;
-            },
-          );
-        assert.deepEqual(await run('done', 'model', 'safe'), {
-          status: 'ok',
-          value: 'old',
-          replayed: true,
-          idempotencyKey: idempotencyKey('r1', 1),
-        });
-        assert.deepEqual(await run('resend', 'model', 'safe'), {
-          status: 'ok',
-          value: 'new resend',
-          replayed: false,
-          idempotencyKey: idempotencyKey('r1', 2),
-        });
-        assert.equal((await run('safe-tool', 'tool', 'safe')).status, 'ok');
-        const uncertain = await run('never-tool', 'tool', 'never');
-        assert.equal(uncertain.status, 'uncertain');
-        assert.match(
-          uncertain.status === 'uncertain' ? uncertain.message : '',
-          /^uncertain: this call \(never-tool\) may have executed.*verify with idempotency key sy-[0-9a-f]{24}/,
-        );
-        await run('fresh', 'tool', 'safe');
-        await j.writer.close();
-        assert.deepEqual(executed, ['resend', 'safe-tool', 'fresh']);
-        assert.deepEqual(j.calls.counts, { replayed: 1, resent: 1, rerun: 1, uncertain: 1 });
-        assert.equal(j.calls.totalUsage().costUsd, 0.5 + 0.25 * 3, 'the replayed call is not paid again');
-        const after = (await backend.journals.read('r1')).events;
+        const sink = await backend.journals.openSink('r1', 0, 'me');
+        await sink.append({ type: 'warning', message: 'one' }, true).durable;
+        const refused = sink.append({ type: 'warning', message: 'poison' }, true).durable;
+        const queued = sink.append({ type: 'warning', message: 'queued behind it' }, true).durable;
+        const lazy = sink.append({ type: 'warning', message: 'not durable' }, false).durable;
+        await assert.rejects(refused, /write failed: .*simulated write failure/);
+        await assert.rejects(queued, /simulated write failure/);
+        await lazy;
+        await assert.rejects(sink.close(), /simulated write failure/);
         assert.deepEqual(
-          after.map((e) => e.seq),
-          Array.from({ length: after.length }, (_, i) => i + 1),
+          (await rows()).map((r) => r.seq),
+          [1],
         );
-        assert.ok(after.some((e) => e.type === 'resumed' && e.owner === 'me-again' && e.previousOwner === 'me'));
-        assert.ok(after.some((e) => e.type === 'outcome' && e.uncertain === true && e.intent === 5));
-      },
-    );
+        assert.equal((await backend.journals.read('r1')).events.length, 1, 'the journal stays readable');
+
+        // The same when the lease is gone: two failing batches, no rejection left unhandled.
+        await backend.leases.acquire('r2', 'me', 60_000);
+        const fenced = await backend.journals.openSink('r2', 0, 'me');
+        await backend.leases.acquire('r2', 'thief', 60_000);
+        fenced.append({ type: 'warning', message: 'x' }, false);
+        await assert.rejects(fenced.append({ type: 'warning', message: 'y' }, true).durable, (e: unknown) =>
+          isSwitchyardError(e, 'lease-held'),
+        );
+        await sleep(100);
+        assert.deepEqual(unhandled, []);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+    });
+
+    it('resume replays completed calls, re-sends an interrupted model call, re-runs a safe tool and reports a never tool uncertain', async () => {
+      await backend.leases.acquire('r1', 'me', 60_000);
+      const writer = await backend.journals.openSink('r1', 0, 'me');
+      writer.append(
+        {
+          type: 'intent',
+          call: 1,
+          kind: 'model',
+          name: 'done',
+          input: null,
+          replay: 'safe',
+          key: idempotencyKey('r1', 1),
+        },
+        true,
+      );
+      writer.append(
+        {
+          type: 'outcome',
+          intent: 1,
+          call: 1,
+          ok: true,
+          output: 'old',
+          usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 },
+        },
+        true,
+      );
+      writer.append(
+        {
+          type: 'intent',
+          call: 2,
+          kind: 'model',
+          name: 'resend',
+          input: null,
+          replay: 'safe',
+          key: idempotencyKey('r1', 2),
+        },
+        true,
+      );
+      writer.append(
+        {
+          type: 'intent',
+          call: 3,
+          kind: 'tool',
+          name: 'safe-tool',
+          input: null,
+          replay: 'safe',
+          key: idempotencyKey('r1', 3),
+        },
+        true,
+      );
+      await writer.append(
+        {
+          type: 'intent',
+          call: 4,
+          kind: 'tool',
+          name: 'never-tool',
+          input: null,
+          replay: 'never',
+          key: idempotencyKey('r1', 4),
+        },
+        true,
+      ).durable;
+      // The process dies here; another takes the run over and resumes.
+      const other = await PostgresBackend.open({ kind: 'postgres', url, project: 'p' });
+      others.push(other);
+      await other.leases.acquire('r1', 'me-again', 60_000);
+      const j = await resumeRunJournal(other.journals, 'r1', 'strict', 'me-again', 'me');
+      const executed: string[] = [];
+      const run = (name: string, kind: 'model' | 'tool', replay: 'safe' | 'never') =>
+        j.calls.call(
+          { kind, name, input: null, replay, usage: () => ({ inputTokens: 1, outputTokens: 1, costUsd: 0.25 }) },
+          async () => {
+            executed.push(name);
+            return `new ${name}`;
+          },
+        );
+      assert.deepEqual(await run('done', 'model', 'safe'), {
+        status: 'ok',
+        value: 'old',
+        replayed: true,
+        idempotencyKey: idempotencyKey('r1', 1),
+      });
+      assert.deepEqual(await run('resend', 'model', 'safe'), {
+        status: 'ok',
+        value: 'new resend',
+        replayed: false,
+        idempotencyKey: idempotencyKey('r1', 2),
+      });
+      assert.equal((await run('safe-tool', 'tool', 'safe')).status, 'ok');
+      const uncertain = await run('never-tool', 'tool', 'never');
+      assert.equal(uncertain.status, 'uncertain');
+      assert.match(
+        uncertain.status === 'uncertain' ? uncertain.message : '',
+        /^uncertain: this call \(never-tool\) may have executed.*verify with idempotency key sy-[0-9a-f]{24}/,
+      );
+      await run('fresh', 'tool', 'safe');
+      await j.writer.close();
+      assert.deepEqual(executed, ['resend', 'safe-tool', 'fresh']);
+      assert.deepEqual(j.calls.counts, { replayed: 1, resent: 1, rerun: 1, uncertain: 1 });
+      assert.equal(j.calls.totalUsage().costUsd, 0.5 + 0.25 * 3, 'the replayed call is not paid again');
+      const after = (await backend.journals.read('r1')).events;
+      assert.deepEqual(
+        after.map((e) => e.seq),
+        Array.from({ length: after.length }, (_, i) => i + 1),
+      );
+      assert.ok(after.some((e) => e.type === 'resumed' && e.owner === 'me-again' && e.previousOwner === 'me'));
+      assert.ok(after.some((e) => e.type === 'outcome' && e.uncertain === true && e.intent === 5));
+    });
   });
 
   describe('leases', () => {
@@ -411,72 +398,66 @@ describe('PostgreSQL backend: journals and leases', function () {
       assert.deepEqual(await owners(), [{ run_id: 'r1', owner: 'a' }]);
     });
 
-    it(
-      'the lease view in a state update reads expiry on the server ' + 'clock and writes takeovers with the update',
-      async () => {
-        await backend.leases.acquire('short', 'a', 200);
-        await backend.leases.acquire('long', 'a', 60_000);
-        await sleep(400);
-        const [short, long] = await backend.state.update((_s, leases) => [leases.get('short'), leases.get('long')]);
-        const now = Date.now();
-        assert.ok(
-          short && Date.parse(short.expiresAt) < now,
-          `expired: ${short?.expiresAt} < ${new Date(now).toISOString()}`,
-        );
-        assert.ok(Date.parse(short.expiresAt) > now - 5_000, 'about 200 ms after it was acquired');
-        assert.ok(long && Date.parse(long.expiresAt) > now + 55_000 && Date.parse(long.expiresAt) <= now + 60_000);
-        assert.ok(Math.abs(Date.parse(long.heartbeatAt) - now) < 5_000);
+    it('the lease view in a state update reads expiry on the server clock and writes takeovers with the update', async () => {
+      await backend.leases.acquire('short', 'a', 200);
+      await backend.leases.acquire('long', 'a', 60_000);
+      await sleep(400);
+      const [short, long] = await backend.state.update((_s, leases) => [leases.get('short'), leases.get('long')]);
+      const now = Date.now();
+      assert.ok(
+        short && Date.parse(short.expiresAt) < now,
+        `expired: ${short?.expiresAt} < ${new Date(now).toISOString()}`,
+      );
+      assert.ok(Date.parse(short.expiresAt) > now - 5_000, 'about 200 ms after it was acquired');
+      assert.ok(long && Date.parse(long.expiresAt) > now + 55_000 && Date.parse(long.expiresAt) <= now + 60_000);
+      assert.ok(Math.abs(Date.parse(long.heartbeatAt) - now) < 5_000);
 
-        const other = await PostgresBackend.open({ kind: 'postgres', url, project: 'p' });
-        others.push(other);
-        const taken = await other.state.update((_s, leases) => {
-          const lease = leases.get('short');
-          if (!lease || Date.parse(lease.expiresAt) >= Date.now()) return false;
-          leases.take('short', 'b', 60_000);
-          return leases.get('short')?.owner === 'b';
+      const other = await PostgresBackend.open({ kind: 'postgres', url, project: 'p' });
+      others.push(other);
+      const taken = await other.state.update((_s, leases) => {
+        const lease = leases.get('short');
+        if (!lease || Date.parse(lease.expiresAt) >= Date.now()) return false;
+        leases.take('short', 'b', 60_000);
+        return leases.get('short')?.owner === 'b';
+      });
+      assert.equal(taken, true);
+      assert.deepEqual(await owners(), [
+        { run_id: 'long', owner: 'a' },
+        { run_id: 'short', owner: 'b' },
+      ]);
+      assert.equal(await backend.leases.renew('short', 'a', 60_000), 'b');
+    });
+
+    it('expiry is measured when the update reads the leases, not when it began waiting for the project lock', async () => {
+      // Another process holds the project's lock (the advisory lock PgStateStore.update takes) for 600 ms.
+      const holder = new pg.Client({ connectionString: url });
+      holder.on('error', () => undefined);
+      await holder.connect();
+      try {
+        await holder.query(`SELECT pg_advisory_lock(hashtextextended('switchyard:p', 0))`);
+        await backend.leases.acquire('r1', 'a', 300);
+        const viewed = backend.state.update((_s, leases) => {
+          leases.take('r2', 'b', 400);
+          return { lease: leases.get('r1')!, now: Date.now() };
         });
-        assert.equal(taken, true);
-        assert.deepEqual(await owners(), [
-          { run_id: 'long', owner: 'a' },
-          { run_id: 'short', owner: 'b' },
-        ]);
-        assert.equal(await backend.leases.renew('short', 'a', 60_000), 'b');
-      },
-    );
-
-    it(
-      'expiry is measured when the update reads the leases, not ' + 'when it began waiting for the project lock',
-      async () => {
-        // Another process holds the project's lock (the advisory lock PgStateStore.update takes) for 600 ms.
-        const holder = new pg.Client({ connectionString: url });
-        holder.on('error', () => undefined);
-        await holder.connect();
-        try {
-          await holder.query(`SELECT pg_advisory_lock(hashtextextended('switchyard:p', 0))`);
-          await backend.leases.acquire('r1', 'a', 300);
-          const viewed = backend.state.update((_s, leases) => {
-            leases.take('r2', 'b', 400);
-            return { lease: leases.get('r1')!, now: Date.now() };
-          });
-          await sleep(600);
-          await holder.query(`SELECT pg_advisory_unlock(hashtextextended('switchyard:p', 0))`);
-          const { lease, now } = await viewed;
-          assert.ok(
-            Date.parse(lease.expiresAt) < now,
-            `r1 expired about 300 ms ago, read as ${lease.expiresAt} at ${new Date(now).toISOString()}`,
-          );
-          const [row] = await sql<{ remaining: number }>(
-            url,
-            `SELECT extract(epoch FROM expires_at - now()) * 1000 AS remaining FROM sy_run_leases WHERE run_id = 'r2'`,
-          );
-          assert.ok(
-            Number(row!.remaining) > 200,
-            `a lease taken after the wait lasts its 400 ms from then (${row!.remaining} ms left)`,
-          );
-        } finally {
-          await holder.end();
-        }
-      },
-    );
+        await sleep(600);
+        await holder.query(`SELECT pg_advisory_unlock(hashtextextended('switchyard:p', 0))`);
+        const { lease, now } = await viewed;
+        assert.ok(
+          Date.parse(lease.expiresAt) < now,
+          `r1 expired about 300 ms ago, read as ${lease.expiresAt} at ${new Date(now).toISOString()}`,
+        );
+        const [row] = await sql<{ remaining: number }>(
+          url,
+          `SELECT extract(epoch FROM expires_at - now()) * 1000 AS remaining FROM sy_run_leases WHERE run_id = 'r2'`,
+        );
+        assert.ok(
+          Number(row!.remaining) > 200,
+          `a lease taken after the wait lasts its 400 ms from then (${row!.remaining} ms left)`,
+        );
+      } finally {
+        await holder.end();
+      }
+    });
   });
 });

@@ -27,8 +27,7 @@ describe('PostgreSQL backend: change feed and outages', function () {
     try {
       await client.connect();
       const { rows } = await client.query(
-        'SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = ' +
-          "'switchyard-listen' AND query LIKE 'LISTEN%' AND state = 'idle'",
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'switchyard-listen' AND query LIKE 'LISTEN%' AND state = 'idle'",
       );
       return rows.length === count;
     } catch {
@@ -82,22 +81,18 @@ describe('PostgreSQL backend: change feed and outages', function () {
       assert.equal(calls, 2, 'a disposed listener is not called');
     });
 
-    it(
-      'reconnects after a server restart, calls the listener once for what it missed, and fires for a later ' +
-        'update',
-      async () => {
-        const [watcher, writer] = [await backend(), await backend()];
-        let calls = 0;
-        watcher.watch(() => calls++);
-        await until('the feed to LISTEN', () => listening());
-        await server.restart();
-        await until('the reconnected feed to call the listener', () => calls === 1);
-        assert.ok(await listening(), 'listening again');
-        await bump(writer);
-        await until('a call for an update after the restart', () => calls === 2);
-        assert.equal((await watcher.state.read()).nextTaskNumber, 2);
-      },
-    );
+    it('reconnects after a server restart, calls the listener once for what it missed, and fires for a later update', async () => {
+      const [watcher, writer] = [await backend(), await backend()];
+      let calls = 0;
+      watcher.watch(() => calls++);
+      await until('the feed to LISTEN', () => listening());
+      await server.restart();
+      await until('the reconnected feed to call the listener', () => calls === 1);
+      assert.ok(await listening(), 'listening again');
+      await bump(writer);
+      await until('a call for an update after the restart', () => calls === 2);
+      assert.equal((await watcher.state.read()).nextTaskNumber, 2);
+    });
   });
 
   describe('outage', () => {
@@ -122,33 +117,29 @@ describe('PostgreSQL backend: change feed and outages', function () {
       assert.deepEqual([state.nextTaskNumber, state.revision], [3, 2], 'applied exactly once');
     });
 
-    it(
-      'with a short reconnect budget the update fails with backend-unreachable, and the backend works again ' + 'later',
-      async () => {
-        const b = await backend('p', { reconnectBudgetMs: 500 });
-        await bump(b);
-        await server.stopServer();
-        const started = Date.now();
-        const error = await bump(b).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        const elapsed = Date.now() - started;
-        await server.startServer();
-        assert.ok(isSwitchyardError(error, 'backend-unreachable'), inspect(error));
-        assert.match(
-          error.message,
-          new RegExp(
-            `^PostgreSQL at switchyard@127\\.0\\.0\\.1:${server.port}/sy_outage_\\d+ unreachable for \\d+ s: ` +
-              `.*ECONNREFUSED`,
-          ),
-        );
-        assert.ok(!error.message.includes(server.password));
-        // Retries stop once the next backoff step would pass the budget: somewhat before 500 ms, never long after.
-        assert.ok(elapsed >= 50 && elapsed < 2_000, `retried, then gave up within the budget (${elapsed} ms)`);
-        await bump(b);
-        assert.equal((await b.state.read()).nextTaskNumber, 3);
-      },
-    );
+    it('with a short reconnect budget the update fails with backend-unreachable, and the backend works again later', async () => {
+      const b = await backend('p', { reconnectBudgetMs: 500 });
+      await bump(b);
+      await server.stopServer();
+      const started = Date.now();
+      const error = await bump(b).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const elapsed = Date.now() - started;
+      await server.startServer();
+      assert.ok(isSwitchyardError(error, 'backend-unreachable'), inspect(error));
+      assert.match(
+        error.message,
+        new RegExp(
+          `^PostgreSQL at switchyard@127\\.0\\.0\\.1:${server.port}/sy_outage_\\d+ unreachable for \\d+ s: .*ECONNREFUSED`,
+        ),
+      );
+      assert.ok(!error.message.includes(server.password));
+      // Retries stop once the next backoff step would pass the budget: somewhat before 500 ms, never long after.
+      assert.ok(elapsed >= 50 && elapsed < 2_000, `retried, then gave up within the budget (${elapsed} ms)`);
+      await bump(b);
+      assert.equal((await b.state.read()).nextTaskNumber, 3);
+    });
   });
 });

@@ -63,8 +63,7 @@ describe('test helper: throwaway PostgreSQL server', function () {
     clients.push(client);
     assert.deepEqual((await client.query('select 1 as one')).rows, [{ one: 1 }]);
     const settings = await client.query(
-      "select name, setting from pg_settings where name in ('listen_addresses', 'fsync', " +
-        "'max_connections', 'unix_socket_directories')",
+      "select name, setting from pg_settings where name in ('listen_addresses', 'fsync', 'max_connections', 'unix_socket_directories')",
     );
     const byName = Object.fromEntries(settings.rows.map((r) => [r.name, r.setting]));
     assert.equal(byName.listen_addresses, '127.0.0.1');

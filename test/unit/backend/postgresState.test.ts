@@ -114,68 +114,64 @@ describe('PostgreSQL backend: state store', function () {
     );
   });
 
-  it(
-    'a second process sees additions, changes and removals through its cache, and each update adds 1 to the ' +
-      'revision',
-    async () => {
-      const url = await fresh();
-      const [a, b] = [await backend(url), await backend(url)];
-      const dir = (await repo()).dir;
-      const pa = await project(dir, url);
-      assert.equal((await b.state.read()).revision, 0);
+  it('a second process sees additions, changes and removals through its cache, and each update adds 1 to the revision', async () => {
+    const url = await fresh();
+    const [a, b] = [await backend(url), await backend(url)];
+    const dir = (await repo()).dir;
+    const pa = await project(dir, url);
+    assert.equal((await b.state.read()).revision, 0);
 
-      await pa.addTasks([{ title: 'one' }, { title: 'two' }, { title: 'three' }]);
-      let seen = await b.state.read();
-      assert.equal(seen.revision, 1);
+    await pa.addTasks([{ title: 'one' }, { title: 'two' }, { title: 'three' }]);
+    let seen = await b.state.read();
+    assert.equal(seen.revision, 1);
+    assert.deepEqual(
+      seen.tasks.map((t) => `${t.id}:${t.spec.title}:${t.state}`),
+      ['t1:one:READY', 't2:two:READY', 't3:three:READY'],
+    );
+
+    await pa.cancelTask('t2');
+    await pa.updateSettings((s) => {
+      s.leaseMs = 1234;
+    });
+    seen = await b.state.read();
+    assert.equal(seen.revision, 3);
+    assert.equal(seen.tasks[1]!.state, 'CANCELED');
+    assert.equal(seen.settings.leaseMs, 1234);
+
+    // A removal and a move: positions change and a row is deleted (the cache reloads everything).
+    await a.state.update((s) => {
+      s.tasks = [s.tasks[2]!, s.tasks[0]!];
+    });
+    seen = await b.state.read();
+    assert.equal(seen.revision, 4);
+    assert.deepEqual(
+      seen.tasks.map((t) => t.id),
+      ['t3', 't1'],
+    );
+    assert.deepEqual(seen, await a.state.read());
+
+    // B writes on top of what it cached; A and a newcomer read the same.
+    await b.state.update((s) => {
+      s.tasks[1]!.spec.priority = 99;
+    });
+    const fresh3 = await backend(url);
+    for (const x of [a, b, fresh3]) {
+      const state = await x.state.read();
+      assert.equal(state.revision, 5);
       assert.deepEqual(
-        seen.tasks.map((t) => `${t.id}:${t.spec.title}:${t.state}`),
-        ['t1:one:READY', 't2:two:READY', 't3:three:READY'],
+        state.tasks.map((t) => `${t.id}:${t.spec.priority}`),
+        ['t3:50', 't1:99'],
       );
-
-      await pa.cancelTask('t2');
-      await pa.updateSettings((s) => {
-        s.leaseMs = 1234;
-      });
-      seen = await b.state.read();
-      assert.equal(seen.revision, 3);
-      assert.equal(seen.tasks[1]!.state, 'CANCELED');
-      assert.equal(seen.settings.leaseMs, 1234);
-
-      // A removal and a move: positions change and a row is deleted (the cache reloads everything).
-      await a.state.update((s) => {
-        s.tasks = [s.tasks[2]!, s.tasks[0]!];
-      });
-      seen = await b.state.read();
-      assert.equal(seen.revision, 4);
-      assert.deepEqual(
-        seen.tasks.map((t) => t.id),
-        ['t3', 't1'],
-      );
-      assert.deepEqual(seen, await a.state.read());
-
-      // B writes on top of what it cached; A and a newcomer read the same.
-      await b.state.update((s) => {
-        s.tasks[1]!.spec.priority = 99;
-      });
-      const fresh3 = await backend(url);
-      for (const x of [a, b, fresh3]) {
-        const state = await x.state.read();
-        assert.equal(state.revision, 5);
-        assert.deepEqual(
-          state.tasks.map((t) => `${t.id}:${t.spec.priority}`),
-          ['t3:50', 't1:99'],
-        );
-      }
-      assert.deepEqual(await sql(url, 'SELECT id, position, rev::int FROM sy_tasks ORDER BY position'), [
-        { id: 't3', position: 0, rev: 4 },
-        { id: 't1', position: 1, rev: 5 },
-      ]);
-      assert.deepEqual(
-        await sql(url, 'SELECT revision::int FROM sy_revisions ORDER BY revision'),
-        [1, 2, 3, 4, 5].map((revision) => ({ revision })),
-      );
-    },
-  );
+    }
+    assert.deepEqual(await sql(url, 'SELECT id, position, rev::int FROM sy_tasks ORDER BY position'), [
+      { id: 't3', position: 0, rev: 4 },
+      { id: 't1', position: 1, rev: 5 },
+    ]);
+    assert.deepEqual(
+      await sql(url, 'SELECT revision::int FROM sy_revisions ORDER BY revision'),
+      [1, 2, 3, 4, 5].map((revision) => ({ revision })),
+    );
+  });
 
   it('a change that throws or leaves an invalid state writes nothing', async () => {
     const url = await fresh();

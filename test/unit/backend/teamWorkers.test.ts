@@ -151,267 +151,249 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
       owners.set(owner, (owners.get(owner) ?? 0) + 1);
     }
     console.log(
-      `      ${TASKS} tasks by 4 workers in ${(wallMs / 1000).toFixed(1)} s; runs per worker: ` +
-        `${[...owners.values()].join(', ')}`,
+      `      ${TASKS} tasks by 4 workers in ${(wallMs / 1000).toFixed(1)} s; runs per worker: ${[...owners.values()].join(', ')}`,
     );
     assert.ok(owners.size >= 2, `the work was shared (${[...owners.values()].join(', ')})`);
   });
 
-  it(
-    'a worker SIGKILLed mid-run: its lease expires, another ' + 'worker resumes the run from the shared journal',
-    async () => {
-      const t = await team({ module: CRASH, id: 'crash', settings: {} }, { leaseMs: 1500 });
-      const counts = join(t.side, 'counts');
-      await t.project.updateSettings((s) => {
-        s.laneSettings = { crash: { countsDir: counts } };
-      });
-      await t.project.addTask({ title: 'crash test' });
-      const count = (name: string) =>
-        existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0;
-      // Call 9 is step 3's `never` tool: killed after its side effect, before its outcome is recorded.
-      const a = await t.worker(['--name', 'box-a'], { CRASH_AT: '9:inside' });
-      assert.equal(a.signal, 'SIGKILL', a.all);
-      const lease = await leaseRow(t.url);
-      assert.match(lease.owner, /^box-a\//);
-      // Another "machine": its name differs, so only the lease's expiry tells it box-a is gone.
-      const b = t.worker(['--name', 'box-b', '--poll-ms', '200']);
-      await until(
-        'the run to finish on box-b',
-        async () => (await t.project.state()).tasks[0]!.state === 'DONE',
-        30_000,
-      );
-      b.kill('SIGTERM');
-      const rb = await b;
-      assert.equal(rb.exitCode, 0, rb.all);
-      assert.match(rb.all ?? '', /resumed from their journals: t1\.1/);
+  it('a worker SIGKILLed mid-run: its lease expires, another worker resumes the run from the shared journal', async () => {
+    const t = await team({ module: CRASH, id: 'crash', settings: {} }, { leaseMs: 1500 });
+    const counts = join(t.side, 'counts');
+    await t.project.updateSettings((s) => {
+      s.laneSettings = { crash: { countsDir: counts } };
+    });
+    await t.project.addTask({ title: 'crash test' });
+    const count = (name: string) =>
+      existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0;
+    // Call 9 is step 3's `never` tool: killed after its side effect, before its outcome is recorded.
+    const a = await t.worker(['--name', 'box-a'], { CRASH_AT: '9:inside' });
+    assert.equal(a.signal, 'SIGKILL', a.all);
+    const lease = await leaseRow(t.url);
+    assert.match(lease.owner, /^box-a\//);
+    // Another "machine": its name differs, so only the lease's expiry tells it box-a is gone.
+    const b = t.worker(['--name', 'box-b', '--poll-ms', '200']);
+    await until('the run to finish on box-b', async () => (await t.project.state()).tasks[0]!.state === 'DONE', 30_000);
+    b.kill('SIGTERM');
+    const rb = await b;
+    assert.equal(rb.exitCode, 0, rb.all);
+    assert.match(rb.all ?? '', /resumed from their journals: t1\.1/);
 
-      const state = await t.project.state();
-      assert.equal(state.runs.length, 1, 'resumed in place, no new attempt');
-      const run = state.runs[0]!;
-      assert.equal(run.resumes, 1);
-      assert.match(run.owner!, /^box-b\//);
-      const journal = await t.project.readJournal('t1.1');
-      const resumed = journal.events.find((e) => e.type === 'resumed');
-      assert.ok(
-        resumed && resumed.type === 'resumed' && resumed.previousOwner?.startsWith('box-a/'),
-        'the journal names the previous owner',
-      );
-      assert.ok(
-        Date.parse(resumed.ts) >= Date.parse(lease.expiresAt) - 50,
-        `taken over only after the lease expired (${resumed.ts} vs ${lease.expiresAt})`,
-      );
-      for (let i = 1; i <= 6; i++) {
-        assert.equal(count(`model-${i}`), 1, `model-${i}: a completed call is not repeated`);
-        assert.equal(count(`safe-${i}`), 1, `safe-${i}`);
-        assert.equal(count(`never-${i}`), 1, `never-${i} executed exactly once`);
-      }
-      assert.equal(run.resumeCounts?.uncertain, 1, 'the interrupted never-call is reported uncertain');
-      assert.equal(readFileSync(join(counts, 'uncertain-3'), 'utf8').trim(), 'happened');
-      assert.ok(Math.abs(run.usage!.costUsd - 0.06) < 1e-9, `cost counted once per model call (${run.usage!.costUsd})`);
-    },
-  );
+    const state = await t.project.state();
+    assert.equal(state.runs.length, 1, 'resumed in place, no new attempt');
+    const run = state.runs[0]!;
+    assert.equal(run.resumes, 1);
+    assert.match(run.owner!, /^box-b\//);
+    const journal = await t.project.readJournal('t1.1');
+    const resumed = journal.events.find((e) => e.type === 'resumed');
+    assert.ok(
+      resumed && resumed.type === 'resumed' && resumed.previousOwner?.startsWith('box-a/'),
+      'the journal names the previous owner',
+    );
+    assert.ok(
+      Date.parse(resumed.ts) >= Date.parse(lease.expiresAt) - 50,
+      `taken over only after the lease expired (${resumed.ts} vs ${lease.expiresAt})`,
+    );
+    for (let i = 1; i <= 6; i++) {
+      assert.equal(count(`model-${i}`), 1, `model-${i}: a completed call is not repeated`);
+      assert.equal(count(`safe-${i}`), 1, `safe-${i}`);
+      assert.equal(count(`never-${i}`), 1, `never-${i} executed exactly once`);
+    }
+    assert.equal(run.resumeCounts?.uncertain, 1, 'the interrupted never-call is reported uncertain');
+    assert.equal(readFileSync(join(counts, 'uncertain-3'), 'utf8').trim(), 'happened');
+    assert.ok(Math.abs(run.usage!.costUsd - 0.06) < 1e-9, `cost counted once per model call (${run.usage!.costUsd})`);
+  });
 
-  it(
-    'PostgreSQL restarted, then down for 2 s, during runs: workers ' + 'reconnect with backoff and nothing is lost',
-    async () => {
-      const TASKS = 40;
-      const t = await team({ module: INSTANT, id: 'instant', settings: {} });
-      const ledgerFile = join(t.side, 'ledger');
-      await t.project.updateSettings((s) => {
-        s.laneSettings = { instant: { ledger: ledgerFile, delayMs: 150 } };
-        s.wip = { ...s.wip, RUNNING: 8, VERIFYING: 8 };
-      });
-      await t.project.addTasks(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i + 1}` })));
-      const workers = [1, 2].map(() => t.worker(['--concurrency', '4']));
-      const done = async () => (await t.project.state()).tasks.filter((x) => x.state === 'DONE').length;
-      await until('8 tasks DONE', async () => (await done()) >= 8);
-      await server.restart();
-      const afterRestart = await done();
-      await until('8 more tasks DONE after the restart', async () => (await done()) >= afterRestart + 8);
-      await server.stopServer();
-      await new Promise((r) => setTimeout(r, 2_000));
-      await server.startServer();
-      await until(
-        'every task DONE or FAILED',
-        async () => (await t.project.state()).tasks.every((x) => x.state === 'DONE' || x.state === 'FAILED'),
-        120_000,
-      );
-      for (const w of workers) w.kill('SIGTERM');
-      for (const r of await Promise.all(workers)) assert.equal(r.exitCode, 0, r.all);
+  it('PostgreSQL restarted, then down for 2 s, during runs: workers reconnect with backoff and nothing is lost', async () => {
+    const TASKS = 40;
+    const t = await team({ module: INSTANT, id: 'instant', settings: {} });
+    const ledgerFile = join(t.side, 'ledger');
+    await t.project.updateSettings((s) => {
+      s.laneSettings = { instant: { ledger: ledgerFile, delayMs: 150 } };
+      s.wip = { ...s.wip, RUNNING: 8, VERIFYING: 8 };
+    });
+    await t.project.addTasks(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i + 1}` })));
+    const workers = [1, 2].map(() => t.worker(['--concurrency', '4']));
+    const done = async () => (await t.project.state()).tasks.filter((x) => x.state === 'DONE').length;
+    await until('8 tasks DONE', async () => (await done()) >= 8);
+    await server.restart();
+    const afterRestart = await done();
+    await until('8 more tasks DONE after the restart', async () => (await done()) >= afterRestart + 8);
+    await server.stopServer();
+    await new Promise((r) => setTimeout(r, 2_000));
+    await server.startServer();
+    await until(
+      'every task DONE or FAILED',
+      async () => (await t.project.state()).tasks.every((x) => x.state === 'DONE' || x.state === 'FAILED'),
+      120_000,
+    );
+    for (const w of workers) w.kill('SIGTERM');
+    for (const r of await Promise.all(workers)) assert.equal(r.exitCode, 0, r.all);
 
-      const state = await t.project.state();
-      assert.deepEqual(
-        state.tasks.filter((x) => x.state !== 'DONE').map((x) => `${x.id} ${x.state} ${x.failureReason ?? ''}`),
-        [],
-      );
-      assert.equal(state.runs.length, TASKS, 'one run per task');
-      const counts = ledger(ledgerFile);
-      assert.equal(counts.size, TASKS);
-      assert.deepEqual(
-        [...counts].filter(([, n]) => n !== 1),
-        [],
-        'every side effect exactly once',
-      );
-      for (const run of state.runs) {
-        const journal = await t.project.readJournal(run.id);
-        assert.deepEqual(
-          journal.events.map((e) => e.type),
-          ['run-started', 'intent', 'outcome', 'intent', 'outcome'],
-          `journal of ${run.id}`,
-        );
-      }
-    },
-  );
-
-  it(
-    'SIGTERM: a worker finishes its run within the grace period; after it, hands the run back and another ' +
-      'worker resumes it',
-    async () => {
-      const t = await team({ module: INSTANT, id: 'instant', settings: {} });
-      const ledgerFile = join(t.side, 'ledger');
-      await t.project.updateSettings((s) => {
-        s.laneSettings = { instant: { ledger: ledgerFile, delayMs: 1500 } };
-      });
-      const inFlight = async (runId: string) =>
-        (await t.project.readJournal(runId)).events.some((e) => e.type === 'intent');
-
-      await t.project.addTask({ title: 'finishes in the grace period' });
-      const a = t.worker(['--grace', '20']);
-      await until('t1.1 in flight', () => inFlight('t1.1'));
-      a.kill('SIGTERM');
-      const ra = await a;
-      assert.equal(ra.exitCode, 0, ra.all);
-      assert.match(ra.all ?? '', /worker stopped: 1 run\(s\) finished, 0 resumed, 0 handed back/);
-      assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
-
-      await t.project.addTask({ title: 'handed back' });
-      const a2 = t.worker(['--grace', '0.2']);
-      await until('t2.1 in flight', () => inFlight('t2.1'));
-      a2.kill('SIGTERM');
-      const ra2 = await a2;
-      assert.equal(ra2.exitCode, 0, ra2.all);
-      assert.match(ra2.all ?? '', /↩ t2\.1 handed back/);
-      assert.match(ra2.all ?? '', /0 run\(s\) finished, 0 resumed, 1 handed back/);
-      const handed = (await t.project.state()).runs.find((r) => r.id === 't2.1')!;
-      assert.equal(handed.state, 'RUNNING', 'the end of a handed-back run is not recorded');
-      const lease = await leaseRow(t.url, 't2.1');
-      assert.ok(Date.parse(lease.expiresAt) <= Date.now(), 'its lease is expired at once');
-
-      const b = t.worker();
-      await until('t2 DONE on the other worker', async () => (await t.project.state()).tasks[1]!.state === 'DONE');
-      b.kill('SIGTERM');
-      assert.equal((await b).exitCode, 0);
-      const state = await t.project.state();
-      assert.equal(state.runs.filter((r) => r.taskId === 't2').length, 1, 'resumed in place, no new attempt');
-      const run = state.runs.find((r) => r.id === 't2.1')!;
-      assert.equal(run.resumes, 1);
-      assert.equal(run.resumeCounts?.resent, 1, 'the model call in flight at hand-back is sent again');
-      assert.equal(run.resumeCounts?.uncertain, 0);
-      assert.equal(ledger(ledgerFile).get('t2'), 1);
-      const journal = await t.project.readJournal('t2.1');
+    const state = await t.project.state();
+    assert.deepEqual(
+      state.tasks.filter((x) => x.state !== 'DONE').map((x) => `${x.id} ${x.state} ${x.failureReason ?? ''}`),
+      [],
+    );
+    assert.equal(state.runs.length, TASKS, 'one run per task');
+    const counts = ledger(ledgerFile);
+    assert.equal(counts.size, TASKS);
+    assert.deepEqual(
+      [...counts].filter(([, n]) => n !== 1),
+      [],
+      'every side effect exactly once',
+    );
+    for (const run of state.runs) {
+      const journal = await t.project.readJournal(run.id);
       assert.deepEqual(
         journal.events.map((e) => e.type),
-        ['run-started', 'intent', 'resumed', 'outcome', 'intent', 'outcome'],
-        'no failed outcome was recorded for the call cut by the hand-back',
+        ['run-started', 'intent', 'outcome', 'intent', 'outcome'],
+        `journal of ${run.id}`,
       );
-    },
-  );
+    }
+  });
 
-  it(
-    'backend migrate: a files project (state and journals) moves to PostgreSQL one way; workers go on from ' + 'there',
-    async () => {
-      const repo = await makeTempRepo();
-      const side = `${repo.dir}-side`;
-      const config = { XDG_CONFIG_HOME: join(side, 'config') };
-      cleanups.push(async () => {
-        await repo.cleanup();
-        await rm(side, { recursive: true, force: true });
+  it('SIGTERM: a worker finishes its run within the grace period; after it, hands the run back and another worker resumes it', async () => {
+    const t = await team({ module: INSTANT, id: 'instant', settings: {} });
+    const ledgerFile = join(t.side, 'ledger');
+    await t.project.updateSettings((s) => {
+      s.laneSettings = { instant: { ledger: ledgerFile, delayMs: 1500 } };
+    });
+    const inFlight = async (runId: string) =>
+      (await t.project.readJournal(runId)).events.some((e) => e.type === 'intent');
+
+    await t.project.addTask({ title: 'finishes in the grace period' });
+    const a = t.worker(['--grace', '20']);
+    await until('t1.1 in flight', () => inFlight('t1.1'));
+    a.kill('SIGTERM');
+    const ra = await a;
+    assert.equal(ra.exitCode, 0, ra.all);
+    assert.match(ra.all ?? '', /worker stopped: 1 run\(s\) finished, 0 resumed, 0 handed back/);
+    assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
+
+    await t.project.addTask({ title: 'handed back' });
+    const a2 = t.worker(['--grace', '0.2']);
+    await until('t2.1 in flight', () => inFlight('t2.1'));
+    a2.kill('SIGTERM');
+    const ra2 = await a2;
+    assert.equal(ra2.exitCode, 0, ra2.all);
+    assert.match(ra2.all ?? '', /↩ t2\.1 handed back/);
+    assert.match(ra2.all ?? '', /0 run\(s\) finished, 0 resumed, 1 handed back/);
+    const handed = (await t.project.state()).runs.find((r) => r.id === 't2.1')!;
+    assert.equal(handed.state, 'RUNNING', 'the end of a handed-back run is not recorded');
+    const lease = await leaseRow(t.url, 't2.1');
+    assert.ok(Date.parse(lease.expiresAt) <= Date.now(), 'its lease is expired at once');
+
+    const b = t.worker();
+    await until('t2 DONE on the other worker', async () => (await t.project.state()).tasks[1]!.state === 'DONE');
+    b.kill('SIGTERM');
+    assert.equal((await b).exitCode, 0);
+    const state = await t.project.state();
+    assert.equal(state.runs.filter((r) => r.taskId === 't2').length, 1, 'resumed in place, no new attempt');
+    const run = state.runs.find((r) => r.id === 't2.1')!;
+    assert.equal(run.resumes, 1);
+    assert.equal(run.resumeCounts?.resent, 1, 'the model call in flight at hand-back is sent again');
+    assert.equal(run.resumeCounts?.uncertain, 0);
+    assert.equal(ledger(ledgerFile).get('t2'), 1);
+    const journal = await t.project.readJournal('t2.1');
+    assert.deepEqual(
+      journal.events.map((e) => e.type),
+      ['run-started', 'intent', 'resumed', 'outcome', 'intent', 'outcome'],
+      'no failed outcome was recorded for the call cut by the hand-back',
+    );
+  });
+
+  it('backend migrate: a files project (state and journals) moves to PostgreSQL one way; workers go on from there', async () => {
+    const repo = await makeTempRepo();
+    const side = `${repo.dir}-side`;
+    const config = { XDG_CONFIG_HOME: join(side, 'config') };
+    cleanups.push(async () => {
+      await repo.cleanup();
+      await rm(side, { recursive: true, force: true });
+    });
+    await setTrust(repo.dir, true, config);
+    const ledgerFile = join(side, 'ledger');
+    const files = await Project.open(repo.dir, { registry: new LaneRegistry() });
+    await files.updateSettings((s) => {
+      Object.assign(s, {
+        laneModules: [INSTANT],
+        defaultLane: 'instant',
+        laneSettings: { instant: { ledger: ledgerFile } },
       });
-      await setTrust(repo.dir, true, config);
-      const ledgerFile = join(side, 'ledger');
-      const files = await Project.open(repo.dir, { registry: new LaneRegistry() });
-      await files.updateSettings((s) => {
-        Object.assign(s, {
-          laneModules: [INSTANT],
-          defaultLane: 'instant',
-          laneSettings: { instant: { ledger: ledgerFile } },
-        });
-        s.integration.enabled = false;
-      });
-      await files.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
-      const sy = (args: string[], env: Record<string, string>) =>
-        execa('node', [cli, ...args, '--repo', repo.dir], {
-          env: { ...config, ...env },
-          extendEnv: true,
-          reject: false,
-        });
-      const ran = await sy(['run'], {});
-      assert.equal(ran.exitCode, 0, ran.stderr);
-      await files.addTasks([{ title: 'd' }, { title: 'e' }]);
-      const before = await files.state();
-
-      const url = await server.createDatabase(`team_${++dbCount}`);
-      const pgEnv = { SWITCHYARD_BACKEND: 'postgres', SWITCHYARD_DATABASE_URL: url, SWITCHYARD_PROJECT: 'moved' };
-      const migrated = await sy(['backend', 'migrate'], pgEnv);
-      assert.equal(migrated.exitCode, 0, migrated.stderr);
-      assert.match(migrated.stdout, /migrated 5 task\(s\), 3 run\(s\) and 15 journal event\(s\) of 3 run\(s\)/);
-
-      const onFiles = await sy(['status'], {});
-      assert.equal(onFiles.exitCode, 1);
-      assert.match(onFiles.stderr, /moved to PostgreSQL .* project moved/);
-      const again = await sy(['backend', 'migrate'], pgEnv);
-      assert.equal(again.exitCode, 1);
-      assert.match(again.stderr, /already migrated/);
-
-      const pg = await Project.open(repo.dir, {
-        registry: new LaneRegistry(),
-        backend: { kind: 'postgres', url, project: 'moved' },
-      });
-      cleanups.push(() => pg.close());
-      const after = await pg.state();
-      assert.deepEqual(after.tasks, before.tasks);
-      assert.deepEqual(after.runs, before.runs);
-      assert.deepEqual(after.settings, before.settings);
-      for (const run of before.runs) {
-        assert.deepEqual(
-          (await pg.readJournal(run.id)).events,
-          (await files.readJournal(run.id)).events,
-          `journal of ${run.id}`,
-        );
-      }
-
-      const worker = await execa('node', [cli, 'worker', '--once', '--repo', repo.dir], {
-        env: { ...config, ...pgEnv },
+      s.integration.enabled = false;
+    });
+    await files.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
+    const sy = (args: string[], env: Record<string, string>) =>
+      execa('node', [cli, ...args, '--repo', repo.dir], {
+        env: { ...config, ...env },
         extendEnv: true,
         reject: false,
-        all: true,
       });
-      assert.equal(worker.exitCode, 0, worker.all);
-      const final = await pg.state();
+    const ran = await sy(['run'], {});
+    assert.equal(ran.exitCode, 0, ran.stderr);
+    await files.addTasks([{ title: 'd' }, { title: 'e' }]);
+    const before = await files.state();
+
+    const url = await server.createDatabase(`team_${++dbCount}`);
+    const pgEnv = { SWITCHYARD_BACKEND: 'postgres', SWITCHYARD_DATABASE_URL: url, SWITCHYARD_PROJECT: 'moved' };
+    const migrated = await sy(['backend', 'migrate'], pgEnv);
+    assert.equal(migrated.exitCode, 0, migrated.stderr);
+    assert.match(migrated.stdout, /migrated 5 task\(s\), 3 run\(s\) and 15 journal event\(s\) of 3 run\(s\)/);
+
+    const onFiles = await sy(['status'], {});
+    assert.equal(onFiles.exitCode, 1);
+    assert.match(onFiles.stderr, /moved to PostgreSQL .* project moved/);
+    const again = await sy(['backend', 'migrate'], pgEnv);
+    assert.equal(again.exitCode, 1);
+    assert.match(again.stderr, /already migrated/);
+
+    const pg = await Project.open(repo.dir, {
+      registry: new LaneRegistry(),
+      backend: { kind: 'postgres', url, project: 'moved' },
+    });
+    cleanups.push(() => pg.close());
+    const after = await pg.state();
+    assert.deepEqual(after.tasks, before.tasks);
+    assert.deepEqual(after.runs, before.runs);
+    assert.deepEqual(after.settings, before.settings);
+    for (const run of before.runs) {
       assert.deepEqual(
-        final.tasks.map((x) => `${x.id} ${x.state}`),
-        ['t1 DONE', 't2 DONE', 't3 DONE', 't4 DONE', 't5 DONE'],
+        (await pg.readJournal(run.id)).events,
+        (await files.readJournal(run.id)).events,
+        `journal of ${run.id}`,
       );
-      assert.deepEqual([...ledger(ledgerFile).values()], [1, 1, 1, 1, 1]);
+    }
 
-      // Into a project that is not empty: refused, nothing changed.
-      const other = await makeTempRepo();
-      cleanups.push(() => other.cleanup());
-      const p2 = await Project.open(other.dir, { registry: new LaneRegistry() });
-      await p2.addTask({ title: 'x' });
-      const refused = await execa('node', [cli, 'backend', 'migrate', '--repo', other.dir], {
-        env: { ...config, ...pgEnv },
-        extendEnv: true,
-        reject: false,
-      });
-      assert.equal(refused.exitCode, 1);
-      assert.match(
-        refused.stderr,
-        /already has 5 task\(s\) and 5 run\(s\): the migration copies only into an empty project/,
-      );
-      assert.equal((await pg.state()).tasks.length, 5);
-    },
-  );
+    const worker = await execa('node', [cli, 'worker', '--once', '--repo', repo.dir], {
+      env: { ...config, ...pgEnv },
+      extendEnv: true,
+      reject: false,
+      all: true,
+    });
+    assert.equal(worker.exitCode, 0, worker.all);
+    const final = await pg.state();
+    assert.deepEqual(
+      final.tasks.map((x) => `${x.id} ${x.state}`),
+      ['t1 DONE', 't2 DONE', 't3 DONE', 't4 DONE', 't5 DONE'],
+    );
+    assert.deepEqual([...ledger(ledgerFile).values()], [1, 1, 1, 1, 1]);
+
+    // Into a project that is not empty: refused, nothing changed.
+    const other = await makeTempRepo();
+    cleanups.push(() => other.cleanup());
+    const p2 = await Project.open(other.dir, { registry: new LaneRegistry() });
+    await p2.addTask({ title: 'x' });
+    const refused = await execa('node', [cli, 'backend', 'migrate', '--repo', other.dir], {
+      env: { ...config, ...pgEnv },
+      extendEnv: true,
+      reject: false,
+    });
+    assert.equal(refused.exitCode, 1);
+    assert.match(
+      refused.stderr,
+      /already has 5 task\(s\) and 5 run\(s\): the migration copies only into an empty project/,
+    );
+    assert.equal((await pg.state()).tasks.length, 5);
+  });
 
   it('the CLI names what is wrong with the backend and never falls back to files', async () => {
     const repo = await makeTempRepo();

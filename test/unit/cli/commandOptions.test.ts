@@ -25,10 +25,7 @@ describe('CLI options per command', () => {
     assert.equal(r.code, 2);
     assert.match(
       r.err,
-      new RegExp(
-        '^switchyard run: unknown option --bogus for run; run takes --task ID, --concurrency N, --backend ' +
-          String.raw`files\|postgres, --project-name NAME, --repo DIR, --help`,
-      ),
+      /^switchyard run: unknown option --bogus for run; run takes --task ID, --concurrency N, --backend files\|postgres, --project-name NAME, --repo DIR, --help/,
     );
     assert.doesNotMatch(r.err, STACK_LINE);
     assert.equal(existsSync(join(repo.dir, '.switchyard')), false, 'a usage error opens no project');
@@ -39,10 +36,7 @@ describe('CLI options per command', () => {
     assert.equal(r.code, 2);
     assert.match(
       r.err,
-      new RegExp(
-        String.raw`unknown option --concurrency for status; status takes --json, --all, --finished N, ` +
-          String.raw`--backend files\|postgres, --project-name NAME, --repo DIR, --help`,
-      ),
+      /unknown option --concurrency for status; status takes --json, --all, --finished N, --backend files\|postgres, --project-name NAME, --repo DIR, --help/,
     );
     assert.equal(existsSync(join(repo.dir, '.switchyard')), false);
   });
@@ -57,51 +51,45 @@ describe('CLI options per command', () => {
     assert.equal((await cli('canary', 'start', '--lane', 'command', '--json')).code, 2);
   });
 
-  it(
-    'numbers, durations, ratios, lists and enums are checked, ' + 'naming the option (exit 2, no stack trace)',
-    async () => {
-      const cases: [string[], RegExp][] = [
-        [
-          ['run', '--concurrency', 'abc'],
-          /^switchyard run: --concurrency takes a whole number, at least 1, not "abc"$/,
-        ],
-        [['run', '--concurrency', '0'], /--concurrency takes a whole number, at least 1, not "0"/],
-        [['worker', '--concurrency', '1.5'], /--concurrency takes a whole number, at least 1, not "1\.5"/],
-        [['worker', '--poll-ms', '10'], /--poll-ms takes a whole number, at least 50, not "10"/],
-        [['worker', '--grace', 'soon'], /--grace takes a number of seconds, at least 0, not "soon"/],
-        [
-          ['task', 'add', '--title', 'x', '--priority', '101'],
-          /--priority takes a whole number from 0 to 100, not "101"/,
-        ],
-        [
-          ['canary', 'start', '--lane', 'command', '--window', '30s'],
-          /--window takes a duration of at least 1m, like 90m, 12h or 7d, not "30s"/,
-        ],
-        [
-          ['canary', 'thresholds', '--hold-below', '1.5', '--why', 'x'],
-          /--hold-below takes a ratio above 0 and at most 1 \(e\.g\. 0\.7\), not "1\.5"/,
-        ],
-        [
-          ['canary', 'thresholds', '--min-samples', 'many', '--why', 'x'],
-          /--min-samples takes a whole number, at least 1, not "many"/,
-        ],
-        [
-          ['experiment', 'dag.json', '--concurrency', '1,x'],
-          /--concurrency takes whole numbers from 1 to 64, comma-separated, not "1,x"/,
-        ],
-        [['guards', '--limit', '0'], /--limit takes a whole number, at least 1, not "0"/],
-        [['status', '--backend', 'mysql'], /--backend takes one of files, postgres, not "mysql"/],
-      ];
-      for (const [args, message] of cases) {
-        const r = await cli(...args);
-        assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
-        assert.match(r.err, message, args.join(' '));
-        assert.doesNotMatch(r.err, STACK_LINE);
-        assert.doesNotMatch(r.err, /NaN/);
-      }
-      assert.equal(existsSync(join(repo.dir, '.switchyard')), false, 'nothing was opened or stored');
-    },
-  );
+  it('numbers, durations, ratios, lists and enums are checked, naming the option (exit 2, no stack trace)', async () => {
+    const cases: [string[], RegExp][] = [
+      [['run', '--concurrency', 'abc'], /^switchyard run: --concurrency takes a whole number, at least 1, not "abc"$/],
+      [['run', '--concurrency', '0'], /--concurrency takes a whole number, at least 1, not "0"/],
+      [['worker', '--concurrency', '1.5'], /--concurrency takes a whole number, at least 1, not "1\.5"/],
+      [['worker', '--poll-ms', '10'], /--poll-ms takes a whole number, at least 50, not "10"/],
+      [['worker', '--grace', 'soon'], /--grace takes a number of seconds, at least 0, not "soon"/],
+      [
+        ['task', 'add', '--title', 'x', '--priority', '101'],
+        /--priority takes a whole number from 0 to 100, not "101"/,
+      ],
+      [
+        ['canary', 'start', '--lane', 'command', '--window', '30s'],
+        /--window takes a duration of at least 1m, like 90m, 12h or 7d, not "30s"/,
+      ],
+      [
+        ['canary', 'thresholds', '--hold-below', '1.5', '--why', 'x'],
+        /--hold-below takes a ratio above 0 and at most 1 \(e\.g\. 0\.7\), not "1\.5"/,
+      ],
+      [
+        ['canary', 'thresholds', '--min-samples', 'many', '--why', 'x'],
+        /--min-samples takes a whole number, at least 1, not "many"/,
+      ],
+      [
+        ['experiment', 'dag.json', '--concurrency', '1,x'],
+        /--concurrency takes whole numbers from 1 to 64, comma-separated, not "1,x"/,
+      ],
+      [['guards', '--limit', '0'], /--limit takes a whole number, at least 1, not "0"/],
+      [['status', '--backend', 'mysql'], /--backend takes one of files, postgres, not "mysql"/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(...args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, message, args.join(' '));
+      assert.doesNotMatch(r.err, STACK_LINE);
+      assert.doesNotMatch(r.err, /NaN/);
+    }
+    assert.equal(existsSync(join(repo.dir, '.switchyard')), false, 'nothing was opened or stored');
+  });
 
   it('a missing option value is a usage error naming the option', async () => {
     const last = await runCli(['task', 'add', '--title', 'x', '--priority']);
@@ -117,23 +105,20 @@ describe('CLI options per command', () => {
     );
   });
 
-  it(
-    'checked values reach the command converted: --window 2h is 7 ' + '200 000 ms, --concurrency 2 the number 2',
-    async () => {
-      const canary = findCommand('canary')!;
-      assert.deepEqual(
-        parseCommandLine(canary, ['start', '--lane', 'x', '--window', '2h', '--hold-below', '0.5']).flags,
-        { lane: 'x', window: 7_200_000, 'hold-below': 0.5 },
-      );
-      assert.deepEqual(
-        parseCommandLine(findCommand('run')!, ['--concurrency', '2', '--task', 't1', '--task', 't2']).flags,
-        { concurrency: 2, task: ['t1', 't2'] },
-      );
-      assert.deepEqual(parseCommandLine(findCommand('experiment')!, ['d.json', '--concurrency', '1,4']).flags, {
-        concurrency: [1, 4],
-      });
-    },
-  );
+  it('checked values reach the command converted: --window 2h is 7 200 000 ms, --concurrency 2 the number 2', async () => {
+    const canary = findCommand('canary')!;
+    assert.deepEqual(
+      parseCommandLine(canary, ['start', '--lane', 'x', '--window', '2h', '--hold-below', '0.5']).flags,
+      { lane: 'x', window: 7_200_000, 'hold-below': 0.5 },
+    );
+    assert.deepEqual(
+      parseCommandLine(findCommand('run')!, ['--concurrency', '2', '--task', 't1', '--task', 't2']).flags,
+      { concurrency: 2, task: ['t1', 't2'] },
+    );
+    assert.deepEqual(parseCommandLine(findCommand('experiment')!, ['d.json', '--concurrency', '1,4']).flags, {
+      concurrency: [1, 4],
+    });
+  });
 
   it('every option of every form parses with a valid value', () => {
     const sample = (o: OptionSpec): string[] => {

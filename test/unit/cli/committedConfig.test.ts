@@ -68,10 +68,7 @@ describe('the committed project config in a fresh clone', function () {
     assert.equal(untrusted.code, 1, untrusted.out + untrusted.err);
     assert.match(
       untrusted.err,
-      new RegExp(
-        'ignored in .*config\\.json until this workspace is trusted: laneSettings\\.command\\.command ' +
-          '\\(would run a command\\)\\. Trust it with `switchyard trust`',
-      ),
+      /ignored in .*config\.json until this workspace is trusted: laneSettings\.command\.command \(would run a command\)\. Trust it with `switchyard trust`/,
     );
     assert.equal(existsSync(marker), false);
     const explained = await cli(clone, 'config', 'get', 'laneSettings', '--explain');

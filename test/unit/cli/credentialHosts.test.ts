@@ -111,11 +111,7 @@ describe('GitHub tokens go only to the host they were stored for', function () {
     assert.equal(task.state, 'FAILED');
     assert.match(
       task.failureReason ?? '',
-      new RegExp(
-        String.raw`no GitHub token is set: none is stored for 127\.0\.0\.1:\d+ \(github\.apiUrl http://127\.0\.0\.1:` +
-          String.raw`\d+/api/v3\), and a GitHub token goes only to the host it was stored for .*switchyard config ` +
-          'set --local github.apiUrl',
-      ),
+      /no GitHub token is set: none is stored for 127\.0\.0\.1:\d+ \(github\.apiUrl http:\/\/127\.0\.0\.1:\d+\/api\/v3\), and a GitHub token goes only to the host it was stored for .*switchyard config set --local github.apiUrl/,
     );
     assert.equal((task.failureReason ?? '').includes(USER_TOKEN), false);
   });
@@ -141,11 +137,7 @@ describe('GitHub tokens go only to the host they were stored for', function () {
     assert.equal(task.state, 'FAILED');
     assert.match(
       task.failureReason ?? '',
-      new RegExp(
-        String.raw`integration\.remote "http://127\.0\.0\.1:\d+/o/r\.git" goes to 127\.0\.0\.1:\d+ .*, but the ` +
-          String.raw`GitHub token is for 127\.0\.0\.1:\d+ \(github\.apiUrl\): a GitHub token is sent only to ` +
-          'the host it belongs to',
-      ),
+      /integration\.remote "http:\/\/127\.0\.0\.1:\d+\/o\/r\.git" goes to 127\.0\.0\.1:\d+ .*, but the GitHub token is for 127\.0\.0\.1:\d+ \(github\.apiUrl\): a GitHub token is sent only to the host it belongs to/,
     );
   });
 

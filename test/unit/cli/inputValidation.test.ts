@@ -49,41 +49,38 @@ describe('CLI input validation', () => {
     assert.match(trailing.out, /added t1 One line \(READY\)/);
   });
 
-  it(
-    'refuses target files outside the repository or absolute, naming the file; stores normalized relative ' + 'paths',
-    async () => {
-      for (const [file, why] of [
-        ['../../etc/passwd', /files\.0: "\.\.\/\.\.\/etc\/passwd" points outside the repository/],
-        [
-          '/etc/passwd',
-          /files\.0: "\/etc\/passwd" is an absolute path; target files are relative to the repository root/,
-        ],
-        ['src/../../x', /"src\/\.\.\/\.\.\/x" points outside the repository/],
-        ['..\\..\\windows\\system32', /points outside the repository/],
-        ['C:\\Windows\\win.ini', /is an absolute path/],
-      ] as const) {
-        const r = await cli('task', 'add', '--title', 'x', '--file', 'src/a.txt', '--file', file, '--repo', repo.dir);
-        assert.equal(r.code, 1, `${file}: ${r.out}`);
-        assert.match(r.err, new RegExp(why.source.replace('files\\.0', 'files\\.1')), file);
-      }
-      assert.deepEqual(await storedTasks(), []);
-      const ok = await cli(
-        'task',
-        'add',
-        '--title',
-        'x',
-        '--file',
-        './src//a.txt',
-        '--file',
-        'docs/../README.md',
-        '--repo',
-        repo.dir,
-      );
-      assert.equal(ok.code, 0, ok.err);
-      const [task] = (await storedTasks()) as { spec: { files: string[] } }[];
-      assert.deepEqual(task!.spec.files, ['src/a.txt', 'README.md']);
-    },
-  );
+  it('refuses target files outside the repository or absolute, naming the file; stores normalized relative paths', async () => {
+    for (const [file, why] of [
+      ['../../etc/passwd', /files\.0: "\.\.\/\.\.\/etc\/passwd" points outside the repository/],
+      [
+        '/etc/passwd',
+        /files\.0: "\/etc\/passwd" is an absolute path; target files are relative to the repository root/,
+      ],
+      ['src/../../x', /"src\/\.\.\/\.\.\/x" points outside the repository/],
+      ['..\\..\\windows\\system32', /points outside the repository/],
+      ['C:\\Windows\\win.ini', /is an absolute path/],
+    ] as const) {
+      const r = await cli('task', 'add', '--title', 'x', '--file', 'src/a.txt', '--file', file, '--repo', repo.dir);
+      assert.equal(r.code, 1, `${file}: ${r.out}`);
+      assert.match(r.err, new RegExp(why.source.replace('files\\.0', 'files\\.1')), file);
+    }
+    assert.deepEqual(await storedTasks(), []);
+    const ok = await cli(
+      'task',
+      'add',
+      '--title',
+      'x',
+      '--file',
+      './src//a.txt',
+      '--file',
+      'docs/../README.md',
+      '--repo',
+      repo.dir,
+    );
+    assert.equal(ok.code, 0, ok.err);
+    const [task] = (await storedTasks()) as { spec: { files: string[] } }[];
+    assert.deepEqual(task!.spec.files, ['src/a.txt', 'README.md']);
+  });
 
   it('refuses a spec file and a task file that are not UTF-8, naming the byte offset', async () => {
     const spec = join(repo.dir, 'spec.md');
@@ -110,103 +107,90 @@ describe('CLI input validation', () => {
     assert.equal(((await storedTasks()) as { spec: { spec: string } }[])[0]!.spec.spec, 'Résumé ✓\n');
   });
 
-  it(
-    "lanes set checks each value against the lane's documented settings: exit 2 naming the key and type, " +
-      'nothing stored',
-    async () => {
-      const stored = async () =>
-        JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings;
-      const ok = await cli(
-        'lanes',
-        'set',
-        'command',
-        'command=echo hi',
-        'timeoutMs=600000',
-        'env=["MY_TOKEN"]',
-        '--repo',
-        repo.dir,
-      );
-      assert.equal(ok.code, 0, ok.err);
-      assert.deepEqual(await stored(), { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } });
+  it("lanes set checks each value against the lane's documented settings: exit 2 naming the key and type, nothing stored", async () => {
+    const stored = async () =>
+      JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings;
+    const ok = await cli(
+      'lanes',
+      'set',
+      'command',
+      'command=echo hi',
+      'timeoutMs=600000',
+      'env=["MY_TOKEN"]',
+      '--repo',
+      repo.dir,
+    );
+    assert.equal(ok.code, 0, ok.err);
+    assert.deepEqual(await stored(), { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } });
 
-      const cases: [string[], RegExp][] = [
-        [
-          ['timeoutMs="abc"'],
-          /lane "command" setting "timeoutMs" takes a whole number, e\.g\. 600000 \(type integer\), not "\\"abc\\""/,
-        ],
-        [['timeoutMs=abc'], /setting "timeoutMs" takes a whole number.*not "abc"/],
-        [['timeoutMs=1.5'], /setting "timeoutMs" takes a whole number/],
-        [
-          ['env=MY_TOKEN'],
-          /setting "env" takes a JSON list of strings, e\.g\. \["a","b"\] \(type string\[\]\), not "MY_TOKEN"/,
-        ],
-        [['env=[1,2]'], /setting "env" takes a JSON list of strings/],
-        [
-          ['comand=true'],
-          /lane "command" has no setting "comand"; its settings: command, reviewCommand, timeoutMs, env/,
-        ],
-        // One bad pair of several: none of them is stored.
-        [['command=echo changed', 'timeoutMs=soon'], /setting "timeoutMs" takes a whole number/],
-      ];
-      for (const [pairs, message] of cases) {
-        const r = await cli('lanes', 'set', 'command', ...pairs, '--repo', repo.dir);
-        assert.equal(r.code, 2, `${pairs.join(' ')}: ${r.out}`);
-        assert.match(r.err, message);
-        assert.doesNotMatch(r.err, STACK_LINE);
-        assert.doesNotMatch(r.err, /^Usage:/m, 'a wrong value is not a reason to print the whole usage');
-      }
-      assert.deepEqual(
-        await stored(),
-        { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } },
-        'nothing was stored by the refused calls',
-      );
+    const cases: [string[], RegExp][] = [
+      [
+        ['timeoutMs="abc"'],
+        /lane "command" setting "timeoutMs" takes a whole number, e\.g\. 600000 \(type integer\), not "\\"abc\\""/,
+      ],
+      [['timeoutMs=abc'], /setting "timeoutMs" takes a whole number.*not "abc"/],
+      [['timeoutMs=1.5'], /setting "timeoutMs" takes a whole number/],
+      [
+        ['env=MY_TOKEN'],
+        /setting "env" takes a JSON list of strings, e\.g\. \["a","b"\] \(type string\[\]\), not "MY_TOKEN"/,
+      ],
+      [['env=[1,2]'], /setting "env" takes a JSON list of strings/],
+      [['comand=true'], /lane "command" has no setting "comand"; its settings: command, reviewCommand, timeoutMs, env/],
+      // One bad pair of several: none of them is stored.
+      [['command=echo changed', 'timeoutMs=soon'], /setting "timeoutMs" takes a whole number/],
+    ];
+    for (const [pairs, message] of cases) {
+      const r = await cli('lanes', 'set', 'command', ...pairs, '--repo', repo.dir);
+      assert.equal(r.code, 2, `${pairs.join(' ')}: ${r.out}`);
+      assert.match(r.err, message);
+      assert.doesNotMatch(r.err, STACK_LINE);
+      assert.doesNotMatch(r.err, /^Usage:/m, 'a wrong value is not a reason to print the whole usage');
+    }
+    assert.deepEqual(
+      await stored(),
+      { command: { command: 'echo hi', timeoutMs: 600000, env: ['MY_TOKEN'] } },
+      'nothing was stored by the refused calls',
+    );
 
-      const api = await cli('lanes', 'set', 'anthropic', 'maxTaskCostUsd=cheap', '--repo', repo.dir);
-      assert.equal(api.code, 2);
-      assert.match(
-        api.err,
-        /lane "anthropic" setting "maxTaskCostUsd" takes a number, e\.g\. 2\.5 \(type number\), not "cheap"/,
-      );
-      const cliLane = await cli('lanes', 'set', 'claude-code', 'extraArgs=--verbose', '--repo', repo.dir);
-      assert.equal(cliLane.code, 2);
-      assert.match(cliLane.err, /lane "claude-code" setting "extraArgs" takes a JSON list of strings/);
-    },
-  );
+    const api = await cli('lanes', 'set', 'anthropic', 'maxTaskCostUsd=cheap', '--repo', repo.dir);
+    assert.equal(api.code, 2);
+    assert.match(
+      api.err,
+      /lane "anthropic" setting "maxTaskCostUsd" takes a number, e\.g\. 2\.5 \(type number\), not "cheap"/,
+    );
+    const cliLane = await cli('lanes', 'set', 'claude-code', 'extraArgs=--verbose', '--repo', repo.dir);
+    assert.equal(cliLane.code, 2);
+    assert.match(cliLane.err, /lane "claude-code" setting "extraArgs" takes a JSON list of strings/);
+  });
 
-  it(
-    'a string setting keeps the text as typed: command=true is the ' + 'command `true`, command=123 the text "123"',
-    async () => {
-      assert.equal(
-        (await cli('lanes', 'set', 'command', 'command=true', 'reviewCommand=123', '--repo', repo.dir)).code,
-        0,
-      );
-      const settings = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings
-        .laneSettings.command;
-      assert.deepEqual(settings, { command: 'true', reviewCommand: '123' });
-      assert.equal(typeof settings.command, 'string');
-      assert.equal((await cli('lanes', 'set', 'command', 'command={"not": "json"}', '--repo', repo.dir)).code, 0);
-      assert.equal(
-        JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings.command
-          .command,
-        '{"not": "json"}',
-      );
-      await cli('task', 'add', '--title', 'runs true', '--repo', repo.dir);
-      assert.equal((await cli('lanes', 'set', 'command', 'command=true', '--repo', repo.dir)).code, 0);
-      const run = await cli('run', '--repo', repo.dir);
-      assert.equal(run.code, 0, run.err + run.out);
-      assert.match(run.out, /t1 DONE/);
-    },
-  );
+  it('a string setting keeps the text as typed: command=true is the command `true`, command=123 the text "123"', async () => {
+    assert.equal(
+      (await cli('lanes', 'set', 'command', 'command=true', 'reviewCommand=123', '--repo', repo.dir)).code,
+      0,
+    );
+    const settings = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings
+      .laneSettings.command;
+    assert.deepEqual(settings, { command: 'true', reviewCommand: '123' });
+    assert.equal(typeof settings.command, 'string');
+    assert.equal((await cli('lanes', 'set', 'command', 'command={"not": "json"}', '--repo', repo.dir)).code, 0);
+    assert.equal(
+      JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8')).settings.laneSettings.command
+        .command,
+      '{"not": "json"}',
+    );
+    await cli('task', 'add', '--title', 'runs true', '--repo', repo.dir);
+    assert.equal((await cli('lanes', 'set', 'command', 'command=true', '--repo', repo.dir)).code, 0);
+    const run = await cli('run', '--repo', repo.dir);
+    assert.equal(run.code, 0, run.err + run.out);
+    assert.match(run.out, /t1 DONE/);
+  });
 
   it('lanes set usage errors exit 2 without a stack trace', async () => {
     const word = await cli('lanes', 'set', 'command', 'justaword', '--repo', repo.dir);
     assert.equal(word.code, 2);
     assert.match(
       word.err,
-      new RegExp(
-        String.raw`switchyard lanes: "justaword" is not key=value: switchyard lanes set command key=value…, e\.g\. ` +
-          'timeoutMs=600000',
-      ),
+      /switchyard lanes: "justaword" is not key=value: switchyard lanes set command key=value…, e\.g\. timeoutMs=600000/,
     );
     assert.doesNotMatch(word.err, STACK_LINE);
     const none = await cli('lanes', 'set', 'command', '--repo', repo.dir);
@@ -292,10 +276,7 @@ describe('CLI input validation', () => {
     assert.equal(newer.code, 1);
     assert.match(
       newer.err,
-      new RegExp(
-        String.raw`state\.json was written by a newer Switchyard \(state version 7; this Switchyard reads version ` +
-          String.raw`3\)\. Upgrade Switchyard to use this project`,
-      ),
+      /state\.json was written by a newer Switchyard \(state version 7; this Switchyard reads version 3\)\. Upgrade Switchyard to use this project/,
     );
     assert.doesNotMatch(newer.err, /expected shape/);
     assert.equal((await backups()).length, 2, 'a newer file is not damaged: no copy');

@@ -25,9 +25,7 @@ describe('a spec too large for an environment variable', function () {
     const specFile = join(repo.dir, 'big-spec.md');
     await writeFile(specFile, spec);
     const command =
-      'wc -c < "$SWITCHYARD_TASK_SPEC_FILE" | tr -d " " > spec-file-bytes.txt && printf %s ' +
-      '"$SWITCHYARD_TASK_SPEC" | wc -c | tr -d " " > spec-env-bytes.txt && wc -c | tr -d " " > ' +
-      'spec-stdin-bytes.txt';
+      'wc -c < "$SWITCHYARD_TASK_SPEC_FILE" | tr -d " " > spec-file-bytes.txt && printf %s "$SWITCHYARD_TASK_SPEC" | wc -c | tr -d " " > spec-env-bytes.txt && wc -c | tr -d " " > spec-stdin-bytes.txt';
     assert.equal((await cli('lanes', 'set', 'command', `command=${command}`, '--repo', repo.dir)).code, 0);
     const added = await cli('task', 'add', '--title', 'Big spec', '--spec-file', specFile, '--repo', repo.dir);
     assert.equal(added.code, 0, added.err);
@@ -52,25 +50,22 @@ describe('a spec too large for an environment variable', function () {
     );
   });
 
-  it(
-    'a command line too large to start fails once, as a permanent ' + 'error naming E2BIG (no signal, no retry)',
-    async () => {
-      const huge = `true ${'x'.repeat(MAX_ARG_STRLEN + 1_000)}`;
-      assert.equal((await cli('lanes', 'set', 'command', `command=${huge}`, '--repo', repo.dir)).code, 0);
-      await cli('lanes', 'cap', 'command', '3', '--repo', repo.dir);
-      await cli('task', 'add', '--title', 'Too large', '--repo', repo.dir);
-      const run = await cli('run', '--repo', repo.dir);
-      assert.equal(run.code, 1);
-      const state = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
-      assert.equal(state.runs.length, 1, 'not retried');
-      assert.equal(state.tasks[0].state, 'FAILED');
-      assert.match(
-        state.tasks[0].failureReason,
-        // line-length: data-table, the error message quoted whole, backticks included
-        /could not start the command \(spawn E2BIG: the command line and environment are larger than the system allows.*\): `true xxxx+…` \(132077 characters\)/,
-        // line-length: end
-      );
-      assert.doesNotMatch(state.tasks[0].failureReason, /signal unknown/);
-    },
-  );
+  it('a command line too large to start fails once, as a permanent error naming E2BIG (no signal, no retry)', async () => {
+    const huge = `true ${'x'.repeat(MAX_ARG_STRLEN + 1_000)}`;
+    assert.equal((await cli('lanes', 'set', 'command', `command=${huge}`, '--repo', repo.dir)).code, 0);
+    await cli('lanes', 'cap', 'command', '3', '--repo', repo.dir);
+    await cli('task', 'add', '--title', 'Too large', '--repo', repo.dir);
+    const run = await cli('run', '--repo', repo.dir);
+    assert.equal(run.code, 1);
+    const state = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
+    assert.equal(state.runs.length, 1, 'not retried');
+    assert.equal(state.tasks[0].state, 'FAILED');
+    assert.match(
+      state.tasks[0].failureReason,
+      // line-length: data-table, the error message quoted whole, backticks included
+      /could not start the command \(spawn E2BIG: the command line and environment are larger than the system allows.*\): `true xxxx+…` \(132077 characters\)/,
+      // line-length: end
+    );
+    assert.doesNotMatch(state.tasks[0].failureReason, /signal unknown/);
+  });
 });

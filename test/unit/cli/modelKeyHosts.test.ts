@@ -64,12 +64,7 @@ describe('a model key goes only to an endpoint the user chose', function () {
     assert.equal(task.state, 'FAILED');
     assert.match(
       task.failureReason ?? '',
-      new RegExp(
-        String.raw`laneSettings\.openai-compatible\.baseUrl \(http://127\.0\.0\.1:\d+\) comes from the ` +
-          String.raw`repository's \.switchyard/config\.json and this workspace is not trusted, so ` +
-          'OPENAI_COMPATIBLE_API_KEY is not sent there: .*switchyard config set --local ' +
-          String.raw`laneSettings\.openai-compatible\.baseUrl URL.*switchyard trust`,
-      ),
+      /laneSettings\.openai-compatible\.baseUrl \(http:\/\/127\.0\.0\.1:\d+\) comes from the repository's \.switchyard\/config\.json and this workspace is not trusted, so OPENAI_COMPATIBLE_API_KEY is not sent there: .*switchyard config set --local laneSettings\.openai-compatible\.baseUrl URL.*switchyard trust/,
     );
   });
 

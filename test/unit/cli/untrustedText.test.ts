@@ -17,8 +17,7 @@ const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2
 const AGENT = resolve('test/fixtures/hostileAgent.mjs');
 const FAIL_TITLE = 'Docs [fail] [click me](command:workbench.action.terminal.new) photo\u202Egnp.exe';
 const OK_TITLE = 'Notes \u2066isolated\u2069 \u202Dtxt.exe';
-const SPEC =
-  `Write notes. ${ESC}[31mred${ESC}[0m ` + `${ESC}]8;;https://evil.example${ESC}\\docs${ESC}]8;;${ESC}\\ \u009b1mbold`;
+const SPEC = `Write notes. ${ESC}[31mred${ESC}[0m ${ESC}]8;;https://evil.example${ESC}\\docs${ESC}]8;;${ESC}\\ \u009b1mbold`;
 
 interface Output {
   code: number;
@@ -54,8 +53,7 @@ describe('CLI output of untrusted text (a real process)', function () {
       assert.equal(
         bad,
         null,
-        `${what}: ${stream} holds U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ` +
-          `${bad?.index}: ` +
+        `${what}: ${stream} holds U+${bad?.[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${bad?.index}: ` +
           `${JSON.stringify(text.slice(Math.max(0, (bad?.index ?? 0) - 40), (bad?.index ?? 0) + 40))}`,
       );
     }
@@ -95,10 +93,7 @@ describe('CLI output of untrusted text (a real process)', function () {
     // The failure reason: the agent's stderr with its colours and OSC 8 link removed, the link's text kept.
     assert.match(
       status.stdout,
-      new RegExp(
-        String.raw`stderr: error: \[fix\]\(command:workbench\.action\.terminal\.sendSequence\?[^ ]+ \[open a ` +
-          String.raw`terminal\]\(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe`,
-      ),
+      /stderr: error: \[fix\]\(command:workbench\.action\.terminal\.sendSequence\?[^ ]+ \[open a terminal\]\(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe/,
     );
     assert.ok(!existsSync(marker()), 'nothing ran the command in the link');
   });
@@ -132,21 +127,13 @@ describe('CLI output of untrusted text (a real process)', function () {
     const diff = await run('diff', 't2.1');
     assert.match(
       diff.stdout,
-      new RegExp(
-        String.raw`^\+error: \[fix\]\(command:[^ ]+ \[open a terminal\]\(command:workbench\.action\.terminal\.new\) ` +
-          String.raw`open docs green photo<U\+202E>gnp\.exe$`,
-        'm',
-      ),
+      /^\+error: \[fix\]\(command:[^ ]+ \[open a terminal\]\(command:workbench\.action\.terminal\.new\) open docs green photo<U\+202E>gnp\.exe$/m,
     );
     const log = await run('log', 't2.1');
     // The log prints each event as a readable line: escapes and bidirectional controls shown inert, never the bytes.
     assert.match(
       log.stdout,
-      new RegExp(
-        String.raw`lane +stdout\| .*\[open a terminal\]\(command:workbench\.action\.terminal\.new\).* ` +
-          String.raw`green photo<U\+202E>gnp\.exe$`,
-        'm',
-      ),
+      /lane +stdout\| .*\[open a terminal\]\(command:workbench\.action\.terminal\.new\).* green photo<U\+202E>gnp\.exe$/m,
       'the lane output line is in the log',
     );
     const report = await run('report');

@@ -140,8 +140,7 @@ describe('bounded lane output (real CLI process, real command lane)', function (
     console.log(
       `      idle peak ${idlePeak.toFixed(1)} MiB; ${small.mib.toFixed(1)} MiB of lines: ` +
         `${(small.ms / 1000).toFixed(1)} s, peak ${small.peakMiB.toFixed(1)} MiB; ${large.mib.toFixed(1)} ` +
-        `MiB: ${(large.ms / 1000).toFixed(1)} s, peak ${large.peakMiB.toFixed(1)} MiB; time ratio ` +
-        `${ratio.toFixed(2)} for 4x the output`,
+        `MiB: ${(large.ms / 1000).toFixed(1)} s, peak ${large.peakMiB.toFixed(1)} MiB; time ratio ${ratio.toFixed(2)} for 4x the output`,
     );
     assert.ok(ratio < 8, `time ratio ${ratio.toFixed(2)}`);
   });

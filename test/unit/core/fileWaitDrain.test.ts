@@ -50,8 +50,7 @@ describe('a task waiting for a file held by another task', function () {
     assert.deepEqual(told[0], [{ taskId: waiter.id, file: 'src/a.ts', heldBy: holder.id, here: true }]);
     assert.equal(
       fileWaitLine(told[0]![0]!, 'in this window'),
-      `${waiter.id} waits for src/a.ts, held by ${holder.id} (running in this window); ` +
-        `it starts when ${holder.id} ends`,
+      `${waiter.id} waits for src/a.ts, held by ${holder.id} (running in this window); it starts when ${holder.id} ends`,
     );
     assert.equal(ended, false, 'the drain of the waiting task waits');
     assert.equal((await p.state()).tasks[1]!.state, 'READY');

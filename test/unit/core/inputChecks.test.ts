@@ -57,8 +57,7 @@ describe('input checks', () => {
         assert.ok(isSwitchyardError(e, 'invalid-input'));
         assert.equal(
           e.message,
-          'spec.md is not UTF-8 text: byte 0xFF at byte offset 4 (line 3) is not valid UTF-8; save the ' +
-            'file as UTF-8 and try again',
+          'spec.md is not UTF-8 text: byte 0xFF at byte offset 4 (line 3) is not valid UTF-8; save the file as UTF-8 and try again',
         );
         return true;
       },
@@ -111,10 +110,7 @@ describe('input checks', () => {
     assert.ok(!cut.SWITCHYARD_TASK_SPEC.includes('\ufffd'), 'cut at a character boundary');
     assert.match(
       cut.SWITCHYARD_TASK_SPEC,
-      new RegExp(
-        String.raw`\n\[… the spec is 140000 bytes, more than an environment variable carries; the whole spec is in ` +
-          String.raw`the file named by SWITCHYARD_TASK_SPEC_FILE\]$`,
-      ),
+      /\n\[… the spec is 140000 bytes, more than an environment variable carries; the whole spec is in the file named by SWITCHYARD_TASK_SPEC_FILE\]$/,
     );
     assert.match(
       taskSpecEnv('a\u0000b', '/f').SWITCHYARD_TASK_SPEC,
@@ -132,8 +128,7 @@ describe('input checks', () => {
   it('E2BIG is a permanent error', () => {
     assert.equal(
       classify(
-        'could not start the command (spawn E2BIG: the command line and environment are larger than the ' +
-          'system allows): `cat`',
+        'could not start the command (spawn E2BIG: the command line and environment are larger than the system allows): `cat`',
       ).class,
       'permanent',
     );

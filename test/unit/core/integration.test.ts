@@ -79,33 +79,25 @@ describe('integration into the target branch', function () {
     assert.equal((await repo.git.raw(['log', '--oneline', 'main'])).trim().split('\n').length, 1);
   });
 
-  it(
-    'the guards block a change: conflict markers get a fix attempt, ' + 'a secret fails the task without a retry',
-    async () => {
-      const markers = ['<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> branch'].join('\\n');
-      const project = await openProject(
-        repo.dir,
-        `if [ "$SWITCHYARD_TASK_TITLE" = secret ]; then echo 'token = "${GITHUB_TOKEN}"' > cfg.txt; elif [ ` +
-          `-n "$SWITCHYARD_FEEDBACK" ]; then echo clean > m.txt; else printf '${markers}\\n' > m.txt; fi`,
-      );
-      await project.addTasks([{ title: 'markers' }, { title: 'secret' }]);
-      await project.runQueue();
-      const state = await project.state();
-      const [markersTask, secretTask] = state.tasks;
-      assert.equal(markersTask!.state, 'DONE');
-      const blocked = state.runs.find((r) => r.taskId === markersTask!.id && r.failureCode === 'guard-blocked')!;
-      assert.match(blocked.failureReason!, /blocked by guards: conflict-markers: m\.txt:1/);
-      assert.equal(secretTask!.state, 'FAILED');
-      assert.equal(
-        state.runs.filter((r) => r.taskId === secretTask!.id).length,
-        1,
-        'a policy violation is not retried',
-      );
-      assert.match(secretTask!.failureReason!, /blocked by guards: secret-scan: cfg\.txt:1/);
-      assert.equal(secretTask!.failureReason!.includes(GITHUB_TOKEN), false, 'the secret is not repeated');
-      await assert.rejects(repo.git.raw(['show', 'switchyard/integration:cfg.txt']));
-    },
-  );
+  it('the guards block a change: conflict markers get a fix attempt, a secret fails the task without a retry', async () => {
+    const markers = ['<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> branch'].join('\\n');
+    const project = await openProject(
+      repo.dir,
+      `if [ "$SWITCHYARD_TASK_TITLE" = secret ]; then echo 'token = "${GITHUB_TOKEN}"' > cfg.txt; elif [ -n "$SWITCHYARD_FEEDBACK" ]; then echo clean > m.txt; else printf '${markers}\\n' > m.txt; fi`,
+    );
+    await project.addTasks([{ title: 'markers' }, { title: 'secret' }]);
+    await project.runQueue();
+    const state = await project.state();
+    const [markersTask, secretTask] = state.tasks;
+    assert.equal(markersTask!.state, 'DONE');
+    const blocked = state.runs.find((r) => r.taskId === markersTask!.id && r.failureCode === 'guard-blocked')!;
+    assert.match(blocked.failureReason!, /blocked by guards: conflict-markers: m\.txt:1/);
+    assert.equal(secretTask!.state, 'FAILED');
+    assert.equal(state.runs.filter((r) => r.taskId === secretTask!.id).length, 1, 'a policy violation is not retried');
+    assert.match(secretTask!.failureReason!, /blocked by guards: secret-scan: cfg\.txt:1/);
+    assert.equal(secretTask!.failureReason!.includes(GITHUB_TOKEN), false, 'the secret is not repeated');
+    await assert.rejects(repo.git.raw(['show', 'switchyard/integration:cfg.txt']));
+  });
 
   it("push mode pushes the target branch and the run's own branch to the remote after merging", async () => {
     const remote = await mkdtemp(join(tmpdir(), 'switchyard-remote-'));

@@ -175,10 +175,7 @@ describe('unknown lane ids in settings', () => {
     assert.deepEqual(found?.unknown, ['aider']);
     assert.match(
       found?.message ?? '',
-      new RegExp(
-        '^The setting switchyard\\.lanes names a lane that is not registered: "aider"; it is ignored\\. Registered ' +
-          'lanes: anthropic, claude-code, codex, command, cursor-agent, openai-compatible$',
-      ),
+      /^The setting switchyard\.lanes names a lane that is not registered: "aider"; it is ignored\. Registered lanes: anthropic, claude-code, codex, command, cursor-agent, openai-compatible$/,
     );
     assert.equal(unknownLaneIds(['command', 'codex'], builtins, 'x'), undefined);
   });

@@ -58,48 +58,44 @@ describe("leases: a lost worker's run is handed off", () => {
   }
 
   for (const taskState of ['RUNNING', 'VERIFYING'] as const) {
-    it(
-      `an expired lease (task ${taskState}): the run fails as interrupted, its work is salvaged, and the ` +
-        `next attempt resumes from it`,
-      async () => {
-        const { project, seen } = await lostRun(taskState, new Date(Date.now() - 60_000).toISOString());
-        const summary = await project.runQueue();
-        assert.match(
-          summary.recovered[0]!,
-          /task t1 back to READY: run t1\.1 was interrupted, a host fault that spends no attempt/,
-        );
-        const state = await project.state();
-        const [lost, next] = state.runs;
-        assert.equal(lost!.state, 'FAILED');
-        assert.equal(lost!.failureCode, 'interrupted');
-        assert.match(
-          lost!.failureReason!,
-          /another-host\/4242\/abc.*stopped before the run finished \(its lease expired/,
-        );
-        assert.equal(lost!.salvage?.branch, 'switchyard/salvage/t1.1');
-        assert.deepEqual(next!.resumeFrom, {
-          runId: 't1.1',
-          sessionId: 'sess-1',
-          sessionCwd: lost!.worktree,
-          start: 'earlier-work',
-          salvageBranch: 'switchyard/salvage/t1.1',
-          workBranch: 'switchyard/salvage/t1.1',
-          commit: lost!.salvage!.commit,
-        });
-        assert.deepEqual(seen[0]!.resume, {
-          runId: 't1.1',
-          sessionId: 'sess-1',
-          sessionCwd: lost!.worktree,
-          salvageBranch: 'switchyard/salvage/t1.1',
-          start: 'earlier-work',
-          workBranch: 'switchyard/salvage/t1.1',
-        });
-        assert.equal(next!.attempt, 1, 'the interruption spent no attempt');
-        assert.match(next!.retryReason!, /^follows an interruption of t1\.1 \(not counted as an attempt\)/);
-        assert.equal(state.tasks[0]!.state, 'DONE');
-        assert.match(await project.diff(next!.id), /checkpoint\.txt/, 'the next attempt started from the checkpoint');
-      },
-    );
+    it(`an expired lease (task ${taskState}): the run fails as interrupted, its work is salvaged, and the next attempt resumes from it`, async () => {
+      const { project, seen } = await lostRun(taskState, new Date(Date.now() - 60_000).toISOString());
+      const summary = await project.runQueue();
+      assert.match(
+        summary.recovered[0]!,
+        /task t1 back to READY: run t1\.1 was interrupted, a host fault that spends no attempt/,
+      );
+      const state = await project.state();
+      const [lost, next] = state.runs;
+      assert.equal(lost!.state, 'FAILED');
+      assert.equal(lost!.failureCode, 'interrupted');
+      assert.match(
+        lost!.failureReason!,
+        /another-host\/4242\/abc.*stopped before the run finished \(its lease expired/,
+      );
+      assert.equal(lost!.salvage?.branch, 'switchyard/salvage/t1.1');
+      assert.deepEqual(next!.resumeFrom, {
+        runId: 't1.1',
+        sessionId: 'sess-1',
+        sessionCwd: lost!.worktree,
+        start: 'earlier-work',
+        salvageBranch: 'switchyard/salvage/t1.1',
+        workBranch: 'switchyard/salvage/t1.1',
+        commit: lost!.salvage!.commit,
+      });
+      assert.deepEqual(seen[0]!.resume, {
+        runId: 't1.1',
+        sessionId: 'sess-1',
+        sessionCwd: lost!.worktree,
+        salvageBranch: 'switchyard/salvage/t1.1',
+        start: 'earlier-work',
+        workBranch: 'switchyard/salvage/t1.1',
+      });
+      assert.equal(next!.attempt, 1, 'the interruption spent no attempt');
+      assert.match(next!.retryReason!, /^follows an interruption of t1\.1 \(not counted as an attempt\)/);
+      assert.equal(state.tasks[0]!.state, 'DONE');
+      assert.match(await project.diff(next!.id), /checkpoint\.txt/, 'the next attempt started from the checkpoint');
+    });
   }
 
   it('a live lease held by another host is left alone', async () => {

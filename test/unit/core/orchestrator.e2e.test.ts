@@ -53,113 +53,108 @@ describe('orchestrator end to end (real git repository, command lane)', function
     await rm(tools, { recursive: true, force: true });
   });
 
-  it(
-    'a 6-task DAG: a verify failure fixed on attempt 2, a review that requests changes, a cancel kept as ' +
-      'STALE_RESULT, the rest integrated in dependency order',
-    async () => {
-      const agent = join(tools, 'agent.cjs');
-      const started = join(tools, 'd.started');
-      await writeFile(agent, AGENT);
-      const registry = new LaneRegistry();
-      registry.register(createCommandLane());
-      const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
-      await project.updateSettings((s) => {
-        s.laneSettings.command = { command: `D_STARTED="${started}" exec node "${agent}"` };
-        s.review = { enabled: true };
-      });
-      const userHead = (await repo.git.revparse(['HEAD'])).trim();
-      await project.addTasks(
-        [
-          { title: 'a', key: 'a' },
-          {
-            title: 'b',
-            key: 'b',
-            dependsOn: ['a'],
-            acceptance: 'grep -q final b.txt || { echo "b.txt must say final"; exit 1; }',
-          },
-          { title: 'c', key: 'c', dependsOn: ['a'] },
-          { title: 'd', key: 'd' },
-          { title: 'e', key: 'e', dependsOn: ['b', 'c'], acceptance: 'test -f b.txt && test -f c.txt' },
-          { title: 'f', key: 'f', dependsOn: ['e'] },
-        ],
-        'dag.json',
-      );
+  it('a 6-task DAG: a verify failure fixed on attempt 2, a review that requests changes, a cancel kept as STALE_RESULT, the rest integrated in dependency order', async () => {
+    const agent = join(tools, 'agent.cjs');
+    const started = join(tools, 'd.started');
+    await writeFile(agent, AGENT);
+    const registry = new LaneRegistry();
+    registry.register(createCommandLane());
+    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    await project.updateSettings((s) => {
+      s.laneSettings.command = { command: `D_STARTED="${started}" exec node "${agent}"` };
+      s.review = { enabled: true };
+    });
+    const userHead = (await repo.git.revparse(['HEAD'])).trim();
+    await project.addTasks(
+      [
+        { title: 'a', key: 'a' },
+        {
+          title: 'b',
+          key: 'b',
+          dependsOn: ['a'],
+          acceptance: 'grep -q final b.txt || { echo "b.txt must say final"; exit 1; }',
+        },
+        { title: 'c', key: 'c', dependsOn: ['a'] },
+        { title: 'd', key: 'd' },
+        { title: 'e', key: 'e', dependsOn: ['b', 'c'], acceptance: 'test -f b.txt && test -f c.txt' },
+        { title: 'f', key: 'f', dependsOn: ['e'] },
+      ],
+      'dag.json',
+    );
 
-      const draining = project.runQueue();
-      await until('the lane to start', () => existsSync(started), 30_000);
-      await project.cancelTask('t4');
-      const summary = await draining;
+    const draining = project.runQueue();
+    await until('the lane to start', () => existsSync(started), 30_000);
+    await project.cancelTask('t4');
+    const summary = await draining;
 
-      const state = await project.state();
-      const byTitle = (title: string) => state.tasks.find((t) => t.spec.title === title)!;
-      const runs = (title: string) => state.runs.filter((r) => r.taskId === byTitle(title).id);
-      assert.deepEqual(
-        state.tasks.map((t) => `${t.spec.title}:${t.state}`),
-        ['a:DONE', 'b:DONE', 'c:DONE', 'd:CANCELED', 'e:DONE', 'f:DONE'],
-        JSON.stringify(state.tasks.map((t) => t.failureReason)),
-      );
+    const state = await project.state();
+    const byTitle = (title: string) => state.tasks.find((t) => t.spec.title === title)!;
+    const runs = (title: string) => state.runs.filter((r) => r.taskId === byTitle(title).id);
+    assert.deepEqual(
+      state.tasks.map((t) => `${t.spec.title}:${t.state}`),
+      ['a:DONE', 'b:DONE', 'c:DONE', 'd:CANCELED', 'e:DONE', 'f:DONE'],
+      JSON.stringify(state.tasks.map((t) => t.failureReason)),
+    );
 
-      const [b1, b2] = runs('b');
-      assert.equal(b1!.failureCode, 'verify-failed');
-      assert.match(b1!.failureReason!, /b\.txt must say final/);
-      assert.equal(b2!.attempt, 2);
-      assert.equal(b2!.state, 'SUCCEEDED');
-      assert.deepEqual(
-        b2!.resumeFrom,
-        { runId: b1!.id, start: 'earlier-work', workBranch: b1!.branch, commit: b1!.headCommit },
-        'the fix attempt started from attempt 1',
-      );
-      assert.match(b2!.feedback!, /b\.txt must say final/);
+    const [b1, b2] = runs('b');
+    assert.equal(b1!.failureCode, 'verify-failed');
+    assert.match(b1!.failureReason!, /b\.txt must say final/);
+    assert.equal(b2!.attempt, 2);
+    assert.equal(b2!.state, 'SUCCEEDED');
+    assert.deepEqual(
+      b2!.resumeFrom,
+      { runId: b1!.id, start: 'earlier-work', workBranch: b1!.branch, commit: b1!.headCommit },
+      'the fix attempt started from attempt 1',
+    );
+    assert.match(b2!.feedback!, /b\.txt must say final/);
 
-      const [c1, c2] = runs('c');
-      assert.equal(c1!.failureCode, 'changes-requested');
-      assert.deepEqual(c1!.review, {
-        lane: 'command',
-        verdict: 'changes-requested',
-        reasons: ['c.txt must say that it was reviewed'],
-        durationMs: c1!.review!.durationMs,
-      });
-      assert.match(c2!.feedback!, /requested changes:\n- c\.txt must say that it was reviewed/);
-      assert.equal(c2!.review?.verdict, 'approve');
+    const [c1, c2] = runs('c');
+    assert.equal(c1!.failureCode, 'changes-requested');
+    assert.deepEqual(c1!.review, {
+      lane: 'command',
+      verdict: 'changes-requested',
+      reasons: ['c.txt must say that it was reviewed'],
+      durationMs: c1!.review!.durationMs,
+    });
+    assert.match(c2!.feedback!, /requested changes:\n- c\.txt must say that it was reviewed/);
+    assert.equal(c2!.review?.verdict, 'approve');
 
-      const [d1] = runs('d');
-      assert.equal(d1!.state, 'STALE_RESULT');
-      assert.equal(byTitle('d').integration, undefined);
-      assert.match(await project.diff(d1!.id), /\+late/, 'the late result is kept for inspection');
+    const [d1] = runs('d');
+    assert.equal(d1!.state, 'STALE_RESULT');
+    assert.equal(byTitle('d').integration, undefined);
+    assert.match(await project.diff(d1!.id), /\+late/, 'the late result is kept for inspection');
 
-      // Integrated in dependency order, on the target branch only: one commit per task (its attempts squashed, no
-      // merge commit), whose message is the task's title, then its task and run ids.
-      const range = `${userHead}..switchyard/integration`;
-      const log = (await repo.git.raw(['log', '--reverse', '--format=%s|%P|%b', range]))
-        .split('\n')
-        .filter((l) => l.includes('|'));
-      for (const line of log) assert.equal(line.split('|')[1]!.split(' ').length, 1, `one parent: ${line}`);
-      const at = (title: string) =>
-        log.findIndex((line) => new RegExp(`^${title}\\|\\w+\\|Switchyard task ${byTitle(title).id}, run `).test(line));
-      const reached = (await repo.git.raw(['rev-list', range])).trim().split('\n');
-      assert.ok(!reached.includes(b1!.headCommit!), "the failed attempt's commit is not in the target's history");
-      for (const title of ['a', 'b', 'c', 'e', 'f'])
-        assert.ok(at(title) >= 0, `${title} integrated: ${log.join(' / ')}`);
-      assert.equal(at('d'), -1, 'the canceled task is never integrated');
-      assert.ok(
-        at('a') < at('b') && at('a') < at('c') && at('b') < at('e') && at('c') < at('e') && at('e') < at('f'),
-        log.join(' / '),
-      );
-      const show = async (file: string) => (await repo.git.raw(['show', `switchyard/integration:${file}`])).trim();
-      assert.equal(await show('b.txt'), 'b: final');
-      assert.equal(await show('c.txt'), 'c: reviewed');
-      assert.equal(
-        await show('e.txt'),
-        'e: built on b.txt and c.txt',
-        "e started from the target branch with its dependencies' work",
-      );
-      await assert.rejects(show('d.txt'));
+    // Integrated in dependency order, on the target branch only: one commit per task (its attempts squashed, no
+    // merge commit), whose message is the task's title, then its task and run ids.
+    const range = `${userHead}..switchyard/integration`;
+    const log = (await repo.git.raw(['log', '--reverse', '--format=%s|%P|%b', range]))
+      .split('\n')
+      .filter((l) => l.includes('|'));
+    for (const line of log) assert.equal(line.split('|')[1]!.split(' ').length, 1, `one parent: ${line}`);
+    const at = (title: string) =>
+      log.findIndex((line) => new RegExp(`^${title}\\|\\w+\\|Switchyard task ${byTitle(title).id}, run `).test(line));
+    const reached = (await repo.git.raw(['rev-list', range])).trim().split('\n');
+    assert.ok(!reached.includes(b1!.headCommit!), "the failed attempt's commit is not in the target's history");
+    for (const title of ['a', 'b', 'c', 'e', 'f']) assert.ok(at(title) >= 0, `${title} integrated: ${log.join(' / ')}`);
+    assert.equal(at('d'), -1, 'the canceled task is never integrated');
+    assert.ok(
+      at('a') < at('b') && at('a') < at('c') && at('b') < at('e') && at('c') < at('e') && at('e') < at('f'),
+      log.join(' / '),
+    );
+    const show = async (file: string) => (await repo.git.raw(['show', `switchyard/integration:${file}`])).trim();
+    assert.equal(await show('b.txt'), 'b: final');
+    assert.equal(await show('c.txt'), 'c: reviewed');
+    assert.equal(
+      await show('e.txt'),
+      'e: built on b.txt and c.txt',
+      "e started from the target branch with its dependencies' work",
+    );
+    await assert.rejects(show('d.txt'));
 
-      // The user's branch and working tree are untouched.
-      assert.equal((await repo.git.revparse(['HEAD'])).trim(), userHead);
-      assert.equal((await repo.git.raw(['branch', '--show-current'])).trim(), 'main');
-      assert.deepEqual((await repo.git.status()).files, []);
-      assert.equal(summary.stats.peak.INTEGRATING, 1);
-    },
-  );
+    // The user's branch and working tree are untouched.
+    assert.equal((await repo.git.revparse(['HEAD'])).trim(), userHead);
+    assert.equal((await repo.git.raw(['branch', '--show-current'])).trim(), 'main');
+    assert.deepEqual((await repo.git.status()).files, []);
+    assert.equal(summary.stats.peak.INTEGRATING, 1);
+  });
 });

@@ -40,8 +40,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     await project.updateSettings((s) => {
       s.laneSettings.command = {
         command:
-          'cat > from-stdin.txt; printf "%s|%s|%s|%s" "$SWITCHYARD_TASK_ID" "$SWITCHYARD_TASK_FILES" ' +
-          '"${AWS_PROFILE:-none}" "${GITHUB_TOKEN:-none}" > env.txt; echo working',
+          'cat > from-stdin.txt; printf "%s|%s|%s|%s" "$SWITCHYARD_TASK_ID" "$SWITCHYARD_TASK_FILES" "${AWS_PROFILE:-none}" "${GITHUB_TOKEN:-none}" > env.txt; echo working',
       };
     });
     const task = await project.addTask({ title: 'stdin and env', spec: 'the instruction', files: ['src/a.txt'] });

@@ -105,29 +105,25 @@ describe('credential names', () => {
     );
   });
 
-  it(
-    'credentials reach a run through the lane env and the env/passEnv settings (prefixes expanded); short ' +
-      'values are no credentials',
-    () => {
-      const parent = {
-        DEPLOY_TOKEN: 'tok-0123456789',
-        AWS_SECRET_ACCESS_KEY: 'aws-secret-value',
-        AWS_REGION: 'eu-west-1',
-        NODE_ENV: 'production',
-        SHORT_KEY: 'abc',
-      };
-      const found = credentialsInEnv(
-        { PATH: '/bin', LANE_API_KEY: 'lane-key-12345' },
-        { env: ['DEPLOY_TOKEN', 'NODE_ENV', 'SHORT_KEY'], passEnv: ['AWS_*'] },
-        parent,
-      );
-      assert.deepEqual(found, {
-        LANE_API_KEY: 'lane-key-12345',
-        DEPLOY_TOKEN: 'tok-0123456789',
-        AWS_SECRET_ACCESS_KEY: 'aws-secret-value',
-      });
-    },
-  );
+  it('credentials reach a run through the lane env and the env/passEnv settings (prefixes expanded); short values are no credentials', () => {
+    const parent = {
+      DEPLOY_TOKEN: 'tok-0123456789',
+      AWS_SECRET_ACCESS_KEY: 'aws-secret-value',
+      AWS_REGION: 'eu-west-1',
+      NODE_ENV: 'production',
+      SHORT_KEY: 'abc',
+    };
+    const found = credentialsInEnv(
+      { PATH: '/bin', LANE_API_KEY: 'lane-key-12345' },
+      { env: ['DEPLOY_TOKEN', 'NODE_ENV', 'SHORT_KEY'], passEnv: ['AWS_*'] },
+      parent,
+    );
+    assert.deepEqual(found, {
+      LANE_API_KEY: 'lane-key-12345',
+      DEPLOY_TOKEN: 'tok-0123456789',
+      AWS_SECRET_ACCESS_KEY: 'aws-secret-value',
+    });
+  });
 });
 
 describe('known-secret scan', () => {

@@ -17,54 +17,50 @@ describe('salvage and run-level resume', () => {
   });
   afterEach(async () => repo.cleanup());
 
-  it(
-    "a failed run's partial work is salvaged on a branch; the next attempt starts from it and resumes the " +
-      'lane session',
-    async () => {
-      const inputs: LaneRunInput[] = [];
-      const lane = scriptedLane(
-        'half',
-        async (input) => {
-          inputs.push(input);
-          input.emit({ type: 'session', sessionId: `session-${input.attempt.attempt}` });
-          const file = join(input.workspaceDir, 'partial.txt');
-          const before = existsSync(file) ? await readFile(file, 'utf8') : '';
-          await writeFile(file, `${before}attempt ${input.attempt.attempt}\n`);
-          return input.attempt.attempt === 1
-            ? { status: 'failed', failureReason: 'stream closed mid-run' }
-            : { status: 'succeeded' };
-        },
-        { defaultRetryCap: 2, capabilities: { resume: 'run', streaming: true, tools: true } },
-      );
-      const registry = new LaneRegistry();
-      registry.register(lane);
-      const project = await Project.open(repo.dir, { registry });
-      await project.addTask({ title: 'half', lane: 'half' });
-      await project.runQueue();
-      const state = await project.state();
-      const [first, second] = state.runs;
-      assert.deepEqual(first!.salvage && { branch: first!.salvage.branch, files: first!.salvage.files }, {
-        branch: 'switchyard/salvage/t1.1',
-        files: 1,
-      });
-      assert.equal((await repo.git.revparse(['switchyard/salvage/t1.1'])).trim(), first!.salvage!.commit);
-      assert.equal(first!.sessionId, 'session-1');
-      assert.deepEqual(inputs[1]!.resume, {
-        runId: 't1.1',
-        sessionId: 'session-1',
-        sessionCwd: first!.worktree,
-        salvageBranch: 'switchyard/salvage/t1.1',
-        start: 'earlier-work',
-        workBranch: 'switchyard/salvage/t1.1',
-      });
-      assert.equal(state.tasks[0]!.state, 'DONE');
-      assert.match(
-        await project.diff(second!.id),
-        /\+attempt 1\n\+attempt 2/,
-        'the second attempt built on the salvaged work',
-      );
-    },
-  );
+  it("a failed run's partial work is salvaged on a branch; the next attempt starts from it and resumes the lane session", async () => {
+    const inputs: LaneRunInput[] = [];
+    const lane = scriptedLane(
+      'half',
+      async (input) => {
+        inputs.push(input);
+        input.emit({ type: 'session', sessionId: `session-${input.attempt.attempt}` });
+        const file = join(input.workspaceDir, 'partial.txt');
+        const before = existsSync(file) ? await readFile(file, 'utf8') : '';
+        await writeFile(file, `${before}attempt ${input.attempt.attempt}\n`);
+        return input.attempt.attempt === 1
+          ? { status: 'failed', failureReason: 'stream closed mid-run' }
+          : { status: 'succeeded' };
+      },
+      { defaultRetryCap: 2, capabilities: { resume: 'run', streaming: true, tools: true } },
+    );
+    const registry = new LaneRegistry();
+    registry.register(lane);
+    const project = await Project.open(repo.dir, { registry });
+    await project.addTask({ title: 'half', lane: 'half' });
+    await project.runQueue();
+    const state = await project.state();
+    const [first, second] = state.runs;
+    assert.deepEqual(first!.salvage && { branch: first!.salvage.branch, files: first!.salvage.files }, {
+      branch: 'switchyard/salvage/t1.1',
+      files: 1,
+    });
+    assert.equal((await repo.git.revparse(['switchyard/salvage/t1.1'])).trim(), first!.salvage!.commit);
+    assert.equal(first!.sessionId, 'session-1');
+    assert.deepEqual(inputs[1]!.resume, {
+      runId: 't1.1',
+      sessionId: 'session-1',
+      sessionCwd: first!.worktree,
+      salvageBranch: 'switchyard/salvage/t1.1',
+      start: 'earlier-work',
+      workBranch: 'switchyard/salvage/t1.1',
+    });
+    assert.equal(state.tasks[0]!.state, 'DONE');
+    assert.match(
+      await project.diff(second!.id),
+      /\+attempt 1\n\+attempt 2/,
+      'the second attempt built on the salvaged work',
+    );
+  });
 
   it("an interrupted run's uncommitted work is salvaged before the task is retried", async () => {
     const seen: LaneRunInput['resume'][] = [];

@@ -55,10 +55,7 @@ describe('secrets', () => {
     assert.equal(state.runs[0]!.failureCode, 'secret-missing');
     assert.match(
       state.tasks[0]!.failureReason!,
-      new RegExp(
-        'lane "leaky" needs LEAKY_API_KEY, which is not set: set the LEAKY_API_KEY environment variable, or ' +
-          'configure a secret command',
-      ),
+      /lane "leaky" needs LEAKY_API_KEY, which is not set: set the LEAKY_API_KEY environment variable, or configure a secret command/,
     );
     assert.equal(state.runs[0]!.diffStat, undefined, 'no worktree was even made');
   });
@@ -73,10 +70,7 @@ describe('secrets', () => {
     const task = (await project.state()).tasks[0]!;
     assert.match(
       task.failureReason!,
-      new RegExp(
-        'could not get LEAKY_API_KEY: the secret command .* exited with code 3: vault: permission denied ' +
-          String.raw`for secret\/leaky`,
-      ),
+      /could not get LEAKY_API_KEY: the secret command .* exited with code 3: vault: permission denied for secret\/leaky/,
     );
   });
 
@@ -104,57 +98,50 @@ describe('secrets', () => {
     assert.match((await project.state()).tasks[0]!.failureReason!, /401 invalid key \[redacted LEAKY_API_KEY\]/);
   });
 
-  it(
-    'a credential a lane gets through passEnv is a run secret: cut-off pieces of it are redacted everywhere, ' +
-      'and a file holding it is not merged',
-    async () => {
-      const TOKEN = `tT9-custom-${createHash('sha256').update('deploy').digest('hex')}`;
-      // A lane that cuts the token the ways lanes do (a stderr tail cut to 60 characters, the end of a stream) and
-      // writes it to a file.
-      const cutting = scriptedLane('cutting', async (input) => {
-        const token = process.env.TEAM_DEPLOY_TOKEN ?? '';
-        const header = `auth header: Bearer ${token}`;
-        input.emit({ type: 'log', stream: 'stderr', line: `${header.slice(0, 60)}…` });
-        input.emit({ type: 'text', text: `[… 900 earlier characters not shown]\n${token.slice(-40)} was accepted` });
-        await writeFile(join(input.workspaceDir, 'notes.txt'), `deploy with ${token}\n`);
-        return { status: 'succeeded', summary: `deployed with ${token.slice(0, 30)}…` };
+  it('a credential a lane gets through passEnv is a run secret: cut-off pieces of it are redacted everywhere, and a file holding it is not merged', async () => {
+    const TOKEN = `tT9-custom-${createHash('sha256').update('deploy').digest('hex')}`;
+    // A lane that cuts the token the ways lanes do (a stderr tail cut to 60 characters, the end of a stream) and
+    // writes it to a file.
+    const cutting = scriptedLane('cutting', async (input) => {
+      const token = process.env.TEAM_DEPLOY_TOKEN ?? '';
+      const header = `auth header: Bearer ${token}`;
+      input.emit({ type: 'log', stream: 'stderr', line: `${header.slice(0, 60)}…` });
+      input.emit({ type: 'text', text: `[… 900 earlier characters not shown]\n${token.slice(-40)} was accepted` });
+      await writeFile(join(input.workspaceDir, 'notes.txt'), `deploy with ${token}\n`);
+      return { status: 'succeeded', summary: `deployed with ${token.slice(0, 30)}…` };
+    });
+    const registry = new LaneRegistry();
+    registry.register(cutting);
+    process.env.TEAM_DEPLOY_TOKEN = TOKEN;
+    try {
+      const project = await Project.open(repo.dir, {
+        registry,
+        parentEnv: { PATH: process.env.PATH, TEAM_DEPLOY_TOKEN: TOKEN },
       });
-      const registry = new LaneRegistry();
-      registry.register(cutting);
-      process.env.TEAM_DEPLOY_TOKEN = TOKEN;
-      try {
-        const project = await Project.open(repo.dir, {
-          registry,
-          parentEnv: { PATH: process.env.PATH, TEAM_DEPLOY_TOKEN: TOKEN },
-        });
-        await project.updateSettings((s) => {
-          s.laneSettings.cutting = { passEnv: ['TEAM_*'] };
-        });
-        await project.addTask({ title: 'x', lane: 'cutting' });
-        await project.runQueue();
-        const state = await project.state();
-        assert.equal(state.runs[0]!.failureCode, 'policy-violation');
-        assert.match(
-          state.tasks[0]!.failureReason!,
-          new RegExp(
-            String.raw`^blocked by guards: secret-scan: notes\.txt:1: possible secret \(known-secret: the value of ` +
-              String.raw`TEAM_DEPLOY_TOKEN, a secret of this run\)`,
-          ),
-        );
-        const files = await everyFileUnder(join(repo.dir, '.switchyard'), ['worktrees']);
-        assert.deepEqual(leaks(files, TOKEN), []);
-        const events = files.find((f) => f.path === 'runs/t1.1/events.jsonl')!.text;
-        assert.match(events, /Bearer \[redacted part of TEAM_DEPLOY_TOKEN\]…/);
-        assert.match(events, /\[redacted part of TEAM_DEPLOY_TOKEN\] was accepted/);
-        assert.match(
-          files.find((f) => f.path === 'runs/t1.1/diff.patch')!.text,
-          /\+deploy with \[redacted TEAM_DEPLOY_TOKEN\]/,
-        );
-      } finally {
-        delete process.env.TEAM_DEPLOY_TOKEN;
-      }
-    },
-  );
+      await project.updateSettings((s) => {
+        s.laneSettings.cutting = { passEnv: ['TEAM_*'] };
+      });
+      await project.addTask({ title: 'x', lane: 'cutting' });
+      await project.runQueue();
+      const state = await project.state();
+      assert.equal(state.runs[0]!.failureCode, 'policy-violation');
+      assert.match(
+        state.tasks[0]!.failureReason!,
+        /^blocked by guards: secret-scan: notes\.txt:1: possible secret \(known-secret: the value of TEAM_DEPLOY_TOKEN, a secret of this run\)/,
+      );
+      const files = await everyFileUnder(join(repo.dir, '.switchyard'), ['worktrees']);
+      assert.deepEqual(leaks(files, TOKEN), []);
+      const events = files.find((f) => f.path === 'runs/t1.1/events.jsonl')!.text;
+      assert.match(events, /Bearer \[redacted part of TEAM_DEPLOY_TOKEN\]…/);
+      assert.match(events, /\[redacted part of TEAM_DEPLOY_TOKEN\] was accepted/);
+      assert.match(
+        files.find((f) => f.path === 'runs/t1.1/diff.patch')!.text,
+        /\+deploy with \[redacted TEAM_DEPLOY_TOKEN\]/,
+      );
+    } finally {
+      delete process.env.TEAM_DEPLOY_TOKEN;
+    }
+  });
 
   it('Redactor leaves short values and other text alone', () => {
     const r = new Redactor();

@@ -54,24 +54,21 @@ describe('worktrees', () => {
     );
   });
 
-  it(
-    'a branch lock held by another git process is waited out (git names the lock above several lines of ' + 'hints)',
-    async () => {
-      const base = await headCommit(repo.dir);
-      const path = worktreePath(repo.dir, 't3.1');
-      const lock = join(repo.dir, '.git', 'refs', 'heads', 'switchyard', 't3', '1.lock');
-      await mkdir(dirname(lock), { recursive: true });
-      await writeFile(lock, '');
-      const released = new Promise<void>((done) => setTimeout(() => void rm(lock).then(done), 150));
-      await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
-      await released;
-      assert.equal((await repo.git.revparse(['switchyard/t3/1'])).trim(), base);
-      assert.deepEqual(
-        (await listWorktrees(repo.dir)).map((w) => w.branch),
-        ['switchyard/t3/1'],
-      );
-    },
-  );
+  it('a branch lock held by another git process is waited out (git names the lock above several lines of hints)', async () => {
+    const base = await headCommit(repo.dir);
+    const path = worktreePath(repo.dir, 't3.1');
+    const lock = join(repo.dir, '.git', 'refs', 'heads', 'switchyard', 't3', '1.lock');
+    await mkdir(dirname(lock), { recursive: true });
+    await writeFile(lock, '');
+    const released = new Promise<void>((done) => setTimeout(() => void rm(lock).then(done), 150));
+    await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
+    await released;
+    assert.equal((await repo.git.revparse(['switchyard/t3/1'])).trim(), base);
+    assert.deepEqual(
+      (await listWorktrees(repo.dir)).map((w) => w.branch),
+      ['switchyard/t3/1'],
+    );
+  });
 
   it('a lock that is never released fails with git-failed naming the worktree, after the retries', async () => {
     const base = await headCommit(repo.dir);
@@ -83,11 +80,9 @@ describe('worktrees', () => {
       createWorktree(repo.dir, worktreePath(repo.dir, 't4.1'), 'switchyard/t4/1', base),
       (e: unknown) =>
         isSwitchyardError(e, 'git-failed') &&
-        new RegExp(
-          String.raw`could not create worktree .*t4\.1 on switchyard\/t4\/1 .*cannot lock ref ` +
-            String.raw`'refs\/heads\/switchyard\/t4\/1'`,
-          's',
-        ).test(e.message),
+        /could not create worktree .*t4\.1 on switchyard\/t4\/1 .*cannot lock ref 'refs\/heads\/switchyard\/t4\/1'/s.test(
+          e.message,
+        ),
     );
     // Five waits of 50 ms doubling (±20 %): at least about 1.2 s.
     assert.ok(Date.now() - at >= 1_000, `gave up after ${Date.now() - at} ms`);

@@ -175,10 +175,7 @@ describe('git through the process-group supervisor (in a drain it forks for git,
     assert.ok('error' in outcome && outcome.error instanceof GitFailure, 'it rejects with a GitFailure');
     assert.match(
       outcome.error.message,
-      new RegExp(
-        '^git -c alias\\.slow=!sleep 2 slow: the process-group supervisor died \\(signal SIGKILL\\) ' +
-          'while the program ran; git may have run$',
-      ),
+      /^git -c alias\.slow=!sleep 2 slow: the process-group supervisor died \(signal SIGKILL\) while the program ran; git may have run$/,
     );
     assert.equal(classify(outcome.error).class, 'transient');
   });

@@ -57,94 +57,85 @@ describe('CI gate (local GitHub double over HTTP)', function () {
     ...r,
   });
 
-  it(
-    'waits for a required check that appears 3 scaled minutes after the PR opens, not for the checks ' +
-      'visible at open',
-    async () => {
-      // The clock starts right before the gate does (below), so a slow server start cannot eat into the scaled minutes.
-      let clock = scaledClock();
-      let pollsBeforeBuild = 0;
+  it('waits for a required check that appears 3 scaled minutes after the PR opens, not for the checks visible at open', async () => {
+    // The clock starts right before the gate does (below), so a slow server start cannot eat into the scaled minutes.
+    let clock = scaledClock();
+    let pollsBeforeBuild = 0;
+    gh = await startFakeGitHub(
+      routes({
+        'GET /repos/o/r/branches/main/protection/required_status_checks': protection(['lint', 'build']),
+        [`GET /repos/o/r/commits/${HEAD}/check-runs`]: runs(() => {
+          const t = clock.elapsed();
+          if (t < 3 * MIN) pollsBeforeBuild++;
+          const list: unknown[] = [checkRun(1, 'lint', 'completed', 'success')];
+          if (t >= 4 * MIN) list.push(checkRun(2, 'build', 'completed', 'success'));
+          else if (t >= 3 * MIN) list.push(checkRun(2, 'build', 'in_progress'));
+          return list;
+        }),
+      }),
+    );
+    clock = scaledClock();
+    const result = await waitForRequiredChecks({
+      octokit: octokit(),
+      owner: 'o',
+      repo: 'r',
+      pullNumber: 7,
+      pollIntervalMs: 30_000,
+      deadlineMs: 10 * MIN,
+      now: () => clock.now(),
+      sleep: (ms) => clock.sleep(ms),
+    });
+    assert.equal(result.verdict, 'pass');
+    assert.equal(result.next, 'merge');
+    assert.equal(result.source, 'branch-protection');
+    assert.deepEqual(result.required, ['lint', 'build']);
+    assert.ok(
+      result.waitedMs >= 4 * MIN,
+      `passed after ${result.waitedMs / MIN} scaled minutes, before "build" finished`,
+    );
+    // At open only "lint" was visible (and green): a snapshot of those checks would have passed right there.
+    assert.ok(pollsBeforeBuild >= 1, 'the gate looked before "build" registered');
+    assert.deepEqual(
+      result.checks.map((c) => `${c.name}:${c.state}`),
+      ['lint:success', 'build:success'],
+    );
+  });
+
+  for (const status of [403, 404]) {
+    it(`falls back to the observed checks with a recorded warning when branch protection answers ${status}`, async () => {
+      const clock = scaledClock();
       gh = await startFakeGitHub(
         routes({
-          'GET /repos/o/r/branches/main/protection/required_status_checks': protection(['lint', 'build']),
-          [`GET /repos/o/r/commits/${HEAD}/check-runs`]: runs(() => {
-            const t = clock.elapsed();
-            if (t < 3 * MIN) pollsBeforeBuild++;
-            const list: unknown[] = [checkRun(1, 'lint', 'completed', 'success')];
-            if (t >= 4 * MIN) list.push(checkRun(2, 'build', 'completed', 'success'));
-            else if (t >= 3 * MIN) list.push(checkRun(2, 'build', 'in_progress'));
-            return list;
+          'GET /repos/o/r/branches/main/protection/required_status_checks': () => ({
+            status,
+            body: {
+              message: status === 404 ? 'Branch not protected' : 'Resource not accessible by integration',
+              documentation_url: 'https://docs.github.com/rest',
+            },
           }),
+          [`GET /repos/o/r/commits/${HEAD}/check-runs`]: runs(() => [checkRun(1, 'lint', 'completed', 'success')]),
         }),
       );
-      clock = scaledClock();
       const result = await waitForRequiredChecks({
         octokit: octokit(),
         owner: 'o',
         repo: 'r',
         pullNumber: 7,
-        pollIntervalMs: 30_000,
-        deadlineMs: 10 * MIN,
-        now: () => clock.now(),
-        sleep: (ms) => clock.sleep(ms),
+        now: clock.now,
+        sleep: clock.sleep,
       });
       assert.equal(result.verdict, 'pass');
-      assert.equal(result.next, 'merge');
-      assert.equal(result.source, 'branch-protection');
-      assert.deepEqual(result.required, ['lint', 'build']);
-      assert.ok(
-        result.waitedMs >= 4 * MIN,
-        `passed after ${result.waitedMs / MIN} scaled minutes, before "build" finished`,
+      assert.equal(result.source, 'observed');
+      assert.match(
+        result.warnings[0] ?? '',
+        new RegExp(`branch protection of main could not be read \\(${status}: .*\\); waiting for the checks observed`),
       );
-      // At open only "lint" was visible (and green): a snapshot of those checks would have passed right there.
-      assert.ok(pollsBeforeBuild >= 1, 'the gate looked before "build" registered');
       assert.deepEqual(
-        result.checks.map((c) => `${c.name}:${c.state}`),
-        ['lint:success', 'build:success'],
+        result.checks.map((c) => c.name),
+        ['lint'],
       );
-    },
-  );
-
-  for (const status of [403, 404]) {
-    it(
-      `falls back to the observed checks with a recorded warning ` + `when branch protection answers ${status}`,
-      async () => {
-        const clock = scaledClock();
-        gh = await startFakeGitHub(
-          routes({
-            'GET /repos/o/r/branches/main/protection/required_status_checks': () => ({
-              status,
-              body: {
-                message: status === 404 ? 'Branch not protected' : 'Resource not accessible by integration',
-                documentation_url: 'https://docs.github.com/rest',
-              },
-            }),
-            [`GET /repos/o/r/commits/${HEAD}/check-runs`]: runs(() => [checkRun(1, 'lint', 'completed', 'success')]),
-          }),
-        );
-        const result = await waitForRequiredChecks({
-          octokit: octokit(),
-          owner: 'o',
-          repo: 'r',
-          pullNumber: 7,
-          now: clock.now,
-          sleep: clock.sleep,
-        });
-        assert.equal(result.verdict, 'pass');
-        assert.equal(result.source, 'observed');
-        assert.match(
-          result.warnings[0] ?? '',
-          new RegExp(
-            `branch protection of main could not be read \\(${status}: .*\\); waiting for the checks observed`,
-          ),
-        );
-        assert.deepEqual(
-          result.checks.map((c) => c.name),
-          ['lint'],
-        );
-        assert.equal(ciGateVerdict(result).verdict, 'warn');
-      },
-    );
+      assert.equal(ciGateVerdict(result).verdict, 'warn');
+    });
   }
 
   it('in strict mode waits for a required check that never appears until the deadline, then says which', async () => {
@@ -207,8 +198,7 @@ describe('CI gate (local GitHub double over HTTP)', function () {
     assert.equal(result.next, 'fix-attempt');
     assert.equal(
       result.reason,
-      'required check "build" failure: 2 tests failed\ntests/test_user.py::test_create FAILED (details: ' +
-        'https://ci.example/runs/3)',
+      'required check "build" failure: 2 tests failed\ntests/test_user.py::test_create FAILED (details: https://ci.example/runs/3)',
     );
     assert.deepEqual(ciGateVerdict(result), {
       verdict: 'block',

@@ -59,8 +59,7 @@ describe('pre-push guard hook (real git push)', function () {
   it('allows Markdown "=======" headings and marker-like text that is not at line start', async () => {
     const head = await s.commit(
       {
-        'docs/guide.md':
-          `Guide\n${SEP}\n\n| a | b |\n${SEP}|${SEP}\nQuote: "${L} not a marker at line start"\n ${R} ` + `indented\n`,
+        'docs/guide.md': `Guide\n${SEP}\n\n| a | b |\n${SEP}|${SEP}\nQuote: "${L} not a marker at line start"\n ${R} indented\n`,
       },
       'docs',
     );
@@ -145,10 +144,7 @@ describe('pre-push guard hook (real git push)', function () {
       assert.equal(await s.remoteHead(), head);
       assert.match(
         pushed.stderr,
-        new RegExp(
-          String.raw`merge-policy could not run \(.*merge-policy\.json: rules\.0\.base: .*\); ` +
-            String.raw`not blocking, recorded as guard\.error`,
-        ),
+        /merge-policy could not run \(.*merge-policy\.json: rules\.0\.base: .*\); not blocking, recorded as guard\.error/,
       );
       const error = (await readGuardEvents(s.clone)).find((e) => e.verdict === 'error');
       assert.equal(error?.type, 'guard.error');
@@ -185,74 +181,65 @@ describe('pre-push guard hook (real git push)', function () {
     });
   });
 
-  it(
-    "chains to the hook it replaced, passing git's stdin, " + 'and does not chain to itself when installed twice',
-    async () => {
-      // A fresh repository: the user's own hook is there first, then Switchyard is installed.
-      await s.cleanup();
-      s = await makePushSetup();
-      const hooks = join(s.clone, '.git', 'hooks');
-      const seen = join(s.root, 'seen.txt');
-      await mkdir(hooks, { recursive: true });
-      await writeFile(join(hooks, 'pre-push'), `#!/bin/sh\ncat > '${seen}'\necho "user hook ran for $1" >&2\nexit 0\n`);
-      await chmod(join(hooks, 'pre-push'), 0o755);
-      assert.equal((await cli('guard', 'install', '--repo', s.clone, '--hook-command', hookCommand)).code, 0);
-      const again = await cli('guard', 'install', '--repo', s.clone, '--hook-command', hookCommand);
-      assert.match(again.out, /updated the pre-push guard/);
-      assert.match(await readFile(join(hooks, CHAINED_HOOK), 'utf8'), /user hook ran/);
-      const head = await s.commit({ 'c.txt': 'fine\n' }, 'c');
-      const pushed = await s.push('origin', 'main');
-      assert.equal(pushed.code, 0, pushed.stderr);
-      assert.match(pushed.stderr, /user hook ran for origin/);
-      assert.match(
-        await readFile(seen, 'utf8'),
-        new RegExp(`^refs/heads/main ${head} refs/heads/main [0-9a-f]{40}\\n$`),
-      );
+  it("chains to the hook it replaced, passing git's stdin, and does not chain to itself when installed twice", async () => {
+    // A fresh repository: the user's own hook is there first, then Switchyard is installed.
+    await s.cleanup();
+    s = await makePushSetup();
+    const hooks = join(s.clone, '.git', 'hooks');
+    const seen = join(s.root, 'seen.txt');
+    await mkdir(hooks, { recursive: true });
+    await writeFile(join(hooks, 'pre-push'), `#!/bin/sh\ncat > '${seen}'\necho "user hook ran for $1" >&2\nexit 0\n`);
+    await chmod(join(hooks, 'pre-push'), 0o755);
+    assert.equal((await cli('guard', 'install', '--repo', s.clone, '--hook-command', hookCommand)).code, 0);
+    const again = await cli('guard', 'install', '--repo', s.clone, '--hook-command', hookCommand);
+    assert.match(again.out, /updated the pre-push guard/);
+    assert.match(await readFile(join(hooks, CHAINED_HOOK), 'utf8'), /user hook ran/);
+    const head = await s.commit({ 'c.txt': 'fine\n' }, 'c');
+    const pushed = await s.push('origin', 'main');
+    assert.equal(pushed.code, 0, pushed.stderr);
+    assert.match(pushed.stderr, /user hook ran for origin/);
+    assert.match(await readFile(seen, 'utf8'), new RegExp(`^refs/heads/main ${head} refs/heads/main [0-9a-f]{40}\\n$`));
 
-      // The chained hook's verdict counts: a refusing user hook refuses the push.
-      await writeFile(join(hooks, CHAINED_HOOK), '#!/bin/sh\necho "user hook says no" >&2\nexit 3\n');
-      await s.commit({ 'd.txt': 'fine\n' }, 'd');
-      const refused = await s.push('origin', 'main');
-      assert.notEqual(refused.code, 0);
-      assert.match(refused.stderr, /user hook says no/);
-    },
-  );
+    // The chained hook's verdict counts: a refusing user hook refuses the push.
+    await writeFile(join(hooks, CHAINED_HOOK), '#!/bin/sh\necho "user hook says no" >&2\nexit 3\n');
+    await s.commit({ 'd.txt': 'fine\n' }, 'd');
+    const refused = await s.push('origin', 'main');
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /user hook says no/);
+  });
 
-  it(
-    'installs into a run worktree only, keeping the repository hooks ' + "and forwarding the user's other hooks",
-    async () => {
-      const wt = join(s.root, 'wt');
-      await s.git('worktree', 'add', '-q', '-b', 'switchyard/t1/1', wt);
-      const repoHook = await readFile(join(s.clone, '.git', 'hooks', 'pre-push'), 'utf8');
-      await writeFile(
-        join(s.clone, '.git', 'hooks', 'post-commit'),
-        `#!/bin/sh\necho ran > '${join(s.root, 'post-commit-ran')}'\n`,
-      );
-      await chmod(join(s.clone, '.git', 'hooks', 'post-commit'), 0o755);
-      // The repository hook is Switchyard's: the worktree must not run the guard twice.
-      const installed = await cli('guard', 'install', '--repo', wt, '--hook-command', hookCommand);
-      assert.match(installed.out, /\(this worktree only\)/);
-      assert.equal(await readFile(join(s.clone, '.git', 'hooks', 'pre-push'), 'utf8'), repoHook);
-      const hooksPath = (
-        await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], wt)
-      ).stdout.trim();
-      assert.match(hooksPath, /\.git\/worktrees\/wt\/switchyard-hooks$/);
-      assert.equal(
-        (await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], s.clone)).stdout.trim(),
-        join(s.clone, '.git', 'hooks'),
-      );
-      await stat(join(hooksPath, 'post-commit'));
+  it("installs into a run worktree only, keeping the repository hooks and forwarding the user's other hooks", async () => {
+    const wt = join(s.root, 'wt');
+    await s.git('worktree', 'add', '-q', '-b', 'switchyard/t1/1', wt);
+    const repoHook = await readFile(join(s.clone, '.git', 'hooks', 'pre-push'), 'utf8');
+    await writeFile(
+      join(s.clone, '.git', 'hooks', 'post-commit'),
+      `#!/bin/sh\necho ran > '${join(s.root, 'post-commit-ran')}'\n`,
+    );
+    await chmod(join(s.clone, '.git', 'hooks', 'post-commit'), 0o755);
+    // The repository hook is Switchyard's: the worktree must not run the guard twice.
+    const installed = await cli('guard', 'install', '--repo', wt, '--hook-command', hookCommand);
+    assert.match(installed.out, /\(this worktree only\)/);
+    assert.equal(await readFile(join(s.clone, '.git', 'hooks', 'pre-push'), 'utf8'), repoHook);
+    const hooksPath = (
+      await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], wt)
+    ).stdout.trim();
+    assert.match(hooksPath, /\.git\/worktrees\/wt\/switchyard-hooks$/);
+    assert.equal(
+      (await run('git', ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'], s.clone)).stdout.trim(),
+      join(s.clone, '.git', 'hooks'),
+    );
+    await stat(join(hooksPath, 'post-commit'));
 
-      await writeFile(join(wt, 'x.txt'), `${L} HEAD\n`);
-      await run('git', ['add', '-A'], wt);
-      assert.equal((await run('git', ['commit', '-q', '-m', 'x'], wt)).code, 0);
-      await stat(join(s.root, 'post-commit-ran')); // the user's hook still runs in the worktree
-      const pushed = await run('git', ['push', 'origin', 'switchyard/t1/1'], wt);
-      assert.notEqual(pushed.code, 0);
-      assert.match(pushed.stderr, /x\.txt:1: conflict marker/);
-      assert.equal((pushed.stderr.match(/push blocked/g) ?? []).length, 1, 'the guard runs once');
-      // Verdicts from the worktree are recorded in the main repository.
-      assert.ok((await readGuardEvents(s.clone)).some((e) => e.verdict === 'block'));
-    },
-  );
+    await writeFile(join(wt, 'x.txt'), `${L} HEAD\n`);
+    await run('git', ['add', '-A'], wt);
+    assert.equal((await run('git', ['commit', '-q', '-m', 'x'], wt)).code, 0);
+    await stat(join(s.root, 'post-commit-ran')); // the user's hook still runs in the worktree
+    const pushed = await run('git', ['push', 'origin', 'switchyard/t1/1'], wt);
+    assert.notEqual(pushed.code, 0);
+    assert.match(pushed.stderr, /x\.txt:1: conflict marker/);
+    assert.equal((pushed.stderr.match(/push blocked/g) ?? []).length, 1, 'the guard runs once');
+    // Verdicts from the worktree are recorded in the main repository.
+    assert.ok((await readGuardEvents(s.clone)).some((e) => e.verdict === 'block'));
+  });
 });

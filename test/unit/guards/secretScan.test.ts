@@ -124,10 +124,7 @@ describe('secret scan', function () {
       assert.equal(report.blocked, true);
       assert.match(
         report.reason ?? '',
-        new RegExp(
-          String.raw`^blocked by guards: secret-scan: app\/settings\.py:1: possible secret ` +
-            String.raw`\(database-connection-string: PostgreSQLConnection\) \[REDACTED \d+ chars\]$`,
-        ),
+        /^blocked by guards: secret-scan: app\/settings\.py:1: possible secret \(database-connection-string: PostgreSQLConnection\) \[REDACTED \d+ chars\]$/,
       );
       assertNoSecret(report.reason ?? '', 'the failure reason');
       assert.deepEqual(

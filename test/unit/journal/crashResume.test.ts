@@ -75,61 +75,57 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
   });
 
   const points = Array.from({ length: CALLS }, (_, i) => PHASES.map((phase) => ({ call: i + 1, phase }))).flat();
-  it(
-    `${points.length} kill points: completed calls run once, never-calls at most once and reported ` +
-      `uncertain, same diff`,
-    async () => {
-      assert.ok(baselineDiff, 'the baseline ran');
-      assert.ok(points.length >= 50);
-      for (const { call, phase } of points) {
-        const label = `kill at call ${call} ${phase}`;
-        const t = await setup();
-        try {
-          const killed = await t.sy(['run'], { CRASH_AT: `${call}:${phase}` });
-          assert.equal(killed.signal, 'SIGKILL', `${label}: the CLI was killed (${killed.stderr})`);
-          const resumed = await t.sy(['resume']);
-          assert.equal(resumed.exitCode, 0, `${label}: ${resumed.stderr}`);
-          assert.match(resumed.stdout, /resumed t1\.1/, label);
-          const state = await t.readState();
-          assert.equal(state.tasks[0].state, 'DONE', `${label}: ${state.tasks[0].failureReason}`);
-          const run = state.runs[0];
-          assert.equal(state.runs.length, 1, `${label}: resumed in place, no new attempt`);
-          assert.equal(run.resumes, 1);
+  it(`${points.length} kill points: completed calls run once, never-calls at most once and reported uncertain, same diff`, async () => {
+    assert.ok(baselineDiff, 'the baseline ran');
+    assert.ok(points.length >= 50);
+    for (const { call, phase } of points) {
+      const label = `kill at call ${call} ${phase}`;
+      const t = await setup();
+      try {
+        const killed = await t.sy(['run'], { CRASH_AT: `${call}:${phase}` });
+        assert.equal(killed.signal, 'SIGKILL', `${label}: the CLI was killed (${killed.stderr})`);
+        const resumed = await t.sy(['resume']);
+        assert.equal(resumed.exitCode, 0, `${label}: ${resumed.stderr}`);
+        assert.match(resumed.stdout, /resumed t1\.1/, label);
+        const state = await t.readState();
+        assert.equal(state.tasks[0].state, 'DONE', `${label}: ${state.tasks[0].failureReason}`);
+        const run = state.runs[0];
+        assert.equal(state.runs.length, 1, `${label}: resumed in place, no new attempt`);
+        assert.equal(run.resumes, 1);
 
-          const step = Math.ceil(call / 3);
-          const kind = ['model', 'safe', 'never'][(call - 1) % 3]!;
-          for (let i = 1; i <= STEPS; i++) {
-            for (const c of ['model', 'safe', 'never']) {
-              const n = t.count(`${c}-${i}`);
-              const interrupted = phase === 'inside' && i === step && c === kind;
-              if (c === 'never')
-                assert.equal(n, 1, `${label}: ${c}-${i} executed exactly once (at most once by the harness)`);
-              else assert.equal(n, interrupted ? 2 : 1, `${label}: ${c}-${i}`);
-            }
+        const step = Math.ceil(call / 3);
+        const kind = ['model', 'safe', 'never'][(call - 1) % 3]!;
+        for (let i = 1; i <= STEPS; i++) {
+          for (const c of ['model', 'safe', 'never']) {
+            const n = t.count(`${c}-${i}`);
+            const interrupted = phase === 'inside' && i === step && c === kind;
+            if (c === 'never')
+              assert.equal(n, 1, `${label}: ${c}-${i} executed exactly once (at most once by the harness)`);
+            else assert.equal(n, interrupted ? 2 : 1, `${label}: ${c}-${i}`);
           }
-          const expectUncertain = phase === 'inside' && kind === 'never' ? 1 : 0;
-          assert.equal(run.resumeCounts.uncertain, expectUncertain, `${label}: uncertain count`);
-          if (expectUncertain)
-            assert.equal(
-              readFileSync(
-                join(t.repo.dir, '..', `${t.repo.dir.split('/').pop()}-counts`, `uncertain-${step}`),
-                'utf8',
-              ).trim(),
-              'happened',
-            );
-          assert.equal(run.resumeCounts.resent, phase === 'inside' && kind === 'model' ? 1 : 0, `${label}: re-sent`);
-          assert.equal(run.resumeCounts.rerun, phase === 'inside' && kind === 'safe' ? 1 : 0, `${label}: re-run`);
-          assert.ok(
-            Math.abs(run.usage.costUsd - 0.06) < 1e-9,
-            `${label}: cost counted once per model call (${run.usage.costUsd})`,
-          );
-          assert.equal(await t.diff(), baselineDiff, `${label}: same diff as the uninterrupted run`);
-        } finally {
-          await t.cleanup();
         }
+        const expectUncertain = phase === 'inside' && kind === 'never' ? 1 : 0;
+        assert.equal(run.resumeCounts.uncertain, expectUncertain, `${label}: uncertain count`);
+        if (expectUncertain)
+          assert.equal(
+            readFileSync(
+              join(t.repo.dir, '..', `${t.repo.dir.split('/').pop()}-counts`, `uncertain-${step}`),
+              'utf8',
+            ).trim(),
+            'happened',
+          );
+        assert.equal(run.resumeCounts.resent, phase === 'inside' && kind === 'model' ? 1 : 0, `${label}: re-sent`);
+        assert.equal(run.resumeCounts.rerun, phase === 'inside' && kind === 'safe' ? 1 : 0, `${label}: re-run`);
+        assert.ok(
+          Math.abs(run.usage.costUsd - 0.06) < 1e-9,
+          `${label}: cost counted once per model call (${run.usage.costUsd})`,
+        );
+        assert.equal(await t.diff(), baselineDiff, `${label}: same diff as the uninterrupted run`);
+      } finally {
+        await t.cleanup();
       }
-    },
-  );
+    }
+  });
 
   it('two processes racing to resume the same run: exactly one wins, 20 times out of 20', async () => {
     for (let round = 0; round < 20; round++) {

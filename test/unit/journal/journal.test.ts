@@ -62,128 +62,124 @@ describe('journal', () => {
     );
   });
 
-  it(
-    'resume reads back completed calls, re-sends an interrupted model call, re-runs a safe tool, and reports ' +
-      'a never tool as uncertain',
-    async () => {
-      const writer = await JournalWriter.open(file, 'r1', 0);
-      writer.append(
-        {
-          type: 'intent',
-          call: 1,
-          kind: 'model',
-          name: 'done',
-          input: null,
-          replay: 'safe',
-          key: idempotencyKey('r1', 1),
-        },
-        true,
-      );
-      writer.append(
-        {
-          type: 'outcome',
-          intent: 1,
-          call: 1,
-          ok: true,
-          output: 'old',
-          usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 },
-        },
-        true,
-      );
-      writer.append(
-        {
-          type: 'intent',
-          call: 2,
-          kind: 'model',
-          name: 'cut',
-          input: null,
-          replay: 'safe',
-          key: idempotencyKey('r1', 2),
-        },
-        true,
-      );
-      writer.append({ type: 'outcome', intent: 3, call: 2, ok: true, output: 'fine' }, true);
-      writer.append(
-        {
-          type: 'intent',
-          call: 3,
-          kind: 'model',
-          name: 'resend',
-          input: null,
-          replay: 'safe',
-          key: idempotencyKey('r1', 3),
-        },
-        true,
-      );
-      await writer.close();
-      // Simulate the crash after the model intent: add a safe and a never tool intent by hand.
-      const more = await JournalWriter.open(file, 'r1', 5);
-      more.append(
-        {
-          type: 'intent',
-          call: 4,
-          kind: 'tool',
-          name: 'safe-tool',
-          input: null,
-          replay: 'safe',
-          key: idempotencyKey('r1', 4),
-        },
-        true,
-      );
-      more.append(
-        {
-          type: 'intent',
-          call: 5,
-          kind: 'tool',
-          name: 'never-tool',
-          input: null,
-          replay: 'never',
-          key: idempotencyKey('r1', 5),
-        },
-        true,
-      );
-      await more.close();
+  it('resume reads back completed calls, re-sends an interrupted model call, re-runs a safe tool, and reports a never tool as uncertain', async () => {
+    const writer = await JournalWriter.open(file, 'r1', 0);
+    writer.append(
+      {
+        type: 'intent',
+        call: 1,
+        kind: 'model',
+        name: 'done',
+        input: null,
+        replay: 'safe',
+        key: idempotencyKey('r1', 1),
+      },
+      true,
+    );
+    writer.append(
+      {
+        type: 'outcome',
+        intent: 1,
+        call: 1,
+        ok: true,
+        output: 'old',
+        usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 },
+      },
+      true,
+    );
+    writer.append(
+      {
+        type: 'intent',
+        call: 2,
+        kind: 'model',
+        name: 'cut',
+        input: null,
+        replay: 'safe',
+        key: idempotencyKey('r1', 2),
+      },
+      true,
+    );
+    writer.append({ type: 'outcome', intent: 3, call: 2, ok: true, output: 'fine' }, true);
+    writer.append(
+      {
+        type: 'intent',
+        call: 3,
+        kind: 'model',
+        name: 'resend',
+        input: null,
+        replay: 'safe',
+        key: idempotencyKey('r1', 3),
+      },
+      true,
+    );
+    await writer.close();
+    // Simulate the crash after the model intent: add a safe and a never tool intent by hand.
+    const more = await JournalWriter.open(file, 'r1', 5);
+    more.append(
+      {
+        type: 'intent',
+        call: 4,
+        kind: 'tool',
+        name: 'safe-tool',
+        input: null,
+        replay: 'safe',
+        key: idempotencyKey('r1', 4),
+      },
+      true,
+    );
+    more.append(
+      {
+        type: 'intent',
+        call: 5,
+        kind: 'tool',
+        name: 'never-tool',
+        input: null,
+        replay: 'never',
+        key: idempotencyKey('r1', 5),
+      },
+      true,
+    );
+    await more.close();
 
-      const j = await resumeRunJournal(journals, 'r1', 'strict', 'me-again', 'me');
-      const executed: string[] = [];
-      const run = (name: string, kind: 'model' | 'tool', replay: 'safe' | 'never') =>
-        j.calls.call(
-          { kind, name, input: null, replay, usage: () => ({ inputTokens: 1, outputTokens: 1, costUsd: 0.25 }) },
-          async () => {
-            executed.push(name);
-            return `new ${name}`;
-          },
-        );
-      assert.deepEqual(await run('done', 'model', 'safe'), {
-        status: 'ok',
-        value: 'old',
-        replayed: true,
-        idempotencyKey: idempotencyKey('r1', 1),
-      });
-      assert.equal((await run('cut', 'model', 'safe')).status, 'ok');
-      assert.deepEqual(await run('resend', 'model', 'safe'), {
-        status: 'ok',
-        value: 'new resend',
-        replayed: false,
-        idempotencyKey: idempotencyKey('r1', 3),
-      });
-      assert.equal((await run('safe-tool', 'tool', 'safe')).status, 'ok');
-      const uncertain = await run('never-tool', 'tool', 'never');
-      assert.equal(uncertain.status, 'uncertain');
-      assert.match(
-        uncertain.status === 'uncertain' ? uncertain.message : '',
-        /^uncertain: this call \(never-tool\) may have executed.*verify with idempotency key sy-[0-9a-f]{24}/,
+    const j = await resumeRunJournal(journals, 'r1', 'strict', 'me-again', 'me');
+    const executed: string[] = [];
+    const run = (name: string, kind: 'model' | 'tool', replay: 'safe' | 'never') =>
+      j.calls.call(
+        { kind, name, input: null, replay, usage: () => ({ inputTokens: 1, outputTokens: 1, costUsd: 0.25 }) },
+        async () => {
+          executed.push(name);
+          return `new ${name}`;
+        },
       );
-      await run('fresh', 'tool', 'safe');
-      await j.writer.close();
-      assert.deepEqual(executed, ['resend', 'safe-tool', 'fresh']);
-      assert.deepEqual(j.calls.counts, { replayed: 2, resent: 1, rerun: 1, uncertain: 1 });
-      assert.equal(j.calls.totalUsage().costUsd, 0.5 + 0.25 * 3, 'the replayed call is not paid again');
-      const after = (await readJournal(file)).events;
-      assert.ok(after.some((e) => e.type === 'resumed' && e.owner === 'me-again' && e.previousOwner === 'me'));
-      assert.ok(after.some((e) => e.type === 'outcome' && e.uncertain === true && e.intent === 7));
-    },
-  );
+    assert.deepEqual(await run('done', 'model', 'safe'), {
+      status: 'ok',
+      value: 'old',
+      replayed: true,
+      idempotencyKey: idempotencyKey('r1', 1),
+    });
+    assert.equal((await run('cut', 'model', 'safe')).status, 'ok');
+    assert.deepEqual(await run('resend', 'model', 'safe'), {
+      status: 'ok',
+      value: 'new resend',
+      replayed: false,
+      idempotencyKey: idempotencyKey('r1', 3),
+    });
+    assert.equal((await run('safe-tool', 'tool', 'safe')).status, 'ok');
+    const uncertain = await run('never-tool', 'tool', 'never');
+    assert.equal(uncertain.status, 'uncertain');
+    assert.match(
+      uncertain.status === 'uncertain' ? uncertain.message : '',
+      /^uncertain: this call \(never-tool\) may have executed.*verify with idempotency key sy-[0-9a-f]{24}/,
+    );
+    await run('fresh', 'tool', 'safe');
+    await j.writer.close();
+    assert.deepEqual(executed, ['resend', 'safe-tool', 'fresh']);
+    assert.deepEqual(j.calls.counts, { replayed: 2, resent: 1, rerun: 1, uncertain: 1 });
+    assert.equal(j.calls.totalUsage().costUsd, 0.5 + 0.25 * 3, 'the replayed call is not paid again');
+    const after = (await readJournal(file)).events;
+    assert.ok(after.some((e) => e.type === 'resumed' && e.owner === 'me-again' && e.previousOwner === 'me'));
+    assert.ok(after.some((e) => e.type === 'outcome' && e.uncertain === true && e.intent === 7));
+  });
 
   it('a failed call fails the same way when replayed, without running again', async () => {
     const j = await startRunJournal(journals, 'r1', 'strict', { lane: 'x', attempt: 1, owner: 'me' });

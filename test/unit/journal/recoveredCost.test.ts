@@ -80,83 +80,76 @@ describe('cost and resume counts on every recovery path (real SIGKILL, real proc
       );
   const close = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 
-  it(
-    'killed after its merge was recorded, before SUCCEEDED: the next process records the journaled cost, the ' +
-      "work's duration, no salvage",
-    async () => {
-      const t = await crashProject(cli);
-      try {
-        const push = await killOnPush(t);
-        push.arm();
-        const killed = await t.sy(['run']);
-        const killedAt = Date.now();
-        assert.equal(killed.signal, 'SIGKILL', `killed while pushing: ${killed.stdout} ${killed.stderr}`);
-        push.disarm();
-        let state = await t.readState();
-        assert.equal(state.runs[0].state, 'RUNNING');
-        assert.equal(state.tasks[0].integration?.runId, 't1.1', 'the merge was recorded before the kill');
-        await new Promise((r) => setTimeout(r, 2_000));
+  it("killed after its merge was recorded, before SUCCEEDED: the next process records the journaled cost, the work's duration, no salvage", async () => {
+    const t = await crashProject(cli);
+    try {
+      const push = await killOnPush(t);
+      push.arm();
+      const killed = await t.sy(['run']);
+      const killedAt = Date.now();
+      assert.equal(killed.signal, 'SIGKILL', `killed while pushing: ${killed.stdout} ${killed.stderr}`);
+      push.disarm();
+      let state = await t.readState();
+      assert.equal(state.runs[0].state, 'RUNNING');
+      assert.equal(state.tasks[0].integration?.runId, 't1.1', 'the merge was recorded before the kill');
+      await new Promise((r) => setTimeout(r, 2_000));
 
-        const resumed = await t.sy(['resume']);
-        assert.equal(resumed.exitCode, 0, resumed.stderr);
-        assert.match(resumed.stdout, /task t1 DONE \(merged into switchyard\/integration/);
-        assert.doesNotMatch(resumed.stdout, /salvaged/);
-        state = await t.readState();
-        const run = state.runs[0];
-        assert.equal(run.state, 'SUCCEEDED');
-        const journaled = journaledCost(journalOf(t));
-        assert.ok(close(journaled.cost, 0.06), `6 paid calls in the journal (${journaled.cost})`);
-        assert.ok(
-          close(run.usage.costUsd, journaled.cost),
-          `recorded cost ${run.usage?.costUsd} = journaled ${journaled.cost}`,
-        );
-        assert.deepEqual([run.usage.inputTokens, run.usage.outputTokens], [journaled.input, journaled.output]);
-        assert.equal(run.salvage, undefined, 'a merged run salvages nothing');
-        assert.ok(
-          Date.parse(run.endedAt) <= killedAt,
-          `the duration ends where the work did (${run.endedAt}), not at the recovery`,
-        );
-        assert.equal(run.durationMs, Date.parse(run.endedAt) - Date.parse(run.startedAt));
-        for (let i = 1; i <= 6; i++) assert.equal(t.count(`never-${i}`), 1);
-        const events = readFileSync(join(t.runDir('t1.1'), 'events.jsonl'), 'utf8');
-        assert.match(events, /recorded from the journal and log of t1\.1: \$0\.0600 \(600\+60 tokens\)/);
-      } finally {
-        await t.cleanup();
-      }
-    },
-  );
+      const resumed = await t.sy(['resume']);
+      assert.equal(resumed.exitCode, 0, resumed.stderr);
+      assert.match(resumed.stdout, /task t1 DONE \(merged into switchyard\/integration/);
+      assert.doesNotMatch(resumed.stdout, /salvaged/);
+      state = await t.readState();
+      const run = state.runs[0];
+      assert.equal(run.state, 'SUCCEEDED');
+      const journaled = journaledCost(journalOf(t));
+      assert.ok(close(journaled.cost, 0.06), `6 paid calls in the journal (${journaled.cost})`);
+      assert.ok(
+        close(run.usage.costUsd, journaled.cost),
+        `recorded cost ${run.usage?.costUsd} = journaled ${journaled.cost}`,
+      );
+      assert.deepEqual([run.usage.inputTokens, run.usage.outputTokens], [journaled.input, journaled.output]);
+      assert.equal(run.salvage, undefined, 'a merged run salvages nothing');
+      assert.ok(
+        Date.parse(run.endedAt) <= killedAt,
+        `the duration ends where the work did (${run.endedAt}), not at the recovery`,
+      );
+      assert.equal(run.durationMs, Date.parse(run.endedAt) - Date.parse(run.startedAt));
+      for (let i = 1; i <= 6; i++) assert.equal(t.count(`never-${i}`), 1);
+      const events = readFileSync(join(t.runDir('t1.1'), 'events.jsonl'), 'utf8');
+      assert.match(events, /recorded from the journal and log of t1\.1: \$0\.0600 \(600\+60 tokens\)/);
+    } finally {
+      await t.cleanup();
+    }
+  });
 
-  it(
-    'two resumes, then killed after the merge: resume counts add ' + 'up over both resumes, each paid call once',
-    async () => {
-      const t = await crashProject(cli);
-      try {
-        const push = await killOnPush(t);
-        // Killed inside call 4 (model-2: sent, not recorded), then inside call 8 (safe-3: run, not recorded) of the
-        // first resume.
-        assert.equal((await t.sy(['run'], { CRASH_AT: '4:inside' })).signal, 'SIGKILL');
-        assert.equal((await t.sy(['resume'], { CRASH_AT: '8:inside' })).signal, 'SIGKILL');
-        push.arm();
-        assert.equal((await t.sy(['resume'])).signal, 'SIGKILL', 'the second resume got through to the merge');
-        push.disarm();
-        const last = await t.sy(['resume']);
-        assert.equal(last.exitCode, 0, last.stderr);
-        const run = (await t.readState()).runs[0];
-        assert.equal(run.state, 'SUCCEEDED');
-        assert.equal(run.resumes, 2);
-        // Resume 1 read back calls 1–3 and re-sent call 4; resume 2 read back calls 1–7 and re-ran call 8.
-        assert.deepEqual(run.resumeCounts, { replayed: 10, resent: 1, rerun: 1, uncertain: 0 });
-        assert.equal(t.count('model-2'), 2, 'the interrupted model call was sent twice');
-        assert.ok(
-          close(run.usage.costUsd, journaledCost(journalOf(t)).cost) && close(run.usage.costUsd, 0.06),
-          `paid once per recorded response (${run.usage.costUsd})`,
-        );
-        for (let i = 1; i <= 6; i++) assert.equal(t.count(`never-${i}`), 1);
-      } finally {
-        await t.cleanup();
-      }
-    },
-  );
+  it('two resumes, then killed after the merge: resume counts add up over both resumes, each paid call once', async () => {
+    const t = await crashProject(cli);
+    try {
+      const push = await killOnPush(t);
+      // Killed inside call 4 (model-2: sent, not recorded), then inside call 8 (safe-3: run, not recorded) of the
+      // first resume.
+      assert.equal((await t.sy(['run'], { CRASH_AT: '4:inside' })).signal, 'SIGKILL');
+      assert.equal((await t.sy(['resume'], { CRASH_AT: '8:inside' })).signal, 'SIGKILL');
+      push.arm();
+      assert.equal((await t.sy(['resume'])).signal, 'SIGKILL', 'the second resume got through to the merge');
+      push.disarm();
+      const last = await t.sy(['resume']);
+      assert.equal(last.exitCode, 0, last.stderr);
+      const run = (await t.readState()).runs[0];
+      assert.equal(run.state, 'SUCCEEDED');
+      assert.equal(run.resumes, 2);
+      // Resume 1 read back calls 1–3 and re-sent call 4; resume 2 read back calls 1–7 and re-ran call 8.
+      assert.deepEqual(run.resumeCounts, { replayed: 10, resent: 1, rerun: 1, uncertain: 0 });
+      assert.equal(t.count('model-2'), 2, 'the interrupted model call was sent twice');
+      assert.ok(
+        close(run.usage.costUsd, journaledCost(journalOf(t)).cost) && close(run.usage.costUsd, 0.06),
+        `paid once per recorded response (${run.usage.costUsd})`,
+      );
+      for (let i = 1; i <= 6; i++) assert.equal(t.count(`never-${i}`), 1);
+    } finally {
+      await t.cleanup();
+    }
+  });
 
   it('two resumes that finish in process: resume counts add up over both', async () => {
     const t = await crashProject(cli);
@@ -174,66 +167,58 @@ describe('cost and resume counts on every recovery path (real SIGKILL, real proc
     }
   });
 
-  it(
-    'interrupted with its worktree gone (not resumable): the failed run still records what its journal says ' +
-      'it spent',
-    async () => {
-      const t = await crashProject(cli);
-      try {
-        // Call 9 is step 3's never tool: three model calls ($0.03) are in the journal.
-        assert.equal((await t.sy(['run'], { CRASH_AT: '9:after' })).signal, 'SIGKILL');
-        await t.repo.git.raw(['worktree', 'remove', '--force', join(t.repo.dir, '.switchyard', 'worktrees', 't1.1')]);
-        const resumed = await t.sy(['resume']);
-        assert.equal(resumed.exitCode, 0, resumed.stderr);
-        const run = (await t.readState()).runs[0];
-        assert.equal(run.failureCode, 'interrupted');
-        assert.ok(
-          close(run.usage.costUsd, journaledCost(journalOf(t)).cost) && close(run.usage.costUsd, 0.03),
-          `recorded ${run.usage?.costUsd}`,
-        );
-      } finally {
-        await t.cleanup();
-      }
-    },
-  );
+  it('interrupted with its worktree gone (not resumable): the failed run still records what its journal says it spent', async () => {
+    const t = await crashProject(cli);
+    try {
+      // Call 9 is step 3's never tool: three model calls ($0.03) are in the journal.
+      assert.equal((await t.sy(['run'], { CRASH_AT: '9:after' })).signal, 'SIGKILL');
+      await t.repo.git.raw(['worktree', 'remove', '--force', join(t.repo.dir, '.switchyard', 'worktrees', 't1.1')]);
+      const resumed = await t.sy(['resume']);
+      assert.equal(resumed.exitCode, 0, resumed.stderr);
+      const run = (await t.readState()).runs[0];
+      assert.equal(run.failureCode, 'interrupted');
+      assert.ok(
+        close(run.usage.costUsd, journaledCost(journalOf(t)).cost) && close(run.usage.costUsd, 0.03),
+        `recorded ${run.usage?.costUsd}`,
+      );
+    } finally {
+      await t.cleanup();
+    }
+  });
 
-  it(
-    "a review's cost is in the run's, task's, lane's, panel's and project's totals, also when killed after " +
-      'the merge',
-    async () => {
-      const t = await crashProject(cli, (s) => {
-        s.laneModules = [CRASH_LANE, REVIEW_LANE];
-        s.review = { enabled: true, lane: 'reviewer' };
-      });
-      try {
-        const push = await killOnPush(t);
-        push.arm();
-        assert.equal((await t.sy(['run'])).signal, 'SIGKILL');
-        push.disarm();
-        assert.equal((await t.sy(['resume'])).exitCode, 0);
-        const state = (await t.readState()) as ProjectState;
-        const run = state.runs[0]!;
-        assert.equal(run.state, 'SUCCEEDED');
-        assert.equal(run.review?.verdict, 'approve');
-        assert.ok(close(run.reviewUsage!.costUsd, 0.005), `the review's part (${run.reviewUsage?.costUsd})`);
-        assert.ok(close(run.usage!.costUsd, 0.065), `lane calls $0.06 + review $0.005 (${run.usage?.costUsd})`);
-        assert.deepEqual([run.usage!.inputTokens, run.usage!.outputTokens], [1_100, 110]);
-        assert.ok(close(laneMetrics(state, 'crash', 0, Date.now()).costUsd, 0.065), 'lane (and canary) figures');
-        assert.ok(
-          close(laneRows(state, Date.now()).rows.find((r) => r.lane === 'crash')!.costUsd, 0.065),
-          "the panel's lane rows",
-        );
-        const status = await t.sy(['status']);
-        assert.match(status.stdout, /t1 crash test · cost \$0\.0650/, 'the task total');
-        assert.match(status.stdout, /total cost \$0\.0650/, 'the project total');
-        assert.match(
-          status.stdout,
-          /1100\+110 tokens \$0\.0650 \(review \$0\.0050\)/,
-          "the run line shows the review's part",
-        );
-      } finally {
-        await t.cleanup();
-      }
-    },
-  );
+  it("a review's cost is in the run's, task's, lane's, panel's and project's totals, also when killed after the merge", async () => {
+    const t = await crashProject(cli, (s) => {
+      s.laneModules = [CRASH_LANE, REVIEW_LANE];
+      s.review = { enabled: true, lane: 'reviewer' };
+    });
+    try {
+      const push = await killOnPush(t);
+      push.arm();
+      assert.equal((await t.sy(['run'])).signal, 'SIGKILL');
+      push.disarm();
+      assert.equal((await t.sy(['resume'])).exitCode, 0);
+      const state = (await t.readState()) as ProjectState;
+      const run = state.runs[0]!;
+      assert.equal(run.state, 'SUCCEEDED');
+      assert.equal(run.review?.verdict, 'approve');
+      assert.ok(close(run.reviewUsage!.costUsd, 0.005), `the review's part (${run.reviewUsage?.costUsd})`);
+      assert.ok(close(run.usage!.costUsd, 0.065), `lane calls $0.06 + review $0.005 (${run.usage?.costUsd})`);
+      assert.deepEqual([run.usage!.inputTokens, run.usage!.outputTokens], [1_100, 110]);
+      assert.ok(close(laneMetrics(state, 'crash', 0, Date.now()).costUsd, 0.065), 'lane (and canary) figures');
+      assert.ok(
+        close(laneRows(state, Date.now()).rows.find((r) => r.lane === 'crash')!.costUsd, 0.065),
+        "the panel's lane rows",
+      );
+      const status = await t.sy(['status']);
+      assert.match(status.stdout, /t1 crash test · cost \$0\.0650/, 'the task total');
+      assert.match(status.stdout, /total cost \$0\.0650/, 'the project total');
+      assert.match(
+        status.stdout,
+        /1100\+110 tokens \$0\.0650 \(review \$0\.0050\)/,
+        "the run line shows the review's part",
+      );
+    } finally {
+      await t.cleanup();
+    }
+  });
 });

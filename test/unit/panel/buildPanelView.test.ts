@@ -114,60 +114,52 @@ describe('panel view model (buildPanelView)', () => {
     assert.deepEqual(store.list('active'), ['t2', 't3', 't4']);
   });
 
-  it(
-    'shows circuit breakers per lane: open with its code and probe time, probing with its allowance, closed ' +
-      'with recent failures',
-    () => {
-      const { state: s } = richProject();
-      s.breakers.codex = { state: 'half-open', since: iso(100_000), recent: [], successes: 2, opened: 3 };
-      const view = buildPanelView(s, '/r', { guards: [] }, NOW);
-      const b = new Map(view.breakers.lanes.map((x) => [x.key, x]));
-      assert.deepEqual(b.get('anthropic'), {
-        key: 'anthropic',
-        state: 'open',
-        since: iso(280_000),
-        code: 'provider-rejected',
-        opened: 1,
-        successes: 0,
-        probeAfter: iso(280_000 + 120_000),
-        recent: [],
-      });
-      assert.equal(b.get('codex')!.state, 'probing');
-      assert.equal(b.get('codex')!.allowance, 4);
-      assert.deepEqual(b.get('command')!.recent, [{ code: 'verify-failed', at: iso(161_000) }]);
-      assert.deepEqual(view.breakers.settings, { failures: 3, windowMs: 600_000, cooldownMs: 120_000, closeAfter: 3 });
-    },
-  );
+  it('shows circuit breakers per lane: open with its code and probe time, probing with its allowance, closed with recent failures', () => {
+    const { state: s } = richProject();
+    s.breakers.codex = { state: 'half-open', since: iso(100_000), recent: [], successes: 2, opened: 3 };
+    const view = buildPanelView(s, '/r', { guards: [] }, NOW);
+    const b = new Map(view.breakers.lanes.map((x) => [x.key, x]));
+    assert.deepEqual(b.get('anthropic'), {
+      key: 'anthropic',
+      state: 'open',
+      since: iso(280_000),
+      code: 'provider-rejected',
+      opened: 1,
+      successes: 0,
+      probeAfter: iso(280_000 + 120_000),
+      recent: [],
+    });
+    assert.equal(b.get('codex')!.state, 'probing');
+    assert.equal(b.get('codex')!.allowance, 4);
+    assert.deepEqual(b.get('command')!.recent, [{ code: 'verify-failed', at: iso(161_000) }]);
+    assert.deepEqual(view.breakers.settings, { failures: 3, windowMs: 600_000, cooldownMs: 120_000, closeAfter: 3 });
+  });
 
-  it(
-    'computes lane metrics from the recorded runs, with no cost for a lane that reports none, and the canary ' +
-      'verdict',
-    () => {
-      const { state: s } = richProject();
-      const { lanes } = buildPanelView(s, '/r', { guards: [] }, NOW);
-      const command = lanes.rows.find((r) => r.lane === 'command')!;
-      assert.equal(command.isDefault, true);
-      assert.equal(command.tasks, 3);
-      assert.equal(command.completed, 1);
-      assert.equal(command.completionRate, 1 / 3);
-      assert.equal(command.verifyPassRate, 0, 't3.1 failed its acceptance command; t1 has none, so t1.1 is no sample');
-      assert.equal(command.verifyRuns, 1);
-      assert.equal(command.canceled, 0);
-      assert.equal(command.costReported, 0);
-      assert.equal(command.attemptsPerTask, 4 / 3);
-      assert.deepEqual(
-        [command.wallTimeP50Ms, command.wallTimeP90Ms],
-        [42_000, 42_000],
-        'only t1 finished: tasks with a run in flight have no wall time yet',
-      );
-      const anthropic = lanes.rows.find((r) => r.lane === 'anthropic')!;
-      assert.equal(anthropic.costReported, 3);
-      assert.equal(anthropic.costPerCompletedUsd, null, 'no task completed on it');
-      assert.ok(Math.abs(anthropic.costUsd - (0.0312 + 0.0425 + 0.0391)) < 1e-9);
-      assert.equal(lanes.canary?.verdict, 'not-enough-data');
-      assert.match(lanes.canary!.why, /not enough data/);
-    },
-  );
+  it('computes lane metrics from the recorded runs, with no cost for a lane that reports none, and the canary verdict', () => {
+    const { state: s } = richProject();
+    const { lanes } = buildPanelView(s, '/r', { guards: [] }, NOW);
+    const command = lanes.rows.find((r) => r.lane === 'command')!;
+    assert.equal(command.isDefault, true);
+    assert.equal(command.tasks, 3);
+    assert.equal(command.completed, 1);
+    assert.equal(command.completionRate, 1 / 3);
+    assert.equal(command.verifyPassRate, 0, 't3.1 failed its acceptance command; t1 has none, so t1.1 is no sample');
+    assert.equal(command.verifyRuns, 1);
+    assert.equal(command.canceled, 0);
+    assert.equal(command.costReported, 0);
+    assert.equal(command.attemptsPerTask, 4 / 3);
+    assert.deepEqual(
+      [command.wallTimeP50Ms, command.wallTimeP90Ms],
+      [42_000, 42_000],
+      'only t1 finished: tasks with a run in flight have no wall time yet',
+    );
+    const anthropic = lanes.rows.find((r) => r.lane === 'anthropic')!;
+    assert.equal(anthropic.costReported, 3);
+    assert.equal(anthropic.costPerCompletedUsd, null, 'no task completed on it');
+    assert.ok(Math.abs(anthropic.costUsd - (0.0312 + 0.0425 + 0.0391)) < 1e-9);
+    assert.equal(lanes.canary?.verdict, 'not-enough-data');
+    assert.match(lanes.canary!.why, /not enough data/);
+  });
 
   it('lists guard verdicts newest first with file:line evidence and the matched rule', () => {
     const { state: s, guards } = richProject();

@@ -115,8 +115,7 @@ describe('panel patches (diffPanelView + the webview store)', () => {
     );
     assert.ok(JSON.stringify(diff.patch).length < 2_000, 'the patch is small');
     console.log(
-      `      5,000 tasks: rebuild + diff in ${Math.min(...times).toFixed(1)} ms (best of 5; first ` +
-        `${times[0]!.toFixed(1)} ms)`,
+      `      5,000 tasks: rebuild + diff in ${Math.min(...times).toFixed(1)} ms (best of 5; first ${times[0]!.toFixed(1)} ms)`,
     );
   });
 });

@@ -54,70 +54,61 @@ describe('PanelFeed (host side: snapshot, batched patches, detail)', () => {
     feed.dispose();
   });
 
-  it(
-    'posts every title, reason and history line as plain text: no escape, control or bidi character reaches ' +
-      'the webview',
-    async () => {
-      const { state } = richProject();
-      const hostile =
-        `\u001b[31mboom\u001b[0m \u001b]8;;command:workbench.action.terminal.new\u001b\\docs\u001b]8;;\u001b\\ ` +
-        `\u009b1m photo\u202Egnp.exe`;
-      const t8 = state.tasks.find((t) => t.id === 't8')!;
-      t8.spec.title = `Create users ${hostile}`;
-      t8.failureReason = `stderr: ${hostile}`;
-      for (const run of state.runs.filter((r) => r.taskId === 't8')) run.failureReason = `lane: ${hostile}`;
-      const feed = feedFor(() => state);
-      await feed.ready();
-      await feed.select('t8');
-      t8.spec.priority = 99;
-      feed.changed();
-      await sleep(200);
-      assert.deepEqual([...new Set(posted.map((m) => m.type))].sort(), ['detail', 'patch', 'snapshot']);
-      const text = JSON.stringify(posted);
-      assert.doesNotMatch(text, /\\u001b|\\u009b|\u009b|\u202e/i, 'no escape, C1 or bidi character in any message');
-      assert.ok(
-        text.includes('Create users boom docs  photo<U+202E>gnp.exe'),
-        'the words stay; bidi shows as a placeholder',
-      );
-      assert.ok(text.includes('lane: boom docs  photo<U+202E>gnp.exe'), 'the run history too');
-      feed.dispose();
-    },
-  );
+  it('posts every title, reason and history line as plain text: no escape, control or bidi character reaches the webview', async () => {
+    const { state } = richProject();
+    const hostile = `\u001b[31mboom\u001b[0m \u001b]8;;command:workbench.action.terminal.new\u001b\\docs\u001b]8;;\u001b\\ \u009b1m photo\u202Egnp.exe`;
+    const t8 = state.tasks.find((t) => t.id === 't8')!;
+    t8.spec.title = `Create users ${hostile}`;
+    t8.failureReason = `stderr: ${hostile}`;
+    for (const run of state.runs.filter((r) => r.taskId === 't8')) run.failureReason = `lane: ${hostile}`;
+    const feed = feedFor(() => state);
+    await feed.ready();
+    await feed.select('t8');
+    t8.spec.priority = 99;
+    feed.changed();
+    await sleep(200);
+    assert.deepEqual([...new Set(posted.map((m) => m.type))].sort(), ['detail', 'patch', 'snapshot']);
+    const text = JSON.stringify(posted);
+    assert.doesNotMatch(text, /\\u001b|\\u009b|\u009b|\u202e/i, 'no escape, C1 or bidi character in any message');
+    assert.ok(
+      text.includes('Create users boom docs  photo<U+202E>gnp.exe'),
+      'the words stay; bidi shows as a placeholder',
+    );
+    assert.ok(text.includes('lane: boom docs  photo<U+202E>gnp.exe'), 'the run history too');
+    feed.dispose();
+  });
 
-  it(
-    'picks up new guard verdicts and trace lines from disk, and reports a bad guard line without losing the ' + 'rest',
-    async () => {
-      const { state, guards } = richProject();
-      const feed = feedFor(() => state);
-      await feed.ready();
-      const first = posted[0] as Extract<Message, { type: 'snapshot' }>;
-      assert.equal(first.view.guards.total, 0);
-      assert.deepEqual(first.view.scheduler, { available: false });
-      appendFileSync(
-        join(root, '.switchyard', 'guards.jsonl'),
-        `${JSON.stringify(guards[2])}\n{"v":1,"nonsense":true}\n`,
-      );
-      writeFileSync(
-        join(root, '.switchyard', 'trace.jsonl'),
-        `${JSON.stringify({
-          ts: iso(5),
-          type: 'decision',
-          kind: 'backpressure',
-          message: 'no new run: backpressure: VERIFYING is full (2/2), so no new run starts',
-        })}\n`,
-      );
-      await feed.flushNow();
-      const patch = posted[1] as Extract<Message, { type: 'patch' }>;
-      assert.deepEqual(Object.keys(patch.sections).sort(), ['guards', 'scheduler']);
-      assert.equal(patch.sections.guards!.total, 1);
-      assert.match(patch.sections.guards!.problem ?? '', /is not a guard verdict \(skipped\)/);
-      assert.equal(
-        patch.sections.scheduler!.available && patch.sections.scheduler!.lastBackpressure?.kind,
-        'backpressure',
-      );
-      feed.dispose();
-    },
-  );
+  it('picks up new guard verdicts and trace lines from disk, and reports a bad guard line without losing the rest', async () => {
+    const { state, guards } = richProject();
+    const feed = feedFor(() => state);
+    await feed.ready();
+    const first = posted[0] as Extract<Message, { type: 'snapshot' }>;
+    assert.equal(first.view.guards.total, 0);
+    assert.deepEqual(first.view.scheduler, { available: false });
+    appendFileSync(
+      join(root, '.switchyard', 'guards.jsonl'),
+      `${JSON.stringify(guards[2])}\n{"v":1,"nonsense":true}\n`,
+    );
+    writeFileSync(
+      join(root, '.switchyard', 'trace.jsonl'),
+      `${JSON.stringify({
+        ts: iso(5),
+        type: 'decision',
+        kind: 'backpressure',
+        message: 'no new run: backpressure: VERIFYING is full (2/2), so no new run starts',
+      })}\n`,
+    );
+    await feed.flushNow();
+    const patch = posted[1] as Extract<Message, { type: 'patch' }>;
+    assert.deepEqual(Object.keys(patch.sections).sort(), ['guards', 'scheduler']);
+    assert.equal(patch.sections.guards!.total, 1);
+    assert.match(patch.sections.guards!.problem ?? '', /is not a guard verdict \(skipped\)/);
+    assert.equal(
+      patch.sections.scheduler!.available && patch.sections.scheduler!.lastBackpressure?.kind,
+      'backpressure',
+    );
+    feed.dispose();
+  });
 
   it("sends the selected task's history, again only when it changed", async () => {
     const { state } = richProject();

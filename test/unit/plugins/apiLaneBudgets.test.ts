@@ -41,8 +41,7 @@ describe('API lane budgets', function () {
         assert.equal(state.runs.length, 1, 'a budget hit is not retried');
         assert.equal(
           state.tasks[0]!.failureReason,
-          'exceeded max executions (3): last error: `sh run_tests.sh` exit 1: FAILED ' +
-            'tests/test_user.py::test_create - assert 1 == 2',
+          'exceeded max executions (3): last error: `sh run_tests.sh` exit 1: FAILED tests/test_user.py::test_create - assert 1 == 2',
         );
         assert.equal(t.server.requests.length, 3);
         assert.equal(
@@ -133,8 +132,7 @@ describe('API lane budgets', function () {
       assert.equal(state.tasks[0]!.state, 'FAILED');
       assert.equal(
         state.runs[1]!.failureReason,
-        'exceeded the task cost cap ($0.0100; spent $0.0105, $0.0060 of it in earlier runs): last error: ' +
-          'none (no tool or model call had failed)',
+        'exceeded the task cost cap ($0.0100; spent $0.0105, $0.0060 of it in earlier runs): last error: none (no tool or model call had failed)',
       );
       assert.equal(t.server.requests.length, 4);
     } finally {

@@ -98,8 +98,7 @@ describe('anthropic lane with prompt caching killed mid-session (real SIGKILL) a
       const share = Math.round((readTokens / (readTokens + written + uncached)) * 100);
       assert.ok(
         status.stdout.includes(
-          `${readTokens + written + uncached}+170 tokens (${readTokens} cache read (${share}%), ${written} cache ` +
-            `write, ${uncached} uncached)`,
+          `${readTokens + written + uncached}+170 tokens (${readTokens} cache read (${share}%), ${written} cache write, ${uncached} uncached)`,
         ),
         status.stdout,
       );

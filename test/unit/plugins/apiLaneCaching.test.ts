@@ -178,8 +178,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
         notes.some(
           (e) =>
             e.message ===
-            "warning: model test-model is not in the lane's context-window table: assuming 32768 tokens; set the " +
-              'lane setting "contextWindow" to the model\'s own',
+            'warning: model test-model is not in the lane\'s context-window table: assuming 32768 tokens; set the lane setting "contextWindow" to the model\'s own',
         ),
       );
     } finally {

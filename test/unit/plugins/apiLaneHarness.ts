@@ -40,8 +40,7 @@ export const REPO_FILES = {
     'from src.user import create_user\n\ndef test_create():\n    assert create_user("a")["name"] == "a"\n',
   // A stand-in test runner that fails the way pytest does.
   'run_tests.sh':
-    'echo "collected 1 item"\necho "FAILED tests/test_user.py::test_create - assert 1 == 2"\necho "==== 1 ' +
-    'failed in 0.01s ===="\nexit 1\n',
+    'echo "collected 1 item"\necho "FAILED tests/test_user.py::test_create - assert 1 == 2"\necho "==== 1 failed in 0.01s ===="\nexit 1\n',
 };
 
 /**

@@ -66,26 +66,23 @@ describe('API lane modes', function () {
     assert.match(JSON.stringify(requests[0]!.body.system), /You are reviewing a change/);
   });
 
-  it(
-    'a model response read back from the journal that is not a ' + 'model turn fails the run, naming the turn',
-    async () => {
-      const { result, requests } = await runLaneDirectly([], {
-        call: async (spec) =>
-          ({
-            status: 'ok',
-            value: spec.kind === 'model' ? { content: 'garbage' } : undefined,
-            replayed: true,
-            idempotencyKey: 'k',
-          }) as never,
-      });
-      assert.equal(result.status, 'failed');
-      assert.match(
-        result.failureReason!,
-        /^the journal's model response for turn 1 is not a model turn \(content: .*\); the run cannot resume from it$/,
-      );
-      assert.equal(requests.length, 0, 'nothing was sent');
-    },
-  );
+  it('a model response read back from the journal that is not a model turn fails the run, naming the turn', async () => {
+    const { result, requests } = await runLaneDirectly([], {
+      call: async (spec) =>
+        ({
+          status: 'ok',
+          value: spec.kind === 'model' ? { content: 'garbage' } : undefined,
+          replayed: true,
+          idempotencyKey: 'k',
+        }) as never,
+    });
+    assert.equal(result.status, 'failed');
+    assert.match(
+      result.failureReason!,
+      /^the journal's model response for turn 1 is not a model turn \(content: .*\); the run cannot resume from it$/,
+    );
+    assert.equal(requests.length, 0, 'nothing was sent');
+  });
 
   it("a fix attempt gets the previous attempt's feedback in its task message", async () => {
     const { result, requests } = await runLaneDirectly(

@@ -76,8 +76,7 @@ describe('API lane secrets', function () {
         assert.equal(state.tasks[0].state, 'DONE', state.tasks[0].failureReason);
         assert.equal(
           state.tasks[1].failureReason,
-          `model call failed after 1 attempt(s): HTTP 401 authentication_error: invalid key [redacted ` +
-            `${c.keyName}] (permanent: auth-invalid)`,
+          `model call failed after 1 attempt(s): HTTP 401 authentication_error: invalid key [redacted ${c.keyName}] (permanent: auth-invalid)`,
         );
 
         // …and is nowhere it should not be.
@@ -109,91 +108,84 @@ describe('API lane secrets', function () {
     });
   }
 
-  it(
-    'anthropic: a 164-character key that run_command echoes in a long output and an error line leaves no ' +
-      'piece anywhere, and its file is not merged',
-    async () => {
-      const cli = await sharedCliBundle();
-      const c = { ...API_LANES[0], key: LONG_KEY };
-      // The output is laid out so that its last 20,000 characters (what run_command keeps) start 50 characters before
-      // the end of the first copy of the key, the error line (cut at 200) ends inside the second, and the command line
-      // (cut at 80) inside the one it names; it is long enough to be clipped once the key is redacted too.
-      const command = [
-        `K=${LONG_KEY}`,
-        `head -c 1000 /dev/zero | tr '\\0' x`,
-        `printf 'start\\n%s\\n' "$K"`,
-        `head -c 19742 /dev/zero | tr '\\0' y`,
-        `printf '\\nError: authentication failed for the key %s\\n' "$K"`,
-        `printf 'key=%s\\n' "$K" > leaked.cfg`,
-        'exit 1',
-      ].join('; ');
-      const t = await apiLaneProject(c, [
-        { turn: { tools: [{ name: 'run_command', input: { command } }] } },
-        { turn: { tools: [{ name: 'finish', input: { summary: 'done' } }] } },
-      ]);
-      try {
-        await t.project.addTask({ title: 'echo the key' });
-        const env = { [c.keyName]: c.key };
-        const outputs = [await runCli(cli, t.repo.dir, ['run', '--concurrency', '1'], env)];
-        for (const args of [
-          ['status'],
-          ['status', '--json'],
-          ['log', 't1.1'],
-          ['journal', 't1.1'],
-          ['journal', 't1.1', '--json'],
-          ['diff', 't1.1'],
-        ])
-          outputs.push(await runCli(cli, t.repo.dir, args, env));
+  it('anthropic: a 164-character key that run_command echoes in a long output and an error line leaves no piece anywhere, and its file is not merged', async () => {
+    const cli = await sharedCliBundle();
+    const c = { ...API_LANES[0], key: LONG_KEY };
+    // The output is laid out so that its last 20,000 characters (what run_command keeps) start 50 characters before
+    // the end of the first copy of the key, the error line (cut at 200) ends inside the second, and the command line
+    // (cut at 80) inside the one it names; it is long enough to be clipped once the key is redacted too.
+    const command = [
+      `K=${LONG_KEY}`,
+      `head -c 1000 /dev/zero | tr '\\0' x`,
+      `printf 'start\\n%s\\n' "$K"`,
+      `head -c 19742 /dev/zero | tr '\\0' y`,
+      `printf '\\nError: authentication failed for the key %s\\n' "$K"`,
+      `printf 'key=%s\\n' "$K" > leaked.cfg`,
+      'exit 1',
+    ].join('; ');
+    const t = await apiLaneProject(c, [
+      { turn: { tools: [{ name: 'run_command', input: { command } }] } },
+      { turn: { tools: [{ name: 'finish', input: { summary: 'done' } }] } },
+    ]);
+    try {
+      await t.project.addTask({ title: 'echo the key' });
+      const env = { [c.keyName]: c.key };
+      const outputs = [await runCli(cli, t.repo.dir, ['run', '--concurrency', '1'], env)];
+      for (const args of [
+        ['status'],
+        ['status', '--json'],
+        ['log', 't1.1'],
+        ['journal', 't1.1'],
+        ['journal', 't1.1', '--json'],
+        ['diff', 't1.1'],
+      ])
+        outputs.push(await runCli(cli, t.repo.dir, args, env));
 
-        // The command really ran and printed the key (the file it wrote holds it).
-        assert.equal(await t.file('leaked.cfg'), `key=${LONG_KEY}\n`);
-        const state = JSON.parse(await readFile(join(t.repo.dir, '.switchyard', 'state.json'), 'utf8'));
-        const [task] = state.tasks;
-        assert.equal(task.state, 'FAILED', task.failureReason);
-        assert.equal(state.runs[0].failureCode, 'policy-violation');
-        assert.match(
-          task.failureReason,
-          new RegExp(
-            String.raw`^blocked by guards: secret-scan: leaked\.cfg:1: possible secret \(known-secret: the value of ` +
-              String.raw`ANTHROPIC_API_KEY, a secret of this run\) \[REDACTED 164 chars\]`,
-          ),
+      // The command really ran and printed the key (the file it wrote holds it).
+      assert.equal(await t.file('leaked.cfg'), `key=${LONG_KEY}\n`);
+      const state = JSON.parse(await readFile(join(t.repo.dir, '.switchyard', 'state.json'), 'utf8'));
+      const [task] = state.tasks;
+      assert.equal(task.state, 'FAILED', task.failureReason);
+      assert.equal(state.runs[0].failureCode, 'policy-violation');
+      assert.match(
+        task.failureReason,
+        /^blocked by guards: secret-scan: leaked\.cfg:1: possible secret \(known-secret: the value of ANTHROPIC_API_KEY, a secret of this run\) \[REDACTED 164 chars\]/,
+      );
+      const integrated = await t.repo.git
+        .raw(['ls-tree', '-r', '--name-only', 'switchyard/integration'])
+        .catch(() => '');
+      assert.ok(!integrated.includes('leaked.cfg'), 'leaked.cfg is not in switchyard/integration');
+
+      // No piece of it anywhere under .switchyard/ but the file the command itself wrote in its worktree (the change
+      // that was refused).
+      const everything = await everyFileUnder(join(t.repo.dir, '.switchyard'));
+      assert.deepEqual(leaks(everything, LONG_KEY), [`${join('worktrees', 't1.1', 'leaked.cfg')} (157 windows)`]);
+      const files = await everyFileUnder(join(t.repo.dir, '.switchyard'), ['worktrees']);
+      for (const expected of [
+        'state.json',
+        'runs/t1.1/journal.jsonl',
+        'runs/t1.1/events.jsonl',
+        'runs/t1.1/diff.patch',
+      ])
+        assert.ok(
+          files.some((f) => f.path === expected),
+          `${expected} was searched`,
         );
-        const integrated = await t.repo.git
-          .raw(['ls-tree', '-r', '--name-only', 'switchyard/integration'])
-          .catch(() => '');
-        assert.ok(!integrated.includes('leaked.cfg'), 'leaked.cfg is not in switchyard/integration');
-
-        // No piece of it anywhere under .switchyard/ but the file the command itself wrote in its worktree (the change
-        // that was refused).
-        const everything = await everyFileUnder(join(t.repo.dir, '.switchyard'));
-        assert.deepEqual(leaks(everything, LONG_KEY), [`${join('worktrees', 't1.1', 'leaked.cfg')} (157 windows)`]);
-        const files = await everyFileUnder(join(t.repo.dir, '.switchyard'), ['worktrees']);
-        for (const expected of [
-          'state.json',
-          'runs/t1.1/journal.jsonl',
-          'runs/t1.1/events.jsonl',
-          'runs/t1.1/diff.patch',
-        ])
-          assert.ok(
-            files.some((f) => f.path === expected),
-            `${expected} was searched`,
-          );
-        assert.deepEqual(leaks(files, LONG_KEY), [], 'files under .switchyard/ holding a piece of the key');
-        const printed = outputs.map((o) => `${o.stdout}\n${o.stderr}`).join('\n');
-        assert.deepEqual(secretWindows(printed, LONG_KEY), [], 'pieces of the key the CLI printed');
-        // The tool's result was journaled, clipped and summarised, with the key redacted in it.
-        const journal = files.find((f) => f.path === 'runs/t1.1/journal.jsonl')!.text;
-        assert.match(journal, /earlier characters not shown/);
-        assert.match(journal, /Error: authentication failed for the key \[redacted ANTHROPIC_API_KEY\]/);
-        assert.match(journal, /`K=\[redacted ANTHROPIC_API_KEY\]; head/);
-        assert.match(outputs[6]!.stdout, /\+key=\[redacted ANTHROPIC_API_KEY\]/);
-        // The model read the redacted result too.
-        assert.deepEqual(secretWindows(JSON.stringify(t.server.requests[1]!.body.messages.at(-1)), LONG_KEY), []);
-      } finally {
-        await t.cleanup();
-      }
-    },
-  );
+      assert.deepEqual(leaks(files, LONG_KEY), [], 'files under .switchyard/ holding a piece of the key');
+      const printed = outputs.map((o) => `${o.stdout}\n${o.stderr}`).join('\n');
+      assert.deepEqual(secretWindows(printed, LONG_KEY), [], 'pieces of the key the CLI printed');
+      // The tool's result was journaled, clipped and summarised, with the key redacted in it.
+      const journal = files.find((f) => f.path === 'runs/t1.1/journal.jsonl')!.text;
+      assert.match(journal, /earlier characters not shown/);
+      assert.match(journal, /Error: authentication failed for the key \[redacted ANTHROPIC_API_KEY\]/);
+      assert.match(journal, /`K=\[redacted ANTHROPIC_API_KEY\]; head/);
+      assert.match(outputs[6]!.stdout, /\+key=\[redacted ANTHROPIC_API_KEY\]/);
+      // The model read the redacted result too.
+      assert.deepEqual(secretWindows(JSON.stringify(t.server.requests[1]!.body.messages.at(-1)), LONG_KEY), []);
+    } finally {
+      await t.cleanup();
+    }
+  });
 
   it('anthropic: a missing key fails before the run starts, naming the lane and how to set it', async () => {
     const t = await apiLaneProject({ ...API_LANES[0], key: '' }, []);
@@ -240,10 +232,7 @@ describe('API lane secrets', function () {
       assert.match(reason, /^lane "openai-compatible" is misconfigured: /);
       assert.match(
         reason,
-        new RegExp(
-          String.raw`baseUrl: the openai-compatible lane needs "baseUrl", the server's base URL, e\.g\. ` +
-            String.raw`http:\/\/127\.0\.0\.1:8000\/v1`,
-        ),
+        /baseUrl: the openai-compatible lane needs "baseUrl", the server's base URL, e\.g\. http:\/\/127\.0\.0\.1:8000\/v1/,
       );
       assert.match(reason, /model: the openai-compatible lane needs "model", the model id the server knows/);
       assert.equal(state.runs.length, 1, 'a misconfiguration is not retried');

@@ -158,10 +158,9 @@ for (const c of API_LANES) {
           .map((e) => String(e.message));
         assert.ok(
           progress.some((m) =>
-            new RegExp(
-              String.raw`model call failed: connection failed: .*terminated.*; retrying in \d+ ms .*transient ` +
-                String.raw`\(connection-failed\)`,
-            ).test(m),
+            /model call failed: connection failed: .*terminated.*; retrying in \d+ ms .*transient \(connection-failed\)/.test(
+              m,
+            ),
           ),
           progress.join('\n'),
         );
@@ -231,42 +230,39 @@ for (const c of API_LANES) {
       }
     });
 
-    it(
-      '529 overloaded, a 524 from a proxy and an error event ' + 'mid-stream are transient: retried with backoff',
-      async () => {
-        const t = await apiLaneProject(c, [
-          { httpError: { status: 529, type: 'overloaded_error', message: 'Overloaded' } },
-          {
-            httpError: {
-              status: 524,
-              type: '',
-              message: '',
-              rawBody: '<html><body>error code: 524 A timeout occurred</body></html>',
-            },
+    it('529 overloaded, a 524 from a proxy and an error event mid-stream are transient: retried with backoff', async () => {
+      const t = await apiLaneProject(c, [
+        { httpError: { status: 529, type: 'overloaded_error', message: 'Overloaded' } },
+        {
+          httpError: {
+            status: 524,
+            type: '',
+            message: '',
+            rawBody: '<html><body>error code: 524 A timeout occurred</body></html>',
           },
-          { streamError: { type: 'overloaded_error', message: 'Overloaded' } },
-          finish,
-        ]);
-        try {
-          await t.project.addTask({ title: 'x' });
-          await t.project.runQueue();
-          assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
-          const progress = t
-            .laneEvents()
-            .filter((e) => e.type === 'progress')
-            .map((e) => String(e.message))
-            .join('\n');
-          assert.match(progress, /HTTP 529 overloaded_error: Overloaded; retrying .*transient \(overloaded\)/);
-          assert.match(progress, /HTTP 524.*; retrying .*transient \(edge-timeout\)/);
-          assert.match(
-            progress,
-            /stream error overloaded_error: Overloaded; retrying .*transient \(overloaded\), attempt 4 of 4/,
-          );
-        } finally {
-          await t.cleanup();
-        }
-      },
-    );
+        },
+        { streamError: { type: 'overloaded_error', message: 'Overloaded' } },
+        finish,
+      ]);
+      try {
+        await t.project.addTask({ title: 'x' });
+        await t.project.runQueue();
+        assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
+        const progress = t
+          .laneEvents()
+          .filter((e) => e.type === 'progress')
+          .map((e) => String(e.message))
+          .join('\n');
+        assert.match(progress, /HTTP 529 overloaded_error: Overloaded; retrying .*transient \(overloaded\)/);
+        assert.match(progress, /HTTP 524.*; retrying .*transient \(edge-timeout\)/);
+        assert.match(
+          progress,
+          /stream error overloaded_error: Overloaded; retrying .*transient \(overloaded\), attempt 4 of 4/,
+        );
+      } finally {
+        await t.cleanup();
+      }
+    });
 
     it("retries that run out fail the run with the status and the provider's message", async () => {
       const overloaded = { httpError: { status: 529, type: 'overloaded_error', message: 'Overloaded' } };
@@ -284,8 +280,7 @@ for (const c of API_LANES) {
         assert.equal(state.runs[0]!.failureCode, 'lane-exit');
         assert.equal(
           state.tasks[0]!.failureReason,
-          'model call failed after 3 attempt(s): HTTP 529 overloaded_error: Overloaded (transient: overloaded) ' +
-            "(failed 1 attempt, the lane's limit)",
+          "model call failed after 3 attempt(s): HTTP 529 overloaded_error: Overloaded (transient: overloaded) (failed 1 attempt, the lane's limit)",
         );
         assert.equal(t.server.requests.length, 3);
       } finally {
@@ -306,8 +301,7 @@ for (const c of API_LANES) {
         assert.equal(state.runs[0]!.failureCode, 'provider-rejected');
         assert.equal(
           state.tasks[0]!.failureReason,
-          'model call failed after 1 attempt(s): HTTP 401 authentication_error: invalid x-api-key ' +
-            '(permanent: auth-invalid)',
+          'model call failed after 1 attempt(s): HTTP 401 authentication_error: invalid x-api-key (permanent: auth-invalid)',
         );
         assert.equal(t.server.requests.length, 1);
       } finally {

@@ -51,8 +51,7 @@ describe('command lane', () => {
     assert.equal(r.status, 'failed');
     assert.equal(
       r.failureReason,
-      '`for i in 1 2 3 4 5 6 7; do echo "err $i" >&2; done; exit 4` failed with exit code 4; stderr: err 3 ' +
-        '| err 4 | err 5 | err 6 | err 7',
+      '`for i in 1 2 3 4 5 6 7; do echo "err $i" >&2; done; exit 4` failed with exit code 4; stderr: err 3 | err 4 | err 5 | err 6 | err 7',
     );
   });
 

@@ -65,8 +65,7 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     cleanups.push(repo.cleanup, pids.cleanup);
     const d = pids.dir;
     const command = [
-      `if [ -e ${d}/first ]; then (cut -d' ' -f3 /proc/$(cat ${d}/bg.pid)/stat 2>/dev/null || echo gone) ` +
-        `> ${d}/bg-at-retry; echo retried > retried.txt; exit 0; fi`,
+      `if [ -e ${d}/first ]; then (cut -d' ' -f3 /proc/$(cat ${d}/bg.pid)/stat 2>/dev/null || echo gone) > ${d}/bg-at-retry; echo retried > retried.txt; exit 0; fi`,
       `touch ${d}/first`,
       `sh -c 'echo $$ > ${d}/bg.pid; exec sleep 1000' &`,
       `echo $$ > ${d}/lane.pid`,
@@ -135,142 +134,124 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     assert.deepEqual(liveGroupMembers(pgid), [], 'nothing of the first attempt is alive after the takeover');
   }
 
-  it(
-    "SIGKILL of `switchyard run`: the supervisor ends the lane's whole group within 2 s; none is alive " +
-      'after the takeover either',
-    async () => {
-      const t = await setup();
-      const run = t.sy(['run']);
-      const { lane, bg, pgid } = await t.started(run);
-      const killedAt = Date.now();
-      run.kill('SIGKILL');
-      assert.equal((await run).signal, 'SIGKILL');
-      await until(
-        "the lane's group to die with its owner",
-        () => !alive(lane) && !alive(bg) && liveGroupMembers(pgid).length === 0,
-        2_000,
-        10,
-      );
-      console.log(`      group gone ${Date.now() - killedAt} ms after the owner's SIGKILL`);
-      await takeOver(t, pgid);
-    },
-  );
+  it("SIGKILL of `switchyard run`: the supervisor ends the lane's whole group within 2 s; none is alive after the takeover either", async () => {
+    const t = await setup();
+    const run = t.sy(['run']);
+    const { lane, bg, pgid } = await t.started(run);
+    const killedAt = Date.now();
+    run.kill('SIGKILL');
+    assert.equal((await run).signal, 'SIGKILL');
+    await until(
+      "the lane's group to die with its owner",
+      () => !alive(lane) && !alive(bg) && liveGroupMembers(pgid).length === 0,
+      2_000,
+      10,
+    );
+    console.log(`      group gone ${Date.now() - killedAt} ms after the owner's SIGKILL`);
+    await takeOver(t, pgid);
+  });
 
-  it(
-    "kill -9 of the owner's whole process group (what CI runners and `timeout -s KILL` do): the supervisor is not " +
-      "in it, ends the lane's group, and no process of the run is left",
-    async () => {
-      const t = await setup();
-      // The owner leads a group of its own (as a CI job's shell does), so the whole group can be killed at once
-      // without this test's process.
-      const run = execa('node', [cli, 'run', '--repo', t.repo.dir], { reject: false, detached: true });
-      const { lane, bg, pgid } = await t.started(run);
-      const ownerGroup = readProcStat(run.pid!)!.pgrp;
-      assert.equal(ownerGroup, run.pid, 'the owner leads its own group');
-      const supervisor = readProcStat(lane)!.ppid;
-      leftovers.push(supervisor);
-      assert.notEqual(readProcStat(supervisor)!.pgrp, ownerGroup, "the supervisor is not in the owner's group");
-      const killedAt = Date.now();
-      process.kill(-ownerGroup, 'SIGKILL');
-      assert.equal((await run).signal, 'SIGKILL');
-      await until(
-        'every process of the run to be gone',
-        () =>
-          !alive(lane) &&
-          !alive(bg) &&
-          !alive(supervisor) &&
-          liveGroupMembers(pgid).length === 0 &&
-          liveGroupMembers(ownerGroup).length === 0,
-        5_000,
-        10,
-      );
-      console.log(`      run gone ${Date.now() - killedAt} ms after kill -9 of the owner's group`);
-    },
-  );
+  it("kill -9 of the owner's whole process group (what CI runners and `timeout -s KILL` do): the supervisor is not in it, ends the lane's group, and no process of the run is left", async () => {
+    const t = await setup();
+    // The owner leads a group of its own (as a CI job's shell does), so the whole group can be killed at once
+    // without this test's process.
+    const run = execa('node', [cli, 'run', '--repo', t.repo.dir], { reject: false, detached: true });
+    const { lane, bg, pgid } = await t.started(run);
+    const ownerGroup = readProcStat(run.pid!)!.pgrp;
+    assert.equal(ownerGroup, run.pid, 'the owner leads its own group');
+    const supervisor = readProcStat(lane)!.ppid;
+    leftovers.push(supervisor);
+    assert.notEqual(readProcStat(supervisor)!.pgrp, ownerGroup, "the supervisor is not in the owner's group");
+    const killedAt = Date.now();
+    process.kill(-ownerGroup, 'SIGKILL');
+    assert.equal((await run).signal, 'SIGKILL');
+    await until(
+      'every process of the run to be gone',
+      () =>
+        !alive(lane) &&
+        !alive(bg) &&
+        !alive(supervisor) &&
+        liveGroupMembers(pgid).length === 0 &&
+        liveGroupMembers(ownerGroup).length === 0,
+      5_000,
+      10,
+    );
+    console.log(`      run gone ${Date.now() - killedAt} ms after kill -9 of the owner's group`);
+  });
 
-  it(
-    'owner and supervisor both SIGKILLed: the group survives them, and the takeover kills it before it ' +
-      'retries the run',
-    async () => {
-      const t = await setup();
-      const run = t.sy(['run']);
-      const { lane, bg, pgid } = await t.started(run);
-      // The lane's parent is the owner's one supervisor (shared by every group the owner starts): killing it
-      // orphans every group of the run at once.
-      const supervisor = readProcStat(lane)!.ppid;
-      assert.match(
-        readFileSync(`/proc/${supervisor}/cmdline`, 'utf8'),
-        /^[^\0]*node[^\0]*\0-e\0/,
-        "the lane's parent is the supervisor",
-      );
-      assert.equal(readProcStat(supervisor)!.ppid, run.pid, 'started by the `switchyard run` process');
-      // Frozen first, so the owner cannot react to its supervisor's death.
-      process.kill(run.pid!, 'SIGSTOP');
-      process.kill(supervisor, 'SIGKILL');
-      process.kill(run.pid!, 'SIGKILL');
-      assert.equal((await run).signal, 'SIGKILL');
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      assert.ok(
-        alive(lane) && alive(bg),
-        'without its supervisor the group is still alive (what the takeover must handle)',
-      );
-      await takeOver(t, pgid);
-      const seen = readFileSync(join(t.d, 'bg-at-retry'), 'utf8').trim();
-      assert.ok(
-        seen === 'gone' || seen === 'Z',
-        `the background process was dead when the retry started (its state then: ${seen})`,
-      );
-      assert.ok(!alive(lane) && !alive(bg));
-    },
-  );
+  it('owner and supervisor both SIGKILLed: the group survives them, and the takeover kills it before it retries the run', async () => {
+    const t = await setup();
+    const run = t.sy(['run']);
+    const { lane, bg, pgid } = await t.started(run);
+    // The lane's parent is the owner's one supervisor (shared by every group the owner starts): killing it
+    // orphans every group of the run at once.
+    const supervisor = readProcStat(lane)!.ppid;
+    assert.match(
+      readFileSync(`/proc/${supervisor}/cmdline`, 'utf8'),
+      /^[^\0]*node[^\0]*\0-e\0/,
+      "the lane's parent is the supervisor",
+    );
+    assert.equal(readProcStat(supervisor)!.ppid, run.pid, 'started by the `switchyard run` process');
+    // Frozen first, so the owner cannot react to its supervisor's death.
+    process.kill(run.pid!, 'SIGSTOP');
+    process.kill(supervisor, 'SIGKILL');
+    process.kill(run.pid!, 'SIGKILL');
+    assert.equal((await run).signal, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.ok(
+      alive(lane) && alive(bg),
+      'without its supervisor the group is still alive (what the takeover must handle)',
+    );
+    await takeOver(t, pgid);
+    const seen = readFileSync(join(t.d, 'bg-at-retry'), 'utf8').trim();
+    assert.ok(
+      seen === 'gone' || seen === 'Z',
+      `the background process was dead when the retry started (its state then: ${seen})`,
+    );
+    assert.ok(!alive(lane) && !alive(bg));
+  });
 
-  it(
-    "a process the lane forks is dead before the run's change is committed: its late write is in no commit " +
-      'and not in the worktree',
-    async () => {
-      const repo = await makeTempRepo();
-      const pids = await makeTempDir();
-      cleanups.push(repo.cleanup, pids.cleanup);
-      const registry = new LaneRegistry();
-      const { createCommandLane } = await import('../../../plugins/command');
-      registry.register(createCommandLane());
-      // The background process ignores SIGTERM (so does its sleep, which inherits the ignored signal): it takes the
-      // SIGKILL.
-      const d = pids.dir;
-      const command =
-        `echo $$ > ${d}/lane.pid; (trap '' TERM; sleep 4 & echo $! > ${d}/bg.pid; wait; echo late > late.txt) ` +
-        `& while [ ! -s ${d}/bg.pid ]; do sleep 0.05; done; echo done > work.txt`;
-      const project = await Project.open(repo.dir, { registry });
-      await project.updateSettings((s) =>
-        Object.assign(s, { defaultLane: 'command', laneSettings: { command: { command } } }),
-      );
-      await project.addTask({ title: 'late writer' });
-      const started = Date.now();
-      await project.runQueue();
-      const state = await project.state();
-      assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
-      const bg = pidIn(join(d, 'bg.pid'));
-      const pgid = pidIn(join(d, 'lane.pid'));
-      leftovers.push(bg);
-      assert.ok(!alive(bg), 'the background process is dead once the run is done');
-      assert.deepEqual(liveGroupMembers(pgid), [], "nothing of the lane's group is alive");
-      assert.ok(Date.now() - started >= 2_000, 'it ignored SIGTERM and was killed after the grace period');
-      const run = state.runs[0]!;
-      const files = (await repo.git.raw(['ls-tree', '-r', '--name-only', run.headCommit!])).trim().split('\n');
-      assert.ok(
-        files.includes('work.txt') && !files.includes('late.txt'),
-        `the run's commit holds the lane's work only: ${files.join(', ')}`,
-      );
-      // Past the moment the background process would have written.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 5_000 - Date.now())));
-      assert.ok(!existsSync(join(run.worktree, 'late.txt')), 'nothing wrote into the worktree after the run');
-      assert.ok(!existsSync(join(repo.dir, 'late.txt')));
-      const everywhere = await repo.git.raw(['log', '--all', '--name-only', '--format=']);
-      assert.match(everywhere, /^work\.txt$/m);
-      assert.doesNotMatch(everywhere, /late\.txt/, 'no commit on any branch has the late file');
-      await project.close();
-    },
-  );
+  it("a process the lane forks is dead before the run's change is committed: its late write is in no commit and not in the worktree", async () => {
+    const repo = await makeTempRepo();
+    const pids = await makeTempDir();
+    cleanups.push(repo.cleanup, pids.cleanup);
+    const registry = new LaneRegistry();
+    const { createCommandLane } = await import('../../../plugins/command');
+    registry.register(createCommandLane());
+    // The background process ignores SIGTERM (so does its sleep, which inherits the ignored signal): it takes the
+    // SIGKILL.
+    const d = pids.dir;
+    const command = `echo $$ > ${d}/lane.pid; (trap '' TERM; sleep 4 & echo $! > ${d}/bg.pid; wait; echo late > late.txt) & while [ ! -s ${d}/bg.pid ]; do sleep 0.05; done; echo done > work.txt`;
+    const project = await Project.open(repo.dir, { registry });
+    await project.updateSettings((s) =>
+      Object.assign(s, { defaultLane: 'command', laneSettings: { command: { command } } }),
+    );
+    await project.addTask({ title: 'late writer' });
+    const started = Date.now();
+    await project.runQueue();
+    const state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+    const bg = pidIn(join(d, 'bg.pid'));
+    const pgid = pidIn(join(d, 'lane.pid'));
+    leftovers.push(bg);
+    assert.ok(!alive(bg), 'the background process is dead once the run is done');
+    assert.deepEqual(liveGroupMembers(pgid), [], "nothing of the lane's group is alive");
+    assert.ok(Date.now() - started >= 2_000, 'it ignored SIGTERM and was killed after the grace period');
+    const run = state.runs[0]!;
+    const files = (await repo.git.raw(['ls-tree', '-r', '--name-only', run.headCommit!])).trim().split('\n');
+    assert.ok(
+      files.includes('work.txt') && !files.includes('late.txt'),
+      `the run's commit holds the lane's work only: ${files.join(', ')}`,
+    );
+    // Past the moment the background process would have written.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 5_000 - Date.now())));
+    assert.ok(!existsSync(join(run.worktree, 'late.txt')), 'nothing wrote into the worktree after the run');
+    assert.ok(!existsSync(join(repo.dir, 'late.txt')));
+    const everywhere = await repo.git.raw(['log', '--all', '--name-only', '--format=']);
+    assert.match(everywhere, /^work\.txt$/m);
+    assert.doesNotMatch(everywhere, /late\.txt/, 'no commit on any branch has the late file');
+    await project.close();
+  });
 
   it('a CLI lane (the claude stand-in) and the process it spawned die with `switchyard run` within 2 s', async () => {
     const repo = await makeTempRepo();

@@ -161,8 +161,7 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
   it(`an escaped process holding the pipes delays \`done\` by about OUTPUT_CAP_MS (${OUTPUT_CAP_MS} ms)`, async () => {
     // The leader waits for the pid file: until then the process may not have left the group yet.
     const group = start(
-      "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & " +
-        'while [ ! -s escaped.pid ]; do sleep 0.05; done; echo leader',
+      "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.05; done; echo leader",
     );
     const out = collect(group.stdout);
     const escaped = await untilValue('the escaped process', () => {

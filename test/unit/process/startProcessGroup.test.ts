@@ -41,23 +41,20 @@ describe("startProcessGroup (the supervisor between Switchyard and a run's proce
     await tmp.cleanup();
   });
 
-  it(
-    'passes stdin, stdout, stderr and the exit code through, with ' + 'exactly the given environment (no HOME)',
-    async () => {
-      const group = startProcessGroup({
-        file: 'cat; echo "err $FOO $HOME" >&2; exit 7',
-        shell: true,
-        cwd: tmp.dir,
-        env: { ...env, FOO: 'bar' },
-        input: 'spec text\n',
-      });
-      const [out, err, end] = await Promise.all([collect(group.stdout), collect(group.stderr), group.done]);
-      assert.deepEqual(
-        { out, err, end },
-        { out: 'spec text\n', err: 'err bar \n', end: { exitCode: 7, signal: undefined } },
-      );
-    },
-  );
+  it('passes stdin, stdout, stderr and the exit code through, with exactly the given environment (no HOME)', async () => {
+    const group = startProcessGroup({
+      file: 'cat; echo "err $FOO $HOME" >&2; exit 7',
+      shell: true,
+      cwd: tmp.dir,
+      env: { ...env, FOO: 'bar' },
+      input: 'spec text\n',
+    });
+    const [out, err, end] = await Promise.all([collect(group.stdout), collect(group.stderr), group.done]);
+    assert.deepEqual(
+      { out, err, end },
+      { out: 'spec text\n', err: 'err bar \n', end: { exitCode: 7, signal: undefined } },
+    );
+  });
 
   it('reports the signal that ended the program, and why a program could not start', async () => {
     const killed = startProcessGroup({ file: 'kill -TERM $$', shell: true, cwd: tmp.dir, env });

@@ -13,44 +13,32 @@ type Expected = [cls: 'transient' | 'ci-pending' | 'permanent', rule: string];
 const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
   // GitHub: required checks not reported yet (singular and plural) → wait and retry
   {
-    text:
-      'PUT https://api.github.com/repos/claroline/Claroline/pulls/850/merge 405: Required status check ' +
-      '"continuous-integration/travis-ci" is expected',
+    text: 'PUT https://api.github.com/repos/claroline/Claroline/pulls/850/merge 405: Required status check "continuous-integration/travis-ci" is expected',
     expect: ['ci-pending', 'required-check-expected'],
     source: 'https://github.com/claroline/Distribution/issues/492',
   },
   {
-    text:
-      `405 {'message': 'Required status check "Codacy/PR Quality Review" is expected.', ` +
-      `'documentation_url': 'https://help.github.com/articles/about-protected-branches'}`,
+    text: `405 {'message': 'Required status check "Codacy/PR Quality Review" is expected.', 'documentation_url': 'https://help.github.com/articles/about-protected-branches'}`,
     expect: ['ci-pending', 'required-check-expected'],
     source: 'https://github.com/PennyDreadfulMTG/Penny-Dreadful-Tools/issues/6226',
   },
   {
-    text:
-      'java.io.IOException: {"message":"Required status check \\"Swift Test OS X Platform (smoke test)\\" ' +
-      'is expected","documentation_url":"https://help.github.com/articles/about-protected-branches"}',
+    text: 'java.io.IOException: {"message":"Required status check \\"Swift Test OS X Platform (smoke test)\\" is expected","documentation_url":"https://help.github.com/articles/about-protected-branches"}',
     expect: ['ci-pending', 'required-check-expected'],
     source: 'https://github.com/swiftlang/swift/pull/4459',
   },
   {
-    text:
-      'remote: error: GH006: Protected branch update failed for refs/heads/lede-17.01.\nremote: error: ' +
-      'Required status check "DCO" is expected.',
+    text: 'remote: error: GH006: Protected branch update failed for refs/heads/lede-17.01.\nremote: error: Required status check "DCO" is expected.',
     expect: ['ci-pending', 'required-check-expected'],
     source: 'https://github.com/openwrt/packages/issues/7624',
   },
   {
-    text:
-      'Merge failed (attempt 1/3): 2 of 2 required status checks are expected. - ' +
-      'https://docs.github.com/articles/about-protected-branches',
+    text: 'Merge failed (attempt 1/3): 2 of 2 required status checks are expected. - https://docs.github.com/articles/about-protected-branches',
     expect: ['ci-pending', 'required-check-expected'],
     source: 'https://github.com/akheron/dependabot-cron-action/issues/11',
   },
   {
-    text:
-      'GitHub rejects the merge with code 405: Repository rule violations found... Required status check ' +
-      '"<check>" is expected.',
+    text: 'GitHub rejects the merge with code 405: Repository rule violations found... Required status check "<check>" is expected.',
     expect: ['ci-pending', 'required-check-expected'],
     source: 'https://github.com/akuity/kargo/issues/6397',
   },
@@ -62,10 +50,7 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
 
   // GitHub: policy refusals → permanent
   {
-    text:
-      'remote: error: GH013: Repository rule violations found for refs/heads/main.\nremote: - Changes must ' +
-      'be made through a pull request.\nremote: - 12 of 12 required status checks are expected.\nremote: - ' +
-      'Code scanning is waiting for results from CodeQL for the commit cfbb5c1.',
+    text: 'remote: error: GH013: Repository rule violations found for refs/heads/main.\nremote: - Changes must be made through a pull request.\nremote: - 12 of 12 required status checks are expected.\nremote: - Code scanning is waiting for results from CodeQL for the commit cfbb5c1.',
     expect: ['permanent', 'pull-request-required'],
     source: 'https://github.com/gleam-lang/gleam/pull/6080',
   },
@@ -75,24 +60,17 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
     source: 'https://github.com/cli/cli/issues/8206',
   },
   {
-    text:
-      'remote: error: GH006: Protected branch update failed for refs/heads/main.\nremote: error: Commits ' +
-      'must have valid signatures.',
+    text: 'remote: error: GH006: Protected branch update failed for refs/heads/main.\nremote: error: Commits must have valid signatures.',
     expect: ['permanent', 'signature-required'],
     source: 'https://github.com/sustainable-computing-io/kepler/pull/240',
   },
   {
-    text:
-      'remote: error: GH006: Protected branch update failed for refs/heads/update-cacert-pem.\nremote: - ' +
-      'Commits must have verified signatures.\nremote:   Found 1 violation:',
+    text: 'remote: error: GH006: Protected branch update failed for refs/heads/update-cacert-pem.\nremote: - Commits must have verified signatures.\nremote:   Found 1 violation:',
     expect: ['permanent', 'signature-required'],
     source: 'https://github.com/Chia-Network/chia-blockchain/pull/19896',
   },
   {
-    text:
-      "PUT https://api.github.com/repos/claroline/Claroline/pulls/835/merge 405: You're not authorized to " +
-      'push to this branch. Visit https://help.github.com/articles/about-protected-branches/ for more ' +
-      'information.',
+    text: "PUT https://api.github.com/repos/claroline/Claroline/pulls/835/merge 405: You're not authorized to push to this branch. Visit https://help.github.com/articles/about-protected-branches/ for more information.",
     expect: ['permanent', 'permission-denied'],
     source: 'https://github.com/claroline/Distribution/issues/492',
   },
@@ -117,10 +95,7 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
     source: 'https://github.com/kevgo/prettifier/issues/94',
   },
   {
-    text:
-      ' ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to ' +
-      "'git@github.com:REDACTED/my-pihole-lists.git'\nhint: Updates were rejected because the tip of your " +
-      'current branch is behind',
+    text: " ! [rejected]        main -> main (non-fast-forward)\nerror: failed to push some refs to 'git@github.com:REDACTED/my-pihole-lists.git'\nhint: Updates were rejected because the tip of your current branch is behind",
     expect: ['permanent', 'push-rejected'],
     source: 'https://github.com/stevejenkins/pihole-cloudsync/issues/21',
   },
@@ -142,26 +117,17 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
     source: 'https://github.com/abhishekpatel946/Smart-Vehicle-Fleet-Manager/issues/86',
   },
   {
-    text:
-      '{"error": {"message": "You exceeded your current quota, please check your plan and billing ' +
-      'details.", "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}}',
+    text: '{"error": {"message": "You exceeded your current quota, please check your plan and billing details.", "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}}',
     expect: ['permanent', 'quota-exhausted'],
     source: 'https://github.com/ChatGPTNextWeb/NextChat/issues/3123',
   },
   {
-    text:
-      'Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: ' +
-      '219898 tokens > 200000 maximum"},"request_id":"req_011CVjxiYzEFcAQC4Fk87zw2"}',
+    text: 'Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 219898 tokens > 200000 maximum"},"request_id":"req_011CVjxiYzEFcAQC4Fk87zw2"}',
     expect: ['permanent', 'context-too-long'],
     source: 'https://github.com/earendil-works/pi/issues/102',
   },
   {
-    text:
-      "RateLimitError: Error code: 429 - {'error': {'message': 'Request too large for gpt-4o in " +
-      'organization org-78asdf87asdf9aaa8976 on tokens per min (TPM): Limit 30000, Requested 31538. The ' +
-      'input or output tokens must be reduced in order to run successfully. Visit ' +
-      "https://platform.openai.com/account/rate-limits to learn more.', 'type': 'tokens', 'param': None, " +
-      "'code': 'rate_limit_exceeded'}}",
+    text: "RateLimitError: Error code: 429 - {'error': {'message': 'Request too large for gpt-4o in organization org-78asdf87asdf9aaa8976 on tokens per min (TPM): Limit 30000, Requested 31538. The input or output tokens must be reduced in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more.', 'type': 'tokens', 'param': None, 'code': 'rate_limit_exceeded'}}",
     expect: ['permanent', 'context-too-long'],
     source: 'https://github.com/TheR1D/shell_gpt/issues/653',
   },
@@ -214,9 +180,7 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
     source: 'https://github.com/upleveled/notion-backup/issues/349',
   },
   {
-    text:
-      '[API Error: got status: UNAVAILABLE. {"error":{"code":503,"message":"The model is overloaded. Please ' +
-      'try again later.","status":"UNAVAILABLE"}}]',
+    text: '[API Error: got status: UNAVAILABLE. {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}]',
     expect: ['transient', 'overloaded'],
     source: 'https://github.com/google-gemini/gemini-cli/issues/5191',
   },
@@ -228,25 +192,17 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
 
   // Rate limits → transient
   {
-    text:
-      '429 Rate limit reached for gpt-4o in organization org-uOtiSEwvUnroadaOnJJquBEC on tokens per min ' +
-      '(TPM): Limit 30000, Used 29937, Requested 385. Please try again in 644ms.',
+    text: '429 Rate limit reached for gpt-4o in organization org-uOtiSEwvUnroadaOnJJquBEC on tokens per min (TPM): Limit 30000, Used 29937, Requested 385. Please try again in 644ms.',
     expect: ['transient', 'rate-limited'],
     source: 'https://github.com/BuilderIO/micro-agent/issues/86',
   },
   {
-    text:
-      '{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization ' +
-      '(c26fc127-ba09-49d3-a086-a2f26380d5e7) of 30,000 input tokens per minute. For details, refer to: ' +
-      'https://docs.claude.com/en/api/rate-limits."}',
+    text: '{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization (c26fc127-ba09-49d3-a086-a2f26380d5e7) of 30,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits."}',
     expect: ['transient', 'rate-limited'],
     source: 'https://github.com/continuedev/continue/issues/9623',
   },
   {
-    text:
-      '{"error":{"message":"{\\n  \\"error\\": {\\n    \\"code\\": 429,\\n    \\"message\\": \\"Resource ' +
-      'has been exhausted (e.g. check quota).\\",\\n    \\"status\\": \\"RESOURCE_EXHAUSTED\\"\\n  ' +
-      '}\\n}\\n","code":429,"status":"Too Many Requests"}}',
+    text: '{"error":{"message":"{\\n  \\"error\\": {\\n    \\"code\\": 429,\\n    \\"message\\": \\"Resource has been exhausted (e.g. check quota).\\",\\n    \\"status\\": \\"RESOURCE_EXHAUSTED\\"\\n  }\\n}\\n","code":429,"status":"Too Many Requests"}}',
     expect: ['transient', 'rate-limited'],
     source: 'https://github.com/continuedev/continue/issues/10560',
   },
@@ -260,25 +216,19 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
     source: 'https://github.com/Orobas42/GitShodanKey/issues/3',
   },
   {
-    text:
-      "API rate limit exceeded for xxx.xxx.xxx.xxx. (But here's the good news: Authenticated requests get a " +
-      'higher rate limit. Check out the documentation for more details.)',
+    text: "API rate limit exceeded for xxx.xxx.xxx.xxx. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
     expect: ['transient', 'rate-limited'],
     source: 'https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api',
   },
   {
-    text:
-      'toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating ' +
-      'and upgrading: https://www.docker.com/increase-rate-limit',
+    text: 'toomanyrequests: You have reached your pull rate limit. You may increase the limit by authenticating and upgrading: https://www.docker.com/increase-rate-limit',
     expect: ['transient', 'rate-limited'],
     source: 'https://docs.docker.com/docker-hub/usage/',
   },
 
   // 5xx → transient
   {
-    text:
-      'API Error (502 <html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad ' +
-      'Gateway</h1></center>\n<hr><center>cloudflare</center>',
+    text: 'API Error (502 <html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n<hr><center>cloudflare</center>',
     expect: ['transient', 'server-error'],
     source: 'https://github.com/anthropics/claude-code/issues/3919',
   },
@@ -290,9 +240,7 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
 
   // Connections and streams → transient
   {
-    text:
-      'API Error: The socket connection was closed unexpectedly. For more information, pass `verbose: true` ' +
-      'in the second argument to fetch()',
+    text: 'API Error: The socket connection was closed unexpectedly. For more information, pass `verbose: true` in the second argument to fetch()',
     expect: ['transient', 'connection-failed'],
     source: 'https://github.com/anthropics/claude-code/issues/60821',
   },
@@ -317,9 +265,7 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
     source: 'https://github.com/octokit/octokit.js/issues/1648',
   },
   {
-    text:
-      'error: RPC failed; curl 92 HTTP/2 stream 0 was not closed cleanly: CANCEL (err 8)\nfatal: the remote ' +
-      'end hung up unexpectedly',
+    text: 'error: RPC failed; curl 92 HTTP/2 stream 0 was not closed cleanly: CANCEL (err 8)\nfatal: the remote end hung up unexpectedly',
     expect: ['transient', 'connection-failed'],
     source: 'https://github.com/desktop/desktop/issues/12186',
   },
@@ -329,9 +275,7 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
     source: 'https://github.com/Wei-Shaw/claude-relay-service/issues/435',
   },
   {
-    text:
-      '⚠️ stream error: stream disconnected before completion: stream closed before response.completed; ' +
-      'retrying 1/5 in 202ms…',
+    text: '⚠️ stream error: stream disconnected before completion: stream closed before response.completed; retrying 1/5 in 202ms…',
     expect: ['transient', 'stream-aborted'],
     source: 'https://github.com/Wei-Shaw/claude-relay-service/issues/435',
   },
@@ -353,44 +297,32 @@ const REAL_WORLD: { text: string; expect: Expected; source: string }[] = [
 
   // What the claude-code lane reports from Claude Code 2.1.332 (run against a local server) and the codex CLI.
   {
-    text:
-      'claude reported: API error (connection_failed): API Error: Unable to connect to API ' +
-      '(ConnectionRefused); claude exited with code 1; no stderr output',
+    text: 'claude reported: API error (connection_failed): API Error: Unable to connect to API (ConnectionRefused); claude exited with code 1; no stderr output',
     expect: ['transient', 'connection-failed'],
     source: 'Claude Code 2.1.332 (Bun fetch error code), test/fixtures/cli-streams/claude/real-2.1.332',
   },
   {
-    text:
-      'claude reported: API error (HTTP 529 overloaded_error): API Error: 529 overloaded_error msg. This is ' +
-      'a server-side issue, usually temporary',
+    text: 'claude reported: API error (HTTP 529 overloaded_error): API Error: 529 overloaded_error msg. This is a server-side issue, usually temporary',
     expect: ['transient', 'overloaded'],
     source: 'Claude Code 2.1.332 against a local server',
   },
   {
-    text:
-      'claude reported: API error (HTTP 400 invalid_request_error): API Error: 400 invalid_request_error ' +
-      'msg; claude exited with code 1',
+    text: 'claude reported: API error (HTTP 400 invalid_request_error): API Error: 400 invalid_request_error msg; claude exited with code 1',
     expect: ['permanent', 'client-error'],
     source: 'Claude Code 2.1.332 against a local server: the status read from the failure text',
   },
   {
-    text:
-      'claude reported: [ede_diagnostic] result_type=user last_content_type=tool_result ' +
-      'stop_reason=tool_use; claude exited with code 1',
+    text: 'claude reported: [ede_diagnostic] result_type=user last_content_type=tool_result stop_reason=tool_use; claude exited with code 1',
     expect: ['transient', 'agent-turn-ended'],
     source: 'Claude Code 2.1.332 binary: the error_during_execution diagnostic',
   },
   {
-    text:
-      'claude reported: invalid x-api-key; [ede_diagnostic] result_type=assistant last_content_type=text ' +
-      'stop_reason=null',
+    text: 'claude reported: invalid x-api-key; [ede_diagnostic] result_type=assistant last_content_type=text stop_reason=null',
     expect: ['permanent', 'auth-invalid'],
     source: 'a real cause next to the diagnostic wins',
   },
   {
-    text:
-      'codex reported: thread/resume failed: thread 0199a213-81c0-7800-8aa1-bbab2a035a53 already has an ' +
-      'active writer (code -32600)',
+    text: 'codex reported: thread/resume failed: thread 0199a213-81c0-7800-8aa1-bbab2a035a53 already has an active writer (code -32600)',
     expect: ['transient', 'session-busy'],
     source: 'codex 0.171.0 resuming a session an orphaned process still holds (issue 19)',
   },
@@ -445,8 +377,7 @@ describe('classify(error)', () => {
     it("reads the retry window stated in Cloudflare's JSON error body (522 connection_timeout)", () => {
       // https://github.com/anthropics/claude-code/issues/67341
       const body =
-        'API Error: 522 {"title":"Error 522: Connection timed ' +
-        'out","status":522,"error_code":522,"error_name":"connection_timeout","retryable":true,"retry_after":120}';
+        'API Error: 522 {"title":"Error 522: Connection timed out","status":522,"error_code":522,"error_name":"connection_timeout","retryable":true,"retry_after":120}';
       const c = classify(body);
       assert.equal(c.rule, 'edge-timeout');
       assert.equal(c.retryAfterMs, 120_000);

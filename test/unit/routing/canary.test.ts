@@ -65,38 +65,34 @@ describe('routing as data and canaries', () => {
     assert.deepEqual(back.next, start.previous);
   });
 
-  it(
-    'thresholds change only as a recorded change with a reason; a second canary or a default-lane flip ' +
-      'during one is refused',
-    async () => {
-      const store = await ProjectStore.open(tmp.dir);
-      await startCanary(store, registry(), 'cheap', DEFAULT_CANARY_THRESHOLDS, author);
-      await assert.rejects(changeCanaryThresholds(store, { holdBelow: 0.5 }, { who: 'x', why: ' ' }), /needs a reason/);
-      const change = await changeCanaryThresholds(
-        store,
-        { holdBelow: 0.5 },
-        { who: 'lead@example.com', why: 'agreed with the team' },
-      );
-      assert.equal(change.previous.canary?.holdBelow, 0.7);
-      assert.equal(change.next.canary?.holdBelow, 0.5);
-      assert.deepEqual(
-        (await store.read()).routing.history.map((c) => c.kind),
-        ['canary-start', 'canary-thresholds'],
-      );
-      await assert.rejects(
-        startCanary(store, registry(), 'command', DEFAULT_CANARY_THRESHOLDS, author),
-        /already running/,
-      );
-      await assert.rejects(
-        setDefaultLaneRecorded(store, registry(), 'command', author),
-        /a canary of lane "cheap" is running/,
-      );
-      await assert.rejects(
-        startCanary(store, registry(), 'nope', DEFAULT_CANARY_THRESHOLDS, author),
-        /unknown lane "nope"/,
-      );
-    },
-  );
+  it('thresholds change only as a recorded change with a reason; a second canary or a default-lane flip during one is refused', async () => {
+    const store = await ProjectStore.open(tmp.dir);
+    await startCanary(store, registry(), 'cheap', DEFAULT_CANARY_THRESHOLDS, author);
+    await assert.rejects(changeCanaryThresholds(store, { holdBelow: 0.5 }, { who: 'x', why: ' ' }), /needs a reason/);
+    const change = await changeCanaryThresholds(
+      store,
+      { holdBelow: 0.5 },
+      { who: 'lead@example.com', why: 'agreed with the team' },
+    );
+    assert.equal(change.previous.canary?.holdBelow, 0.7);
+    assert.equal(change.next.canary?.holdBelow, 0.5);
+    assert.deepEqual(
+      (await store.read()).routing.history.map((c) => c.kind),
+      ['canary-start', 'canary-thresholds'],
+    );
+    await assert.rejects(
+      startCanary(store, registry(), 'command', DEFAULT_CANARY_THRESHOLDS, author),
+      /already running/,
+    );
+    await assert.rejects(
+      setDefaultLaneRecorded(store, registry(), 'command', author),
+      /a canary of lane "cheap" is running/,
+    );
+    await assert.rejects(
+      startCanary(store, registry(), 'nope', DEFAULT_CANARY_THRESHOLDS, author),
+      /unknown lane "nope"/,
+    );
+  });
 
   it('the report computes its numbers from recorded runs: 9 of 25 canary vs 25 of 30 baseline is HOLD', () => {
     const start = Date.parse('2026-11-01T00:00:00Z');

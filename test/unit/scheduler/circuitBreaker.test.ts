@@ -43,23 +43,19 @@ describe('circuit breaker: open, probe, gradual close', () => {
     assert.equal(breakerAllows(b, 1, 10_003, settings).allow, false, 'one probe at a time');
   });
 
-  it(
-    'half-open: successes widen the allowance 1, 2, 4 and close it after closeAfter; a failed probe opens it ' +
-      'again',
-    () => {
-      const b = { state: 'half-open' as const, since: new Date(0).toISOString(), recent: [], successes: 0, opened: 1 };
-      assert.equal(breakerAllows(b, 1, 0, settings).allow, false);
-      let next = breakerAfterSuccess(b, 1, settings)!;
-      assert.equal(next.state, 'half-open');
-      assert.equal(breakerAllows(next, 1, 2, settings).allow, true, 'two at once after one success');
-      assert.equal(breakerAllows(next, 2, 2, settings).allow, false);
-      next = breakerAfterSuccess(next, 3, settings)!;
-      assert.equal(breakerAllows(next, 3, 4, settings).allow, true, 'four at once after two');
-      next = breakerAfterSuccess(next, 5, settings)!;
-      assert.equal(next.state, 'closed');
-      const reopened = breakerAfterFailure(b, 'x', 9, settings);
-      assert.equal(reopened.state, 'open');
-      assert.equal(reopened.opened, 2);
-    },
-  );
+  it('half-open: successes widen the allowance 1, 2, 4 and close it after closeAfter; a failed probe opens it again', () => {
+    const b = { state: 'half-open' as const, since: new Date(0).toISOString(), recent: [], successes: 0, opened: 1 };
+    assert.equal(breakerAllows(b, 1, 0, settings).allow, false);
+    let next = breakerAfterSuccess(b, 1, settings)!;
+    assert.equal(next.state, 'half-open');
+    assert.equal(breakerAllows(next, 1, 2, settings).allow, true, 'two at once after one success');
+    assert.equal(breakerAllows(next, 2, 2, settings).allow, false);
+    next = breakerAfterSuccess(next, 3, settings)!;
+    assert.equal(breakerAllows(next, 3, 4, settings).allow, true, 'four at once after two');
+    next = breakerAfterSuccess(next, 5, settings)!;
+    assert.equal(next.state, 'closed');
+    const reopened = breakerAfterFailure(b, 'x', 9, settings);
+    assert.equal(reopened.state, 'open');
+    assert.equal(reopened.opened, 2);
+  });
 });

@@ -12,35 +12,31 @@ const interrupted = {
 };
 
 describe('interruptions are host faults: no breaker, no attempt', () => {
-  it(
-    `an interrupted run spends no attempt and leaves the breaker alone, up to ${FREE_INTERRUPTIONS} in a ` +
-      `row; then it counts`,
-    () => {
-      const state = stateWith([{ title: 'x', lane: 'a' }]);
-      const task = state.tasks[0]!;
-      const reg = registry({ id: 'a', cap: 1 });
-      for (let i = 1; i < FREE_INTERRUPTIONS; i++) {
-        const run = newRun(state, task, opts);
-        assert.equal(run.attempt, 1, `run ${i}: still the first attempt`);
-        if (i > 1)
-          assert.match(
-            run.retryReason!,
-            /^follows an interruption of t1\.\d \(not counted as an attempt\): the process that owned/,
-          );
-        const line = finishRun(state, reg, run.id, interrupted, { now: 2_000 + i });
-        assert.match(line, /back to READY: run t1\.\d was interrupted, a host fault that spends no attempt/);
-        assert.equal(task.state, 'READY');
-        assert.equal(task.attempts, 0);
-        assert.equal(task.retryAt, undefined, 'no backoff');
-        assert.equal(state.breakers.a, undefined, 'the breaker saw nothing');
-      }
-      const last = newRun(state, task, opts);
-      finishRun(state, reg, last.id, interrupted, { now: 9_000 });
-      assert.equal(task.state, 'FAILED', `the ${FREE_INTERRUPTIONS}th interruption in a row counts: cap 1 is spent`);
-      assert.match(task.failureReason!, /\(failed 1 attempt, the lane's limit\)$/);
-      assert.equal(state.breakers.a, undefined);
-    },
-  );
+  it(`an interrupted run spends no attempt and leaves the breaker alone, up to ${FREE_INTERRUPTIONS} in a row; then it counts`, () => {
+    const state = stateWith([{ title: 'x', lane: 'a' }]);
+    const task = state.tasks[0]!;
+    const reg = registry({ id: 'a', cap: 1 });
+    for (let i = 1; i < FREE_INTERRUPTIONS; i++) {
+      const run = newRun(state, task, opts);
+      assert.equal(run.attempt, 1, `run ${i}: still the first attempt`);
+      if (i > 1)
+        assert.match(
+          run.retryReason!,
+          /^follows an interruption of t1\.\d \(not counted as an attempt\): the process that owned/,
+        );
+      const line = finishRun(state, reg, run.id, interrupted, { now: 2_000 + i });
+      assert.match(line, /back to READY: run t1\.\d was interrupted, a host fault that spends no attempt/);
+      assert.equal(task.state, 'READY');
+      assert.equal(task.attempts, 0);
+      assert.equal(task.retryAt, undefined, 'no backoff');
+      assert.equal(state.breakers.a, undefined, 'the breaker saw nothing');
+    }
+    const last = newRun(state, task, opts);
+    finishRun(state, reg, last.id, interrupted, { now: 9_000 });
+    assert.equal(task.state, 'FAILED', `the ${FREE_INTERRUPTIONS}th interruption in a row counts: cap 1 is spent`);
+    assert.match(task.failureReason!, /\(failed 1 attempt, the lane's limit\)$/);
+    assert.equal(state.breakers.a, undefined);
+  });
 
   it('a lane failure between interruptions resets the count and still opens the breaker as before', () => {
     const state = stateWith([

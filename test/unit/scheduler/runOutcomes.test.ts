@@ -20,20 +20,17 @@ describe('run outcomes: STALE_RESULT, retries, fix attempts, fallback, blocking'
     assert.match(line, /was canceled while the run was under way: result kept as STALE_RESULT, not integrated/);
   });
 
-  it(
-    'a result whose input hash no longer matches the task is STALE_RESULT; the task runs again on its new ' + 'input',
-    () => {
-      const state = stateWith([{ title: 'x', spec: 'old', lane: 'a' }]);
-      const task = state.tasks[0]!;
-      const run = newRun(state, task, opts());
-      task.spec.spec = 'new instructions';
-      const line = finishRun(state, registry({ id: 'a', cap: 2 }), run.id, { ok: true }, noJitter);
-      assert.equal(runOf(state, run.id).state, 'STALE_RESULT');
-      assert.equal(task.state, 'READY');
-      assert.equal(task.attempts, 0, 'the stale attempt does not count');
-      assert.match(line, /input changed while the run was under way/);
-    },
-  );
+  it('a result whose input hash no longer matches the task is STALE_RESULT; the task runs again on its new input', () => {
+    const state = stateWith([{ title: 'x', spec: 'old', lane: 'a' }]);
+    const task = state.tasks[0]!;
+    const run = newRun(state, task, opts());
+    task.spec.spec = 'new instructions';
+    const line = finishRun(state, registry({ id: 'a', cap: 2 }), run.id, { ok: true }, noJitter);
+    assert.equal(runOf(state, run.id).state, 'STALE_RESULT');
+    assert.equal(task.state, 'READY');
+    assert.equal(task.attempts, 0, 'the stale attempt does not count');
+    assert.match(line, /input changed while the run was under way/);
+  });
 
   it('a transient lane error is retried with backoff; a permanent one is not', () => {
     const state = stateWith([

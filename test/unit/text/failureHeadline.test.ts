@@ -12,9 +12,7 @@ describe('a failure in plain words', () => {
   it('leads with the first error the command lane found in the output, when it names one', () => {
     assert.deepEqual(
       failureHeadline(
-        '`sh /tmp/ws/missingKey.sh` failed with exit code 1: error: OPENAI_API_KEY is not set; stderr: error: ' +
-          'OPENAI_API_KEY is not set (not retried: permanent (key-missing: an API key or token the agent needs is ' +
-          'not set: set it (Set API Key, or the environment)))',
+        '`sh /tmp/ws/missingKey.sh` failed with exit code 1: error: OPENAI_API_KEY is not set; stderr: error: OPENAI_API_KEY is not set (not retried: permanent (key-missing: an API key or token the agent needs is not set: set it (Set API Key, or the environment)))',
       ),
       { reason: 'error: OPENAI_API_KEY is not set', how: 'exit code 1' },
     );
@@ -22,9 +20,7 @@ describe('a failure in plain words', () => {
 
   it("drops the retry policy's notes and a breaker's news", () => {
     const raw =
-      '`node agent.mjs` failed with exit code 2; stderr: error: missing key | see the docs; breaker on lane command ' +
-      'closed after 3 successful probe run(s) (not retried: permanent (key-missing: an API key or token the agent ' +
-      'needs is not set: set it (Set API Key, or the environment)))';
+      '`node agent.mjs` failed with exit code 2; stderr: error: missing key | see the docs; breaker on lane command closed after 3 successful probe run(s) (not retried: permanent (key-missing: an API key or token the agent needs is not set: set it (Set API Key, or the environment)))';
     const headline = failureHeadline(raw);
     assert.equal(headline.reason, 'error: missing key; see the docs');
     assert.doesNotMatch(JSON.stringify(headline), /not retried|breaker|permanent/);

@@ -115,20 +115,15 @@ describe('plainText: untrusted text made safe to show', () => {
 });
 
 describe('notificationText: no link can form in a VS Code notification', () => {
-  it(
-    "breaks `[fix](command:…)` and `[x](https://…)` so VS Code's link pattern finds nothing, keeping the " + 'words',
-    () => {
-      const reason =
-        `\`node agent.mjs\` failed with exit code 1; stderr: ${ESC}[31mboom${ESC}[0m ${COMMAND_LINK} ` +
-        `[docs](https://evil.example) [f](file:///etc/passwd)`;
-      assert.match(reason, VSCODE_LINKED_TEXT, 'the raw text would be a link');
-      const shown = notificationText(reason);
-      assert.equal([...shown.matchAll(VSCODE_LINKED_TEXT)].length, 0, shown);
-      assert.match(shown, /\[fix\] \(command:workbench\.action\.terminal\.sendSequence/);
-      assert.doesNotMatch(shown, FORBIDDEN);
-      assert.doesNotMatch(shown, /\n/);
-    },
-  );
+  it("breaks `[fix](command:…)` and `[x](https://…)` so VS Code's link pattern finds nothing, keeping the words", () => {
+    const reason = `\`node agent.mjs\` failed with exit code 1; stderr: ${ESC}[31mboom${ESC}[0m ${COMMAND_LINK} [docs](https://evil.example) [f](file:///etc/passwd)`;
+    assert.match(reason, VSCODE_LINKED_TEXT, 'the raw text would be a link');
+    const shown = notificationText(reason);
+    assert.equal([...shown.matchAll(VSCODE_LINKED_TEXT)].length, 0, shown);
+    assert.match(shown, /\[fix\] \(command:workbench\.action\.terminal\.sendSequence/);
+    assert.doesNotMatch(shown, FORBIDDEN);
+    assert.doesNotMatch(shown, /\n/);
+  });
 
   it('no link even when brackets nest, repeat or hide behind control characters', () => {
     for (const text of [
@@ -148,8 +143,7 @@ describe('notificationText: no link can form in a VS Code notification', () => {
 describe('escapeMarkdown: untrusted text in a Markdown surface', () => {
   it('escapes link, image, autolink, HTML and emphasis syntax, and keeps lines', () => {
     const shown = escapeMarkdown(
-      `Docs ${COMMAND_LINK} ![i](https://x/i.png) <https://x> <b>bold</b> *em* _u_ \`code\` ` +
-        `https://bare.example\nline 2`,
+      `Docs ${COMMAND_LINK} ![i](https://x/i.png) <https://x> <b>bold</b> *em* _u_ \`code\` https://bare.example\nline 2`,
     );
     assert.ok(shown.includes('\\[fix\\]\\(command\\:workbench\\.action\\.terminal\\.sendSequence'), shown);
     assert.ok(shown.includes('\\!\\[i\\]\\(https\\://x/i\\.png\\)'), shown);

@@ -49,17 +49,13 @@ describe('src/ui shows untrusted text only through the escapers', () => {
     }
   });
 
-  it(
-    'the queue panel page builds its DOM from text only: no innerHTML, outerHTML, insertAdjacentHTML or ' +
-      'document.write',
-    () => {
-      for (const file of files(WEBVIEW)) {
-        assert.doesNotMatch(
-          readFileSync(file, 'utf8'),
-          /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write/,
-          `${relative(WEBVIEW, file)} sets HTML from a string`,
-        );
-      }
-    },
-  );
+  it('the queue panel page builds its DOM from text only: no innerHTML, outerHTML, insertAdjacentHTML or document.write', () => {
+    for (const file of files(WEBVIEW)) {
+      assert.doesNotMatch(
+        readFileSync(file, 'utf8'),
+        /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write/,
+        `${relative(WEBVIEW, file)} sets HTML from a string`,
+      );
+    }
+  });
 });

@@ -41,9 +41,7 @@ describe('removeFolder (rm -rf on a worker thread)', () => {
     this.timeout(30_000);
     const tree = join(dir.dir, 'tree');
     await mkdir(join(tree, 'a'), { recursive: true });
-    const script =
-      `import { removeFolder } from ${JSON.stringify(resolve('src/core/workspace/folderRemover.ts'))};` +
-      `await removeFolder(${JSON.stringify(tree)}); console.log('removed');`;
+    const script = `import { removeFolder } from ${JSON.stringify(resolve('src/core/workspace/folderRemover.ts'))};await removeFolder(${JSON.stringify(tree)}); console.log('removed');`;
     const started = Date.now();
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',

@@ -99,8 +99,7 @@ describe('a prepared repository: worktree.copy and worktree.link resolve real pa
       assert.match(
         run.failureReason!,
         new RegExp(
-          `worktree\\.${setting}: ${path.replace(/\./g, '\\.')} passes through the symlink up -> \\.\\., ` +
-            'which leaves the repository',
+          `worktree\\.${setting}: ${path.replace(/\./g, '\\.')} passes through the symlink up -> \\.\\., which leaves the repository`,
         ),
       );
       // Nothing from outside entered the clone: not the run's worktree, not a copy under .switchyard/worktrees/.

@@ -63,64 +63,56 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.match(run.feedback ?? state.runs[0]!.failureReason!, /node_modules/);
   });
 
-  it(
-    'worktree.setup `npm ci --offline` makes the task DONE; later worktrees with the same lockfile get the setup ' +
-      'cache (one install for three parallel runs), and a changed lockfile installs again',
-    async () => {
-      repo = await makeNodeProject();
-      const counter = join(scratch, 'installs');
-      const project = await open(
-        repo,
-        'sleep 0.5; echo "$SWITCHYARD_TASK_TITLE" > work-$SWITCHYARD_RUN_ID.txt',
-        (s) => {
-          s.worktree.setup = [`echo install >> "${counter}"`, 'npm ci --offline --no-audit --no-fund'];
-        },
-      );
-      await project.addTasks([
-        { title: 'a', acceptance: 'npm test' },
-        { title: 'b', acceptance: 'npm test' },
-        { title: 'c', acceptance: 'npm test' },
-      ]);
-      await project.runQueue({ concurrency: 3 });
-      let state = await project.state();
-      assert.deepEqual(
-        state.tasks.map((t) => t.state),
-        ['DONE', 'DONE', 'DONE'],
-        JSON.stringify(state.runs.map((r) => r.failureReason)),
-      );
-      assert.equal((await readFile(counter, 'utf8')).trim().split('\n').length, 1, 'setup ran once');
-      const caches = state.runs.map((r) => r.setup?.cache).sort();
-      assert.deepEqual(caches, ['hit', 'hit', 'stored']);
-      for (const run of state.runs) assert.ok(run.setup!.durationMs >= 0);
-      // `switchyard status` shows each run's setup time and whether the cache served it.
-      assert.match(formatStatus(state), /setup [\d.]+ (ms|s) \(cache hit\)/);
-      assert.match(formatStatus(state), /setup [\d.]+ (ms|s) \(cache stored\)/);
-      // The restored node_modules is a real folder of the worktree, and it is not part of the run's change.
-      const hit = state.runs.find((r) => r.setup?.cache === 'hit')!;
-      assert.ok((await lstat(join(hit.worktree, 'node_modules', 'dep', 'index.js'))).isFile());
-      const tree = await repo.git.raw(['ls-tree', '-r', '--name-only', hit.branch]);
-      assert.doesNotMatch(tree, /node_modules/);
-      const log = (await project.runLog(state.runs[0]!.id)).map((l) => JSON.stringify(l)).join('\n');
-      assert.match(log, /worktree setup/);
+  it('worktree.setup `npm ci --offline` makes the task DONE; later worktrees with the same lockfile get the setup cache (one install for three parallel runs), and a changed lockfile installs again', async () => {
+    repo = await makeNodeProject();
+    const counter = join(scratch, 'installs');
+    const project = await open(repo, 'sleep 0.5; echo "$SWITCHYARD_TASK_TITLE" > work-$SWITCHYARD_RUN_ID.txt', (s) => {
+      s.worktree.setup = [`echo install >> "${counter}"`, 'npm ci --offline --no-audit --no-fund'];
+    });
+    await project.addTasks([
+      { title: 'a', acceptance: 'npm test' },
+      { title: 'b', acceptance: 'npm test' },
+      { title: 'c', acceptance: 'npm test' },
+    ]);
+    await project.runQueue({ concurrency: 3 });
+    let state = await project.state();
+    assert.deepEqual(
+      state.tasks.map((t) => t.state),
+      ['DONE', 'DONE', 'DONE'],
+      JSON.stringify(state.runs.map((r) => r.failureReason)),
+    );
+    assert.equal((await readFile(counter, 'utf8')).trim().split('\n').length, 1, 'setup ran once');
+    const caches = state.runs.map((r) => r.setup?.cache).sort();
+    assert.deepEqual(caches, ['hit', 'hit', 'stored']);
+    for (const run of state.runs) assert.ok(run.setup!.durationMs >= 0);
+    // `switchyard status` shows each run's setup time and whether the cache served it.
+    assert.match(formatStatus(state), /setup [\d.]+ (ms|s) \(cache hit\)/);
+    assert.match(formatStatus(state), /setup [\d.]+ (ms|s) \(cache stored\)/);
+    // The restored node_modules is a real folder of the worktree, and it is not part of the run's change.
+    const hit = state.runs.find((r) => r.setup?.cache === 'hit')!;
+    assert.ok((await lstat(join(hit.worktree, 'node_modules', 'dep', 'index.js'))).isFile());
+    const tree = await repo.git.raw(['ls-tree', '-r', '--name-only', hit.branch]);
+    assert.doesNotMatch(tree, /node_modules/);
+    const log = (await project.runLog(state.runs[0]!.id)).map((l) => JSON.stringify(l)).join('\n');
+    assert.match(log, /worktree setup/);
 
-      // A new lockfile (another version of the project's dependencies): a cache miss, setup runs again.
-      const lock = JSON.parse(await readFile(join(repo.dir, 'package-lock.json'), 'utf8'));
-      lock.packages[''].version = '1.0.1';
-      lock.version = '1.0.1';
-      const pkg = JSON.parse(await readFile(join(repo.dir, 'package.json'), 'utf8'));
-      pkg.version = '1.0.1';
-      const { writeFile } = await import('node:fs/promises');
-      await writeFile(join(repo.dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
-      await writeFile(join(repo.dir, 'package.json'), JSON.stringify(pkg, null, 2));
-      await repo.git.add('.').commit('bump');
-      await project.addTasks([{ title: 'd', acceptance: 'npm test' }]);
-      await project.runQueue();
-      state = await project.state();
-      assert.equal(state.tasks[3]!.state, 'DONE', state.runs.at(-1)!.failureReason);
-      assert.equal(state.runs.at(-1)!.setup!.cache, 'stored');
-      assert.equal((await readFile(counter, 'utf8')).trim().split('\n').length, 2, 'setup ran again');
-    },
-  );
+    // A new lockfile (another version of the project's dependencies): a cache miss, setup runs again.
+    const lock = JSON.parse(await readFile(join(repo.dir, 'package-lock.json'), 'utf8'));
+    lock.packages[''].version = '1.0.1';
+    lock.version = '1.0.1';
+    const pkg = JSON.parse(await readFile(join(repo.dir, 'package.json'), 'utf8'));
+    pkg.version = '1.0.1';
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(repo.dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
+    await writeFile(join(repo.dir, 'package.json'), JSON.stringify(pkg, null, 2));
+    await repo.git.add('.').commit('bump');
+    await project.addTasks([{ title: 'd', acceptance: 'npm test' }]);
+    await project.runQueue();
+    state = await project.state();
+    assert.equal(state.tasks[3]!.state, 'DONE', state.runs.at(-1)!.failureReason);
+    assert.equal(state.runs.at(-1)!.setup!.cache, 'stored');
+    assert.equal((await readFile(counter, 'utf8')).trim().split('\n').length, 2, 'setup ran again');
+  });
 
   it('worktree.link ["node_modules"] makes the task DONE; the symlink is not committed on the run branch', async () => {
     repo = await makeNodeProject();
@@ -138,35 +130,28 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.doesNotMatch(tree, /node_modules/);
   });
 
-  it(
-    'set through `switchyard config set`: worktree.link (committed) and worktree.setup (--local) each make ' +
-      'it DONE',
-    async () => {
-      repo = await makeNodeProject();
-      const linked = await runCli(['config', 'set', 'worktree.link', '["node_modules"]', '--repo', repo.dir]);
-      assert.equal(linked.code, 0, linked.err);
-      const project = await open(repo, 'echo work > work.txt', () => undefined);
-      await project.addTasks([{ title: 'linked', acceptance: 'npm test' }]);
-      await project.runQueue();
-      let state = await project.state();
-      assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
+  it('set through `switchyard config set`: worktree.link (committed) and worktree.setup (--local) each make it DONE', async () => {
+    repo = await makeNodeProject();
+    const linked = await runCli(['config', 'set', 'worktree.link', '["node_modules"]', '--repo', repo.dir]);
+    assert.equal(linked.code, 0, linked.err);
+    const project = await open(repo, 'echo work > work.txt', () => undefined);
+    await project.addTasks([{ title: 'linked', acceptance: 'npm test' }]);
+    await project.runQueue();
+    let state = await project.state();
+    assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
 
-      assert.equal((await runCli(['config', 'unset', 'worktree.link', '--repo', repo.dir])).code, 0);
-      const setup = ['config', 'set', 'worktree.setup', '["npm ci --offline --no-audit --no-fund"]', '--local'];
-      const local = await runCli([...setup, '--repo', repo.dir]);
-      assert.equal(local.code, 0, local.err);
-      const explained = await runCli(['config', 'get', 'worktree', '--explain', '--repo', repo.dir]);
-      assert.match(explained.out, /worktree\.setup.*local/);
-      await project.addTasks([{ title: 'set up', acceptance: 'npm test' }]);
-      await project.runQueue();
-      state = await project.state();
-      assert.equal(state.tasks[1]!.state, 'DONE', state.tasks[1]!.failureReason);
-      assert.ok(
-        !(await lstat(join(state.runs[1]!.worktree, 'node_modules'))).isSymbolicLink(),
-        'installed, not linked',
-      );
-    },
-  );
+    assert.equal((await runCli(['config', 'unset', 'worktree.link', '--repo', repo.dir])).code, 0);
+    const setup = ['config', 'set', 'worktree.setup', '["npm ci --offline --no-audit --no-fund"]', '--local'];
+    const local = await runCli([...setup, '--repo', repo.dir]);
+    assert.equal(local.code, 0, local.err);
+    const explained = await runCli(['config', 'get', 'worktree', '--explain', '--repo', repo.dir]);
+    assert.match(explained.out, /worktree\.setup.*local/);
+    await project.addTasks([{ title: 'set up', acceptance: 'npm test' }]);
+    await project.runQueue();
+    state = await project.state();
+    assert.equal(state.tasks[1]!.state, 'DONE', state.tasks[1]!.failureReason);
+    assert.ok(!(await lstat(join(state.runs[1]!.worktree, 'node_modules'))).isSymbolicLink(), 'installed, not linked');
+  });
 
   it('worktree.copy [".env"] makes a test that reads it pass; without it the reason names .env', async () => {
     repo = await makeNodeProject({ env: true });

@@ -23,8 +23,7 @@ const Input = z
 export const editFileTool = defineTool({
   name: 'edit_file',
   description:
-    'Change part of a file: replace the exact text `search` (which must occur exactly once) with ' +
-    '`replace`. Read the file first and copy the text exactly.',
+    'Change part of a file: replace the exact text `search` (which must occur exactly once) with `replace`. Read the file first and copy the text exactly.',
   inputSchema: Input,
   replay: () => 'safe',
   async run(input, ctx) {
@@ -53,13 +52,11 @@ export const editFileTool = defineTool({
         .map((i) => lineOf(text, i))
         .join(', ');
       throw new ToolError(
-        `the search text occurs ${at.length} times in ${input.path} (at lines ${lines}); include more of ` +
-          `the surrounding lines so it matches exactly once`,
+        `the search text occurs ${at.length} times in ${input.path} (at lines ${lines}); include more of the surrounding lines so it matches exactly once`,
       );
     }
     throw new ToolError(
-      `the search text was not found in ${input.path}; read the file and copy the text exactly, ` +
-        `whitespace and indentation included`,
+      `the search text was not found in ${input.path}; read the file and copy the text exactly, whitespace and indentation included`,
     );
   },
 });

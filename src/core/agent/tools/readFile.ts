@@ -22,8 +22,7 @@ const Input = z
 export const readFileTool = defineTool({
   name: 'read_file',
   description:
-    'Read a text file in the worktree. Returns its exact content (optionally only lines ' +
-    "startLine..endLine), which you can copy into edit_file's search text.",
+    "Read a text file in the worktree. Returns its exact content (optionally only lines startLine..endLine), which you can copy into edit_file's search text.",
   inputSchema: Input,
   replay: () => 'safe',
   async run(input, ctx) {

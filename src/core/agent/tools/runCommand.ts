@@ -29,8 +29,7 @@ export function runCommandTool(options: RunCommandOptions): AgentTool {
   return defineTool({
     name: 'run_command',
     description:
-      'Run a shell command in the worktree root (tests, builds, linters, git status). Returns the exit ' +
-      'code and the combined output (its end, when long).',
+      'Run a shell command in the worktree root (tests, builds, linters, git status). Returns the exit code and the combined output (its end, when long).',
     inputSchema: Input,
     replay: (input) => (safe.has(input.command) ? 'safe' : 'never'),
     async run(input, ctx) {

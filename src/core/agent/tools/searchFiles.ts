@@ -20,8 +20,7 @@ const Input = z
 export const searchTool = defineTool({
   name: 'search',
   description:
-    "Search the worktree's files (git grep: tracked and untracked, not ignored). Returns " +
-    '"file:line:text" per match, at most 200.',
+    'Search the worktree\'s files (git grep: tracked and untracked, not ignored). Returns "file:line:text" per match, at most 200.',
   inputSchema: Input,
   replay: () => 'safe',
   async run(input, ctx) {

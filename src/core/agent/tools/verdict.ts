@@ -18,8 +18,7 @@ export const VerdictInput = z
 export const verdictTool = defineTool({
   name: VERDICT,
   description:
-    'Call this once you have reviewed the change: approve it, or request changes with concrete reasons. ' +
-    'The review ends here.',
+    'Call this once you have reviewed the change: approve it, or request changes with concrete reasons. The review ends here.',
   inputSchema: VerdictInput,
   replay: () => 'safe',
   run: async (input) => ({ text: `verdict: ${input.verdict}` }),

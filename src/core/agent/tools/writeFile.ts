@@ -28,9 +28,7 @@ export const writeFileTool = defineTool({
     await writeFile(file, input.content);
     const lines = input.content ? input.content.split('\n').length : 0;
     return {
-      text:
-        `${existing ? 'replaced' : 'created'} ${input.path} (${Buffer.byteLength(input.content)} bytes, ` +
-        `${lines} lines)`,
+      text: `${existing ? 'replaced' : 'created'} ${input.path} (${Buffer.byteLength(input.content)} bytes, ${lines} lines)`,
     };
   },
 });

@@ -46,8 +46,7 @@ export async function migrateFilesToPostgres(root: string, target: PostgresBacke
   if (live.length) {
     throw new SwitchyardError(
       'lease-held',
-      `run(s) ${live.map((r) => `${r.id} (${r.owner})`).join(', ')} are held by a live process: stop ` +
-        `every window and \`switchyard run\` on this repository, then migrate`,
+      `run(s) ${live.map((r) => `${r.id} (${r.owner})`).join(', ')} are held by a live process: stop every window and \`switchyard run\` on this repository, then migrate`,
     );
   }
   const warnings: string[] = [];
@@ -64,9 +63,7 @@ export async function migrateFilesToPostgres(root: string, target: PostgresBacke
       if (draft.tasks.length || draft.runs.length) {
         throw new SwitchyardError(
           'backend-config',
-          `project "${project}" in ${target.db.description} already has ${draft.tasks.length} task(s) and ` +
-            `${draft.runs.length} run(s): the migration copies only into an empty project (pick another ` +
-            `name with SWITCHYARD_PROJECT)`,
+          `project "${project}" in ${target.db.description} already has ${draft.tasks.length} task(s) and ${draft.runs.length} run(s): the migration copies only into an empty project (pick another name with SWITCHYARD_PROJECT)`,
         );
       }
       Object.assign(draft, structuredClone(state), { revision: draft.revision });
@@ -79,13 +76,11 @@ export async function migrateFilesToPostgres(root: string, target: PostgresBacke
       if (existing.rows[0]!.n > 0)
         throw new SwitchyardError(
           'backend-config',
-          `project "${project}" already has journal events in ${target.db.description}; the migration ` +
-            `copies only into an empty project`,
+          `project "${project}" already has journal events in ${target.db.description}; the migration copies only into an empty project`,
         );
       for (const j of journals) {
         await q.query(
-          'INSERT INTO sy_journal_events (project, run_id, seq, event) SELECT $1, $2, seq, event FROM ' +
-            'unnest($3::int[], $4::text[]) AS x(seq, event)',
+          'INSERT INTO sy_journal_events (project, run_id, seq, event) SELECT $1, $2, seq, event FROM unnest($3::int[], $4::text[]) AS x(seq, event)',
           [project, j.runId, j.lines.map((_, i) => i + 1), j.lines],
         );
       }
@@ -100,8 +95,7 @@ export async function migrateFilesToPostgres(root: string, target: PostgresBacke
   ) {
     throw new SwitchyardError(
       'store-corrupt',
-      `the copy in ${target.db.description} (project ${project}) differs from ${source.file}; the files ` +
-        `backend was left in use`,
+      `the copy in ${target.db.description} (project ${project}) differs from ${source.file}; the files backend was left in use`,
     );
   }
   let events = 0;

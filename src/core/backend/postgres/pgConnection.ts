@@ -164,8 +164,7 @@ export class PgConnection {
         if (Date.now() + delay > deadline) {
           throw new SwitchyardError(
             'backend-unreachable',
-            `PostgreSQL at ${this.description} unreachable for ${Math.round(this.budgetMs / 1000)} s: ` +
-              `${this.clean(error)}`,
+            `PostgreSQL at ${this.description} unreachable for ${Math.round(this.budgetMs / 1000)} s: ${this.clean(error)}`,
             { cause: error },
           );
         }

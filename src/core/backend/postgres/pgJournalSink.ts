@@ -55,14 +55,12 @@ export class PgJournalSink extends BatchedJournalSink {
     if (different)
       throw new SwitchyardError(
         'lease-held',
-        `journal ${this.where}: event ${different.seq} was written by another process; this process no ` +
-          `longer owns the run`,
+        `journal ${this.where}: event ${different.seq} was written by another process; this process no longer owns the run`,
       );
     if (missing.length)
       throw new SwitchyardError(
         'lease-held',
-        `journal ${this.where}: this process (${this.owner}) no longer holds the run's lease; its events ` +
-          `were not written`,
+        `journal ${this.where}: this process (${this.owner}) no longer holds the run's lease; its events were not written`,
       );
   }
 }

@@ -57,8 +57,7 @@ export class PgLeaseStore implements LeaseStore {
 
   async handBack(runId: string, owner: string): Promise<void> {
     await this.db.query(
-      `UPDATE sy_run_leases SET expires_at = now() - interval '1 millisecond' WHERE project = $1 AND ` +
-        `run_id = $2 AND owner = $3`,
+      `UPDATE sy_run_leases SET expires_at = now() - interval '1 millisecond' WHERE project = $1 AND run_id = $2 AND owner = $3`,
       [this.project, runId, owner],
     );
     // Idle workers wake on the change feed and take the run over at once.

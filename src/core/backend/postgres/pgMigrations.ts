@@ -109,8 +109,7 @@ export async function applyMigrations(connection: PgConnection): Promise<{ appli
   return connection.transaction(async (q) => {
     await q.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await q.query(
-      `CREATE TABLE IF NOT EXISTS sy_schema_migrations (version int PRIMARY KEY, name text NOT NULL, ` +
-        `applied_at timestamptz NOT NULL DEFAULT now())`,
+      `CREATE TABLE IF NOT EXISTS sy_schema_migrations (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
     const done = new Set(
       (await q.query<{ version: number }>('SELECT version FROM sy_schema_migrations')).rows.map((r) => r.version),
@@ -120,8 +119,7 @@ export async function applyMigrations(connection: PgConnection): Promise<{ appli
     if (newest > known)
       throw new SwitchyardError(
         'backend-migrated',
-        `the database's Switchyard schema is version ${newest}, newer than this build knows (${known}); ` +
-          `update Switchyard`,
+        `the database's Switchyard schema is version ${newest}, newer than this build knows (${known}); update Switchyard`,
       );
     const applied: number[] = [];
     for (const step of MIGRATIONS) {

@@ -59,8 +59,7 @@ export class PgStateStore implements StateStore {
   async ensureProject(): Promise<void> {
     const empty = emptyProjectState();
     await this.db.query(
-      `INSERT INTO sy_projects (project, version, settings, next_task_number, revision, breakers, ` +
-        `routing) VALUES ($1, $2, $3, $4, 0, $5, $6) ON CONFLICT (project) DO NOTHING`,
+      `INSERT INTO sy_projects (project, version, settings, next_task_number, revision, breakers, routing) VALUES ($1, $2, $3, $4, 0, $5, $6) ON CONFLICT (project) DO NOTHING`,
       [
         this.project,
         empty.version,
@@ -379,8 +378,7 @@ function merge<T extends { id: string }>(
     if (!parsed.success)
       throw new SwitchyardError(
         'store-corrupt',
-        `${table} row "${row.id}" of project "${project}" does not match the expected shape: ` +
-          `${describeZodError(parsed.error)}`,
+        `${table} row "${row.id}" of project "${project}" does not match the expected shape: ${describeZodError(parsed.error)}`,
       );
     byId.set(row.id, { item: parsed.data, position: row.position });
     nextJson.set(row.id, `${row.position}:${JSON.stringify(parsed.data)}`);

@@ -32,96 +32,93 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     return { fake, ...ctx };
   }
 
-  it(
-    'a normal run: session, text, tool call and result, usage ' + 'with cost; the task is DONE with the change',
-    async () => {
-      const { fake, project } = await setup([[{ replay: 'claude/normal.jsonl' }, HEALTH]], {
-        model: 'claude-sonnet-4-5',
-      });
-      await project.addTask({
-        title: 'Add a health check',
-        spec: 'Add health() returning 200',
-        files: ['src/health.ts'],
-        lane: 'claude-code',
-      });
-      await project.runQueue();
-      const state = await project.state();
-      const run = state.runs[0]!;
-      assert.equal(state.tasks[0]!.state, 'DONE', run.failureReason);
-      assert.equal(run.sessionId, SESSION);
-      assert.deepEqual(run.usage, {
-        inputTokens: 12 + 5120 + 34026,
-        outputTokens: 231,
-        cacheReadTokens: 34026,
-        cacheWriteTokens: 5120,
-        costUsd: 0.0421355,
-      });
-      assert.equal(run.summary, 'Added src/health.ts: health() returns 200.');
-      assert.match(await project.diff(run.id), /\+export const health = \(\): number => 200;/);
+  it('a normal run: session, text, tool call and result, usage with cost; the task is DONE with the change', async () => {
+    const { fake, project } = await setup([[{ replay: 'claude/normal.jsonl' }, HEALTH]], {
+      model: 'claude-sonnet-4-5',
+    });
+    await project.addTask({
+      title: 'Add a health check',
+      spec: 'Add health() returning 200',
+      files: ['src/health.ts'],
+      lane: 'claude-code',
+    });
+    await project.runQueue();
+    const state = await project.state();
+    const run = state.runs[0]!;
+    assert.equal(state.tasks[0]!.state, 'DONE', run.failureReason);
+    assert.equal(run.sessionId, SESSION);
+    assert.deepEqual(run.usage, {
+      inputTokens: 12 + 5120 + 34026,
+      outputTokens: 231,
+      cacheReadTokens: 34026,
+      cacheWriteTokens: 5120,
+      costUsd: 0.0421355,
+    });
+    assert.equal(run.summary, 'Added src/health.ts: health() returns 200.');
+    assert.match(await project.diff(run.id), /\+export const health = \(\): number => 200;/);
 
-      const events = await laneEvents(project, run.id);
-      // Usage as the calls finish: once per message id (its two content blocks repeat it), then the result's rest and
-      // the cost.
-      assert.deepEqual(
-        events.map((e) => e.type),
-        ['session', 'progress', 'text', 'usage', 'tool-call', 'tool-result', 'text', 'usage', 'usage'],
-      );
-      assert.deepEqual(events[4], {
-        type: 'tool-call',
-        callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL',
-        name: 'Write',
-        input: { file_path: '/work/project/src/health.ts', content: 'export const health = (): number => 200;\n' },
-      });
-      assert.deepEqual(events[5], {
-        type: 'tool-result',
-        callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL',
-        output: 'File created successfully at: /work/project/src/health.ts',
-        isError: false,
-      });
-      assert.deepEqual(
-        [events[3], events[7], events[8]],
-        [
-          {
-            type: 'usage',
-            usage: {
-              inputTokens: 4 + 5120 + 11342,
-              outputTokens: 2,
-              cacheReadTokens: 11342,
-              cacheWriteTokens: 5120,
-              // Priced by the lane as it arrives (claude-sonnet-4-5: $3 / $15 per million tokens, cache writes
-              // 1.25×, reads 0.1×)…
-              costUsd: 0.0226446,
-            },
+    const events = await laneEvents(project, run.id);
+    // Usage as the calls finish: once per message id (its two content blocks repeat it), then the result's rest and
+    // the cost.
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['session', 'progress', 'text', 'usage', 'tool-call', 'tool-result', 'text', 'usage', 'usage'],
+    );
+    assert.deepEqual(events[4], {
+      type: 'tool-call',
+      callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL',
+      name: 'Write',
+      input: { file_path: '/work/project/src/health.ts', content: 'export const health = (): number => 200;\n' },
+    });
+    assert.deepEqual(events[5], {
+      type: 'tool-result',
+      callId: 'toolu_01A9mZ2xQ7wE4rT6yU8iO0pL',
+      output: 'File created successfully at: /work/project/src/health.ts',
+      isError: false,
+    });
+    assert.deepEqual(
+      [events[3], events[7], events[8]],
+      [
+        {
+          type: 'usage',
+          usage: {
+            inputTokens: 4 + 5120 + 11342,
+            outputTokens: 2,
+            cacheReadTokens: 11342,
+            cacheWriteTokens: 5120,
+            // Priced by the lane as it arrives (claude-sonnet-4-5: $3 / $15 per million tokens, cache writes
+            // 1.25×, reads 0.1×)…
+            costUsd: 0.0226446,
           },
-          {
-            type: 'usage',
-            usage: { inputTokens: 8 + 22684, outputTokens: 229, cacheReadTokens: 22684, costUsd: 0.0102642 },
-          },
-          // …and the result adds the rest of Claude Code's own cost.
-          { type: 'usage', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0.0092267 } },
-        ],
-      );
+        },
+        {
+          type: 'usage',
+          usage: { inputTokens: 8 + 22684, outputTokens: 229, cacheReadTokens: 22684, costUsd: 0.0102642 },
+        },
+        // …and the result adds the rest of Claude Code's own cost.
+        { type: 'usage', usage: { inputTokens: 0, outputTokens: 0, costUsd: 0.0092267 } },
+      ],
+    );
 
-      const [call] = await fake.invocations();
-      assert.deepEqual(call!.argv, [
-        '-p',
-        '--output-format',
-        'stream-json',
-        '--verbose',
-        '--include-partial-messages',
-        '--permission-mode',
-        'acceptEdits',
-        '--model',
-        'claude-sonnet-4-5',
-      ]);
-      assert.equal(call!.cwd, run.worktree, "the CLI runs in the run's worktree");
-      assert.match(
-        call!.prompt,
-        /^Add a health check\n\nAdd health\(\) returning 200\n\nFiles to work on:\n- src\/health\.ts\n/,
-        'the prompt (on stdin) is built from the task spec',
-      );
-    },
-  );
+    const [call] = await fake.invocations();
+    assert.deepEqual(call!.argv, [
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--include-partial-messages',
+      '--permission-mode',
+      'acceptEdits',
+      '--model',
+      'claude-sonnet-4-5',
+    ]);
+    assert.equal(call!.cwd, run.worktree, "the CLI runs in the run's worktree");
+    assert.match(
+      call!.prompt,
+      /^Add a health check\n\nAdd health\(\) returning 200\n\nFiles to work on:\n- src\/health\.ts\n/,
+      'the prompt (on stdin) is built from the task spec',
+    );
+  });
 
   it('garbage lines and unknown events are kept verbatim as log events; the run still succeeds', async () => {
     const { project } = await setup([
@@ -164,209 +161,184 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     );
   });
 
-  it(
-    'a stream cut mid-line by a dying process fails the run with the cut line, and the partial work is ' + 'salvaged',
-    async () => {
-      const { project, repo } = await setup([
-        [
-          { replay: 'claude/started.jsonl' },
-          { write: { file: 'half.txt', content: 'half\n' } },
-          { partial: '{"type":"assistant","message":{"content":[{"type":"te' },
-          { kill: 'SIGKILL' },
-        ],
-      ]);
-      await project.addTask({ title: 'cut', lane: 'claude-code' });
-      await project.runQueue();
-      const state = await project.state();
-      const run = state.runs[0]!;
-      assert.equal(run.state, 'FAILED');
-      assert.equal(
-        run.failureReason,
-        "claude's stream stopped mid-line after 53 characters, before a result: " +
-          '"{\\"type\\":\\"assistant\\",\\"message\\":{\\"content\\":[{\\"type\\":\\"te"; claude was killed ' +
-          'by SIGKILL; no stderr output',
-      );
-      assert.equal(state.tasks[0]!.failureReason, `${run.failureReason} (failed 1 attempt, the lane's limit)`);
-      assert.equal(run.sessionId, SESSION, 'the session seen before the cut is kept for a resume');
-      assert.equal(run.salvage?.branch, 'switchyard/salvage/t1.1');
-      assert.match(await repo.git.raw(['show', '--stat', 'switchyard/salvage/t1.1']), /half\.txt/);
-      const events = await laneEvents(project, run.id);
-      assert.deepEqual(events.at(-1), {
-        type: 'log',
-        stream: 'stdout',
-        line: '{"type":"assistant","message":{"content":[{"type":"te',
-      });
-    },
-  );
+  it('a stream cut mid-line by a dying process fails the run with the cut line, and the partial work is salvaged', async () => {
+    const { project, repo } = await setup([
+      [
+        { replay: 'claude/started.jsonl' },
+        { write: { file: 'half.txt', content: 'half\n' } },
+        { partial: '{"type":"assistant","message":{"content":[{"type":"te' },
+        { kill: 'SIGKILL' },
+      ],
+    ]);
+    await project.addTask({ title: 'cut', lane: 'claude-code' });
+    await project.runQueue();
+    const state = await project.state();
+    const run = state.runs[0]!;
+    assert.equal(run.state, 'FAILED');
+    assert.equal(
+      run.failureReason,
+      'claude\'s stream stopped mid-line after 53 characters, before a result: "{\\"type\\":\\"assistant\\",\\"message\\":{\\"content\\":[{\\"type\\":\\"te"; claude was killed by SIGKILL; no stderr output',
+    );
+    assert.equal(state.tasks[0]!.failureReason, `${run.failureReason} (failed 1 attempt, the lane's limit)`);
+    assert.equal(run.sessionId, SESSION, 'the session seen before the cut is kept for a resume');
+    assert.equal(run.salvage?.branch, 'switchyard/salvage/t1.1');
+    assert.match(await repo.git.raw(['show', '--stat', 'switchyard/salvage/t1.1']), /half\.txt/);
+    const events = await laneEvents(project, run.id);
+    assert.deepEqual(events.at(-1), {
+      type: 'log',
+      stream: 'stdout',
+      line: '{"type":"assistant","message":{"content":[{"type":"te',
+    });
+  });
 
-  it(
-    'a stream whose pipe closes while the CLI goes on: the run fails as ended without a result, and what it ' +
-      'wrote is salvaged',
-    async () => {
-      const { project } = await setup([
-        [
-          { replay: 'claude/started.jsonl' },
-          { closeStdout: true },
-          { write: { file: 'after-close.txt', content: 'written after the pipe closed\n' } },
-          { exit: 0 },
-        ],
-      ]);
-      await project.addTask({ title: 'pipe closed', lane: 'claude-code' });
-      await project.runQueue();
-      const run = (await project.state()).runs[0]!;
-      assert.equal(
-        run.failureReason,
-        "claude's stream ended without a result; claude exited with code 0; no stderr output",
-      );
-      assert.equal(run.salvage?.files, 1);
-    },
-  );
+  it('a stream whose pipe closes while the CLI goes on: the run fails as ended without a result, and what it wrote is salvaged', async () => {
+    const { project } = await setup([
+      [
+        { replay: 'claude/started.jsonl' },
+        { closeStdout: true },
+        { write: { file: 'after-close.txt', content: 'written after the pipe closed\n' } },
+        { exit: 0 },
+      ],
+    ]);
+    await project.addTask({ title: 'pipe closed', lane: 'claude-code' });
+    await project.runQueue();
+    const run = (await project.state()).runs[0]!;
+    assert.equal(
+      run.failureReason,
+      "claude's stream ended without a result; claude exited with code 0; no stderr output",
+    );
+    assert.equal(run.salvage?.files, 1);
+  });
 
-  it(
-    "a non-zero exit with an error result: each attempt's reason is the CLI's own error, and the task reads " +
-      'its reason, then the attempts spent',
-    async () => {
-      const { project, repo } = await setup(
-        [[{ replay: 'claude/api-error.jsonl' }, { stderr: 'Error: API request failed' }, { exit: 1 }]],
-        {},
-        2,
-      );
-      await project.addTask({ title: 'overloaded', lane: 'claude-code' });
-      await project.runQueue();
-      const state = await project.state();
-      const api =
-        'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":null}';
-      const reason =
-        `claude reported: API error (overloaded): ${api}; claude exited with code 1; stderr: Error: API ` +
-        `request failed`;
-      assert.deepEqual(
-        state.runs.map((r) => [r.id, r.state, r.failureReason]),
-        [
-          ['t1.1', 'FAILED', reason],
-          ['t1.2', 'FAILED', reason],
-        ],
-      );
-      assert.equal(state.tasks[0]!.state, 'FAILED');
-      assert.equal(state.tasks[0]!.failureReason, `${reason} (failed 2 attempts, the lane's limit)`);
-      const events = await laneEvents(project, 't1.1');
-      assert.deepEqual(
-        events.filter((e) => e.type === 'text'),
-        [],
-        "the CLI's synthetic error message is not model text",
-      );
-      assert.ok(
-        events.some(
-          (e) => e.type === 'progress' && e.message === `claude's API call failed: API error (overloaded): ${api}`,
-        ),
-        JSON.stringify(events),
-      );
+  it("a non-zero exit with an error result: each attempt's reason is the CLI's own error, and the task reads its reason, then the attempts spent", async () => {
+    const { project, repo } = await setup(
+      [[{ replay: 'claude/api-error.jsonl' }, { stderr: 'Error: API request failed' }, { exit: 1 }]],
+      {},
+      2,
+    );
+    await project.addTask({ title: 'overloaded', lane: 'claude-code' });
+    await project.runQueue();
+    const state = await project.state();
+    const api =
+      'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":null}';
+    const reason = `claude reported: API error (overloaded): ${api}; claude exited with code 1; stderr: Error: API request failed`;
+    assert.deepEqual(
+      state.runs.map((r) => [r.id, r.state, r.failureReason]),
+      [
+        ['t1.1', 'FAILED', reason],
+        ['t1.2', 'FAILED', reason],
+      ],
+    );
+    assert.equal(state.tasks[0]!.state, 'FAILED');
+    assert.equal(state.tasks[0]!.failureReason, `${reason} (failed 2 attempts, the lane's limit)`);
+    const events = await laneEvents(project, 't1.1');
+    assert.deepEqual(
+      events.filter((e) => e.type === 'text'),
+      [],
+      "the CLI's synthetic error message is not model text",
+    );
+    assert.ok(
+      events.some(
+        (e) => e.type === 'progress' && e.message === `claude's API call failed: API error (overloaded): ${api}`,
+      ),
+      JSON.stringify(events),
+    );
 
-      const out: string[] = [];
-      await main(['status', '--repo', repo.dir], {
-        cwd: repo.dir,
-        env: { ...process.env },
-        out: (t) => out.push(t),
-        err: (t) => out.push(t),
-      });
-      const status = out.join('\n');
-      assert.ok(status.includes(`failure: ${reason} (failed 2 attempts, the lane's limit)`), status);
-      assert.ok(
-        status.includes(`t1.1 · FAILED · lane claude-code · attempt 1`) &&
-          status.split(`reason: ${reason}`).length === 3,
-        status,
-      );
-    },
-  );
+    const out: string[] = [];
+    await main(['status', '--repo', repo.dir], {
+      cwd: repo.dir,
+      env: { ...process.env },
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+    });
+    const status = out.join('\n');
+    assert.ok(status.includes(`failure: ${reason} (failed 2 attempts, the lane's limit)`), status);
+    assert.ok(
+      status.includes(`t1.1 · FAILED · lane claude-code · attempt 1`) && status.split(`reason: ${reason}`).length === 3,
+      status,
+    );
+  });
 
-  it(
-    "message-field collision: Claude's `message` is an object; " + 'every content block reaches the events whole',
-    async () => {
-      const input = { message: { role: 'user', content: 'nested' }, subject: 'chore: x', files: ['a', 'b'] };
-      const blocks = [
-        { type: 'text', text: 'Committing.' },
-        { type: 'image', source: { type: 'base64', data: 'AAAA' } },
-      ];
-      const { project } = await setup([
-        [
-          { emit: { type: 'system', subtype: 'init', session_id: SESSION, model: 'm', claude_code_version: '2.0.14' } },
-          {
-            emit: {
-              type: 'assistant',
-              message: {
-                id: 'msg_1',
-                role: 'assistant',
-                content: [
-                  { type: 'text', text: 'I will commit.' },
-                  { type: 'tool_use', id: 'toolu_1', name: 'mcp__git__commit', input },
-                ],
-              },
-              parent_tool_use_id: null,
-              session_id: SESSION,
-            },
-          },
-          {
-            emit: {
-              type: 'user',
-              message: {
-                role: 'user',
-                content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: blocks, is_error: true }],
-              },
-              parent_tool_use_id: null,
-              session_id: SESSION,
-            },
-          },
-          { emit: { type: 'error', message: 'a Codex-shaped line on a Claude stream' } },
-          {
-            emit: {
-              type: 'result',
-              subtype: 'success',
-              is_error: false,
-              result: 'ok',
-              session_id: SESSION,
-              total_cost_usd: 0.5,
-              usage: { input_tokens: 1, output_tokens: 1 },
-            },
-          },
-        ],
-      ]);
-      await project.addTask({ title: 'collision', lane: 'claude-code' });
-      await project.runQueue();
-      const run = (await project.state()).runs[0]!;
-      assert.equal(run.state, 'SUCCEEDED', run.failureReason);
-      const events = (await laneEvents(project, run.id)).filter((e) => e.type !== 'progress');
-      assert.deepEqual(events, [
-        { type: 'session', sessionId: SESSION },
-        { type: 'text', text: 'I will commit.' },
-        { type: 'tool-call', callId: 'toolu_1', name: 'mcp__git__commit', input },
-        { type: 'tool-result', callId: 'toolu_1', output: blocks, isError: true },
-        { type: 'log', stream: 'stdout', line: '{"type":"error","message":"a Codex-shaped line on a Claude stream"}' },
-        { type: 'usage', usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.5 } },
-      ]);
-    },
-  );
-
-  it(
-    'a CLI that hangs past the timeout is killed with its whole ' + 'process group; the run fails with the timeout',
-    async function () {
-      this.timeout(15_000);
-      const pidFile = join(tmp.dir, 'sleeper.pid');
-      const { project } = await setup(
-        [[{ replay: 'claude/started.jsonl' }, { spawnSleeper: pidFile }, { hang: true }]],
+  it("message-field collision: Claude's `message` is an object; every content block reaches the events whole", async () => {
+    const input = { message: { role: 'user', content: 'nested' }, subject: 'chore: x', files: ['a', 'b'] };
+    const blocks = [
+      { type: 'text', text: 'Committing.' },
+      { type: 'image', source: { type: 'base64', data: 'AAAA' } },
+    ];
+    const { project } = await setup([
+      [
+        { emit: { type: 'system', subtype: 'init', session_id: SESSION, model: 'm', claude_code_version: '2.0.14' } },
         {
-          timeoutMs: 1_500,
+          emit: {
+            type: 'assistant',
+            message: {
+              id: 'msg_1',
+              role: 'assistant',
+              content: [
+                { type: 'text', text: 'I will commit.' },
+                { type: 'tool_use', id: 'toolu_1', name: 'mcp__git__commit', input },
+              ],
+            },
+            parent_tool_use_id: null,
+            session_id: SESSION,
+          },
         },
-      );
-      await project.addTask({ title: 'hang', lane: 'claude-code' });
-      const started = Date.now();
-      await project.runQueue();
-      const run = (await project.state()).runs[0]!;
-      assert.ok(Date.now() - started < 10_000, 'the run ends soon after its timeout');
-      assert.equal(run.failureCode, 'lane-timeout');
-      assert.match(run.failureReason!, /lane "claude-code" did not finish within 1\.5 s and was aborted/);
-      const sleeper = Number(await readFile(pidFile, 'utf8'));
-      assert.ok(!alive(sleeper), `the CLI's child process ${sleeper} was killed with it`);
-    },
-  );
+        {
+          emit: {
+            type: 'user',
+            message: {
+              role: 'user',
+              content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: blocks, is_error: true }],
+            },
+            parent_tool_use_id: null,
+            session_id: SESSION,
+          },
+        },
+        { emit: { type: 'error', message: 'a Codex-shaped line on a Claude stream' } },
+        {
+          emit: {
+            type: 'result',
+            subtype: 'success',
+            is_error: false,
+            result: 'ok',
+            session_id: SESSION,
+            total_cost_usd: 0.5,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          },
+        },
+      ],
+    ]);
+    await project.addTask({ title: 'collision', lane: 'claude-code' });
+    await project.runQueue();
+    const run = (await project.state()).runs[0]!;
+    assert.equal(run.state, 'SUCCEEDED', run.failureReason);
+    const events = (await laneEvents(project, run.id)).filter((e) => e.type !== 'progress');
+    assert.deepEqual(events, [
+      { type: 'session', sessionId: SESSION },
+      { type: 'text', text: 'I will commit.' },
+      { type: 'tool-call', callId: 'toolu_1', name: 'mcp__git__commit', input },
+      { type: 'tool-result', callId: 'toolu_1', output: blocks, isError: true },
+      { type: 'log', stream: 'stdout', line: '{"type":"error","message":"a Codex-shaped line on a Claude stream"}' },
+      { type: 'usage', usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.5 } },
+    ]);
+  });
+
+  it('a CLI that hangs past the timeout is killed with its whole process group; the run fails with the timeout', async function () {
+    this.timeout(15_000);
+    const pidFile = join(tmp.dir, 'sleeper.pid');
+    const { project } = await setup([[{ replay: 'claude/started.jsonl' }, { spawnSleeper: pidFile }, { hang: true }]], {
+      timeoutMs: 1_500,
+    });
+    await project.addTask({ title: 'hang', lane: 'claude-code' });
+    const started = Date.now();
+    await project.runQueue();
+    const run = (await project.state()).runs[0]!;
+    assert.ok(Date.now() - started < 10_000, 'the run ends soon after its timeout');
+    assert.equal(run.failureCode, 'lane-timeout');
+    assert.match(run.failureReason!, /lane "claude-code" did not finish within 1\.5 s and was aborted/);
+    const sleeper = Number(await readFile(pidFile, 'utf8'));
+    assert.ok(!alive(sleeper), `the CLI's child process ${sleeper} was killed with it`);
+  });
 
   it('a missing binary fails at once with where it looked, and is not retried', async () => {
     // The lane's PATH is the allowlisted PATH of the parent environment the project was opened with.

@@ -114,43 +114,39 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION}: usage of a re
     assertUsage(second.usage, served(script, 2, 3));
   });
 
-  it(
-    'a process stopped (SIGTERM) while a call hangs, then resumed: the stopped call costs nothing, every ' +
-      'answered call is counted once across both processes',
-    async () => {
-      const script: ScriptStep[] = [
-        { turn: {}, usage: { input: 1_000, output: 10 } },
-        { hang: true },
-        { turn: {}, usage: { input: 2_000, output: 20 } },
-        { turn: { text: 'two is written' }, usage: { input: 2_100, output: 21 } },
-      ];
-      const t = await setup(script, {
-        0: { file: 'one.txt', content: 'one\n' },
-        2: { file: 'two.txt', content: 'two\n' },
-      });
-      const stop = new AbortController();
-      const stopped = t.run('t1.1', undefined, stop.signal);
-      await until('the second call (which hangs)', () => t.server.requests.length >= 2, 30_000);
-      // Claude Code has the Write and its result in its transcript (it flushes on its own schedule).
-      await until(
-        "the Write's result in the session transcript",
-        async () => (await transcripts(tmp.dir)).some((text) => text.includes('"tool_use_id":"toolu_0_0"')),
-        15_000,
-      );
-      stop.abort();
-      const first = await stopped;
-      assert.equal(first.result.status, 'failed');
-      const session = first.events.find((e) => e.type === 'session');
-      assert.ok(session && session.type === 'session');
-      const second = await t.run('t1.2', { runId: 't1.1', sessionId: session.sessionId, sessionCwd: t.dir });
-      assert.equal(second.result.status, 'succeeded', second.result.failureReason);
-      // The stopped process: its one answered call as served (its message_delta gives the final output; no result),
-      // priced by the lane at the model the server names (claude-sonnet-4-5: $3 / $15 per million tokens).
-      assertUsage(first.usage, { inputTokens: 1_000, outputTokens: 10, costUsd: (1_000 * 3 + 10 * 15) / 1e6 });
-      // The resumed one: its own two calls, whatever totals the stopped one left in the transcript.
-      assertUsage(second.usage, served(script, 2, 3));
-    },
-  );
+  it('a process stopped (SIGTERM) while a call hangs, then resumed: the stopped call costs nothing, every answered call is counted once across both processes', async () => {
+    const script: ScriptStep[] = [
+      { turn: {}, usage: { input: 1_000, output: 10 } },
+      { hang: true },
+      { turn: {}, usage: { input: 2_000, output: 20 } },
+      { turn: { text: 'two is written' }, usage: { input: 2_100, output: 21 } },
+    ];
+    const t = await setup(script, {
+      0: { file: 'one.txt', content: 'one\n' },
+      2: { file: 'two.txt', content: 'two\n' },
+    });
+    const stop = new AbortController();
+    const stopped = t.run('t1.1', undefined, stop.signal);
+    await until('the second call (which hangs)', () => t.server.requests.length >= 2, 30_000);
+    // Claude Code has the Write and its result in its transcript (it flushes on its own schedule).
+    await until(
+      "the Write's result in the session transcript",
+      async () => (await transcripts(tmp.dir)).some((text) => text.includes('"tool_use_id":"toolu_0_0"')),
+      15_000,
+    );
+    stop.abort();
+    const first = await stopped;
+    assert.equal(first.result.status, 'failed');
+    const session = first.events.find((e) => e.type === 'session');
+    assert.ok(session && session.type === 'session');
+    const second = await t.run('t1.2', { runId: 't1.1', sessionId: session.sessionId, sessionCwd: t.dir });
+    assert.equal(second.result.status, 'succeeded', second.result.failureReason);
+    // The stopped process: its one answered call as served (its message_delta gives the final output; no result),
+    // priced by the lane at the model the server names (claude-sonnet-4-5: $3 / $15 per million tokens).
+    assertUsage(first.usage, { inputTokens: 1_000, outputTokens: 10, costUsd: (1_000 * 3 + 10 * 15) / 1e6 });
+    // The resumed one: its own two calls, whatever totals the stopped one left in the transcript.
+    assertUsage(second.usage, served(script, 2, 3));
+  });
 });
 
 /** The lane's usage events, summed. */

@@ -86,50 +86,46 @@ describe('codex lane (real codex): SIGKILL of the Switchyard host, then a new ru
     return JSON.parse(await readFile(join(repoDir, '.switchyard', 'state.json'), 'utf8'));
   }
 
-  it(
-    "the next run does not resume the killed run's thread (it began in that run's worktree): a new thread gets " +
-      'the salvaged work; the work of both is in the change; every completed call is counted once',
-    async () => {
-      const t = await killedMidTurn();
-      // What a supervisor does when its owner dies: the orphaned codex ends (found by its working directory).
-      killPids(await processesIn(t.worktree));
-      await until(
-        "the killed host's codex to be gone",
-        async () => (await processesIn(t.worktree)).length === 0,
-        20_000,
-        25,
-      );
-      const second = await runCli(t.cli, t.repoDir, ['run'], t.codex.env(KEY));
-      assert.equal(second.exitCode, 0, `${second.stdout}\n${second.stderr}`);
-      const s = await state(t.repoDir);
-      const [killed, next] = s.runs;
-      assert.equal(s.tasks[0].state, 'DONE', s.tasks[0].failureReason);
-      assert.deepEqual(
-        s.runs.map((r: { state: string }) => r.state),
-        ['FAILED', 'SUCCEEDED'],
-      );
-      assert.equal(next.resumeFrom.sessionId, t.thread);
-      assert.equal(next.resumeFrom.sessionCwd, t.worktree);
-      assert.notEqual(next.sessionId, t.thread, 'a new thread');
+  it("the next run does not resume the killed run's thread (it began in that run's worktree): a new thread gets the salvaged work; the work of both is in the change; every completed call is counted once", async () => {
+    const t = await killedMidTurn();
+    // What a supervisor does when its owner dies: the orphaned codex ends (found by its working directory).
+    killPids(await processesIn(t.worktree));
+    await until(
+      "the killed host's codex to be gone",
+      async () => (await processesIn(t.worktree)).length === 0,
+      20_000,
+      25,
+    );
+    const second = await runCli(t.cli, t.repoDir, ['run'], t.codex.env(KEY));
+    assert.equal(second.exitCode, 0, `${second.stdout}\n${second.stderr}`);
+    const s = await state(t.repoDir);
+    const [killed, next] = s.runs;
+    assert.equal(s.tasks[0].state, 'DONE', s.tasks[0].failureReason);
+    assert.deepEqual(
+      s.runs.map((r: { state: string }) => r.state),
+      ['FAILED', 'SUCCEEDED'],
+    );
+    assert.equal(next.resumeFrom.sessionId, t.thread);
+    assert.equal(next.resumeFrom.sessionCwd, t.worktree);
+    assert.notEqual(next.sessionId, t.thread, 'a new thread');
 
-      // The server: the new thread's first request carries the salvaged diff, not the old thread's history.
-      assert.equal(t.server.requests.length, 4);
-      const fresh = t.server.requests[2]!;
-      assert.equal(fresh.headers['thread-id'], next.sessionId);
-      const prompt = JSON.stringify(fresh.body.input);
-      assert.doesNotMatch(prompt, /"call_id":"call_0_0"/, "not the old thread's history");
-      assert.match(prompt, /Its partial work was kept on branch switchyard\/salvage\/t1\.1/);
-      assert.match(prompt, /\+\+\+ b\/part1\.txt\\n@@ .* @@\\n\+one/);
+    // The server: the new thread's first request carries the salvaged diff, not the old thread's history.
+    assert.equal(t.server.requests.length, 4);
+    const fresh = t.server.requests[2]!;
+    assert.equal(fresh.headers['thread-id'], next.sessionId);
+    const prompt = JSON.stringify(fresh.body.input);
+    assert.doesNotMatch(prompt, /"call_id":"call_0_0"/, "not the old thread's history");
+    assert.match(prompt, /Its partial work was kept on branch switchyard\/salvage\/t1\.1/);
+    assert.match(prompt, /\+\+\+ b\/part1\.txt\\n@@ .* @@\\n\+one/);
 
-      const diff = await t.project.diff(next.id);
-      assert.match(diff, /\+\+\+ b\/part1\.txt\n@@ .* @@\n\+one/);
-      assert.match(diff, /\+\+\+ b\/part2\.txt\n@@ .* @@\n\+two/);
-      assert.equal(killed.salvage?.files, 1, "the killed run's part1.txt was salvaged");
+    const diff = await t.project.diff(next.id);
+    assert.match(diff, /\+\+\+ b\/part1\.txt\n@@ .* @@\n\+one/);
+    assert.match(diff, /\+\+\+ b\/part2\.txt\n@@ .* @@\n\+two/);
+    assert.equal(killed.salvage?.files, 1, "the killed run's part1.txt was salvaged");
 
-      // The killed process reported nothing of its turn (codex reports usage when a turn completes); its completed call
-      // is in the old thread's record and is counted once, by the next run, with the new thread's two calls.
-      assert.deepEqual(next.usage, { inputTokens: 1_000 + 1_500 + 1_600, outputTokens: 50 + 30 + 10, costUsd: 0 });
-      assert.equal(killed.usage ?? null, null);
-    },
-  );
+    // The killed process reported nothing of its turn (codex reports usage when a turn completes); its completed call
+    // is in the old thread's record and is counted once, by the next run, with the new thread's two calls.
+    assert.deepEqual(next.usage, { inputTokens: 1_000 + 1_500 + 1_600, outputTokens: 50 + 30 + 10, costUsd: 0 });
+    assert.equal(killed.usage ?? null, null);
+  });
 });

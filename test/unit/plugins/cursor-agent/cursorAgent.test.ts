@@ -16,67 +16,63 @@ describe('cursor-agent lane (stand-in cursor-agent, real engine)', () => {
     await tmp.cleanup();
   });
 
-  it(
-    'a recorded run: chat id as session, thinking as progress, tool calls (a rejected one is an error), ' +
-      'usage; DONE',
-    async () => {
-      const fake = await standIn(tmp.dir, 'cursor-agent', [
-        [
-          { replay: 'cursor/normal.jsonl' },
-          { write: { file: 'src/health.ts', content: 'export const health = (): number => 200;\n' } },
-        ],
-      ]);
-      ctx = await cliLaneProject('cursor-agent', { binary: fake.binary, model: 'auto' });
-      await ctx.project.addTask({ title: 'Add health', spec: 'Add health() returning 200', lane: 'cursor-agent' });
-      await ctx.project.runQueue();
-      const run = (await ctx.project.state()).runs[0]!;
-      assert.equal(run.state, 'SUCCEEDED', run.failureReason);
-      assert.equal(run.sessionId, CHAT);
-      assert.deepEqual(run.usage, { inputTokens: 14948, outputTokens: 103, costUsd: 0 });
-      const events = await laneEvents(ctx.project, run.id);
-      assert.deepEqual(
-        events.map((e) => e.type),
-        [
-          'session',
-          'progress',
-          'progress',
-          'text',
-          'tool-call',
-          'tool-result',
-          'tool-call',
-          'tool-result',
-          'tool-call',
-          'tool-result',
-          'text',
-          'usage',
-        ],
-      );
-      assert.deepEqual(events[2], { type: 'progress', message: 'Reading src to find where to add it.' });
-      assert.deepEqual(events[6], {
-        type: 'tool-call',
-        callId: 'call-edit-1',
-        name: 'edit',
-        input: { path: '/work/project/src/health.ts', streamContent: 'export const health = (): number => 200;\n' },
-      });
-      assert.deepEqual(events[9], {
-        type: 'tool-result',
-        callId: 'call-shell-2',
-        output: { rejected: { command: 'npm test', workingDirectory: '/work/project', reason: '', isReadonly: false } },
-        isError: true,
-      });
-      const [call] = await fake.invocations();
-      assert.deepEqual(call!.argv.slice(0, -1), [
-        '-p',
-        '--output-format',
-        'stream-json',
-        '--force',
-        '--trust',
-        '--model',
-        'auto',
-      ]);
-      assert.match(call!.prompt, /^Add health\n\nAdd health\(\) returning 200\n/, 'the prompt is the last argument');
-    },
-  );
+  it('a recorded run: chat id as session, thinking as progress, tool calls (a rejected one is an error), usage; DONE', async () => {
+    const fake = await standIn(tmp.dir, 'cursor-agent', [
+      [
+        { replay: 'cursor/normal.jsonl' },
+        { write: { file: 'src/health.ts', content: 'export const health = (): number => 200;\n' } },
+      ],
+    ]);
+    ctx = await cliLaneProject('cursor-agent', { binary: fake.binary, model: 'auto' });
+    await ctx.project.addTask({ title: 'Add health', spec: 'Add health() returning 200', lane: 'cursor-agent' });
+    await ctx.project.runQueue();
+    const run = (await ctx.project.state()).runs[0]!;
+    assert.equal(run.state, 'SUCCEEDED', run.failureReason);
+    assert.equal(run.sessionId, CHAT);
+    assert.deepEqual(run.usage, { inputTokens: 14948, outputTokens: 103, costUsd: 0 });
+    const events = await laneEvents(ctx.project, run.id);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      [
+        'session',
+        'progress',
+        'progress',
+        'text',
+        'tool-call',
+        'tool-result',
+        'tool-call',
+        'tool-result',
+        'tool-call',
+        'tool-result',
+        'text',
+        'usage',
+      ],
+    );
+    assert.deepEqual(events[2], { type: 'progress', message: 'Reading src to find where to add it.' });
+    assert.deepEqual(events[6], {
+      type: 'tool-call',
+      callId: 'call-edit-1',
+      name: 'edit',
+      input: { path: '/work/project/src/health.ts', streamContent: 'export const health = (): number => 200;\n' },
+    });
+    assert.deepEqual(events[9], {
+      type: 'tool-result',
+      callId: 'call-shell-2',
+      output: { rejected: { command: 'npm test', workingDirectory: '/work/project', reason: '', isReadonly: false } },
+      isError: true,
+    });
+    const [call] = await fake.invocations();
+    assert.deepEqual(call!.argv.slice(0, -1), [
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--force',
+      '--trust',
+      '--model',
+      'auto',
+    ]);
+    assert.match(call!.prompt, /^Add health\n\nAdd health\(\) returning 200\n/, 'the prompt is the last argument');
+  });
 
   it('finds the CLI on PATH under its newer name `agent` when no binary is set', async () => {
     const fake = await standIn(tmp.dir, 'cursor-agent', [[{ replay: 'cursor/normal.jsonl' }]], 'agent');
@@ -101,8 +97,7 @@ describe('cursor-agent lane (stand-in cursor-agent, real engine)', () => {
     const run = (await ctx.project.state()).runs[0]!;
     assert.equal(
       run.failureReason,
-      "cursor-agent's stream ended without a result; cursor-agent exited with code 1; stderr: " +
-        'ConnectError: [unavailable] read ECONNRESET',
+      "cursor-agent's stream ended without a result; cursor-agent exited with code 1; stderr: ConnectError: [unavailable] read ECONNRESET",
     );
     assert.deepEqual((await laneEvents(ctx.project, run.id)).at(-1), {
       type: 'log',
@@ -131,8 +126,7 @@ describe('cursor-agent lane (stand-in cursor-agent, real engine)', () => {
     await ctx.project.runQueue();
     assert.equal(
       (await ctx.project.state()).runs[0]!.failureReason,
-      'cursor-agent reported: Usage limit reached for this billing period; cursor-agent exited with code ' +
-        '0; no stderr output',
+      'cursor-agent reported: Usage limit reached for this billing period; cursor-agent exited with code 0; no stderr output',
     );
   });
 });

@@ -63,8 +63,7 @@ describe('CLI lanes: shared machinery', () => {
       assert.match(
         !missing.ok ? missing.reason : '',
         new RegExp(
-          `cannot find the Claude Code CLI: \`claude\` is not on PATH \\(${a}:${b}\\); set the lane's ` +
-            `binary \\(switchyard lanes set claude-code binary=/path/to/claude\\)`,
+          `cannot find the Claude Code CLI: \`claude\` is not on PATH \\(${a}:${b}\\); set the lane's binary \\(switchyard lanes set claude-code binary=/path/to/claude\\)`,
         ),
       );
       const notExec = await findBinary('x', 'x', ['x'], join(a, 'not-exec'), '');
@@ -129,8 +128,7 @@ describe('CLI lanes: shared machinery', () => {
         end: { signal: 'SIGKILL', cutLine: '{"type":"item.comp', stderrTail: [], aborted: false },
         finished: false,
       }),
-      'codex\'s stream stopped mid-line after 18 characters, before a result: "{\\"type\\":\\"item.comp"; ' +
-        'codex was killed by SIGKILL; no stderr output',
+      'codex\'s stream stopped mid-line after 18 characters, before a result: "{\\"type\\":\\"item.comp"; codex was killed by SIGKILL; no stderr output',
     );
     assert.equal(
       describeCliFailure({

@@ -79,25 +79,22 @@ describe('CLI lanes: credential isolation', () => {
   }
 
   for (const lane of LANES) {
-    it(
-      `${lane.lane}: the CLI sees none of the parent's cloud or GitHub credentials, ` + `and its resolved vendor key`,
-      async () => {
-        const env = await envSeenBy(lane, {}, 'plain');
-        assert.deepEqual(
-          Object.keys(PARENT_CREDENTIALS).filter((name) => name in env),
-          [],
-        );
-        for (const [name, value] of Object.entries(lane.keys))
-          assert.equal(env[name], value, `${name} is passed explicitly`);
-        const otherVendors = Object.keys(FAKE_KEYS).filter((name) => !(name in lane.keys));
-        assert.deepEqual(
-          otherVendors.filter((name) => name in env),
-          [],
-          "another vendor's key is not passed either",
-        );
-        assert.equal(env.PATH, process.env.PATH, 'the allowlisted PATH is');
-      },
-    );
+    it(`${lane.lane}: the CLI sees none of the parent's cloud or GitHub credentials, and its resolved vendor key`, async () => {
+      const env = await envSeenBy(lane, {}, 'plain');
+      assert.deepEqual(
+        Object.keys(PARENT_CREDENTIALS).filter((name) => name in env),
+        [],
+      );
+      for (const [name, value] of Object.entries(lane.keys))
+        assert.equal(env[name], value, `${name} is passed explicitly`);
+      const otherVendors = Object.keys(FAKE_KEYS).filter((name) => !(name in lane.keys));
+      assert.deepEqual(
+        otherVendors.filter((name) => name in env),
+        [],
+        "another vendor's key is not passed either",
+      );
+      assert.equal(env.PATH, process.env.PATH, 'the allowlisted PATH is');
+    });
   }
 
   it('passEnv: ["AWS_PROFILE"] passes exactly that variable', async () => {
@@ -131,10 +128,7 @@ describe('CLI lanes: credential isolation', () => {
     assert.equal(run.failureCode, 'secret-unavailable');
     assert.match(
       run.failureReason!,
-      new RegExp(
-        'lane "claude-code" could not get ANTHROPIC_API_KEY: the secret command for ANTHROPIC_API_KEY \\(`.*`\\) ' +
-          String.raw`exited with code 3: vault: permission denied for secret\/anthropic \(token expired\)`,
-      ),
+      /lane "claude-code" could not get ANTHROPIC_API_KEY: the secret command for ANTHROPIC_API_KEY \(`.*`\) exited with code 3: vault: permission denied for secret\/anthropic \(token expired\)/,
     );
     assert.equal(state.tasks[0]!.state, 'FAILED');
     assert.ok(!existsSync(run.worktree), 'no worktree was made for a lane that could not start');

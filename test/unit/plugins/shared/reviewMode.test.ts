@@ -42,43 +42,38 @@ describe('CLI lanes as reviewers (mode: review)', () => {
     return { result, argv: call!.argv, prompt: call!.prompt };
   }
 
-  it(
-    'a claude reviewer that tries an edit is denied it and still gives its verdict (a denial does not fail a ' +
-      'review)',
-    async () => {
-      const answer = 'Looks right.\n{"verdict":"approve","reasons":[]}';
-      const { result } = await review(createClaudeCodeLane(), 'claude', [
-        { emit: { type: 'system', subtype: 'init', session_id: 's-review' } },
-        {
-          emit: {
-            type: 'assistant',
-            message: {
-              id: 'msg_1',
-              content: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input: { file_path: '/x', content: 'y' } }],
-            },
-            session_id: 's-review',
+  it('a claude reviewer that tries an edit is denied it and still gives its verdict (a denial does not fail a review)', async () => {
+    const answer = 'Looks right.\n{"verdict":"approve","reasons":[]}';
+    const { result } = await review(createClaudeCodeLane(), 'claude', [
+      { emit: { type: 'system', subtype: 'init', session_id: 's-review' } },
+      {
+        emit: {
+          type: 'assistant',
+          message: {
+            id: 'msg_1',
+            content: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input: { file_path: '/x', content: 'y' } }],
           },
+          session_id: 's-review',
         },
-        {
-          emit: {
-            type: 'result',
-            subtype: 'success',
-            is_error: false,
-            result: answer,
-            session_id: 's-review',
-            permission_denials: [{ tool_name: 'Write', tool_use_id: 'toolu_1', tool_input: {} }],
-          },
+      },
+      {
+        emit: {
+          type: 'result',
+          subtype: 'success',
+          is_error: false,
+          result: answer,
+          session_id: 's-review',
+          permission_denials: [{ tool_name: 'Write', tool_use_id: 'toolu_1', tool_input: {} }],
         },
-      ]);
-      assert.equal(result.status, 'succeeded');
-      assert.deepEqual(result.review, { verdict: 'approve', reasons: [] });
-    },
-  );
+      },
+    ]);
+    assert.equal(result.status, 'succeeded');
+    assert.deepEqual(result.review, { verdict: 'approve', reasons: [] });
+  });
 
   it('claude reviews read-only and its final JSON line is the verdict', async () => {
     const answer =
-      'Looks fine, but health() should return 200.\n{"verdict": "changes-requested", "reasons": ["health() ' +
-      'returns 1, the task says 200"]}';
+      'Looks fine, but health() should return 200.\n{"verdict": "changes-requested", "reasons": ["health() returns 1, the task says 200"]}';
     const { result, argv, prompt } = await review(createClaudeCodeLane(), 'claude', [
       { emit: { type: 'system', subtype: 'init', session_id: 's-review' } },
       {
@@ -100,10 +95,7 @@ describe('CLI lanes as reviewers (mode: review)', () => {
     assert.ok(!argv.includes('acceptEdits'), `no edit permission for a reviewer: ${argv.join(' ')}`);
     assert.match(
       prompt,
-      new RegExp(
-        String.raw`^Review the change another agent made for the task "Add health"\. .*\nRead and check it; do not ` +
-          String.raw`change any file\.\n\nAdd health\(\)\n\n## Diff to review\n`,
-      ),
+      /^Review the change another agent made for the task "Add health"\. .*\nRead and check it; do not change any file\.\n\nAdd health\(\)\n\n## Diff to review\n/,
     );
     assert.match(prompt, /\{"verdict": "approve", "reasons": \["…"\]\}/);
   });

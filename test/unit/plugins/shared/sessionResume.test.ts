@@ -115,11 +115,7 @@ describe('CLI lanes: a session is resumed only in the worktree it began in', () 
     );
     assert.match(
       calls[1]!.prompt,
-      new RegExp(
-        String.raw`An earlier attempt \(run t1\.1\) stopped before it finished\. It stopped with: its owner ` +
-          String.raw`stopped\nIts partial work was kept on branch switchyard\/salvage\/t1\.1, ` +
-          String.raw`and this working tree already starts from it\.`,
-      ),
+      /An earlier attempt \(run t1\.1\) stopped before it finished\. It stopped with: its owner stopped\nIts partial work was kept on branch switchyard\/salvage\/t1\.1, and this working tree already starts from it\./,
     );
     assert.ok(
       progress.some((m) => m.startsWith(`claude could not resume session ${SESSION} (`)),
@@ -130,8 +126,7 @@ describe('CLI lanes: a session is resumed only in the worktree it began in', () 
   it('`codex exec resume` refused ("already has an active writer"): a new thread with the earlier work', async () => {
     // stderr and exit code as codex-cli 0.171.0 prints them when another codex process still holds the thread.
     const refusal = [
-      `2026-12-01T13:26:17.001718Z ERROR codex_core::session::session: failed to initialize thread ` +
-        `persistence: thread-store conflict: thread ${THREAD} already has an active writer`,
+      `2026-12-01T13:26:17.001718Z ERROR codex_core::session::session: failed to initialize thread persistence: thread-store conflict: thread ${THREAD} already has an active writer`,
       `Error: thread/resume: thread/resume failed: thread ${THREAD} already has an active writer (code -32600)`,
     ];
     const { result, calls, progress } = await run(
