@@ -195,22 +195,15 @@ export function settingsReferencePage(sources: SettingsSources): string {
       "package.json's contributes.configuration, the project config's zod schema and the built-in lanes' manifests",
     ),
     '# Settings reference',
-    'Every setting with its type, default, trust class and description: the VS Code settings, the project settings ' +
-      "of `.switchyard/config.json` and each built-in lane's settings.",
-    'Where settings live and which layer wins: [Configuration](../configuration.md). The class says what a value ' +
-      'can make Switchyard do; in an untrusted workspace only `plain` values the repository carries apply ' +
-      '([Security](../security.md#setting-classes)).',
+    "Every setting with its type, default, trust class and description: the VS Code settings, the project settings of `.switchyard/config.json` and each built-in lane's settings.",
+    'Where settings live and which layer wins: [Configuration](../configuration.md). The class says what a value can make Switchyard do; in an untrusted workspace only `plain` values the repository carries apply ([Security](../security.md#setting-classes)).',
     '## VS Code settings',
     table(['Setting', 'Type', 'Default', 'Class', 'Description'], editorRows),
     '## Project settings (`.switchyard/config.json`)',
-    "Set with `switchyard config set <key> <value>` (`--local` for this machine's override), or in the file. " +
-      "A blank default is unset; a group's defaults are on its fields. `defaultLane` is routing, a recorded " +
-      'change (`switchyard default-lane`), and is not in the file.',
+    "Set with `switchyard config set <key> <value>` (`--local` for this machine's override), or in the file. A blank default is unset; a group's defaults are on its fields. `defaultLane` is routing, a recorded change (`switchyard default-lane`), and is not in the file.",
     table(['Key', 'Type', 'Default', 'Class', 'Description'], configRows),
     '## Lane settings',
-    "Each built-in lane's settings: `switchyard lanes set <lane> key=value`, `laneSettings.<lane>.<setting>` in " +
-      '`.switchyard/config.json`, or `switchyard.lanes` → `<lane>` → `<setting>` in VS Code. The type is what ' +
-      '`switchyard lanes set` accepts.',
+    "Each built-in lane's settings: `switchyard lanes set <lane> key=value`, `laneSettings.<lane>.<setting>` in `.switchyard/config.json`, or `switchyard.lanes` → `<lane>` → `<setting>` in VS Code. The type is what `switchyard lanes set` accepts.",
     ...laneSections,
   ].join('\n\n')}\n`;
 }
