@@ -6,7 +6,7 @@
  * file may import its own folder and the folders of lower layers, never a
  * folder of its own layer or of a higher one: the folders form a directed
  * acyclic graph by construction. docs/architecture.md draws the
- * same layers; test/unit/layers/layerRules.test.ts checks that every folder of
+ * same layers; test/integration/layers/layerRules.test.ts checks that every folder of
  * src/core has a layer and that the rules bite.
  */
 const LAYERS = [

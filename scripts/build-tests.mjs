@@ -1,12 +1,12 @@
 // Bundles the integration suite for the extension host: every
-// test/integration/suite/*.ts to out/test/integration/suite/*.js (CommonJS,
+// test/extension-host/suite/*.ts to out/test/extension-host/suite/*.js (CommonJS,
 // `vscode` and `mocha` external), the shape both test runners load.
 import { readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 
-const suiteDir = 'test/integration/suite';
-const outdir = 'out/test/integration/suite';
+const suiteDir = 'test/extension-host/suite';
+const outdir = 'out/test/extension-host/suite';
 const entryPoints = readdirSync(suiteDir)
   .filter((f) => f.endsWith('.ts'))
   .map((f) => `${suiteDir}/${f}`);

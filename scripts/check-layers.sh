@@ -2,7 +2,7 @@
 # The layer check (`npm run check:layers`): dependency-cruiser with the rules of
 # .dependency-cruiser.cjs over src, webview and plugins. Exits non-zero on any
 # import cycle or import against the layers. Extra arguments go to depcruise
-# (test/unit/layers/layerRules.test.ts runs it on a fixture tree).
+# (test/integration/layers/layerRules.test.ts runs it on a fixture tree).
 #
 # dependency-cruiser needs TypeScript's JavaScript compiler API, which the
 # project's TypeScript 7 (the native compiler) does not have, so it runs from

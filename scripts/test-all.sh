@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`): layer check, type check, lint and format, build, unit tests, the scenario
+# The one test command (`npm test`): layer check, type check, lint and format, build, the three Node tiers (unit:
+# pure, no process; integration: real git, processes, PostgreSQL; stress: large drains and crash loops), the scenario
 # matrix, the queue panel's webview on its own in headless chromium, then the real VS Code tests: integration tests
 # inside code-server's extension host and UI tests in headless chromium. Exits non-zero if any suite fails and
 # ends with a line "N passed, N failed" (suites, not test cases).
@@ -77,15 +78,17 @@ section "Line length" node scripts/check-line-length.mjs
 section "Public API file" node scripts/build-api.mjs --check
 section "Build" npm run build && built=1
 section "Unit tests" npm run test:unit
+section "Integration tests (real git, processes, PostgreSQL)" npm run test:integration
+section "Stress tests (large drains, crash loops)" npm run test:stress
 # The scenario matrix (test/matrix): the real claude and codex CLIs, the openai-compatible API lane and the command
 # lane, each on a real Node project, against scripted model servers and a GitHub double on 127.0.0.1.
 section "Scenario matrix" offline npm run --silent test:matrix
 section "code-server" bash scripts/install-code-server.sh && installed=1
 section "Integration suite build" node scripts/build-tests.mjs && suite=1
 
-integration="Integration tests (real extension host in code-server)"
+integration="Extension-host tests (real extension host in code-server)"
 if ((built && installed && suite)); then
-  section "$integration" offline node_modules/.bin/tsx test/integration/runInCodeServer.ts
+  section "$integration" offline node_modules/.bin/tsx test/extension-host/runInCodeServer.ts
 else
   skip "$integration" "the build, the code-server install or the suite build failed"
 fi

@@ -11,7 +11,7 @@ import { startGitHubDouble, type GitHubDouble } from '../fixtures/gitHubDouble';
 import { TOKEN } from '../helpers/pullRequestProject';
 import { killPids, processesIn } from '../helpers/realCodex';
 import { until } from '../helpers/until';
-import { killGroup, runCli, sharedCliBundle } from '../unit/plugins/apiLaneHarness';
+import { killGroup, runCli, sharedCliBundle } from '../integration/plugins/apiLaneHarness';
 import { Brain, type Behaviour } from './brain';
 import { NPM_SETUP, makeGreetProject } from './greetProject';
 import { isInside, startLane, type MatrixLane } from './matrixLanes';

@@ -5,7 +5,7 @@ import { openaiServer } from '../fixtures/openaiServer';
 import { responsesServer } from '../fixtures/responsesServer';
 import type { ScriptStep, ScriptedModelServer } from '../fixtures/scriptedModelServer';
 import { codexHome } from '../helpers/realCodex';
-import { PASS_ENV, claudeEnv } from '../unit/plugins/claude-code/realClaudeSetup';
+import { PASS_ENV, claudeEnv } from '../integration/plugins/claude-code/realClaudeSetup';
 import type { LaneWire } from './brain';
 
 export const MATRIX_LANES = ['claude-code', 'codex', 'openai-compatible', 'command'] as const;

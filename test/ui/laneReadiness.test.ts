@@ -208,10 +208,28 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
     if (!(await note.isVisible())) await workbench.runCommand('Notifications: Show Notifications');
     assert.equal(await page.locator('.settings-editor').count(), 0, 'no Settings editor open before the click');
     await note.locator('.monaco-button', { hasText: 'Open Settings' }).click();
-    await page
-      .locator('.settings-editor .setting-item-contents', { hasText: 'Lanes' })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
+    // The folder's settings.json sets the lane, so Open Settings opens that file with the lane's key selected
+    // (the Settings editor only when no file sets it).
+    await poll('settings.json active', async () =>
+      /settings\.json/.test(
+        await page
+          .locator('.tab.active')
+          .innerText()
+          .catch(() => ''),
+      )
+        ? true
+        : undefined,
+    );
+    const selection = page.locator('.statusbar-item[id="status.editor.selection"]');
+    assert.match(
+      await poll('the lane key selected', async () => {
+        const text = await selection.innerText().catch(() => '');
+        return /selected/.test(text) ? text : undefined;
+      }),
+      /\(9 selected\)/,
+      'the selection is "command" with its quotes',
+    );
+    assert.equal(await page.locator('.settings-editor').count(), 0, 'the file, not the Settings editor');
   });
 
   it('the Cancel picker lists running and ready tasks, running first and selected, and asks', async function () {

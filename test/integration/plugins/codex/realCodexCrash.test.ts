@@ -19,7 +19,7 @@ const KEY = 'sk-test-openai-crash-0123456789abcdef';
  * killed host; the test ends whatever is left in the worktree (as a
  * supervisor would). (A thread another codex process holds, which `codex
  * exec resume` refuses, is covered with codex 0.171.0's own words in
- * test/unit/plugins/shared/sessionResume.test.ts: the engine no longer
+ * test/integration/plugins/shared/sessionResume.test.ts: the engine no longer
  * resumes a thread in another worktree, so the refusal needs a resume in the
  * same one.)
  */

@@ -5,9 +5,9 @@
  * and `node scripts/build-tests.mjs` first. On a headless Linux machine run it
  * under a display server, e.g. `xvfb-run -a npm run test:electron`.
  *
- *   npx tsx test/integration/runInElectron.ts
- *   VSCODE_TEST_VERSION=1.100.3 npx tsx test/integration/runInElectron.ts
- *   VSCODE_EXECUTABLE=/path/to/code npx tsx test/integration/runInElectron.ts
+ *   npx tsx test/extension-host/runInElectron.ts
+ *   VSCODE_TEST_VERSION=1.100.3 npx tsx test/extension-host/runInElectron.ts
+ *   VSCODE_EXECUTABLE=/path/to/code npx tsx test/extension-host/runInElectron.ts
  *
  * Like runInCodeServer.ts, it runs a throwaway PostgreSQL server alongside
  * (SWITCHYARD_TEST_PG_URL in the editor's environment) and stops it at the end.
@@ -20,7 +20,7 @@ import { createTestWorkspace } from '../harness/workspace';
 import { startTestPostgres } from './helpers/testPostgres';
 
 async function main(): Promise<number> {
-  const extensionTestsPath = join(REPO_ROOT, 'out', 'test', 'integration', 'suite', 'index.js');
+  const extensionTestsPath = join(REPO_ROOT, 'out', 'test', 'extension-host', 'suite', 'index.js');
   if (!existsSync(join(REPO_ROOT, 'dist', 'extension.js')))
     throw new Error('dist/extension.js is missing: run npm run build');
   if (!existsSync(extensionTestsPath))

@@ -6,7 +6,7 @@
  * through `codeAutomationLog`. Builds nothing: run `npm run build` and
  * `node scripts/build-tests.mjs` first (scripts/test-all.sh does).
  *
- *   npx tsx test/integration/runInCodeServer.ts [--extension <dir>] [--suite <index.js>] [--workspace <dir>]
+ *   npx tsx test/extension-host/runInCodeServer.ts [--extension <dir>] [--suite <index.js>] [--workspace <dir>]
  *
  * Exits with the suite's exit code; 1 on a harness failure or after the time limit.
  *
@@ -32,7 +32,7 @@ async function main(): Promise<number> {
     options: { extension: { type: 'string' }, suite: { type: 'string' }, workspace: { type: 'string' } },
   });
   const extensionDir = resolve(values.extension ?? REPO_ROOT);
-  const suiteIndex = resolve(values.suite ?? join(REPO_ROOT, 'out', 'test', 'integration', 'suite', 'index.js'));
+  const suiteIndex = resolve(values.suite ?? join(REPO_ROOT, 'out', 'test', 'extension-host', 'suite', 'index.js'));
   preflight(extensionDir, suiteIndex);
   const started = Date.now();
 
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   const server = await startCodeServer();
   registerCleanup({
     name: 'code-server log',
-    run: () => server.stop({ saveLogTo: join(REPO_ROOT, 'test-output', 'integration', 'code-server.log') }),
+    run: () => server.stop({ saveLogTo: join(REPO_ROOT, 'test-output', 'extension-host', 'code-server.log') }),
     runSync: () => undefined,
   });
   log(`code-server ${server.origin} healthy after ${Date.now() - started} ms`);
