@@ -198,15 +198,24 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
     );
     const [row] = await workbench.tasksUnder('AWAITING_CI');
     assert.match(row!, new RegExp(`AWAITING_CI · PR #${n.ci} open$`));
-    await workbench.expandRow(`${ids.ci} · Export the report as CSV`);
-    await workbench.expandRow(`PR #${n.ci}`);
-    await workbench.expandRow(`${ids.merged} · Document the export`);
-    await workbench.expandRow(`PR #${n.merged}`);
+    // Expanded again on every probe: a refresh of the tree while the PR's checks register may redraw the rows.
+    const expand = async () => {
+      await workbench.expandRow(`${ids.ci} · Export the report as CSV`);
+      await workbench.expandRow(`PR #${n.ci}`);
+      await workbench.expandRow(`${ids.merged} · Document the export`);
+      await workbench.expandRow(`PR #${n.merged}`);
+    };
     const rows = await poll('the check rows', async () => {
+      await expand();
       const all = await workbench.sideBarTreeRows();
       return all.some((r) => r.text.startsWith('lint')) && all.some((r) => r.text.startsWith(`PR #${n.merged}`))
         ? all
         : undefined;
+    }).catch(async (error: Error) => {
+      const all = await workbench.sideBarTreeRows();
+      throw new Error(
+        `${error.message}; the tree:\n${all.map((r) => `${r.level} ${r.expanded} ${r.text}`).join('\n')}`,
+      );
     });
     const texts = rows.map((r) => `${r.level} ${r.text}`);
     const at = texts.findIndex((t) => t.startsWith(`3 PR #${n.ci}`));

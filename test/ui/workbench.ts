@@ -171,7 +171,11 @@ export class Workbench {
 
   /** Expands the side-bar tree row whose text starts with `prefix`, if it is collapsed. */
   async expandRow(prefix: string): Promise<void> {
-    const row = this.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: prefix }).first();
+    // By the row's own label, not its description: a task row's description can name its PR ("… · PR #3 open").
+    const row = this.page
+      .locator('.part.sidebar .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: prefix }) })
+      .first();
     await row.waitFor({ state: 'visible' });
     if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
   }
