@@ -21,7 +21,7 @@ const CostState = z.looseObject({
  * The running totals a resumed Claude Code session starts from: the last
  * `cost-state` line of its transcript (`$CLAUDE_CONFIG_DIR/projects/<the
  * directory, escaped>/<session>.jsonl`, default `~/.claude`). Seen with
- * Claude Code 2.1.332 (test/unit/plugins/claude-code/realClaudeUsage.test.ts):
+ * Claude Code 2.1.332 (test/integration/plugins/claude-code/realClaudeUsage.test.ts):
  * a process that ends (its result given, or on SIGTERM) appends its session's
  * totals there, and `claude --resume` restores them, so the resumed process's
  * `result.modelUsage` and `total_cost_usd` count the earlier processes too;

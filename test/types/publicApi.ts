@@ -4,7 +4,7 @@
  * really takes and gives: each is the same as the core's type, which for data
  * is what the core's zod schema parses (`z.input` for what a lane hands over,
  * `z.infer` for what it gets back). A member added, removed, made optional or
- * changed on either side fails. test/unit/types/publicApi.test.ts shows that it
+ * changed on either side fails. test/integration/types/publicApi.test.ts shows that it
  * bites and that the list below names every type src/api.ts exports.
  */
 import type { z } from 'zod';
