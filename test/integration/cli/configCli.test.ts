@@ -42,7 +42,8 @@ function sampleValue(key: string): unknown {
 /** The leaf keys of the config, records named `command`; objects and free-form values are left out. */
 function leafKeys(): string[] {
   const keys = knownKeys().map((k) => k.replaceAll('<name>', 'command'));
-  // github.app's fields are set together (an app needs all three): test/integration/cli/pullRequestConfig.test.ts sets it.
+  // github.app's fields are set together (an app needs all three):
+  // test/integration/cli/pullRequestConfig.test.ts sets it.
   return keys.filter(
     (k) => !keys.some((o) => o.startsWith(`${k}.`)) && !k.startsWith('mergePolicy') && !k.startsWith('github.app'),
   );
