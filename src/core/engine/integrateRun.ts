@@ -13,12 +13,11 @@ import {
   commitTree,
   forgetBranchTip,
   mergeTrees,
-  prepareBranchUpdate,
   pushBranch,
   readBranchTip,
   rememberBranchTip,
   treeOf,
-  updateBranchSync,
+  updateBranch,
 } from './targetBranch';
 
 export type IntegrateOutcome =
@@ -35,8 +34,12 @@ const ROUNDS = 5;
  * task's attempts arrive squashed: no failed attempt's commit enters the
  * target's history (`git bisect` steps over whole tasks). Its message is the
  * task's title, then the task and run ids (taskCommitMessage),
- * and the branch moves by compare-and-swap inside a store transaction that
- * first checks the task is still INTEGRATING this run (never after a cancel).
+ * and the branch moves by compare-and-swap in three steps (moveTarget): a
+ * transaction records the move as the run's intent while the task is still
+ * INTEGRATING this run (a cancel after it is refused, so nothing moves after
+ * a cancel), git moves the branch, a second transaction confirms the move (or
+ * clears the intent when the branch had moved). A process stopped between
+ * them leaves the intent, which recovery resolves from where the branch is.
  * The merge starts from the tip this process last saw (no git process to
  * read it); the compare-and-swap fails when someone else moved the branch,
  * and the merge is made again on the tip read afresh. A conflict or an empty
@@ -62,7 +65,6 @@ export async function integrateRun(
       reason: `the target branch ${target} is checked out in ${holder}; Switchyard never moves a checked-out branch: check out another branch there, or set integration.targetBranch to one nobody has checked out`,
     };
   }
-  prepareBranchUpdate(ctx.root);
   for (let round = 1; round <= ROUNDS; round++) {
     // The tip this process last saw (no git process): when someone else moved the branch since, the
     // compare-and-swap below fails, and the next round reads it afresh.
@@ -88,20 +90,9 @@ export async function integrateRun(
     }
     // Nothing to move, so no compare-and-swap checks the remembered tip: read it now.
     if (commit === current && (await movedSince(ctx.root, target, current))) continue;
-    // Synchronous, inside the transaction: the branch moves only while the task is still INTEGRATING this run (a
-    // cancel, taken under the same lock, comes either before, and nothing moves, or after, and is refused).
-    // The lookups come before the branch moves: a miss (HistoryNeeded) runs the change again before any side effect.
-    const moved = await ctx.store.updateWorking((state) => {
-      const t = findTask(state, task.id);
-      const r = findRun(state, run.id);
-      if (staleBecause(t, r) || t.state !== 'INTEGRATING') return 'stale' as const;
-      if (current !== commit && !updateBranchSync(ctx.root, target, commit, current)) return 'moved' as const;
-      if (current !== commit) rememberBranchTip(ctx.root, target, { commit, tree: merged.tree });
-      t.integration = { branch: target, commit, runId: run.id, at: new Date().toISOString() };
-      r.integration = { branch: target, commit };
-      return 'ok' as const;
-    });
+    const moved = await moveTarget(ctx, task, run, target, current, commit);
     if (moved === 'stale') return { ok: 'stale' };
+    if (moved === 'ok' && current !== commit) rememberBranchTip(ctx.root, target, { commit, tree: merged.tree });
     if (moved === 'moved') {
       forgetBranchTip(ctx.root, target);
       record(`${target} moved while ${run.id} was being merged; merging again (${round}/${ROUNDS})`);
@@ -162,4 +153,52 @@ async function push(
         r.integration = { ...r.integration, pushed: pushError === undefined, ...(pushError ? { pushError } : {}) };
     })
     .catch(() => undefined);
+}
+
+type Move = 'ok' | 'moved' | 'stale';
+
+/**
+ * Moves `target` from `current` to `commit` for the run (nothing to move when they are equal) and records the
+ * integration: the intent first, in a transaction that only changes state; then git's compare-and-swap, outside any
+ * transaction and without blocking the thread; then the outcome, in a second transaction. 'moved': someone else moved
+ * the branch first (the intent is cleared, nothing recorded); 'stale': the task is no longer INTEGRATING this run.
+ */
+async function moveTarget(
+  ctx: RunContext,
+  task: Task,
+  run: Run,
+  target: string,
+  current: string | undefined,
+  commit: string,
+): Promise<Move> {
+  const at = new Date().toISOString();
+  const decided = await ctx.store.updateWorking((state) => {
+    const t = findTask(state, task.id);
+    const r = findRun(state, run.id);
+    if (staleBecause(t, r) || t.state !== 'INTEGRATING') return 'stale' as const;
+    if (current === commit) {
+      recordIntegration(t, r, target, commit, at);
+      return 'ok' as const;
+    }
+    r.integrationIntent = { branch: target, ...(current ? { from: current } : {}), to: commit, at };
+    return 'intent' as const;
+  });
+  if (decided !== 'intent') return decided;
+  const moved = await updateBranch(ctx.root, target, commit, current);
+  return ctx.store.updateWorking((state): Move => {
+    const t = findTask(state, task.id);
+    const r = findRun(state, run.id);
+    delete r.integrationIntent;
+    if (!moved) return 'moved';
+    // The branch moved: that is recorded whatever happened to the task since (a cancel is refused while the intent is
+    // there; the change is on the target branch either way).
+    recordIntegration(t, r, target, commit, at);
+    return 'ok';
+  });
+}
+
+/** The task's and the run's record of the run's change reaching `target` as `commit`. */
+export function recordIntegration(t: Task, r: Run, target: string, commit: string, at: string): void {
+  t.integration = { branch: target, commit, runId: r.id, at };
+  r.integration = { branch: target, commit };
 }

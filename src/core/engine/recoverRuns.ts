@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { leaseIsFree } from '../lease/leaseFile';
+import { git } from '../git/gitExec';
+import { type Lease, leaseIsFree } from '../lease/leaseFile';
 import { killRecordedGroups } from '../process/killRecordedGroups';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
@@ -8,6 +9,7 @@ import { captureChange } from '../workspace/worktrees';
 import type { RecordFn } from './recordFn';
 import { salvageChange } from './salvageChange';
 import { finishRun, findRun } from './finishRun';
+import { recordIntegration } from './integrateRun';
 import { recordRecoveredFigures } from './recoveredFigures';
 import type { RunContext } from './runContext';
 import { RunEventLog, eventsPath, writeDiff } from '../store/runFiles';
@@ -30,8 +32,31 @@ export interface Recovery {
  * from it (the handoff; the new run's `resumeFrom` names it).
  */
 export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery> {
-  const now = Date.now();
+  const none: Recovery = { decisions: [], resumed: [] };
   // A RUNNING run's task is unfinished: both are in the working set.
+  const foreign = (await ctx.store.readWorking()).runs.some((r) => r.state === 'RUNNING' && r.owner !== ctx.owner);
+  if (!foreign) return none;
+  // The effects come first, outside the transaction that decides: what the gone owners left running ends, and where
+  // a move of the target branch they recorded got to is read. Only runs whose groups this process has ended are
+  // decided below; one whose lease ran out meanwhile waits for the next round.
+  const gone = await ctx.store.updateWorking((state, leases) => {
+    const now = Date.now();
+    const out = new Map<string, { groups: Lease['groups']; intent: Run['integrationIntent'] }>();
+    for (const run of state.runs) {
+      if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
+      const lease = leases.get(run.id);
+      if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
+      out.set(run.id, { groups: lease?.groups, intent: run.integrationIntent });
+    }
+    return out;
+  });
+  if (!gone.size) return none;
+  const landed = new Set<string>();
+  for (const [runId, { groups, intent }] of gone) {
+    killRecordedGroups(groups);
+    if (intent && (await reached(ctx.root, intent.branch, intent.to))) landed.add(runId);
+  }
+  const now = Date.now();
   const recovery = await ctx.store.updateWorking(
     (state, leases): Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } => {
       const out: Recovery & { logs: { runId: string; message: string; mergedAt?: string }[] } = {
@@ -40,13 +65,17 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
         logs: [],
       };
       for (const run of state.runs) {
-        if (run.state !== 'RUNNING' || run.owner === ctx.owner) continue;
+        if (run.state !== 'RUNNING' || run.owner === ctx.owner || !gone.has(run.id)) continue;
         const lease = leases.get(run.id);
         if (!leaseIsFree(lease, run.owner, run.startedAt, now, state.settings.leaseMs)) continue;
-        // What the gone owner left running for the run ends before anyone resumes, retries or salvages it.
-        killRecordedGroups(lease?.groups);
         const task = state.tasks.find((t) => t.id === run.taskId);
         if (!task) continue;
+        const intent = run.integrationIntent;
+        if (intent) {
+          // The owner stopped between recording a move of the target branch and confirming it: the branch says which.
+          delete run.integrationIntent;
+          if (landed.has(run.id)) recordIntegration(task, run, intent.branch, intent.to, intent.at);
+        }
         const superseded = task.generation !== run.generation || task.state === 'CANCELED';
         if (!superseded && !ACTIVE_TASK_STATES.includes(task.state) && task.state !== 'CHANGES_REQUESTED') continue;
         if (!superseded && task.integration?.runId === run.id) {
@@ -121,6 +150,14 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
     ctx.onChange?.();
   }
   return { decisions: recovery.decisions, resumed: recovery.resumed };
+}
+
+/** Whether `commit` is on `branch` (its tip or an ancestor of it); false when there is no such branch. */
+async function reached(root: string, branch: string, commit: string): Promise<boolean> {
+  const r = await git(root, ['merge-base', '--is-ancestor', commit, `refs/heads/${branch}`], [0, 1, 128]).catch(
+    () => undefined,
+  );
+  return r?.code === 0;
 }
 
 /**

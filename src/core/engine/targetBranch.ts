@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { git } from '../git/gitExec';
 import { readGitFile } from '../git/gitFiles';
-import { releaseRefUpdates, updateRefSync, warmRefUpdates } from '../git/refUpdater';
+import { moveRef, releaseRefMoves } from '../git/refMoves';
 import { repositoryDirs } from '../git/repositoryDirs';
 import { hasIdentity } from '../workspace/worktrees';
 
@@ -183,25 +183,24 @@ export async function commitTree(
 }
 
 /**
- * Moves `refs/heads/<branch>` to `to` only if it still points at `from`
- * (undefined: only if it does not exist yet). Synchronous, so it can run
- * inside a store transaction; false when the branch moved meanwhile (or git
- * failed).
+ * Moves `refs/heads/<branch>` to `to` only if it still points at `from` (undefined: only if it does not exist yet),
+ * with git's own compare-and-swap (moveRef). False when the branch was not there (it moved meanwhile, or git failed):
+ * the caller reads the branch again before it decides anything.
  */
-export function updateBranchSync(root: string, branch: string, to: string, from: string | undefined): boolean {
-  return updateRefSync(root, `refs/heads/${branch}`, to, from, INTEGRATE_MESSAGE);
+export async function updateBranch(
+  root: string,
+  branch: string,
+  to: string,
+  from: string | undefined,
+): Promise<boolean> {
+  const moved = await moveRef(root, `refs/heads/${branch}`, to, from, 'switchyard: integrate');
+  if (moved) know(root, to);
+  return moved;
 }
 
-const INTEGRATE_MESSAGE = 'switchyard: integrate';
-
-/** Gets `updateBranchSync` ready while the merge is computed (its git process started). */
-export function prepareBranchUpdate(root: string): void {
-  warmRefUpdates(root, INTEGRATE_MESSAGE);
-}
-
-/** The end of a drain: the long-lived git process behind `updateBranchSync` exits (the next update starts one). */
+/** The end of a drain: the long-lived git process behind `updateBranch` exits (the next move starts one). */
 export function releaseBranchUpdates(): void {
-  releaseRefUpdates();
+  releaseRefMoves();
 }
 
 export async function pushBranch(root: string, remote: string, branch: string): Promise<void> {

@@ -4,6 +4,7 @@ import { NewTaskSpec } from '../model/newTaskSpec';
 import type { Task, TaskSpecInput } from '../model/task';
 import { describeZodError } from '../model/zodIssues';
 import { describeCycle, findCycle } from '../scheduler/findCycle';
+import { lastWithId } from '../store/lastWithId';
 import { blockDependents, unblockDependents } from './dependencyBlocks';
 import type { StateStore } from '../backend/stateStore';
 import { findTask, setTaskState } from './setTaskState';
@@ -117,6 +118,14 @@ export function cancelTask(store: StateStore, id: string): Promise<Task> {
       throw new SwitchyardError(
         'illegal-transition',
         `task ${id}'s work is already merged into ${task.integration.branch} (${task.integration.commit.slice(0, 12)}): too late to cancel`,
+      );
+    }
+    const last = task.state === 'INTEGRATING' && task.lastRunId ? lastWithId(state.runs, task.lastRunId) : undefined;
+    const moving = last?.integrationIntent;
+    if (moving) {
+      throw new SwitchyardError(
+        'illegal-transition',
+        `task ${id}'s work is being merged into ${moving.branch} (${moving.to.slice(0, 12)}) right now: too late to cancel`,
       );
     }
     setTaskState(task, 'CANCELED');

@@ -1,4 +1,4 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { basename, dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { SwitchyardError, errorMessage } from '../errors';
@@ -277,15 +277,6 @@ function gitLinesThroughRunner(
     },
   );
   return handle ? outcome : undefined;
-}
-
-/**
- * `git <args>` in `cwd`, synchronously (for a step inside a store transaction), output ignored: the exit code (-1 when
- * git could not start).
- */
-export function gitSync(cwd: string, args: readonly string[]): number {
-  const result = spawnSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-  return result.status ?? -1;
 }
 
 /**

@@ -85,6 +85,15 @@ export const Run = z
       })
       .strict()
       .optional(),
+    /**
+     * A move of the target branch decided and recorded before git makes it (integrateRun): from `from` (absent: the
+     * branch did not exist) to `to`. Cleared when the move is confirmed or known not to have happened; a run whose
+     * owner stopped with one recorded is resolved by recovery from where the branch is (recoverRuns).
+     */
+    integrationIntent: z
+      .object({ branch: z.string(), from: z.string().optional(), to: z.string(), at: z.string() })
+      .strict()
+      .optional(),
     /** The pull request this run's branch was proposed in, its required checks and its end (pull-request mode). */
     pullRequest: PullRequestRecord.optional(),
     /** How long the run waited for a slot in each downstream stage (milliseconds). */
