@@ -271,8 +271,6 @@ export class Project {
 
   async addTasks(specs: readonly unknown[], where?: string): Promise<Task[]> {
     const tasks = await addTasks(this.store, this.registry, specs, await headCommit(this.root), where);
-    // A drain running in this process looks at the new tasks at once.
-    this.ctx.stageGate.notify();
     this.changed();
     return tasks;
   }
@@ -289,7 +287,6 @@ export class Project {
       task: id,
       message: `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is kept as STALE_RESULT`,
     });
-    this.ctx.stageGate.notify();
     this.changed();
     return task;
   }
@@ -303,7 +300,6 @@ export class Project {
       task: id,
       message: `task ${id} approved: ${task.state}`,
     });
-    this.ctx.stageGate.notify();
     this.changed();
     return task;
   }
@@ -398,7 +394,6 @@ export class Project {
   /** Sets or (no `text`) unsets a config key in the committed file, or with `local` in this machine's override. */
   async editConfig(edit: ConfigEdit): Promise<{ file: string; value: unknown }> {
     const result = await editProjectConfig(this.root, this.store, edit);
-    this.ctx.stageGate.notify();
     this.changed();
     return result;
   }
@@ -599,7 +594,12 @@ export class Project {
     return result;
   }
 
+  /**
+   * Every change this project makes to the queue, its settings or its routing ends here: a drain running in this
+   * process looks at the queue again at once (a task the change lets start starts now), and listeners are told.
+   */
   private changed(): void {
+    this.ctx.stageGate.notify();
     this.events.emit('change');
   }
 }
