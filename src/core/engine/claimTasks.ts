@@ -19,6 +19,8 @@ export interface Claimed {
 export interface ClaimResult {
   claimed: Claimed[];
   pick: PickResult;
+  /** The settings the claim decided with, as stored in its transaction: the claimed runs' plan (runPlan.ts). */
+  settings: ProjectSettings;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function claimTasks(
           why: `${mirror.current.explain(p)}; lane ${p.lane} (${laneWhy})`,
         });
       }
-      return { claimed, pick };
+      return { claimed, pick, settings: claimed.length ? structuredClone(state.settings) : state.settings };
     };
     const result = await claimOnWorkingSet(ctx, mirror, claim);
     // The revision the store gave this write (unchanged when nothing was claimed): the mirror reflects exactly it.

@@ -10,6 +10,7 @@ import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { finishRun, type RunEnd } from './finishRun';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
+import type { RunPlan } from './runPlan';
 import { recoveredFigures } from './recoveredFigures';
 import { RunEventLog, eventsPath, readRunLog } from '../store/runFiles';
 import { runAttempt } from './runAttempt';
@@ -34,11 +35,12 @@ export async function executeRun(
   task: Task,
   run: Run,
   stop: AbortSignal,
+  plan: RunPlan,
   resume?: ResumeInfo,
   why?: string,
   handBack?: AbortSignal,
 ): Promise<Run> {
-  const settings = (await ctx.store.readWorking()).settings;
+  const { settings } = plan;
   const log = new RunEventLog(eventsPath(ctx.root, run.id), settings.runOutput);
   // Every output of the run passes the redactor: secrets are added to it as they are resolved.
   const redactor = new Redactor();
@@ -108,7 +110,8 @@ export async function executeRun(
     // Every process group the run starts is recorded with its lease while it lives, so a process taking the run over
     // can end it.
     const groups = new RunGroups((records) => void lease.recordGroups(records));
-    const attempt = { task, run, signal: cancel.signal, record, journal, resuming: resume !== undefined, redactor };
+    const resuming = resume !== undefined;
+    const attempt = { task, run, plan, signal: cancel.signal, record, journal, resuming, redactor };
     end = await withRunGroups(groups, () => runAttempt(ctx, attempt)).finally(() => groups.stopAll());
   } catch (error) {
     end =

@@ -2,6 +2,7 @@ import { errorMessage } from '../errors';
 import type { FailureCode } from '../model/failureCodes';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
+import type { IntegrationSettings } from '../store/orchestratorSettings';
 import { taskCommitMessage } from '../workspace/taskCommit';
 import { findRun } from './finishRun';
 import { staleBecause } from './inputHash';
@@ -52,10 +53,10 @@ export async function integrateRun(
   ctx: RunContext,
   task: Task,
   run: Run,
+  settings: IntegrationSettings,
   head: string,
   record: (message: string) => void,
 ): Promise<IntegrateOutcome> {
-  const settings = (await ctx.store.readWorking()).settings.integration;
   const target = settings.targetBranch;
   const holder = await checkedOutIn(ctx.root, target);
   if (holder) {

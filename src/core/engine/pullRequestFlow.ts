@@ -15,10 +15,13 @@ import { findRun } from './finishRun';
 import { openGitHub, type GitHubAccess } from './githubAccess';
 import { pullRequestBody, pullRequestTitle } from './pullRequestBody';
 import type { RunContext } from './runContext';
+import type { RunPlan } from './runPlan';
 
 export interface PullRequestFlowInput {
   task: Task;
   run: Run;
+  /** The run's settings, fixed at its claim. */
+  plan: RunPlan;
   head: string;
   signal: AbortSignal;
   record: (message: string) => void;
@@ -44,7 +47,7 @@ export function pullRequestBranch(taskId: string): string {
  */
 export async function integratePullRequest(ctx: RunContext, input: PullRequestFlowInput): Promise<PullRequestOutcome> {
   const { task, run, record, signal } = input;
-  const settings = (await ctx.store.read()).settings;
+  const { settings } = input.plan;
   const deadline = Date.now() + settings.integration.ciTimeoutSeconds * 1000;
   const { remote } = settings.integration;
   let gh: GitHubAccess;
@@ -133,9 +136,9 @@ export async function integratePullRequest(ctx: RunContext, input: PullRequestFl
  */
 export async function resumePullRequestWait(
   ctx: RunContext,
-  input: Pick<PullRequestFlowInput, 'task' | 'run' | 'signal' | 'record' | 'redactor'>,
+  input: Pick<PullRequestFlowInput, 'task' | 'run' | 'plan' | 'signal' | 'record' | 'redactor'>,
 ): Promise<PullRequestOutcome> {
-  const settings = (await ctx.store.read()).settings;
+  const { settings } = input.plan;
   const pr = input.run.pullRequest!;
   let gh: GitHubAccess;
   try {

@@ -13,6 +13,7 @@ import { superviseGit } from './supervisedGit';
 import { executeRun, type ResumeInfo } from './executeRun';
 import { recoverInterruptedRuns } from './recoverRuns';
 import type { RunContext } from './runContext';
+import { type RunPlan, planRun } from './runPlan';
 import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from './targetBranch';
@@ -118,10 +119,10 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
   const active = new Map<string, Promise<void>>();
   const finished: Run[] = [];
   let batches = 0;
-  const start = (task: Task, run: Run, resume?: ResumeInfo, why?: string): void => {
+  const start = (task: Task, run: Run, plan: RunPlan, resume?: ResumeInfo, why?: string): void => {
     options.onRunStarted?.(run, task);
     meter.enter(task.id, 'RUNNING');
-    const job = executeRun(ctx, task, run, stop, resume, why, options.handBack)
+    const job = executeRun(ctx, task, run, stop, plan, resume, why, options.handBack)
       .then((done) => {
         finished.push(done);
         trace.runFinished(done);
@@ -143,23 +144,32 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
   let lastRecovery = started;
   let waitingForFiles = false;
   try {
-    for (const { task, run, previousOwner } of recovery.resumed) start(task, run, { previousOwner });
+    // A run taken over is claimed anew by this process: its plan is made now.
+    const resumedPlan = async () => planRun(ctx, (await ctx.store.readWorking()).settings);
+    if (recovery.resumed.length) {
+      const plan = await resumedPlan();
+      for (const { task, run, previousOwner } of recovery.resumed) start(task, run, plan, { previousOwner });
+    }
     while (!stop.aborted && !noClaims.aborted) {
       const now = Date.now();
       if (options.recoverEveryMs !== undefined && now - lastRecovery >= options.recoverEveryMs) {
         lastRecovery = now;
         const again = await recoverInterruptedRuns(ctx);
         recovered.decisions.push(...again.decisions);
-        for (const { task, run, previousOwner } of again.resumed) {
-          recovered.resumed.push(run.id);
-          start(task, run, { previousOwner });
+        if (again.resumed.length) {
+          const plan = await resumedPlan();
+          for (const { task, run, previousOwner } of again.resumed) {
+            recovered.resumed.push(run.id);
+            start(task, run, plan, { previousOwner });
+          }
         }
       }
       const look = options.resumeOnly ? undefined : await lookAhead(ctx, mirror, now);
       const room = options.maxActive === undefined ? undefined : options.maxActive - active.size;
       if (look?.claim && (room === undefined || room > 0)) {
         const claim = await claimTasks(ctx, mirror, look.settings, now, room);
-        for (const c of claim.claimed) start(c.task, c.run, undefined, c.why);
+        const plan = planRun(ctx, claim.settings);
+        for (const c of claim.claimed) start(c.task, c.run, plan, undefined, c.why);
         if (claim.claimed.length) {
           batches += 1;
           ctx.onChange?.();

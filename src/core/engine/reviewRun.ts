@@ -13,6 +13,7 @@ import { resolveLaneSecrets } from '../secrets/resolveLaneSecrets';
 import { modelKeyRefusal } from './modelKeyBinding';
 import { removeWorktree, worktreePath } from '../workspace/worktrees';
 import type { RunContext } from './runContext';
+import type { RunPlan } from './runPlan';
 import { runDir } from '../store/runFiles';
 
 /** `usage`: what the review's paid calls cost (counted in the run's, task's, lane's and project's totals). */
@@ -23,6 +24,8 @@ export type ReviewOutcome =
 export interface ReviewInput {
   task: Task;
   run: Run;
+  /** The run's settings, fixed at its claim. */
+  plan: RunPlan;
   head: string;
   diff: string;
   /** Gate evidence: the acceptance command's result and the guards' verdicts, one line each. */
@@ -42,17 +45,16 @@ const MAX_DIFF = 200_000;
  * with a verdict (`review` in its result).
  */
 export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<ReviewOutcome> {
-  const { task, run } = input;
-  const state = await ctx.store.read();
-  const laneId = state.settings.review.lane ?? run.lane;
+  const { task, run, plan } = input;
+  const laneId = plan.settings.review.lane ?? run.lane;
   const lane = ctx.registry.get(laneId);
   if (!lane) return { ok: false, reason: `review lane "${laneId}" is not registered` };
-  const settings = { ...(state.settings.laneSettings[laneId] ?? {}), ...(ctx.laneSettingsOverride?.(laneId) ?? {}) };
+  const { settings, override } = plan.lane(laneId);
   const timeoutMs =
     typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
       ? settings.timeoutMs
       : lane.manifest.defaultTimeoutMs;
-  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, ctx.laneSettingsOverride?.(laneId));
+  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, override);
   if (refusal) return { ok: false, reason: refusal };
   const secrets = await resolveLaneSecrets(lane.manifest, ctx.secrets, input.redactor);
   if (!secrets.ok) return { ok: false, reason: secrets.reason };

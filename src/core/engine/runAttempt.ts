@@ -19,6 +19,7 @@ import { salvageChange } from './salvageChange';
 import { findRun, type RunEnd } from './finishRun';
 import { installRunHook } from './installRunHook';
 import type { RunContext } from './runContext';
+import type { RunPlan } from './runPlan';
 import { runDir, writeDiff } from '../store/runFiles';
 import { runStages } from './runStages';
 import { resumePullRequestWait } from './pullRequestFlow';
@@ -28,6 +29,8 @@ import { afterShared } from '../store/sharedPrefix';
 export interface AttemptInput {
   task: Task;
   run: Run;
+  /** The run's settings, fixed at its claim. */
+  plan: RunPlan;
   signal: AbortSignal;
   record: RecordFn;
   journal: RunJournal;
@@ -41,13 +44,14 @@ export interface AttemptInput {
  * the downstream stages when the lane succeeded.
  */
 export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<RunEnd> {
-  const { task, run, signal, record, journal, resuming, redactor } = input;
+  const { task, run, plan, signal, record, journal, resuming, redactor } = input;
   // Taken over while its pull request waited for CI: the lane's work is done and pushed; only the wait goes on.
   if (resuming && task.state === 'AWAITING_CI' && run.pullRequest?.state === 'open')
     return awaitingCiEnd(
       await resumePullRequestWait(ctx, {
         task,
         run,
+        plan,
         signal,
         redactor,
         record: (message) => record('decision', { message }),
@@ -65,10 +69,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   }
   // The task runs, so it and its runs are in the working set.
   const state = await ctx.store.readWorking();
-  const settings = {
-    ...(state.settings.laneSettings[run.lane] ?? {}),
-    ...(ctx.laneSettingsOverride?.(run.lane) ?? {}),
-  };
+  const { settings, override } = plan.lane(run.lane);
   const timeoutMs =
     typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
       ? settings.timeoutMs
@@ -78,13 +79,13 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     .filter((r) => r.taskId === task.id && r.id !== run.id)
     .reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
 
-  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, ctx.laneSettingsOverride?.(run.lane));
+  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, override);
   if (refusal) return { ok: false, code: 'lane-misconfigured', reason: refusal };
   const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
   if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
   // What worktree.copy puts into the worktree (an .env, a credentials file) is a secret of the run from before setup
   // runs, on a resumed attempt too: redacted everywhere, and a change holding it is blocked.
-  for (const secret of await copiedFileSecrets(ctx.root, state.settings.worktree.copy))
+  for (const secret of await copiedFileSecrets(ctx.root, plan.settings.worktree.copy))
     redactor.add(secret.name, secret.value);
   if (!resuming) {
     const start = run.resumeFrom?.commit ?? run.baseCommit;
@@ -92,7 +93,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     const from = startedFrom(run, task);
     record('decision', { message: `worktree ${run.worktree} on branch ${run.branch} at ${start.slice(0, 12)}${from}` });
     await installRunHook(ctx, run.worktree, record);
-    const setUp = await setUpWorktree(ctx, run, state.settings.worktree, signal, record);
+    const setUp = await setUpWorktree(ctx, run, plan.settings.worktree, signal, record);
     if (setUp) return setUp;
   }
 
@@ -169,7 +170,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   // commit.
   await endRunGroups();
   // Whatever the lane left on disk is kept on the run's branch, success or not.
-  const provided = [...state.settings.worktree.copy, ...state.settings.worktree.link];
+  const provided = [...plan.settings.worktree.copy, ...plan.settings.worktree.link];
   const message = `switchyard: ${task.spec.title} (${run.id})`;
   const change = await captureChange(run.worktree, run.baseCommit, message, provided).catch((error) => {
     record('decision', { message: `could not capture the worktree diff: ${errorMessage(error)}` });
@@ -199,6 +200,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   return runStages(ctx, {
     task,
     run,
+    plan,
     signal,
     record,
     env,

@@ -12,12 +12,15 @@ import { integrateRun } from './integrateRun';
 import { integratePullRequest } from './pullRequestFlow';
 import { reviewRun } from './reviewRun';
 import type { RunContext } from './runContext';
+import type { RunPlan } from './runPlan';
 import { outputSummary } from '../text/failureLines';
 import { verifyAcceptance } from './verifyAcceptance';
 
 export interface StagesInput {
   task: Task;
   run: Run;
+  /** The run's settings, fixed at its claim. */
+  plan: RunPlan;
   signal: AbortSignal;
   record: RecordFn;
   env: Record<string, string>;
@@ -39,8 +42,8 @@ const ORDER: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEG
  * feedback the next attempt gets.
  */
 export async function runStages(ctx: RunContext, input: StagesInput): Promise<RunEnd> {
-  const { task, run, signal, record, change } = input;
-  const settings = (await ctx.store.readWorking()).settings;
+  const { task, run, plan, signal, record, change } = input;
+  const { settings } = plan;
   const waits: Record<string, number> = {};
   const base = { ...input.captured, laneOk: true, stageWaitMs: waits };
   const done = (): RunEnd => ({ ...base, ok: true });
@@ -141,6 +144,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     const outcome = await reviewRun(ctx, {
       task,
       run,
+      plan,
       head: change.headCommit,
       diff: change.diff,
       evidence,
@@ -180,6 +184,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
         ? await integratePullRequest(ctx, {
             task,
             run,
+            plan,
             head: change.headCommit,
             signal,
             record: note,
@@ -189,7 +194,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
             usage: addUsage(base.usage, base.reviewUsage),
             enterAwaitingCi: () => enter('AWAITING_CI', 'INTEGRATING'),
           })
-        : await integrateRun(ctx, task, run, change.headCommit, note);
+        : await integrateRun(ctx, task, run, settings.integration, change.headCommit, note);
     if (merged.ok === 'stale') return { ...done(), review };
     if (!merged.ok)
       return { ...base, review, ok: false, code: merged.code, reason: merged.reason, feedback: merged.feedback };
