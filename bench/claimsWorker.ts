@@ -235,7 +235,10 @@ async function main(): Promise<void> {
       secrets: envSecretSource(process.env),
       githubTokens: envGitHubTokens(process.env),
       verifyTimeoutMs: () => 60_000,
-      cancelPollMs: 500,
+      watchState: (listener) => {
+        const watching = backend.watch(listener);
+        return () => watching.dispose();
+      },
       stageGate: new StageGate(backend.state),
       trace: new TraceLog(config.root),
     };

@@ -87,7 +87,6 @@ export interface ProjectOptions {
    * `undefined` from the function): the project's `verifyTimeoutSeconds`.
    */
   verifyTimeoutMs?: number | (() => number | undefined);
-  cancelPollMs?: number;
   /**
    * The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no
    * hook.
@@ -176,7 +175,10 @@ export class Project {
       verifyTimeoutMs: (settings) =>
         (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??
         settings.verifyTimeoutSeconds * 1_000,
-      cancelPollMs: options.cancelPollMs ?? 500,
+      watchState: (listener) => {
+        const watching = backend.watch(listener);
+        return () => watching.dispose();
+      },
       stageGate: new StageGate(store),
       trace: new TraceLog(root),
       errorRules: () => this.rules,

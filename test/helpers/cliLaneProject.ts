@@ -29,7 +29,6 @@ export async function cliLaneProject(
   const project = await Project.open(repo.dir, {
     registry,
     parentEnv: options.parentEnv ?? { ...process.env, ...FAKE_KEYS },
-    cancelPollMs: 100,
   });
   await project.updateSettings((s) => {
     s.laneSettings[lane] = settings;

@@ -56,7 +56,7 @@ export async function pullRequestProject(
     GH_ENTERPRISE_TOKEN: TOKEN,
     ...options.env,
   };
-  const project = await Project.open(repo.dir, { registry, cancelPollMs: 50, parentEnv: env });
+  const project = await Project.open(repo.dir, { registry, parentEnv: env });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command };
     s.defaultLane = 'command';

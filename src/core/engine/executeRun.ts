@@ -9,7 +9,9 @@ import type { Task } from '../model/task';
 import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { finishRun, type RunEnd } from './finishRun';
 import type { RecordFn } from './recordFn';
+import { staleBecause } from './inputHash';
 import type { RunContext } from './runContext';
+import { whenStale } from './runCurrency';
 import type { RunPlan } from './runPlan';
 import { recoveredFigures } from './recoveredFigures';
 import { RunEventLog, eventsPath, readRunLog } from '../store/runFiles';
@@ -75,16 +77,8 @@ export async function executeRun(
     cancel.abort();
   });
   await lease.start(resume !== undefined);
-  const poll = setInterval(() => {
-    // A running task is unfinished: in the working set.
-    ctx.store.readWorking().then(
-      (state) => {
-        const current = state.tasks.find((t) => t.id === task.id);
-        if (!current || current.generation !== run.generation) cancel.abort();
-      },
-      () => undefined,
-    );
-  }, ctx.cancelPollMs);
+  // Canceled (or its input changed) in this process or another: the run stops; its end is recorded as stale.
+  const unwatch = whenStale(ctx, task.id, run, () => cancel.abort());
 
   let end: RunEnd;
   try {
@@ -119,7 +113,7 @@ export async function executeRun(
         ? { ok: false, code: error.code as 'journal-corrupt' | 'journal-missing', reason: error.message }
         : { ok: false, code: 'workspace-error', reason: errorMessage(error) };
   } finally {
-    clearInterval(poll);
+    unwatch();
     stop.removeEventListener('abort', onStop);
     handBack?.removeEventListener('abort', onHandBack);
     await journal?.writer.close().catch(() => undefined);
@@ -202,7 +196,7 @@ async function leaveCiWait(ctx: RunContext, run: Run, record: RecordFn): Promise
     .update((state) => {
       const r = state.runs.find((x) => x.id === run.id);
       const t = state.tasks.find((x) => x.id === run.taskId);
-      if (!r || !t || r.state !== 'RUNNING' || r.owner !== ctx.owner || t.generation !== r.generation) return undefined;
+      if (!r || !t || r.state !== 'RUNNING' || r.owner !== ctx.owner || staleBecause(t, r)) return undefined;
       if (t.state !== 'AWAITING_CI' || r.pullRequest?.state !== 'open') return undefined;
       delete r.owner;
       return r.pullRequest.number;

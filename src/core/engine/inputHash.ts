@@ -15,7 +15,7 @@ export function inputHash(task: Task): string {
  * Why a run's result no longer counts, if it does not: the task was canceled
  * (its generation moved on) or its input changed since the run started.
  */
-export function staleBecause(task: Task, run: Run): string | undefined {
+export function staleBecause(task: Task, run: Pick<Run, 'generation' | 'inputHash'>): string | undefined {
   if (task.generation !== run.generation || task.state === 'CANCELED')
     return `task ${task.id} was canceled while the run was under way`;
   if (run.inputHash && run.inputHash !== inputHash(task))

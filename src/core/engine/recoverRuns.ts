@@ -11,6 +11,7 @@ import { salvageChange } from './salvageChange';
 import { finishRun, findRun } from './finishRun';
 import { recordIntegration } from './integrateRun';
 import { recordRecoveredFigures } from './recoveredFigures';
+import { staleBecause } from './inputHash';
 import type { RunContext } from './runContext';
 import { RunEventLog, eventsPath, writeDiff } from '../store/runFiles';
 
@@ -76,7 +77,7 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
           delete run.integrationIntent;
           if (landed.has(run.id)) recordIntegration(task, run, intent.branch, intent.to, intent.at);
         }
-        const superseded = task.generation !== run.generation || task.state === 'CANCELED';
+        const superseded = staleBecause(task, run) !== undefined;
         if (!superseded && !ACTIVE_TASK_STATES.includes(task.state) && task.state !== 'CHANGES_REQUESTED') continue;
         if (!superseded && task.integration?.runId === run.id) {
           const message = finishRun(

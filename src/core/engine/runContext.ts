@@ -37,8 +37,11 @@ export interface RunContext {
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /** Read when each verification starts (with the effective settings), so a changed setting applies to the next one. */
   verifyTimeoutMs(settings: ProjectSettings): number;
-  /** How often a running run checks the store for a cancel made by another process. */
-  readonly cancelPollMs: number;
+  /**
+   * Calls `listener` after the stored state changed, whichever process changed it (the backend's change feed); returns
+   * the function that stops it.
+   */
+  watchState(listener: () => void): () => void;
   /** Admission to the downstream stages under their WIP limits (one per project in this process). */
   readonly stageGate: StageGate;
   /** The scheduler's trace (`.switchyard/trace.jsonl`). */

@@ -51,7 +51,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
     if (input.resuming && (await alreadyAt(ctx, task.id, to))) return 'entered';
     const r = await ctx.stageGate.enter({
       taskId: task.id,
-      generation: run.generation,
+      run,
       from: [from],
       to,
       signal,

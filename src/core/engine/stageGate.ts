@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Stage, TaskState } from '../model/taskStates';
 import type { StateStore } from '../backend/stateStore';
+import type { Run } from '../model/run';
+import { staleBecause } from './inputHash';
 import { setTaskState } from './setTaskState';
 import { lastWithId } from '../store/lastWithId';
 import { afterShared } from '../store/sharedPrefix';
@@ -9,7 +11,8 @@ export type EnterResult = { entered: true; waitedMs: number } | { entered: false
 
 export interface EnterRequest {
   taskId: string;
-  generation: number;
+  /** The run asking: the task must still be this run's (staleBecause). */
+  run: Pick<Run, 'generation' | 'inputHash'>;
   /** The states the task may be in to move on (its current stage). */
   from: readonly TaskState[];
   to: Stage;
@@ -89,7 +92,7 @@ export class StageGate {
           const peek = await this.store.readWorking();
           const task = peek.tasks.find((t) => t.id === request.taskId);
           // A canceled task's result is stale (kept, never integrated), even though the cancel also aborted the run.
-          if (!task || task.generation !== request.generation || !request.from.includes(task.state))
+          if (!task || staleBecause(task, request.run) || !request.from.includes(task.state))
             return { entered: false, why: 'stale' };
           holders = peek.tasks.filter((t) => t.state === request.to).map((t) => t.id);
           limit = peek.settings.wip[request.to];
@@ -98,7 +101,7 @@ export class StageGate {
         if (!look || holders.length < limit) {
           const moved = await this.store.updateWorking((state) => {
             const current = lastWithId(state.tasks, request.taskId);
-            if (!current || current.generation !== request.generation || !request.from.includes(current.state))
+            if (!current || staleBecause(current, request.run) || !request.from.includes(current.state))
               return { kind: 'stale' as const };
             // A task in a stage is not finished: none is among the history's shared tasks.
             const inStage = afterShared(state.tasks)

@@ -40,7 +40,6 @@ describe('PostgreSQL backend: state store', function () {
   async function project(dir: string, url?: string, name = 'p'): Promise<Project> {
     const p = await Project.open(dir, {
       registry: registryWithBuiltins(),
-      cancelPollMs: 50,
       ...(url ? { backend: { kind: 'postgres', url, project: name } } : {}),
     });
     closers.unshift(() => p.close());

@@ -23,7 +23,7 @@ describe('circuit breaker in a drain', function () {
     });
     const registry = new LaneRegistry();
     registry.register(flaky);
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const project = await Project.open(repo.dir, { registry });
     await project.updateSettings((s) => {
       s.breaker = { failures: 2, windowMs: 60_000, cooldownMs: 700, closeAfter: 1 };
       s.retryCaps.flaky = 1;

@@ -31,7 +31,7 @@ describe('the drain wakes on every change the project makes', () => {
     });
     const registry = new LaneRegistry();
     registry.register(lane);
-    const p = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const p = await Project.open(repo.dir, { registry });
     return { project: p, started, release };
   }
 

@@ -26,7 +26,7 @@ describe('a task waiting for a file held by another task', function () {
         return { status: 'succeeded' };
       }),
     );
-    const p = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const p = await Project.open(repo.dir, { registry });
     await p.updateSettings((s) => {
       s.defaultLane = 'held';
       s.integration.enabled = false;

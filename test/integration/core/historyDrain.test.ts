@@ -29,7 +29,7 @@ describe('a drain on top of a history', () => {
     assert.ok(!file.tasks.some((t: { id: string }) => t.id === 't5' || t.id === 't41'), 't5 and t41 are history');
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50, hookCommand: null });
+    const project = await Project.open(repo.dir, { registry, hookCommand: null });
     try {
       await project.updateSettings((s) => {
         s.laneSettings.command = { command: 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"' };

@@ -14,7 +14,7 @@ const GITHUB_TOKEN = ['ghp', 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx'].join('_');
 async function openProject(dir: string, command: string) {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
-  const project = await Project.open(dir, { registry, cancelPollMs: 50 });
+  const project = await Project.open(dir, { registry });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command };
     s.retryBackoff.initialMs = 0;

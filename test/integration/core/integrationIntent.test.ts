@@ -30,7 +30,7 @@ describe('integration: a move of the target branch is recorded before git makes 
     });
     const registry = new LaneRegistry();
     registry.register(lane);
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const project = await Project.open(repo.dir, { registry });
     const task = await project.addTask({ title: 'merge me', lane: 'agent' });
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
     await git(repo.dir, ['worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit]);

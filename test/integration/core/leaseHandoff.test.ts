@@ -27,7 +27,7 @@ describe("leases: a lost worker's run is handed off", () => {
     );
     const registry = new LaneRegistry();
     registry.register(lane);
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const project = await Project.open(repo.dir, { registry });
     const task = await project.addTask({ title: 'handoff', lane: 'agent' });
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
     await repo.git.raw(['worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit]);

@@ -59,7 +59,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
     await writeFile(agent, AGENT);
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const project = await Project.open(repo.dir, { registry });
     await project.updateSettings((s) => {
       s.laneSettings.command = { command: `D_STARTED="${started}" exec node "${agent}"` };
       s.review = { enabled: true };

@@ -18,7 +18,6 @@ async function openProject(dir: string, extra: Parameters<LaneRegistry['register
   for (const lane of extra) registry.register(lane);
   return Project.open(dir, {
     registry,
-    cancelPollMs: 50,
     parentEnv: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -33,7 +33,7 @@ describe("a run's plan is fixed at its claim", () => {
     });
     const registry = new LaneRegistry();
     registry.register(lane);
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const project = await Project.open(repo.dir, { registry });
     await project.updateSettings((s) => {
       s.wip.RUNNING = 1;
     });

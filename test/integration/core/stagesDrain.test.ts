@@ -16,7 +16,7 @@ describe('stage WIP limits in a drain', function () {
   async function project() {
     const registry = new LaneRegistry();
     registry.register(scriptedLane('instant', async () => ({ status: 'succeeded' })));
-    const p = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const p = await Project.open(repo.dir, { registry });
     await p.updateSettings((s) => {
       s.wip = { RUNNING: 4, VERIFYING: 1, REVIEWING: 3, INTEGRATING: 1, AWAITING_CI: 4 };
       s.defaultLane = 'instant';

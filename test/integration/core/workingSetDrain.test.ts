@@ -35,7 +35,7 @@ describe('a drain on the working set alone', () => {
   it('never reads the history when its tasks need nothing of it; a dependency there is looked up', async () => {
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const project = await Project.open(repo.dir, { registry });
     await project.updateSettings((s) => {
       s.laneSettings.command = { command: 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"' };
     });
@@ -45,7 +45,7 @@ describe('a drain on the working set alone', () => {
     assert.equal(afterFirst.tasks.filter((t) => t.state === 'DONE').length, 30);
 
     // A second drain in a fresh process's view of the project: 10 tasks of the 30 are in the history by now.
-    const again = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const again = await Project.open(repo.dir, { registry });
     await again.addTasks(Array.from({ length: 5 }, (_, i) => ({ title: `second ${i + 1}` })));
     const plain = await counting(
       [
@@ -61,7 +61,7 @@ describe('a drain on the working set alone', () => {
     // A task depending on t1 (in the history, DONE): looked up there, not by reading the whole history.
     await again.addTasks([{ title: 'after t1', dependsOn: ['t1'] }]);
     // Drained by another process, which has not read the history yet.
-    const third = await Project.open(repo.dir, { registry, cancelPollMs: 50 });
+    const third = await Project.open(repo.dir, { registry });
     const dep = await counting(
       [
         [TaskHistory.prototype, 'readRange'],

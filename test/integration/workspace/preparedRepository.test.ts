@@ -43,7 +43,7 @@ async function attackerClone(
 async function openTrusted(dir: string, agent: string): Promise<Project> {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
-  const project = await Project.open(dir, { registry, cancelPollMs: 100, trusted: true });
+  const project = await Project.open(dir, { registry, trusted: true });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command: agent };
     s.retryCaps.command = 2;

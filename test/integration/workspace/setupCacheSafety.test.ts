@@ -23,7 +23,7 @@ describe('the setup cache: runs cannot change it', function () {
     repo = await makeNodeProject();
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
-    const project = await Project.open(repo.dir, { registry, cancelPollMs: 100, trusted: true });
+    const project = await Project.open(repo.dir, { registry, trusted: true });
     await project.updateSettings((s) => {
       s.laneSettings.command = { command: TAMPER };
       s.retryCaps.command = 1;
@@ -95,7 +95,7 @@ describe('the setup cache: pruned by age and size', () => {
       await utimes(join(repo.dir, SETUP_CACHE_DIR, key, 'entry.json'), used, used);
       const registry = new LaneRegistry();
       registry.register(createCommandLane());
-      const project = await Project.open(repo.dir, { registry, cancelPollMs: 100, trusted: true });
+      const project = await Project.open(repo.dir, { registry, trusted: true });
       await project.runQueue();
       assert.deepEqual(
         (await readdir(join(repo.dir, SETUP_CACHE_DIR))).filter((n) => !n.startsWith('.')),

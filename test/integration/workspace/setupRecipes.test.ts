@@ -41,7 +41,6 @@ async function open(dir: string, setup: string) {
   registry.register(createCommandLane());
   const project = await Project.open(dir, {
     registry,
-    cancelPollMs: 100,
     keepIntegratedWorktrees: true,
     trusted: true,
   });

@@ -21,7 +21,6 @@ async function open(repo: NodeProject, agent: string, change: (s: ProjectSetting
   // user's own, trusted: its committed worktree.link (reads outside the worktree) applies.
   const project = await Project.open(repo.dir, {
     registry,
-    cancelPollMs: 100,
     keepIntegratedWorktrees: true,
     trusted: true,
   });

@@ -15,7 +15,7 @@ import { makeTempRepo } from '../../helpers/tempRepo';
 async function openProject(dir: string, command: string): Promise<Project> {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
-  const project = await Project.open(dir, { registry, cancelPollMs: 200, hookCommand: null });
+  const project = await Project.open(dir, { registry, hookCommand: null });
   await project.updateSettings((s) => {
     s.laneSettings.command = { command };
     s.retryBackoff.initialMs = 0;
