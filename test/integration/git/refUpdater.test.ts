@@ -32,14 +32,14 @@ describe('updateRefSync: one long-lived git update-ref --stdin, let go at the en
   it('moves a ref only from the expected old value, and leaves no git process behind once released', async () => {
     const repo = await makeTempRepo();
     try {
-      const first = (await repo.git.revparse(['HEAD'])).trim();
-      await repo.git.commit('second', [], { '--allow-empty': null });
-      const second = (await repo.git.revparse(['HEAD'])).trim();
+      const first = (await repo.git('rev-parse', 'HEAD')).trim();
+      await repo.git('commit', '-q', '--allow-empty', '-m', 'second');
+      const second = (await repo.git('rev-parse', 'HEAD')).trim();
       assert.equal(updateRefSync(repo.dir, 'refs/heads/target', first, undefined, 'test: create'), true);
       assert.equal(updateRefSync(repo.dir, 'refs/heads/target', second, first, 'test: move'), true);
       // The old value no longer matches: refused, and the ref stays.
       assert.equal(updateRefSync(repo.dir, 'refs/heads/target', first, first, 'test: move'), false);
-      assert.equal((await repo.git.revparse(['refs/heads/target'])).trim(), second);
+      assert.equal((await repo.git('rev-parse', 'refs/heads/target')).trim(), second);
       assert.equal(updateRefSync(repo.dir, 'refs/heads/target', first, second, 'test: move'), true);
       assert.ok((await updateRefProcesses(repo.dir)).length > 0, 'git update-ref --stdin stays between updates');
       releaseRefUpdates();
@@ -49,7 +49,7 @@ describe('updateRefSync: one long-lived git update-ref --stdin, let go at the en
       );
       // The next update starts another one.
       assert.equal(updateRefSync(repo.dir, 'refs/heads/target', second, first, 'test: move'), true);
-      assert.equal((await repo.git.revparse(['refs/heads/target'])).trim(), second);
+      assert.equal((await repo.git('rev-parse', 'refs/heads/target')).trim(), second);
       releaseRefUpdates();
       assert.ok(await until(async () => (await updateRefProcesses(repo.dir)).length === 0, 5_000));
     } finally {

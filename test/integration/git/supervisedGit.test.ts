@@ -78,7 +78,8 @@ describe('git through the process-group supervisor (in a drain it forks for git,
   it('gives what a direct run gives: a multi-MB output, ok codes, a failure’s message, no git on PATH', async () => {
     const big = `${randomBytes(3 * 1024 * 1024).toString('hex')}\né ü 漢字 🚀\n${randomBytes(1024).toString('base64')}`;
     writeFileSync(join(repo.dir, 'big.txt'), big);
-    await repo.git.add('big.txt').commit('big');
+    await repo.git('add', 'big.txt');
+    await repo.git('commit', '-m', 'big');
     const [d1, s1] = await both(() => gitOutput(repo.dir, ['show', 'HEAD:big.txt']));
     assert.ok('ok' in s1 && s1.ok === big, 'the supervised output is the file, byte for byte');
     assert.deepEqual(s1, d1);

@@ -14,11 +14,11 @@ describe('the salvaged work for a new attempt (plugins/shared/salvageContext.ts)
 
   /** Commits `file` with `content` on a new branch `branch`, then goes back to main. */
   const commitOn = async (branch: string, file: string, content: string): Promise<void> => {
-    await repo.git.raw(['checkout', '-q', '-b', branch]);
+    await repo.git('checkout', '-q', '-b', branch);
     await writeFile(join(repo.dir, file), content);
-    await repo.git.raw(['add', file]);
-    await repo.git.raw(['commit', '-q', '-m', `on ${branch}`]);
-    await repo.git.raw(['checkout', '-q', 'main']);
+    await repo.git('add', file);
+    await repo.git('commit', '-q', '-m', `on ${branch}`);
+    await repo.git('checkout', '-q', 'main');
   };
 
   it("reads the run's saved patch, else git: the worktree's last commit or the branch's own change", async () => {
@@ -28,7 +28,7 @@ describe('the salvaged work for a new attempt (plugins/shared/salvageContext.ts)
     assert.match(context!.diff, /^diff --git a\/work\.txt b\/work\.txt\n[\s\S]*\n\+earlier work\n$/);
     assert.equal(context!.truncated, false);
 
-    await repo.git.raw(['checkout', '-q', 'work']);
+    await repo.git('checkout', '-q', 'work');
     const inWorktree = await readSalvagedWork(repo.dir, { runId: 't1.1', salvageBranch: 'switchyard/salvage/t1.1' });
     assert.equal(inWorktree?.branch, 'switchyard/salvage/t1.1');
     assert.match(inWorktree!.diff, /\+earlier work\n$/, 'the last commit of the worktree');
