@@ -12,8 +12,8 @@
 const LAYERS = [
   ['errors.ts'],
   ['model', 'text'],
-  ['process', 'secrets', 'git', 'credentials', 'store'],
-  ['retry', 'lease', 'journal', 'scheduler'],
+  ['process', 'git', 'credentials', 'store'],
+  ['retry', 'lease', 'journal', 'scheduler', 'secrets'],
   ['lanes', 'guards', 'backend'],
   ['routing', 'workspace', 'agent'],
   ['engine'],
@@ -65,6 +65,13 @@ module.exports = {
       to: { path: ['^src/(ui|cli|lanes)/', '^src/(api|extension)\\.ts$', '^plugins/', '^webview/', '^vscode$', '(^|/)node_modules/@types/vscode/'] },
     },
     {
+      name: 'processes-through-supervisor',
+      comment: 'Only src/core/process (the supervisor, for commands and lanes) and src/core/git (the git runner) start processes: nothing else imports child_process or execa.',
+      severity: 'error',
+      from: { path: '^(src|plugins|webview)/', pathNot: '^src/core/(process|git)/' },
+      to: { path: ['^(node:)?child_process$', '^execa$', '(^|/)node_modules/execa/'] },
+    },
+    {
       name: 'webview-protocol-only',
       comment: 'webview/ runs in the browser: it imports itself and the panel protocol (src/core/panel/panelProtocol.ts), nothing else.',
       severity: 'error',
@@ -90,8 +97,9 @@ module.exports = {
     // Type-only imports are dependencies too: a cycle of types is a cycle.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: `${__dirname}/tsconfig.json` },
+    // Packages are not cruised, but they stay in the graph so that a rule can name one (execa).
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|out)/' },
+    exclude: { path: '^(dist|out)/' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
     reporterOptions: { text: { highlightFocused: true } },
   },

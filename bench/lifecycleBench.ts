@@ -1,10 +1,10 @@
 import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { Project } from '../src/core/project';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
 import { formatBytes } from '../src/core/workspace/worktreeUsage';
+import { initRepo } from '../test/helpers/repoGit';
 
 /** Tasks per measurement: `SWITCHYARD_BENCH_LIFECYCLE_TASKS` (default 1,000); figures are also given per 1,000. */
 const TASKS = Number(process.env.SWITCHYARD_BENCH_LIFECYCLE_TASKS ?? 1000);
@@ -42,11 +42,8 @@ export async function measure(
 ): Promise<{ bytes: Record<string, number>; worktrees: number; ms: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
   try {
-    const git = simpleGit(dir);
-    await git.init(['-b', 'main']);
-    await git.addConfig('user.name', 'Bench').addConfig('user.email', 'bench@localhost');
     await writeFile(join(dir, 'README.md'), '# bench\n');
-    await git.add('.').commit('initial');
+    await initRepo(dir, 'initial', 'Bench');
     const project = await Project.open(dir, {
       registry: registryWithBuiltins(),
       hookCommand: null,

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { simpleGit } from 'simple-git';
 import { Project } from '../src/core/project';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
+import { initRepo } from '../test/helpers/repoGit';
 
 const TASKS = 20;
 const COMMAND = 'echo change > out.txt';
@@ -32,11 +32,8 @@ function fmt(ms: number): string {
 async function timeIt(body: (dir: string) => Promise<void>): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
   try {
-    const git = simpleGit(dir);
-    await git.init();
-    await git.addConfig('user.name', 'Bench').addConfig('user.email', 'bench@localhost');
     await writeFile(join(dir, 'README.md'), '# bench\n');
-    await git.add('.').commit('initial');
+    await initRepo(dir, 'initial', 'Bench');
     const started = performance.now();
     await body(dir);
     return performance.now() - started;

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import type { Run } from '../src/core/model/run';
 import { Project } from '../src/core/project';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
+import { initRepo } from '../test/helpers/repoGit';
 
 const PACKAGES = 8;
 const FILES_PER_PACKAGE = 40;
@@ -99,9 +99,6 @@ async function makeProject(dir: string): Promise<string> {
   );
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent'], { cwd: repo, stdio: 'pipe' });
   await writeFile(join(repo, '.gitignore'), 'node_modules/\n');
-  const git = simpleGit(repo);
-  await git.init(['-b', 'main']);
-  await git.addConfig('user.name', 'Bench').addConfig('user.email', 'bench@localhost');
-  await git.add('.').commit('bench project');
+  await initRepo(repo, 'bench project', 'Bench');
   return repo;
 }

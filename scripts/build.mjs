@@ -67,7 +67,7 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   {
-    // The whole CLI. Heavy libraries (the AI SDK, octokit, pg, secretlint, execa) are imported where they are used,
+    // The whole CLI. Heavy libraries (the AI SDK, octokit, pg, secretlint) are imported where they are used,
     // so they are evaluated only when a command needs them.
     ...common,
     entryPoints: ['src/cli/cliMain.ts'],

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { LaneRunInput } from '../../src/api';
+import { type LaneRunInput, startProcessGroup } from '../../src/api';
 
 const MAX_DIFF_CHARS = 40_000;
+const MAX_DIFF_BYTES = 4 * MAX_DIFF_CHARS;
 
 export interface SalvagedWork {
   /** The branch holding the earlier run's work (its salvage branch, or its own branch). */
@@ -53,8 +54,23 @@ async function branchDiff(workspaceDir: string, branch: string): Promise<string 
   return text?.trim() ? text : undefined;
 }
 
+/**
+ * The output of `git <args>` in `cwd`, or `undefined` when it fails. git runs as a process group of the lane's
+ * (startProcessGroup, like every process a lane starts), with this process's environment; of its output only what the
+ * prompt can use is kept (MAX_DIFF_CHARS characters of UTF-8 are at most four times as many bytes).
+ */
 async function git(cwd: string, args: string[]): Promise<string | undefined> {
-  const { execa } = await import('execa');
-  const result = await execa('git', args, { cwd, reject: false, stdin: 'ignore' });
-  return result.exitCode === 0 ? String(result.stdout) : undefined;
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  const group = startProcessGroup({ file: 'git', args, cwd, env });
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  group.stdout.on('data', (chunk: Buffer) => {
+    if (kept > MAX_DIFF_BYTES) return;
+    chunks.push(chunk);
+    kept += chunk.length;
+  });
+  group.stderr.resume();
+  const exit = await group.done;
+  return exit.exitCode === 0 ? Buffer.concat(chunks).toString('utf8') : undefined;
 }

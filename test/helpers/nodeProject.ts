@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
+import { initRepo } from './repoGit';
 
 /**
  * A real Node project in a fresh git repository: a tiny dependency packed
@@ -55,9 +55,6 @@ ${readsEnv}console.log('tests pass');
 `,
   );
   if (options.env) await writeFile(join(repo, '.env'), 'GREETING=hello\n');
-  const git = simpleGit(repo);
-  await git.init(['-b', 'main']);
-  await git.addConfig('user.name', 'Test').addConfig('user.email', 'test@localhost');
-  await git.add('.').commit('a node project');
+  const git = await initRepo(repo, 'a node project');
   return { dir: repo, git, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -35,12 +35,12 @@ export async function pullRequestProject(
   const root = await mkdtemp(join(tmpdir(), 'switchyard-bare-'));
   const bare = join(root, 'o', 'r.git');
   execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', bare]);
-  await repo.git.push(bare, 'main');
+  await repo.git('push', bare, 'main');
   const tokens = double.tokens ?? new Set([TOKEN]);
   let ghUrl = '';
   // Over HTTP, one Enterprise-Server-shaped host serves both git and the API (`/api/v3`), as the token's binding needs.
   const http = options.http ? await startGitHttpServer(root, tokens, () => ghUrl) : undefined;
-  await repo.git.addRemote('origin', http ? `${http.url}/o/r.git` : bare);
+  await repo.git('remote', 'add', 'origin', http ? `${http.url}/o/r.git` : bare);
   const gh: GitHubDouble = await startGitHubDouble({ ...double, bare, tokens });
   ghUrl = gh.url;
   const apiUrl = http ? `${http.url}/api/v3` : gh.url;

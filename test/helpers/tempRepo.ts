@@ -1,7 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { simpleGit } from 'simple-git';
+import { initRepo } from './repoGit';
 
 /** A throwaway git repository with one commit; `cleanup()` removes it. */
 export async function makeTempRepo(
@@ -12,10 +12,7 @@ export async function makeTempRepo(
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);
   }
-  const git = simpleGit(dir);
-  await git.init(['-b', 'main']);
-  await git.addConfig('user.name', 'Test').addConfig('user.email', 'test@localhost');
-  await git.add('.').commit('initial');
+  const git = await initRepo(dir, 'initial');
   return { dir, git, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { simpleGit } from 'simple-git';
+import { initRepo } from '../helpers/repoGit';
 
 /** lib/greet.js as the project starts: the one function the scenarios change. */
 export const GREET = `'use strict';
@@ -63,11 +63,8 @@ export async function makeGreetProject(files: Record<string, string> = {}) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);
   }
-  const git = simpleGit(dir);
-  await git.init(['-b', 'main']);
-  await git.addConfig('user.name', 'Test').addConfig('user.email', 'test@localhost');
-  await git.add('.').commit('a greeting library');
-  const base = (await git.revparse(['HEAD'])).trim();
+  const git = await initRepo(dir, 'a greeting library');
+  const base = (await git('rev-parse', 'HEAD')).trim();
   return { root, dir, git, base, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 

@@ -86,8 +86,8 @@ export async function openCell(lane: MatrixLane, options: CellOptions) {
   if (options.pullRequest) {
     bare = join(project.root, 'remote', 'o', 'r.git');
     execFileSync('git', ['init', '--quiet', '--bare', '-b', 'main', bare]);
-    await project.git.push(bare, 'main');
-    await project.git.addRemote('origin', bare);
+    await project.git('push', bare, 'main');
+    await project.git('remote', 'add', 'origin', bare);
     const { lateMs, failFirst } = options.pullRequest;
     const heads: string[] = [];
     gh = await startGitHubDouble({

@@ -56,7 +56,7 @@ export function commandGitHubTokens(commands: NamedSecrets, env: NodeJS.ProcessE
   };
 }
 
-/** A source of named secrets (the shape of the secret-command source, which lives in a sibling layer). */
+/** A source of named secrets (the shape of the secret-command source, which lives in a layer above). */
 export interface NamedSecrets {
   readonly name: string;
   get(laneId: string, secret: string): Promise<string | undefined>;

@@ -52,9 +52,13 @@ export function useGitRunner(next: GitRunner | undefined): GitRunner | undefined
   return previous;
 }
 
-function gitEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+/** git's whole environment: `base` (default this process's), then `env`, then GIT_ENV. */
+function gitEnv(
+  env: Readonly<Record<string, string>>,
+  base: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
   const all: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, ...env, ...GIT_ENV })) if (v !== undefined) all[k] = v;
+  for (const [k, v] of Object.entries({ ...base, ...env, ...GIT_ENV })) if (v !== undefined) all[k] = v;
   return all;
 }
 
@@ -155,6 +159,11 @@ function gitThroughRunner(
   return handle ? outcome : undefined;
 }
 
+/** The caller aborted git (`GitLinesOptions.signal`): it was stopped, or never started. */
+function canceledGit(args: readonly string[], stderr: string, signal: AbortSignal): GitFailure {
+  return new GitFailure(`${gitCommand(args)}: canceled`, stderr, { cause: signal.reason });
+}
+
 /** The runner lost git after it started it: transient, and git may have run. */
 function lostGit(args: readonly string[], reason: string, stderr: string): GitFailure {
   return new GitFailure(`${gitCommand(args)}: ${reason}; git may have run`, stderr, {});
@@ -165,18 +174,28 @@ export async function gitOutput(cwd: string, args: readonly string[]): Promise<s
   return (await git(cwd, args)).stdout;
 }
 
+/** What else `gitLines` can be told. */
+export interface GitLinesOptions {
+  /** The environment git starts from instead of this process's (GIT_ENV still over it): e.g. a lane's allowlist. */
+  baseEnv?: Readonly<Record<string, string>>;
+  /** Aborting it stops git (SIGTERM) and rejects with a `git-failed` error that says so. */
+  signal?: AbortSignal;
+}
+
 /** Streams `git <args>` line by line (without the newline) so large outputs are never held whole. */
 export function gitLines(
   cwd: string,
   args: readonly string[],
   onLine: (line: string) => void,
   okCodes: readonly number[] = [0],
+  options: GitLinesOptions = {},
 ): Promise<number> {
+  if (options.signal?.aborted) return Promise.reject(canceledGit(args, '', options.signal));
   if (runner) {
-    const viaRunner = gitLinesThroughRunner(runner, cwd, args, onLine, okCodes);
+    const viaRunner = gitLinesThroughRunner(runner, cwd, args, onLine, okCodes, options);
     if (viaRunner !== undefined) return viaRunner;
   }
-  return gitLinesDirect(cwd, args, onLine, okCodes);
+  return gitLinesDirect(cwd, args, onLine, okCodes, options);
 }
 
 function gitLinesDirect(
@@ -184,12 +203,17 @@ function gitLinesDirect(
   args: readonly string[],
   onLine: (line: string) => void,
   okCodes: readonly number[],
+  { baseEnv, signal }: GitLinesOptions,
 ): Promise<number> {
+  if (signal?.aborted) return Promise.reject(canceledGit(args, '', signal));
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = gitEnv({}, baseEnv);
+    const child = spawn('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let rest = '';
     let stderr = '';
     let failed: unknown;
+    const stop = (): boolean => child.kill();
+    signal?.addEventListener('abort', stop, { once: true });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       if (failed) return;
@@ -205,9 +229,14 @@ function gitLinesDirect(
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 8_000) stderr += chunk.toString('utf8');
     });
-    child.on('error', (error) => reject(gitError(args, error, stderr)));
+    child.on('error', (error) => {
+      signal?.removeEventListener('abort', stop);
+      reject(gitError(args, error, stderr));
+    });
     child.on('close', (code) => {
+      signal?.removeEventListener('abort', stop);
       if (failed) return reject(failed);
+      if (signal?.aborted) return reject(canceledGit(args, stderr, signal));
       if (rest) {
         try {
           onLine(rest);
@@ -228,7 +257,9 @@ function gitLinesThroughRunner(
   args: readonly string[],
   onLine: (line: string) => void,
   okCodes: readonly number[],
+  options: GitLinesOptions,
 ): Promise<number> | undefined {
+  const { baseEnv, signal } = options;
   let settle!: (result: number) => void;
   let fail!: (error: unknown) => void;
   const outcome = new Promise<number>((resolve, reject) => {
@@ -239,8 +270,10 @@ function gitLinesThroughRunner(
   let rest = '';
   let stderr = '';
   let failed: unknown;
+  let over = false;
+  const stop = (): void => handle?.kill();
   const handle = run(
-    { args, cwd, env: gitEnv({}) },
+    { args, cwd, env: gitEnv({}, baseEnv) },
     {
       output: (stream, data) => {
         if (stream === 'err') {
@@ -258,11 +291,14 @@ function gitLinesThroughRunner(
         }
       },
       ended: (end) => {
-        if (end.kind === 'not-run') return void gitLinesDirect(cwd, args, onLine, okCodes).then(settle, fail);
+        over = true;
+        signal?.removeEventListener('abort', stop);
+        if (end.kind === 'not-run') return void gitLinesDirect(cwd, args, onLine, okCodes, options).then(settle, fail);
         if (end.kind === 'lost') return fail(lostGit(args, end.reason, stderr));
         if (end.kind === 'spawn-error')
           return fail(gitError(args, Object.assign(new Error(end.message), { code: end.code }), stderr));
         if (failed) return fail(failed);
+        if (signal?.aborted) return fail(canceledGit(args, stderr, signal));
         rest += decoder.end();
         if (rest) {
           try {
@@ -276,7 +312,9 @@ function gitLinesThroughRunner(
       },
     },
   );
-  return handle ? outcome : undefined;
+  if (!handle) return undefined;
+  if (!over) signal?.addEventListener('abort', stop, { once: true });
+  return outcome;
 }
 
 /**

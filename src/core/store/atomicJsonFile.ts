@@ -6,9 +6,9 @@ import { describeZodError } from '../model/zodIssues';
 import { contentCopyPath, keepContentCopy } from './keepContentCopy';
 
 /**
- * A lowdb adapter for one JSON document, validated with zod on read and
- * written atomically (temp file → fsync → rename → fsync dir). A file that
- * cannot be read or parsed is never overwritten: the read throws an error
+ * One JSON document (the files backend's working set), validated with zod on
+ * read and written atomically (temp file → fsync → rename → fsync dir). A
+ * file that cannot be read or parsed is never overwritten: the read throws an error
  * naming the file and the problem, after keeping one backup copy per
  * damaged content (named after its hash, so reading the same damaged file
  * again adds no copy). A document whose numeric `version` is above

@@ -110,6 +110,37 @@ describe('agent tools', () => {
     assert.equal((await run('search', { pattern: 'haystack' })).text, 'no matches for "haystack"');
   });
 
+  it('search: shows 200 matches and counts the rest', async () => {
+    await writeFile(join(repo.dir, 'many.txt'), 'needle\n'.repeat(250));
+    const lines = (await run('search', { pattern: 'needle' })).text.split('\n');
+    assert.equal(lines.length, 201);
+    assert.equal(lines[199], 'many.txt:200:needle');
+    assert.equal(lines[200], '[… 50 more matches; narrow the pattern or the path]');
+  });
+
+  it("search: git gets the lane's environment, not this process's, and stops when the run is canceled", async () => {
+    const gitDir = process.env.GIT_DIR;
+    process.env.GIT_DIR = join(repo.dir, 'no-such-git-dir');
+    try {
+      assert.equal((await run('search', { pattern: 'const b' })).text, 'src/app.ts:2:const b = 2;');
+    } finally {
+      if (gitDir === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = gitDir;
+    }
+    ctx = { ...ctx, env: { ...ctx.env, GIT_DIR: join(repo.dir, 'no-such-git-dir') } };
+    await assert.rejects(
+      run('search', { pattern: 'const b' }),
+      /^ToolError: search failed: fatal: not a git repository/,
+    );
+    const controller = new AbortController();
+    controller.abort();
+    ctx = { ...ctx, env: { PATH: process.env.PATH! }, signal: controller.signal };
+    await assert.rejects(
+      run('search', { pattern: 'const b' }),
+      /^ToolError: search failed: git grep -n -I …: canceled$/,
+    );
+  });
+
   it('read_file, list_dir and write_file', async () => {
     assert.equal(
       (await run('read_file', { path: 'src/app.ts', startLine: 2, endLine: 3 })).text,

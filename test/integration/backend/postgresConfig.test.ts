@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { simpleGit } from 'simple-git';
 import { runCli } from '../../helpers/runCli';
 import { sqlRows as sql, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
@@ -37,13 +36,14 @@ describe('PostgreSQL backend: the committed project config', function () {
     const cli = (...args: string[]) => runCli([...args, '--repo', repo.dir], { env });
     assert.equal((await cli('config', 'set', 'integration.targetBranch', 'team/int')).code, 0);
     assert.equal((await cli('config', 'set', 'wip.RUNNING', '1')).code, 0);
-    await repo.git.add('.switchyard').commit('team config');
+    await repo.git('add', '.switchyard');
+    await repo.git('commit', '-m', 'team config');
     const lanes = await cli('lanes', 'set', 'command', 'command=echo "$SWITCHYARD_TASK_ID" > done.txt');
     assert.equal(lanes.code, 0, lanes.err);
     assert.equal((await cli('task', 'add', '--title', 'one')).code, 0);
     const run = await cli('run');
     assert.equal(run.code, 0, run.out + run.err);
-    assert.equal((await simpleGit(repo.dir).raw(['show', 'team/int:done.txt'])).trim(), 't1');
+    assert.equal((await repo.git('show', 'team/int:done.txt')).trim(), 't1');
     assert.match((await cli('config', 'get', '--explain')).out, /^wip\.RUNNING = 1 {2}\(committed/m);
 
     assert.equal((await cli('config', 'set', 'wip.RUNNING', '3', '--local')).code, 0);

@@ -17,13 +17,13 @@ describe('StateFromRepository (which of Switchyard’s own files git tracks)', (
     await writeFile(join(repo.dir, '.switchyard', 'config.json'), '{"version":1}\n');
     await writeFile(join(repo.dir, '.switchyard', '.gitignore'), '*\n!config.json\n');
     await writeFile(join(repo.dir, '.switchyard', 'state.json'), '{}\n');
-    await repo.git.raw(['add', '-f', '.switchyard/config.json', '.switchyard/.gitignore']);
-    await repo.git.commit('config');
+    await repo.git('add', '-f', '.switchyard/config.json', '.switchyard/.gitignore');
+    await repo.git('commit', '-m', 'config');
     assert.deepEqual(await check.tracked(), []);
     // The same object, later (a pull or a checkout that brings a tracked state into an open project).
-    await repo.git.raw(['add', '-f', '.switchyard/state.json']);
+    await repo.git('add', '-f', '.switchyard/state.json');
     assert.deepEqual(await check.tracked(), ['.switchyard/state.json']);
-    await repo.git.raw(['rm', '--cached', '-q', '.switchyard/state.json']);
+    await repo.git('rm', '--cached', '-q', '.switchyard/state.json');
     assert.deepEqual(await check.tracked(), []);
   });
 
@@ -31,7 +31,8 @@ describe('StateFromRepository (which of Switchyard’s own files git tracks)', (
     await mkdir(join(repo.dir, 'elsewhere'));
     await writeFile(join(repo.dir, 'elsewhere', 'state.json'), '{}\n');
     await symlink('elsewhere', join(repo.dir, '.switchyard'));
-    await repo.git.add('.').commit('link');
+    await repo.git('add', '.');
+    await repo.git('commit', '-m', 'link');
     assert.deepEqual(await new StateFromRepository(repo.dir).tracked(), ['.switchyard']);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
+import { cloneRepo, repoGit } from '../../helpers/repoGit';
 import { runCli } from '../../helpers/runCli';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 
@@ -26,11 +26,11 @@ describe('the committed project config in a fresh clone', function () {
 
   /** Commits what `.switchyard/` does not ignore (the config alone), then clones the repository. */
   async function commitAndClone(): Promise<void> {
-    const status = await origin.git.status();
-    assert.deepEqual(status.not_added, ['.switchyard/config.json'], 'the rest of .switchyard/ is ignored');
-    await origin.git.add('.switchyard').commit('team config');
-    await simpleGit().clone(origin.dir, clone);
-    await simpleGit(clone).addConfig('user.name', 'Test').addConfig('user.email', 'test@localhost');
+    const untracked = await origin.git('ls-files', '--others', '--exclude-standard');
+    assert.equal(untracked, '.switchyard/config.json\n', 'the rest of .switchyard/ is ignored');
+    await origin.git('add', '.switchyard');
+    await origin.git('commit', '-m', 'team config');
+    await cloneRepo(origin.dir, clone);
   }
 
   it('a committed integration branch and WIP limit apply to the clone, explained as committed', async () => {
@@ -46,7 +46,7 @@ describe('the committed project config in a fresh clone', function () {
     assert.equal((await cli(clone, 'task', 'add', '--title', 'one')).code, 0);
     const run = await cli(clone, 'run');
     assert.equal(run.code, 0, run.out + run.err);
-    const merged = await simpleGit(clone).raw(['show', 'team/int:done.txt']);
+    const merged = await repoGit(clone)('show', 'team/int:done.txt');
     assert.equal(merged.trim(), 't1');
     const status = await cli(clone, 'status', '--json');
     assert.equal(JSON.parse(status.out).settings.wip.RUNNING, 1);

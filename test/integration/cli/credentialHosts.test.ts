@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { startAttackerListener, type AttackerListener } from '../../fixtures/attackerListener';
 import { startGitHttpServer, type GitHttpServer } from '../../fixtures/gitHttpServer';
 import { startGitHubDouble, type GitHubDouble } from '../../fixtures/gitHubDouble';
+import { cloneRepo } from '../../helpers/repoGit';
 import { runCli } from '../../helpers/runCli';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 
@@ -61,9 +61,9 @@ describe('GitHub tokens go only to the host they were stored for', function () {
       const set = await runCli(['config', 'set', key, value, '--repo', origin.dir], { env: attackerEnv });
       assert.equal(set.code, 0, `${key}: ${set.err}`);
     }
-    await origin.git.add('.switchyard/config.json').commit('team config');
-    await simpleGit().clone(origin.dir, clone);
-    await simpleGit(clone).addConfig('user.name', 'User').addConfig('user.email', 'user@localhost');
+    await origin.git('add', '.switchyard/config.json');
+    await origin.git('commit', '-m', 'team config');
+    await cloneRepo(origin.dir, clone, 'User');
     const lane = await cli('lanes', 'set', 'command', 'command=echo change > change.txt');
     assert.equal(lane.code, 0, lane.err);
   }
@@ -143,11 +143,8 @@ describe('GitHub tokens go only to the host they were stored for', function () {
 
   it("the user's own host still gets its token, on REST and the push; the github.com token goes nowhere", async () => {
     const ghe = await enterpriseServer();
-    await simpleGit().clone(origin.dir, clone);
-    await simpleGit(clone)
-      .addConfig('user.name', 'User')
-      .addConfig('user.email', 'user@localhost')
-      .remote(['set-url', 'origin', `${ghe.url}/o/r.git`]);
+    const git = await cloneRepo(origin.dir, clone, 'User');
+    await git('remote', 'set-url', 'origin', `${ghe.url}/o/r.git`);
     env.GH_HOST = new URL(ghe.url).host;
     env.GH_ENTERPRISE_TOKEN = ENTERPRISE_TOKEN;
     for (const [key, value] of [

@@ -19,7 +19,6 @@ const HEAVY = [
   'pg',
   '@secretlint/core',
   '@secretlint/secretlint-rule-preset-recommend',
-  'execa',
 ];
 
 /** Loaded first (`node -r`): writes every package the bundle requires to $LOADED, one a line, at exit. */

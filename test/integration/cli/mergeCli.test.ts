@@ -8,7 +8,7 @@ describe('switchyard merge and checkout', function () {
   this.timeout(90_000);
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
   const cli = (...args: string[]) => runCli([...args, '--repo', repo.dir]);
-  const git = async (...args: string[]) => (await repo.git.raw(args)).trim();
+  const git = async (...args: string[]) => (await repo.git(...args)).trim();
 
   beforeEach(async () => {
     repo = await makeTempRepo();
@@ -54,10 +54,11 @@ describe('switchyard merge and checkout', function () {
     assert.match(dirty.err, /cannot merge t1 \(switchyard\/t1\/1\) into main: uncommitted changes in README\.md/);
     const checkoutDirty = await cli('checkout', 't1');
     assert.match(checkoutDirty.err, /cannot check out switchyard\/t1\/1: uncommitted changes in README\.md/);
-    await repo.git.checkout(['--', 'README.md']);
+    await repo.git('checkout', '--', 'README.md');
 
     await writeFile(join(repo.dir, 't1.txt'), 'mine\n');
-    await repo.git.add('.').commit('my own t1.txt');
+    await repo.git('add', '.');
+    await repo.git('commit', '-m', 'my own t1.txt');
     const mine = await git('rev-parse', 'HEAD');
     const conflict = await cli('merge', 't1');
     assert.equal(conflict.code, 1);
@@ -66,7 +67,7 @@ describe('switchyard merge and checkout', function () {
     assert.equal(await git('status', '--porcelain'), '');
     assert.equal(await readFile(join(repo.dir, 't1.txt'), 'utf8'), 'mine\n');
 
-    await repo.git.checkout(['--detach', 'HEAD']);
+    await repo.git('checkout', '--detach', 'HEAD');
     const detached = await cli('merge', 't2');
     assert.match(detached.err, /HEAD is detached in .*: check out a branch to merge t2/);
   });

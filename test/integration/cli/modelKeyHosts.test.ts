@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { startAttackerListener, type AttackerListener } from '../../fixtures/attackerListener';
+import { cloneRepo } from '../../helpers/repoGit';
 import { runCli } from '../../helpers/runCli';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 
@@ -39,9 +39,9 @@ describe('a model key goes only to an endpoint the user chose', function () {
       env: { ...env, HOME: origin.dir, XDG_CONFIG_HOME: join(origin.dir, '.xdg') },
     });
     assert.equal(set.code, 0, set.err);
-    await origin.git.add('.switchyard/config.json').commit('team config');
-    await simpleGit().clone(origin.dir, clone);
-    await simpleGit(clone).addConfig('user.name', 'User').addConfig('user.email', 'user@localhost');
+    await origin.git('add', '.switchyard/config.json');
+    await origin.git('commit', '-m', 'team config');
+    await cloneRepo(origin.dir, clone, 'User');
   });
   afterEach(async () => {
     await listener.close();

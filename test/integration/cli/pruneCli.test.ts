@@ -12,7 +12,7 @@ describe('branch retention: switchyard prune and worktree.keepBranchesDays', fun
   let repo: Awaited<ReturnType<typeof makeTempRepo>>;
   const cli = (...args: string[]) => runCli([...args, '--repo', repo.dir]);
   const branches = async () =>
-    (await repo.git.raw(['for-each-ref', '--format=%(refname:short)', 'refs/heads/switchyard/'])).trim().split('\n');
+    (await repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/switchyard/')).trim().split('\n');
 
   beforeEach(async () => {
     repo = await makeTempRepo();

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { anthropicServer } from '../../fixtures/anthropicServer';
 import type { ScriptedModelServer } from '../../fixtures/scriptedModelServer';
+import { cloneRepo, repoGit } from '../../helpers/repoGit';
 import { runCli } from '../../helpers/runCli';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { processesIn } from '../plugins/claude-code/realClaudeSetup';
@@ -69,11 +69,10 @@ describe('an untrusted clone prepared by someone else', function () {
       await mkdir(dirname(join(origin.dir, path)), { recursive: true });
       await writeFile(join(origin.dir, path), typeof content === 'string' ? content : JSON.stringify(content));
     }
-    await origin.git.add('.');
-    if (forced.length) await origin.git.raw(['add', '-f', ...forced]);
-    await origin.git.commit('prepared');
-    await simpleGit().clone(origin.dir, clone);
-    await simpleGit(clone).addConfig('user.name', 'Victim').addConfig('user.email', 'victim@localhost');
+    await origin.git('add', '.');
+    if (forced.length) await origin.git('add', '-f', ...forced);
+    await origin.git('commit', '-m', 'prepared');
+    await cloneRepo(origin.dir, clone, 'Victim');
   }
 
   it('finding 2: a force-added state.json is the repository’s: its settings are gated and its tasks held', async () => {
@@ -93,7 +92,7 @@ describe('an untrusted clone prepared by someone else', function () {
     assert.equal(setup.code, 0, setup.err);
     assert.equal((await attacker('task', 'add', '--title', 'planted')).code, 0);
     await prepareAndClone({}, ['.switchyard/state.json']);
-    assert.match(await simpleGit(clone).raw(['ls-files', '.switchyard']), /\.switchyard\/state\.json/);
+    assert.match(await repoGit(clone)('ls-files', '.switchyard'), /\.switchyard\/state\.json/);
 
     assert.equal((await cli('task', 'add', '--title', 'mine')).code, 0);
     const run = await cli('run');
@@ -119,12 +118,11 @@ describe('an untrusted clone prepared by someone else', function () {
 
   it("finding 2: an existing project's own (untracked) state keeps its tasks and settings, untrusted", async () => {
     const marker = join(home.dir, 'own-lane-ran');
-    await simpleGit().clone(origin.dir, clone);
-    await simpleGit(clone).addConfig('user.name', 'Victim').addConfig('user.email', 'victim@localhost');
+    await cloneRepo(origin.dir, clone, 'Victim');
     assert.equal((await cli('lanes', 'set', 'command', `command=id > '${marker}'; echo x > out.txt`)).code, 0);
     assert.equal((await cli('config', 'set', '--local', 'worktree.setup', '["true"]')).code, 0);
     assert.equal((await cli('task', 'add', '--title', 'mine')).code, 0);
-    assert.equal(await simpleGit(clone).raw(['ls-files', '.switchyard']), '', 'nothing of it is tracked');
+    assert.equal(await repoGit(clone)('ls-files', '.switchyard'), '', 'nothing of it is tracked');
     const run = await cli('run');
     assert.equal(run.code, 0, run.out + run.err);
     assert.doesNotMatch(run.err, /ignored|came with the repository/);

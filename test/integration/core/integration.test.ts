@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { createCommandLane } from '../../../plugins/command';
+import { repoGit } from '../../helpers/repoGit';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
 // A fake token in a format the secret rules know, assembled at run time so this file holds none.
@@ -57,7 +57,7 @@ describe('integration into the target branch', function () {
       "the new attempt starts from the target head that has the other task's work",
     );
     assert.equal(
-      (await repo.git.raw(['show', 'switchyard/integration:src/a.txt'])).trim(),
+      (await repo.git('show', 'switchyard/integration:src/a.txt')).trim(),
       state.tasks.find((t) => t.id === conflicted.taskId)!.spec.title,
     );
   });
@@ -75,8 +75,8 @@ describe('integration into the target branch', function () {
       task!.failureReason!,
       /^the target branch main is checked out in .*; Switchyard never moves a checked-out branch/,
     );
-    assert.deepEqual((await repo.git.status()).files, []);
-    assert.equal((await repo.git.raw(['log', '--oneline', 'main'])).trim().split('\n').length, 1);
+    assert.equal(await repo.git('status', '--porcelain'), '');
+    assert.equal((await repo.git('log', '--oneline', 'main')).trim().split('\n').length, 1);
   });
 
   it('the guards block a change: conflict markers get a fix attempt, a secret fails the task without a retry', async () => {
@@ -96,14 +96,14 @@ describe('integration into the target branch', function () {
     assert.equal(state.runs.filter((r) => r.taskId === secretTask!.id).length, 1, 'a policy violation is not retried');
     assert.match(secretTask!.failureReason!, /blocked by guards: secret-scan: cfg\.txt:1/);
     assert.equal(secretTask!.failureReason!.includes(GITHUB_TOKEN), false, 'the secret is not repeated');
-    await assert.rejects(repo.git.raw(['show', 'switchyard/integration:cfg.txt']));
+    await assert.rejects(repo.git('show', 'switchyard/integration:cfg.txt'));
   });
 
   it("push mode pushes the target branch and the run's own branch to the remote after merging", async () => {
     const remote = await mkdtemp(join(tmpdir(), 'switchyard-remote-'));
     try {
-      await simpleGit(remote).init(true);
-      await repo.git.addRemote('origin', remote);
+      await repoGit(remote)('init', '-q', '--bare');
+      await repo.git('remote', 'add', 'origin', remote);
       const project = await openProject(repo.dir, 'echo pushed > p.txt');
       await project.updateSettings((s) => {
         s.integration.mode = 'push';
@@ -112,8 +112,8 @@ describe('integration into the target branch', function () {
       await project.runQueue();
       const [run] = (await project.state()).runs;
       assert.equal(run!.integration?.pushed, true, run!.integration?.pushError);
-      assert.equal((await simpleGit(remote).raw(['show', 'switchyard/integration:p.txt'])).trim(), 'pushed');
-      assert.equal((await simpleGit(remote).raw(['rev-parse', run!.branch])).trim(), run!.headCommit);
+      assert.equal((await repoGit(remote)('show', 'switchyard/integration:p.txt')).trim(), 'pushed');
+      assert.equal((await repoGit(remote)('rev-parse', run!.branch)).trim(), run!.headCommit);
     } finally {
       await rm(remote, { recursive: true, force: true });
     }

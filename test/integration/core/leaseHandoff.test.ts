@@ -30,7 +30,7 @@ describe("leases: a lost worker's run is handed off", () => {
     const project = await Project.open(repo.dir, { registry });
     const task = await project.addTask({ title: 'handoff', lane: 'agent' });
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
-    await repo.git.raw(['worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit]);
+    await repo.git('worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit);
     await writeFile(join(worktree, 'checkpoint.txt'), 'half of the work\n');
     await editState(project.root, (s) => {
       Object.assign(s.tasks[0]!, { state: taskState, attempts: 1, lastRunId: 't1.1' });

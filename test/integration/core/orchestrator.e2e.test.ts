@@ -64,7 +64,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
       s.laneSettings.command = { command: `D_STARTED="${started}" exec node "${agent}"` };
       s.review = { enabled: true };
     });
-    const userHead = (await repo.git.revparse(['HEAD'])).trim();
+    const userHead = (await repo.git('rev-parse', 'HEAD')).trim();
     await project.addTasks(
       [
         { title: 'a', key: 'a' },
@@ -127,13 +127,13 @@ describe('orchestrator end to end (real git repository, command lane)', function
     // Integrated in dependency order, on the target branch only: one commit per task (its attempts squashed, no
     // merge commit), whose message is the task's title, then its task and run ids.
     const range = `${userHead}..switchyard/integration`;
-    const log = (await repo.git.raw(['log', '--reverse', '--format=%s|%P|%b', range]))
+    const log = (await repo.git('log', '--reverse', '--format=%s|%P|%b', range))
       .split('\n')
       .filter((l) => l.includes('|'));
     for (const line of log) assert.equal(line.split('|')[1]!.split(' ').length, 1, `one parent: ${line}`);
     const at = (title: string) =>
       log.findIndex((line) => new RegExp(`^${title}\\|\\w+\\|Switchyard task ${byTitle(title).id}, run `).test(line));
-    const reached = (await repo.git.raw(['rev-list', range])).trim().split('\n');
+    const reached = (await repo.git('rev-list', range)).trim().split('\n');
     assert.ok(!reached.includes(b1!.headCommit!), "the failed attempt's commit is not in the target's history");
     for (const title of ['a', 'b', 'c', 'e', 'f']) assert.ok(at(title) >= 0, `${title} integrated: ${log.join(' / ')}`);
     assert.equal(at('d'), -1, 'the canceled task is never integrated');
@@ -141,7 +141,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
       at('a') < at('b') && at('a') < at('c') && at('b') < at('e') && at('c') < at('e') && at('e') < at('f'),
       log.join(' / '),
     );
-    const show = async (file: string) => (await repo.git.raw(['show', `switchyard/integration:${file}`])).trim();
+    const show = async (file: string) => (await repo.git('show', `switchyard/integration:${file}`)).trim();
     assert.equal(await show('b.txt'), 'b: final');
     assert.equal(await show('c.txt'), 'c: reviewed');
     assert.equal(
@@ -152,9 +152,9 @@ describe('orchestrator end to end (real git repository, command lane)', function
     await assert.rejects(show('d.txt'));
 
     // The user's branch and working tree are untouched.
-    assert.equal((await repo.git.revparse(['HEAD'])).trim(), userHead);
-    assert.equal((await repo.git.raw(['branch', '--show-current'])).trim(), 'main');
-    assert.deepEqual((await repo.git.status()).files, []);
+    assert.equal((await repo.git('rev-parse', 'HEAD')).trim(), userHead);
+    assert.equal((await repo.git('branch', '--show-current')).trim(), 'main');
+    assert.equal(await repo.git('status', '--porcelain'), '');
     assert.equal(summary.stats.peak.INTEGRATING, 1);
   });
 });

@@ -69,9 +69,9 @@ describe('GitHub tokens for the pull-request flow (App, secret command)', functi
     const run = state.runs[0]!;
     assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1']), run.pullRequest!.headSha);
     assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1^']), run.baseCommit);
-    const runTree = (await repo.git.raw(['rev-parse', `${run.headCommit}^{tree}`])).trim();
+    const runTree = (await repo.git('rev-parse', `${run.headCommit}^{tree}`)).trim();
     assert.equal(bareGit(['rev-parse', 'switchyard/pr/t1^{tree}']), runTree, "the run's change, whole");
-    assert.doesNotMatch(await repo.git.raw(['remote', 'get-url', 'origin']), /ghs_|@/, 'no token in the remote URL');
+    assert.doesNotMatch(await repo.git('remote', 'get-url', 'origin'), /ghs_|@/, 'no token in the remote URL');
     assert.equal(state.runs[0]!.pullRequest!.repository, 'o/r', 'the repository was read from the remote URL');
     assert.ok(
       gh.auth.some((a) => /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i.test(a)),

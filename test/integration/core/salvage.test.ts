@@ -44,7 +44,7 @@ describe('salvage and run-level resume', () => {
       branch: 'switchyard/salvage/t1.1',
       files: 1,
     });
-    assert.equal((await repo.git.revparse(['switchyard/salvage/t1.1'])).trim(), first!.salvage!.commit);
+    assert.equal((await repo.git('rev-parse', 'switchyard/salvage/t1.1')).trim(), first!.salvage!.commit);
     assert.equal(first!.sessionId, 'session-1');
     assert.deepEqual(inputs[1]!.resume, {
       runId: 't1.1',
@@ -77,7 +77,7 @@ describe('salvage and run-level resume', () => {
     const project = await Project.open(repo.dir, { registry });
     const task = await project.addTask({ title: 'crashed', lane: 'plain' });
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
-    await repo.git.raw(['worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit]);
+    await repo.git('worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit);
     await mkdir(join(worktree, 'src'), { recursive: true });
     await writeFile(join(worktree, 'src', 'half-done.ts'), 'export const x = 1;\n');
     await editState(project.root, (s) => {

@@ -34,13 +34,12 @@ describe('worktrees', () => {
     assert.match(change.diff, /new file mode/);
     assert.equal(
       change.diff,
-      await repo.git.raw(['diff', '--binary', base, change.headCommit]),
+      await repo.git('diff', '--binary', base, change.headCommit),
       "the run's diff is git's own, byte for byte",
     );
     assert.equal(await readFile(join(repo.dir, 'src', 'a.txt'), 'utf8'), 'alpha\n', 'user file untouched');
-    const status = await repo.git.status();
-    assert.deepEqual(status.files, [], 'user working tree clean');
-    assert.equal((await repo.git.revparse(['switchyard/t1/1'])).trim(), change.headCommit);
+    assert.equal(await repo.git('status', '--porcelain'), '', 'user working tree clean');
+    assert.equal((await repo.git('rev-parse', 'switchyard/t1/1')).trim(), change.headCommit);
     assert.deepEqual(
       (await listWorktrees(repo.dir)).map((w) => w.branch),
       ['switchyard/t1/1'],
@@ -48,7 +47,7 @@ describe('worktrees', () => {
     await removeWorktree(repo.dir, path);
     assert.deepEqual(await listWorktrees(repo.dir), []);
     assert.equal(
-      (await repo.git.revparse(['switchyard/t1/1'])).trim(),
+      (await repo.git('rev-parse', 'switchyard/t1/1')).trim(),
       change.headCommit,
       'the branch survives cleaning',
     );
@@ -63,7 +62,7 @@ describe('worktrees', () => {
     const released = new Promise<void>((done) => setTimeout(() => void rm(lock).then(done), 150));
     await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
     await released;
-    assert.equal((await repo.git.revparse(['switchyard/t3/1'])).trim(), base);
+    assert.equal((await repo.git('rev-parse', 'switchyard/t3/1')).trim(), base);
     assert.deepEqual(
       (await listWorktrees(repo.dir)).map((w) => w.branch),
       ['switchyard/t3/1'],
@@ -106,22 +105,22 @@ describe('worktrees', () => {
     await removeWorktree(repo.dir, path);
     await assert.rejects(readFile(join(path, '.git')), /ENOENT/, 'the folder is gone');
     await assert.rejects(readFile(join(gitDir, 'HEAD')), /ENOENT/, "git's record is gone");
-    const listed = await repo.git.raw(['worktree', 'list', '--porcelain']);
+    const listed = await repo.git('worktree', 'list', '--porcelain');
     assert.equal(listed.match(/^worktree /gm)?.length, 1, listed);
-    const dryRun = await repo.git.raw(['worktree', 'prune', '--dry-run', '-v']);
+    const dryRun = await repo.git('worktree', 'prune', '--dry-run', '-v');
     assert.equal(dryRun, '', 'nothing left to prune');
-    assert.match(await repo.git.raw(['branch', '--list', 'switchyard/t2/1']), /switchyard\/t2\/1/, 'the branch stays');
+    assert.match(await repo.git('branch', '--list', 'switchyard/t2/1'), /switchyard\/t2\/1/, 'the branch stays');
   });
 
   it('leaves a worktree git has locked to git', async () => {
     const base = await headCommit(repo.dir);
     const path = worktreePath(repo.dir, 't3.1');
     await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
-    await repo.git.raw(['worktree', 'lock', path]);
+    await repo.git('worktree', 'lock', path);
     await removeWorktree(repo.dir, path);
     // git refuses to remove a locked worktree (`remove --force` once); the folder goes, git keeps its locked record.
     await assert.rejects(readFile(join(path, '.git')), /ENOENT/);
-    assert.match(await repo.git.raw(['worktree', 'list', '--porcelain']), /t3\.1[\s\S]*locked/);
+    assert.match(await repo.git('worktree', 'list', '--porcelain'), /t3\.1[\s\S]*locked/);
   });
 
   it('refuses to remove a folder that is not a Switchyard worktree', async () => {

@@ -78,7 +78,8 @@ describe('git through the process-group supervisor (in a drain it forks for git,
   it('gives what a direct run gives: a multi-MB output, ok codes, a failure’s message, no git on PATH', async () => {
     const big = `${randomBytes(3 * 1024 * 1024).toString('hex')}\né ü 漢字 🚀\n${randomBytes(1024).toString('base64')}`;
     writeFileSync(join(repo.dir, 'big.txt'), big);
-    await repo.git.add('big.txt').commit('big');
+    await repo.git('add', 'big.txt');
+    await repo.git('commit', '-m', 'big');
     const [d1, s1] = await both(() => gitOutput(repo.dir, ['show', 'HEAD:big.txt']));
     assert.ok('ok' in s1 && s1.ok === big, 'the supervised output is the file, byte for byte');
     assert.deepEqual(s1, d1);
@@ -144,6 +145,41 @@ describe('git through the process-group supervisor (in a drain it forks for git,
     const lines: string[] = [];
     await gitLines(repo.dir, ['ls-files'], (line) => lines.push(line));
     assert.deepEqual(lines, ['README.md', 'src/a.txt']);
+  });
+
+  it("gitLines with a caller's signal and base environment, directly and through the supervisor", async () => {
+    const canceled = async (): Promise<number> => {
+      const controller = new AbortController();
+      const started = Date.now();
+      const slow = ['-c', 'alias.slow=!echo one; exec sleep 10', 'slow'];
+      await assert.rejects(
+        gitLines(repo.dir, slow, () => controller.abort(), [0], { signal: controller.signal }),
+        {
+          code: 'git-failed',
+          message: 'git -c alias.slow=!echo one; exec sleep 10 slow: canceled',
+        },
+      );
+      return Date.now() - started;
+    };
+    const [d1, s1] = await both(canceled);
+    for (const r of [d1, s1]) assert.ok('ok' in r && r.ok < 5_000, `stopped at the first line: ${JSON.stringify(r)}`);
+
+    const shown = async (): Promise<string[]> => {
+      const lines: string[] = [];
+      const env = ['-c', 'alias.env=!echo "${FROM_BASE:-unset} ${FROM_PROCESS:-unset} $LC_ALL"', 'env'];
+      await gitLines(repo.dir, env, (line) => lines.push(line), [0], {
+        baseEnv: { PATH: process.env.PATH!, FROM_BASE: 'base' },
+      });
+      return lines;
+    };
+    process.env.FROM_PROCESS = 'process';
+    try {
+      const [d2, s2] = await both(shown);
+      assert.deepEqual(s2, { ok: ['base unset C'] }, 'the base instead of this process, GIT_ENV over it');
+      assert.deepEqual(s2, d2);
+    } finally {
+      delete process.env.FROM_PROCESS;
+    }
   });
 
   it('after a SIGKILL of the supervisor between calls, the next call works (direct, then a fresh one)', async () => {

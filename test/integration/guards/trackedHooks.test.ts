@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
+import { initRepo, repoGit } from '../../helpers/repoGit';
 import { runCli } from '../../helpers/runCli';
 import { makeTempDir } from '../../helpers/tempRepo';
 
@@ -19,11 +19,9 @@ describe('guard install and a tracked hooks folder (husky)', function () {
     await mkdir(join(origin, '.husky'), { recursive: true });
     await writeFile(join(origin, '.husky', 'pre-push'), TEAM_HOOK, { mode: 0o755 });
     await writeFile(join(origin, 'README.md'), '# team\n');
-    await simpleGit(origin).init(['-b', 'main']);
-    await simpleGit(origin).addConfig('user.name', 'Team').addConfig('user.email', 'team@localhost');
-    await simpleGit(origin).add('.').commit('husky');
+    await initRepo(origin, 'husky', 'Team');
     clone = join(home.dir, 'clone');
-    await simpleGit(home.dir).clone(origin, clone);
+    await repoGit(home.dir)('clone', '-q', origin, clone);
   });
   afterEach(() => home.cleanup());
 
@@ -39,7 +37,7 @@ describe('guard install and a tracked hooks folder (husky)', function () {
     );
     assert.equal(await readFile(join(clone, '.husky', 'pre-push'), 'utf8'), TEAM_HOOK, 'the team hook is untouched');
     assert.deepEqual((await readdir(join(clone, '.husky'))).sort(), ['pre-push']);
-    assert.equal((await simpleGit(clone).status()).isClean(), true, 'nothing for `git commit -a` to pick up');
+    assert.equal(await repoGit(clone)('status', '--porcelain'), '', 'nothing for `git commit -a` to pick up');
   });
 
   it('installs as before into an untracked hooks folder (.git/hooks)', async () => {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { buildCliBundle } from '../../helpers/cliBundle';
 import { CRASH_LANE, crashProject } from '../../helpers/crashProject';
+import { repoGit } from '../../helpers/repoGit';
 import { laneMetrics } from '../../../src/core/routing/laneMetrics';
 import { laneRows } from '../../../src/core/panel/laneRows';
 import type { ProjectState } from '../../../src/core/store/projectState';
@@ -35,8 +35,8 @@ describe('cost and resume counts on every recovery path (real SIGKILL, real proc
   async function killOnPush(t: Awaited<ReturnType<typeof crashProject>>) {
     const remote = join(t.side, 'remote.git');
     await mkdir(remote, { recursive: true });
-    await simpleGit(remote).init(true);
-    await t.repo.git.addRemote('origin', remote);
+    await repoGit(remote)('init', '-q', '--bare');
+    await t.repo.git('remote', 'add', 'origin', remote);
     await t.project.updateSettings((s) => {
       s.integration.mode = 'push';
     });
@@ -172,7 +172,7 @@ describe('cost and resume counts on every recovery path (real SIGKILL, real proc
     try {
       // Call 9 is step 3's never tool: three model calls ($0.03) are in the journal.
       assert.equal((await t.sy(['run'], { CRASH_AT: '9:after' })).signal, 'SIGKILL');
-      await t.repo.git.raw(['worktree', 'remove', '--force', join(t.repo.dir, '.switchyard', 'worktrees', 't1.1')]);
+      await t.repo.git('worktree', 'remove', '--force', join(t.repo.dir, '.switchyard', 'worktrees', 't1.1'));
       const resumed = await t.sy(['resume']);
       assert.equal(resumed.exitCode, 0, resumed.stderr);
       const run = (await t.readState()).runs[0];

@@ -40,7 +40,7 @@ describe('anthropic lane with prompt caching killed mid-session (real SIGKILL) a
       await mkdir(join(t.repo.dir, 'notes'));
       for (const name of ['a', 'b', 'c'])
         await writeFile(join(t.repo.dir, 'notes', `${name}.txt`), `${name} `.repeat(1_500));
-      await t.repo.git.add('.').then(() => t.repo.git.commit('notes'));
+      await t.repo.git('add', '.').then(() => t.repo.git('commit', '-m', 'notes'));
       await t.project.updateSettings((s) => {
         s.leaseMs = 60_000;
       });

@@ -204,7 +204,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
         await mkdir(join(t.repo.dir, 'notes'));
         for (const name of ['a', 'b', 'c', 'd'])
           await writeFile(join(t.repo.dir, 'notes', `${name}.txt`), `${name} `.repeat(1_500));
-        await t.repo.git.add('.').then(() => t.repo.git.commit('notes'));
+        await t.repo.git('add', '.').then(() => t.repo.git('commit', '-m', 'notes'));
         await t.project.addTask({ title: 'read the notes' });
         await t.project.runQueue();
         const state = await t.project.state();

@@ -82,7 +82,7 @@ export async function apiLaneProject(c: ApiLaneCase, script: ScriptStep[], setti
     /** A file as run t1.1 left it: in its worktree, or on its branch once the worktree is gone (integrated). */
     file: (path: string) =>
       readFile(join(repo.dir, '.switchyard', 'worktrees', 't1.1', path), 'utf8').catch(() =>
-        repo.git.show([`switchyard/t1/1:${path}`]),
+        repo.git('show', `switchyard/t1/1:${path}`),
       ),
     cleanup: async () => {
       await server.stop();

@@ -151,9 +151,7 @@ describe('API lane secrets', function () {
         task.failureReason,
         /^blocked by guards: secret-scan: leaked\.cfg:1: possible secret \(known-secret: the value of ANTHROPIC_API_KEY, a secret of this run\) \[REDACTED 164 chars\]/,
       );
-      const integrated = await t.repo.git
-        .raw(['ls-tree', '-r', '--name-only', 'switchyard/integration'])
-        .catch(() => '');
+      const integrated = await t.repo.git('ls-tree', '-r', '--name-only', 'switchyard/integration').catch(() => '');
       assert.ok(!integrated.includes('leaked.cfg'), 'leaked.cfg is not in switchyard/integration');
 
       // No piece of it anywhere under .switchyard/ but the file the command itself wrote in its worktree (the change

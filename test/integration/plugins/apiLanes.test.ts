@@ -348,7 +348,8 @@ for (const c of API_LANES) {
         // A symlink committed in the repository that points outside it.
         const { symlink } = await import('node:fs/promises');
         await symlink('/etc', `${t.repo.dir}/link-out`);
-        await t.repo.git.add('link-out').commit('a symlink out');
+        await t.repo.git('add', 'link-out');
+        await t.repo.git('commit', '-m', 'a symlink out');
         await t.project.addTask({ title: 'x' });
         await t.project.runQueue();
         assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');

@@ -74,7 +74,7 @@ describe('command lane secrets (env setting)', function () {
         writes.failureReason,
         /^blocked by guards: secret-scan: deploy\.cfg:2: possible secret \(known-secret: the value of DEPLOY_TOKEN, a secret of this run\) \[REDACTED 164 chars\]/,
       );
-      const integrated = await repo.git.raw(['ls-tree', '-r', '--name-only', 'switchyard/integration']).catch(() => '');
+      const integrated = await repo.git('ls-tree', '-r', '--name-only', 'switchyard/integration').catch(() => '');
       assert.ok(!integrated.includes('deploy.cfg'), 'deploy.cfg is not in switchyard/integration');
       assert.equal(
         state.runs.filter((r: { taskId: string }) => r.taskId === writes.id).length,

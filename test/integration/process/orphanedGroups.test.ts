@@ -238,7 +238,7 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     assert.deepEqual(liveGroupMembers(pgid), [], "nothing of the lane's group is alive");
     assert.ok(Date.now() - started >= 2_000, 'it ignored SIGTERM and was killed after the grace period');
     const run = state.runs[0]!;
-    const files = (await repo.git.raw(['ls-tree', '-r', '--name-only', run.headCommit!])).trim().split('\n');
+    const files = (await repo.git('ls-tree', '-r', '--name-only', run.headCommit!)).trim().split('\n');
     assert.ok(
       files.includes('work.txt') && !files.includes('late.txt'),
       `the run's commit holds the lane's work only: ${files.join(', ')}`,
@@ -247,7 +247,7 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 5_000 - Date.now())));
     assert.ok(!existsSync(join(run.worktree, 'late.txt')), 'nothing wrote into the worktree after the run');
     assert.ok(!existsSync(join(repo.dir, 'late.txt')));
-    const everywhere = await repo.git.raw(['log', '--all', '--name-only', '--format=']);
+    const everywhere = await repo.git('log', '--all', '--name-only', '--format=');
     assert.match(everywhere, /^work\.txt$/m);
     assert.doesNotMatch(everywhere, /late\.txt/, 'no commit on any branch has the late file');
     await project.close();

@@ -51,7 +51,7 @@ describe("salvage of a CLI lane's partial work", () => {
       branch: 'switchyard/salvage/t1.1',
       files: 2,
     });
-    assert.equal((await repo.git.revparse(['switchyard/salvage/t1.1'])).trim(), first!.salvage!.commit);
+    assert.equal((await repo.git('rev-parse', 'switchyard/salvage/t1.1')).trim(), first!.salvage!.commit);
     const patch = await readFile(join(repo.dir, '.switchyard', 'runs', 't1.1', 'diff.patch'), 'utf8');
     assert.match(patch, /\+\+\+ b\/src\/feature\.ts\n@@ .* @@\n\+export const feature = 1;/);
     assert.match(patch, /\+- finish feature/);
@@ -84,7 +84,7 @@ describe("salvage of a CLI lane's partial work", () => {
     );
 
     // The operator lists and promotes it; the user's working tree is never touched.
-    const head = (await repo.git.revparse(['HEAD'])).trim();
+    const head = (await repo.git('rev-parse', 'HEAD')).trim();
     const list = await cli('salvage', 'list', '--repo', repo.dir);
     assert.equal(list.code, 0, list.err);
     assert.match(list.out, /^t1\.2\s+FAILED\s+2\s+switchyard\/salvage\/t1\.2\s+[0-9a-f]{12}\s+t1 Build the feature$/m);
@@ -95,7 +95,7 @@ describe("salvage of a CLI lane's partial work", () => {
       promoted.out,
       /t1\.2: created branch rescue\/feature at the salvage commit \([0-9a-f]{12}, 2 file\(s\)\); your working tree was not touched\.\nNext: git switch rescue\/feature/,
     );
-    assert.equal((await repo.git.revparse(['rescue/feature'])).trim(), second!.salvage!.commit);
+    assert.equal((await repo.git('rev-parse', 'rescue/feature')).trim(), second!.salvage!.commit);
     assert.equal(
       (await cli('salvage', 'promote', 't1.2', '--to', 'rescue/feature', '--repo', repo.dir)).out.split('\n')[0],
       `t1.2: branch rescue/feature already points at the salvage commit (${second!.salvage!.commit.slice(0, 12)}, 2 file(s)); your working tree was not touched.`,
@@ -109,7 +109,8 @@ describe("salvage of a CLI lane's partial work", () => {
 
     // --onto: the salvaged diff as one commit on the user's current HEAD, built outside the working tree.
     await writeFile(join(repo.dir, 'README.md'), '# moved on\n');
-    await repo.git.add('README.md').commit('user moved on');
+    await repo.git('add', 'README.md');
+    await repo.git('commit', '-m', 'user moved on');
     const onto = await cli(
       'salvage',
       'promote',
@@ -123,26 +124,22 @@ describe("salvage of a CLI lane's partial work", () => {
     );
     assert.equal(onto.code, 0, onto.err);
     assert.equal(
-      (await repo.git.raw(['rev-parse', 'feature-on-main^'])).trim(),
-      (await repo.git.revparse(['main'])).trim(),
+      (await repo.git('rev-parse', 'feature-on-main^')).trim(),
+      (await repo.git('rev-parse', 'main')).trim(),
     );
-    assert.deepEqual(
-      (await repo.git.raw(['diff', '--name-only', 'main', 'feature-on-main'])).trim().split('\n').sort(),
-      ['notes/todo.md', 'src/feature.ts'],
-    );
+    assert.deepEqual((await repo.git('diff', '--name-only', 'main', 'feature-on-main')).trim().split('\n').sort(), [
+      'notes/todo.md',
+      'src/feature.ts',
+    ]);
     assert.match(
-      await repo.git.raw(['log', '-1', '--format=%s', 'feature-on-main']),
+      await repo.git('log', '-1', '--format=%s', 'feature-on-main'),
       /^Salvaged work of run t1\.2: Build the feature/,
     );
 
+    assert.equal((await repo.git('rev-parse', '--abbrev-ref', 'HEAD')).trim(), 'main', "still on the user's branch");
+    assert.notEqual((await repo.git('rev-parse', 'HEAD')).trim(), head, "HEAD is the user's own new commit only");
     assert.equal(
-      (await repo.git.raw(['rev-parse', '--abbrev-ref', 'HEAD'])).trim(),
-      'main',
-      "still on the user's branch",
-    );
-    assert.notEqual((await repo.git.revparse(['HEAD'])).trim(), head, "HEAD is the user's own new commit only");
-    assert.equal(
-      (await repo.git.raw(['status', '--porcelain', '--untracked-files=no'])).trim(),
+      (await repo.git('status', '--porcelain', '--untracked-files=no')).trim(),
       '',
       "the user's working tree is clean",
     );
@@ -165,16 +162,17 @@ describe("salvage of a CLI lane's partial work", () => {
     await project.runQueue();
     assert.equal((await project.state()).runs[0]!.salvage?.files, 1);
     await writeFile(join(repo.dir, 'src', 'a.txt'), 'alpha from the user\n');
-    await repo.git.add('.').commit('user edit');
+    await repo.git('add', '.');
+    await repo.git('commit', '-m', 'user edit');
     const result = await cli('salvage', 'promote', 't1.1', '--onto', 'HEAD', '--repo', repo.dir);
     assert.equal(result.code, 1);
     assert.match(
       result.err,
       /the salvage of run t1\.1 does not apply onto HEAD \([0-9a-f]{12}\): conflicts in src\/a\.txt; promote it without --onto/,
     );
-    assert.equal((await repo.git.raw(['branch', '--list', 'salvage/t1.1'])).trim(), '', 'no branch was made');
+    assert.equal((await repo.git('branch', '--list', 'salvage/t1.1')).trim(), '', 'no branch was made');
     assert.equal(
-      (await repo.git.raw(['worktree', 'list']))
+      (await repo.git('worktree', 'list'))
         .trim()
         .split('\n')
         .filter((l) => l.includes('switchyard-promote-')).length,

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Project } from '../../../src/core/project';
 import { WorktreeSettings } from '../../../src/core/store/orchestratorSettings';
 import { prepareWorktree } from '../../../src/core/workspace/prepareWorktree';
+import { cloneRepo, repoGit, setIdentity } from '../../helpers/repoGit';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 type TempDir = Awaited<ReturnType<typeof makeTempDir>>;
@@ -29,13 +29,13 @@ async function attackerClone(
     await writeFile(join(origin, path), content);
   }
   for (const [path, target] of Object.entries(links)) await symlink(target, join(origin, path));
-  const git = simpleGit(origin);
-  await git.init(['-b', 'main']);
-  await git.addConfig('user.name', 'Attacker').addConfig('user.email', 'attacker@localhost');
-  await git.add(['-A', '-f', '.']).commit('looks harmless');
+  const git = repoGit(origin);
+  await git('init', '-q', '-b', 'main');
+  await setIdentity(git, 'Attacker');
+  await git('add', '-A', '-f', '.');
+  await git('commit', '-q', '-m', 'looks harmless');
   const clone = join(home, 'clone');
-  await simpleGit(home).clone(origin, clone);
-  await simpleGit(clone).addConfig('user.name', 'Me').addConfig('user.email', 'me@localhost');
+  await cloneRepo(origin, clone, 'Me');
   return clone;
 }
 
@@ -124,7 +124,7 @@ describe('a prepared repository: worktree.copy and worktree.link resolve real pa
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.runs.at(-1)?.failureReason);
-    const seen = await simpleGit(clone).raw(['show', 'switchyard/integration:seen.txt']);
+    const seen = await repoGit(clone)('show', 'switchyard/integration:seen.txt');
     assert.equal(seen, 'GREETING=hello\nmodule.exports = 1;\n');
   });
 });
@@ -157,9 +157,7 @@ describe('a prepared repository: the files worktree.copy puts into a worktree ar
 
   /** What the run left in the integrated branch, the logs, the journal and the state, as text. */
   async function outsideWorktrees(clone: string, value: string): Promise<string[]> {
-    const integrated = await simpleGit(clone)
-      .raw(['log', '-p', 'switchyard/integration'])
-      .catch(() => '');
+    const integrated = await repoGit(clone)('log', '-p', 'switchyard/integration').catch(() => '');
     const where = await filesHolding(
       clone,
       value,
@@ -203,7 +201,7 @@ describe('a prepared repository: the files worktree.copy puts into a worktree ar
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.runs.at(-1)?.failureReason);
-    const conf = await simpleGit(clone).raw(['show', 'switchyard/integration:app.conf']);
+    const conf = await repoGit(clone)('show', 'switchyard/integration:app.conf');
     assert.match(conf, /host = localhost/);
   });
 });

@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { simpleGit } from 'simple-git';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Project } from '../../../src/core/project';
+import { initRepo } from '../../helpers/repoGit';
 
 /**
  * The setup recipes of docs/worktrees.md for pnpm and a Python venv, run for real: each command exactly as the
@@ -102,11 +102,7 @@ describe('docs/worktrees.md setup recipes, run offline (pnpm, Python venv)', fun
 
   async function commit(ignored: string) {
     await writeFile(join(repo, '.gitignore'), ignored);
-    const git = simpleGit(repo);
-    await git.init(['-b', 'main']);
-    await git.addConfig('user.name', 'Test').addConfig('user.email', 'test@localhost');
-    await git.add('.').commit('a project');
-    return git;
+    return initRepo(repo, 'a project');
   }
 
   it(`pnpm: \`${PNPM_RECIPE}\` installs a committed pnpm-lock.yaml's dependency; \`pnpm test\` passes`, async () => {
@@ -131,7 +127,7 @@ describe('docs/worktrees.md setup recipes, run offline (pnpm, Python venv)', fun
     project = await open(repo, PNPM_RECIPE);
     const run = await runTask(project, 'pnpm test', /Done in [\d.]+m?s using pnpm v10\./);
     assert.ok((await lstat(join(run.worktree, 'node_modules', 'dep', 'index.js'))).isFile());
-    assert.doesNotMatch(await git.raw(['ls-tree', '-r', '--name-only', run.branch]), /node_modules/);
+    assert.doesNotMatch(await git('ls-tree', '-r', '--name-only', run.branch), /node_modules/);
   });
 
   it(`Python venv: \`${VENV_RECIPE}\` installs a local wheel into the worktree's .venv`, async function () {
@@ -150,6 +146,6 @@ describe('docs/worktrees.md setup recipes, run offline (pnpm, Python venv)', fun
     const uses = `.venv/bin/python -c "import sys, greet; assert sys.prefix.endswith('.venv') and greet.ANSWER == 42"`;
     const run = await runTask(project, uses, /Successfully installed greet-1\.0/);
     assert.ok((await lstat(join(run.worktree, '.venv', 'bin', 'python'))).isSymbolicLink());
-    assert.doesNotMatch(await git.raw(['ls-tree', '-r', '--name-only', run.branch]), /\.venv/);
+    assert.doesNotMatch(await git('ls-tree', '-r', '--name-only', run.branch), /\.venv/);
   });
 });

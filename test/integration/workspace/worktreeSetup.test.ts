@@ -90,7 +90,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     // The restored node_modules is a real folder of the worktree, and it is not part of the run's change.
     const hit = state.runs.find((r) => r.setup?.cache === 'hit')!;
     assert.ok((await lstat(join(hit.worktree, 'node_modules', 'dep', 'index.js'))).isFile());
-    const tree = await repo.git.raw(['ls-tree', '-r', '--name-only', hit.branch]);
+    const tree = await repo.git('ls-tree', '-r', '--name-only', hit.branch);
     assert.doesNotMatch(tree, /node_modules/);
     const log = (await project.runLog(state.runs[0]!.id)).map((l) => JSON.stringify(l)).join('\n');
     assert.match(log, /worktree setup/);
@@ -104,7 +104,8 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(repo.dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
     await writeFile(join(repo.dir, 'package.json'), JSON.stringify(pkg, null, 2));
-    await repo.git.add('.').commit('bump');
+    await repo.git('add', '.');
+    await repo.git('commit', '-m', 'bump');
     await project.addTasks([{ title: 'd', acceptance: 'npm test' }]);
     await project.runQueue();
     state = await project.state();
@@ -124,7 +125,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
     const run = state.runs[0]!;
     assert.ok((await lstat(join(run.worktree, 'node_modules'))).isSymbolicLink());
-    const tree = await repo.git.raw(['ls-tree', '-r', '--name-only', run.branch]);
+    const tree = await repo.git('ls-tree', '-r', '--name-only', run.branch);
     assert.match(tree, /work\.txt/);
     assert.doesNotMatch(tree, /node_modules/);
   });
@@ -203,8 +204,9 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
   it("a git-ignored lockfile: plain `npm ci` fails with npm's cause; worktree.copy it and `npm ci` works", async () => {
     repo = await makeNodeProject();
     await appendFile(join(repo.dir, '.gitignore'), 'package-lock.json\n');
-    await repo.git.rm(['--cached', '--quiet', 'package-lock.json']);
-    await repo.git.add('.').commit('the lockfile is not committed');
+    await repo.git('rm', '--cached', '--quiet', 'package-lock.json');
+    await repo.git('add', '.');
+    await repo.git('commit', '-m', 'the lockfile is not committed');
     const setup = ['npm ci --no-audit --no-fund'];
     const without = await open(repo, 'echo work > work.txt', (s) => {
       s.worktree.setup = setup;
@@ -284,11 +286,11 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const ports = new Set<string>();
     for (const run of state.runs) {
       assert.equal(run.state, 'SUCCEEDED', run.failureReason);
-      const [id, port, count] = (await repo.git.show([`${run.branch}:lane.txt`])).trim().split(' ');
+      const [id, port, count] = (await repo.git('show', `${run.branch}:lane.txt`)).trim().split(' ');
       assert.equal(id, run.id);
       assert.equal(count, String(PORT_BLOCK_SIZE));
       assert.equal(Number(port), PORT_BASE + PORT_BLOCK_SIZE * run.portSlot!);
-      assert.equal((await repo.git.show([`${run.branch}:setup.txt`])).trim(), `${run.id} ${port}`);
+      assert.equal((await repo.git('show', `${run.branch}:setup.txt`)).trim(), `${run.id} ${port}`);
       ports.add(port!);
     }
     assert.equal(ports.size, 3, 'three runs at once, three port blocks');

@@ -30,7 +30,7 @@ async function worktreeFolders(dir: string): Promise<string[]> {
 
 /** The paths `git worktree list` names besides the main checkout. */
 async function gitWorktrees(repo: Awaited<ReturnType<typeof makeTempRepo>>): Promise<string[]> {
-  const out = await repo.git.raw(['worktree', 'list', '--porcelain']);
+  const out = await repo.git('worktree', 'list', '--porcelain');
   return out
     .split('\n')
     .filter((l) => l.startsWith('worktree '))
@@ -62,14 +62,14 @@ describe('worktree lifecycle', function () {
     assert.equal(state.runs.filter((r) => r.integration).length, 200);
     assert.deepEqual(await gitWorktrees(repo), [], 'git worktree list names only the main checkout');
     assert.deepEqual(await worktreeFolders(repo.dir), [], '.switchyard/worktrees/ is empty');
-    const branches = (await repo.git.raw(['branch', '--list', 'switchyard/*', '--format=%(refname:short)']))
+    const branches = (await repo.git('branch', '--list', 'switchyard/*', '--format=%(refname:short)'))
       .split('\n')
       .filter(Boolean);
     for (const run of state.runs) {
       assert.ok(branches.includes(run.branch), `branch ${run.branch} stays`);
       assert.match(await readFile(diffPath(repo.dir, run.id), 'utf8'), new RegExp(`f-${run.taskId}\\.txt`));
     }
-    const files = (await repo.git.raw(['ls-tree', '--name-only', 'switchyard/integration'])).split('\n');
+    const files = (await repo.git('ls-tree', '--name-only', 'switchyard/integration')).split('\n');
     assert.equal(files.filter((f) => f.startsWith('f-')).length, 200, 'every change is on the target branch');
     // The diff of a run without a worktree is still shown.
     const first = state.runs[0]!;
@@ -114,11 +114,11 @@ describe('worktree lifecycle', function () {
     assert.deepEqual(await gitWorktrees(repo), []);
     state = await project.state();
     assert.equal(state.runs[0]!.branch, failed.branch);
-    assert.ok((await repo.git.raw(['branch', '--list', failed.branch])).trim(), 'its branch stays');
+    assert.ok((await repo.git('branch', '--list', failed.branch)).trim(), 'its branch stays');
     assert.match(await project.diff(failed.id), /partial\.txt/, 'its diff stays');
     const promoted = await project.promoteSalvage(failed.id);
     assert.equal(promoted.action, 'created');
-    assert.equal((await repo.git.raw(['show', `${promoted.branch}:partial.txt`])).trim(), 'partial');
+    assert.equal((await repo.git('show', `${promoted.branch}:partial.txt`)).trim(), 'partial');
     const after = await project.worktreeUsage();
     assert.equal(after.count, 0);
     assert.equal(after.bytes, 0, 'the drain measured again after pruning');
@@ -156,7 +156,7 @@ describe('worktree lifecycle', function () {
     await project.runQueue();
     assert.equal(existsSync(run.worktree), false);
     assert.deepEqual(await gitWorktrees(repo), []);
-    assert.ok((await repo.git.raw(['branch', '--list', run.branch])).trim(), 'its branch stays');
+    assert.ok((await repo.git('branch', '--list', run.branch)).trim(), 'its branch stays');
   });
 
   it('keepIntegratedWorktrees keeps them (the old behaviour), and --clean still removes them', async () => {

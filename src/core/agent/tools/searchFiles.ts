@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gitLines, gitSaid } from '../../git/gitExec';
 import { ToolError, clip, defineTool } from '../agentTool';
 import { resolveInWorkspace } from '../workspacePath';
 
@@ -16,6 +17,8 @@ const Input = z
 /**
  * `search`: `git grep` over the worktree's tracked and untracked (not
  * ignored) text files, `file:line:text` per match. Read-only, so safe to re-run.
+ * git runs with the lane's allowlisted environment and stops when the run is
+ * canceled; matches past the first 200 are counted, not kept.
  */
 export const searchTool = defineTool({
   name: 'search',
@@ -28,30 +31,23 @@ export const searchTool = defineTool({
     const args = ['grep', '-n', '-I', '--untracked', '--no-color', '--full-name', input.regex ? '-E' : '-F'];
     if (input.ignoreCase) args.push('-i');
     args.push('-e', input.pattern, '--', input.path || '.');
-    const { execa } = await import('execa');
-    const result = await execa('git', args, {
-      cwd: ctx.workspaceDir,
-      reject: false,
-      cancelSignal: ctx.signal,
-      stdin: 'ignore',
-      env: { ...ctx.env },
-      extendEnv: false,
-    });
-    if (result.exitCode === 1 && !result.stderr) return { text: `no matches for ${JSON.stringify(input.pattern)}` };
-    if (result.exitCode !== 0)
-      throw new ToolError(
-        `search failed: ${String(result.stderr).trim() || `git grep exited with code ${result.exitCode}`}`,
-      );
-    const lines = String(result.stdout).split('\n').filter(Boolean);
-    const shown = lines
-      .slice(0, MAX_LINES)
-      .map((l) => clip(l, 400))
-      .join('\n');
+    const shown: string[] = [];
+    let matches = 0;
+    const keep = (line: string): void => {
+      if (line && matches++ < MAX_LINES) shown.push(clip(line, 400));
+    };
+    // git grep exits with 1 when nothing matched.
+    await gitLines(ctx.workspaceDir, args, keep, [0, 1], { baseEnv: ctx.env, signal: ctx.signal }).catch(
+      (error: unknown) => {
+        throw new ToolError(`search failed: ${gitSaid(error)}`);
+      },
+    );
+    if (matches === 0) return { text: `no matches for ${JSON.stringify(input.pattern)}` };
     return {
       text:
-        lines.length > MAX_LINES
-          ? `${shown}\n[… ${lines.length - MAX_LINES} more matches; narrow the pattern or the path]`
-          : shown,
+        matches > MAX_LINES
+          ? `${shown.join('\n')}\n[… ${matches - MAX_LINES} more matches; narrow the pattern or the path]`
+          : shown.join('\n'),
     };
   },
 });

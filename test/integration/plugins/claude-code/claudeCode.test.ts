@@ -182,7 +182,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     assert.equal(state.tasks[0]!.failureReason, `${run.failureReason} (failed 1 attempt, the lane's limit)`);
     assert.equal(run.sessionId, SESSION, 'the session seen before the cut is kept for a resume');
     assert.equal(run.salvage?.branch, 'switchyard/salvage/t1.1');
-    assert.match(await repo.git.raw(['show', '--stat', 'switchyard/salvage/t1.1']), /half\.txt/);
+    assert.match(await repo.git('show', '--stat', 'switchyard/salvage/t1.1'), /half\.txt/);
     const events = await laneEvents(project, run.id);
     assert.deepEqual(events.at(-1), {
       type: 'log',

@@ -248,7 +248,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
     assert.equal(state.tasks[0]!.state, 'FAILED');
     assert.equal(await project.diff(run.id), '');
     assert.equal(run.salvage, undefined);
-    await assert.rejects(repo.git.raw(['cat-file', '-e', `${run.branch}:denied.txt`]));
+    await assert.rejects(repo.git('cat-file', '-e', `${run.branch}:denied.txt`));
   });
 
   it('a write outside the worktree, refused by the CLI under acceptEdits: not a permission failure (no setting fixes it), retried in a new session', async () => {
