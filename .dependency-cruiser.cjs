@@ -15,7 +15,7 @@ const LAYERS = [
   ['process', 'git', 'credentials', 'store'],
   ['retry', 'lease', 'journal', 'scheduler', 'secrets'],
   ['lanes', 'guards', 'backend'],
-  ['routing', 'workspace', 'agent'],
+  ['routing', 'workspace', 'agent', 'transitions'],
   ['engine'],
   ['panel', 'report', 'experiment'],
   ['project.ts'],
@@ -63,6 +63,18 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: ['^src/(ui|cli|lanes)/', '^src/(api|extension)\\.ts$', '^plugins/', '^webview/', '^vscode$', '(^|/)node_modules/@types/vscode/'] },
+    },
+    {
+      name: 'transitions-are-pure',
+      comment: 'src/core/transitions changes a state value and nothing else: no store backend, git, process, file system, network, lease, journal, worktree or secret.',
+      severity: 'error',
+      from: { path: '^src/core/transitions/' },
+      to: {
+        path: [
+          '^src/core/(backend|git|process|lease|journal|workspace|guards|agent|secrets|credentials)/',
+          '^(node:)?(fs|fs/promises|child_process|net|http|https|worker_threads)$',
+        ],
+      },
     },
     {
       name: 'processes-through-supervisor',

@@ -34,7 +34,7 @@ import pg from 'pg';
 import { openBackend } from '../src/core/backend/openBackend';
 import type { BackendSpec } from '../src/core/backend/backendSpec';
 import { claimTasks } from '../src/core/engine/claimTasks';
-import { finishRun } from '../src/core/engine/finishRun';
+import { finishRun } from '../src/core/transitions/finishRun';
 import type { RunContext } from '../src/core/engine/runContext';
 import { makeOwnerId } from '../src/core/lease/ownerId';
 import { SchedulerMirror } from '../src/core/engine/schedulerMirror';

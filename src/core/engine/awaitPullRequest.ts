@@ -11,10 +11,10 @@ import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import { classify } from '../retry/classifyError';
 import type { GitHubAccess } from './githubAccess';
-import { findRun } from './finishRun';
-import { staleBecause } from './inputHash';
+import { findRun } from '../transitions/finishRun';
+import { staleBecause } from '../transitions/inputHash';
 import type { RunContext } from './runContext';
-import { findTask } from './setTaskState';
+import { findTask } from '../transitions/setTaskState';
 import { PULL_REQUEST_BASE_REF } from './targetBranch';
 
 export type PullRequestOutcome =

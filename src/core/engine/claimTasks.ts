@@ -3,7 +3,7 @@ import type { Task } from '../model/task';
 import type { PickResult } from '../scheduler/scheduler';
 import type { ProjectSettings } from '../store/projectState';
 import type { RunContext } from './runContext';
-import { newRun } from './newRun';
+import { newRun } from '../transitions/newRun';
 import { PULL_REQUEST_BASE_REF, readBranchQuick, readRef } from './targetBranch';
 import { lastHere, lastWithId } from '../store/lastWithId';
 import type { ProjectState } from '../store/projectState';

@@ -4,10 +4,10 @@ import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import type { IntegrationSettings } from '../store/orchestratorSettings';
 import { taskCommitMessage } from '../workspace/taskCommit';
-import { findRun } from './finishRun';
-import { staleBecause } from './inputHash';
+import { findRun } from '../transitions/finishRun';
+import { staleBecause } from '../transitions/inputHash';
 import type { RunContext } from './runContext';
-import { findTask } from './setTaskState';
+import { findTask } from '../transitions/setTaskState';
 import {
   cachedBranchTip,
   checkedOutIn,

@@ -11,7 +11,7 @@ import type { Redactor } from '../secrets/redactor';
 import type { ProjectSettings } from '../store/projectState';
 import { squashRun, taskCommitMessage } from '../workspace/taskCommit';
 import { awaitPullRequest, fetchBase, refused, type PullRequestOutcome } from './awaitPullRequest';
-import { findRun } from './finishRun';
+import { findRun } from '../transitions/finishRun';
 import { openGitHub, type GitHubAccess } from './githubAccess';
 import { pullRequestBody, pullRequestTitle } from './pullRequestBody';
 import type { RunContext } from './runContext';

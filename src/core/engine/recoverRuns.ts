@@ -8,10 +8,10 @@ import { ACTIVE_TASK_STATES } from '../model/taskStates';
 import { captureChange } from '../workspace/worktrees';
 import type { RecordFn } from './recordFn';
 import { salvageChange } from './salvageChange';
-import { finishRun, findRun } from './finishRun';
+import { finishRun, findRun } from '../transitions/finishRun';
 import { recordIntegration } from './integrateRun';
 import { recordRecoveredFigures } from './recoveredFigures';
-import { staleBecause } from './inputHash';
+import { staleBecause } from '../transitions/inputHash';
 import type { RunContext } from './runContext';
 import { RunEventLog, eventsPath, writeDiff } from '../store/runFiles';
 

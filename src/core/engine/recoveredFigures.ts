@@ -3,7 +3,7 @@ import type { JournalEvent } from '../journal/journalEvent';
 import { resumeCountsOf } from '../journal/resumeCounts';
 import { Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
-import { addUsage, findRun } from './finishRun';
+import { addUsage, findRun } from '../transitions/finishRun';
 import type { RunContext } from './runContext';
 import { eventsPath, readRunLog, type RunLogLine } from '../store/runFiles';
 

@@ -16,7 +16,7 @@ import { copiedFileSecrets } from '../workspace/copiedFileSecrets';
 import { setUpWorktree } from './setUpWorktree';
 import type { RecordFn } from './recordFn';
 import { salvageChange } from './salvageChange';
-import { findRun, type RunEnd } from './finishRun';
+import { findRun, type RunEnd } from '../transitions/finishRun';
 import { installRunHook } from './installRunHook';
 import type { RunContext } from './runContext';
 import type { RunPlan } from './runPlan';

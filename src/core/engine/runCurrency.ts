@@ -1,5 +1,5 @@
 import type { Run } from '../model/run';
-import { staleBecause } from './inputHash';
+import { staleBecause } from '../transitions/inputHash';
 import type { RunContext } from './runContext';
 
 /**

@@ -6,7 +6,7 @@ import type { Redactor } from '../secrets/redactor';
 import type { CapturedChange } from '../workspace/worktrees';
 import { missingIgnoredNote } from '../workspace/ignoredEntries';
 import type { RecordFn } from './recordFn';
-import { addUsage, findRun, type RunEnd } from './finishRun';
+import { addUsage, findRun, type RunEnd } from '../transitions/finishRun';
 import type { Usage } from '../model/laneEvent';
 import { integrateRun } from './integrateRun';
 import { integratePullRequest } from './pullRequestFlow';

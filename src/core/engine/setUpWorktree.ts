@@ -4,7 +4,7 @@ import type { Run } from '../model/run';
 import type { WorktreeSettings } from '../store/orchestratorSettings';
 import { formatMs } from '../text/formatMs';
 import { prepareWorktree } from '../workspace/prepareWorktree';
-import { findRun, type RunEnd } from './finishRun';
+import { findRun, type RunEnd } from '../transitions/finishRun';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 

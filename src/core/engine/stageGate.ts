@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { Stage, TaskState } from '../model/taskStates';
 import type { StateStore } from '../backend/stateStore';
 import type { Run } from '../model/run';
-import { staleBecause } from './inputHash';
-import { setTaskState } from './setTaskState';
+import { staleBecause } from '../transitions/inputHash';
+import { setTaskState } from '../transitions/setTaskState';
 import { lastWithId } from '../store/lastWithId';
 import { afterShared } from '../store/sharedPrefix';
 

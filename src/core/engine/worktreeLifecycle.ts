@@ -4,7 +4,8 @@ import { basename, dirname, resolve } from 'node:path';
 import { errorMessage } from '../errors';
 import type { Run } from '../model/run';
 import type { ProjectState } from '../store/projectState';
-import { WORKTREES_DIR, removeWorktree } from '../workspace/worktrees';
+import { WORKTREES_DIR } from '../store/runPaths';
+import { removeWorktree } from '../workspace/worktrees';
 import type { RecordFn } from './recordFn';
 import type { RunContext } from './runContext';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { repositoryDirs } from '../git/repositoryDirs';
 import { STATE_DIR, ensureStateDir } from '../store/stateDir';
-import { WORKTREES_DIR } from './worktrees';
+import { WORKTREES_DIR } from '../store/runPaths';
 
 /** How many worktrees Switchyard keeps in a repository and the disk they take, as far as it is known. */
 export interface WorktreeUsage {

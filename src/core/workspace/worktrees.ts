@@ -5,22 +5,13 @@ import { SKIP_AUTO_MAINTENANCE } from '../git/autoMaintenance';
 import { git, gitLines, gitOutput, gitSaid } from '../git/gitExec';
 import { linkedGitDir, readGitFile } from '../git/gitFiles';
 import { RetryPolicy, backoffDelayMs, defaultSleep } from '../retry/retryPolicy';
-import { STATE_DIR } from '../store/stateDir';
+import { WORKTREES_DIR } from '../store/runPaths';
 import { removeFolder } from './folderRemover';
 import { withWorktreeLock } from './worktreeLock';
 
-export const WORKTREES_DIR = join(STATE_DIR, 'worktrees');
 const FALLBACK_IDENTITY = ['user.name=Switchyard', 'user.email=switchyard@localhost'];
 /** What `git commit` says (exit 1) when the index has nothing new. */
 const NOTHING_TO_COMMIT = /^(nothing to commit|nothing added to commit|no changes added to commit)/m;
-
-export function worktreePath(root: string, runId: string): string {
-  return join(root, WORKTREES_DIR, runId);
-}
-
-export function branchName(taskId: string, attempt: number): string {
-  return `switchyard/${taskId}/${attempt}`;
-}
 
 const LOCK_CONTENTION = /\.lock\b|could not lock|unable to create .*lock|cannot lock ref/i;
 const LOCK_RETRIES = 6;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { link, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WORKTREES_DIR } from '../../../src/core/workspace/worktrees';
+import { WORKTREES_DIR } from '../../../src/core/store/runPaths';
 import { measureWorktreeUsage } from '../../../src/core/workspace/worktreeUsage';
 import { editState } from '../../helpers/editState';
 import { runCli } from '../../helpers/runCli';

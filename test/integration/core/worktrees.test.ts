@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import {
-  captureChange,
-  createWorktree,
-  listWorktrees,
-  removeWorktree,
-  worktreePath,
-} from '../../../src/core/workspace/worktrees';
+import { worktreePath } from '../../../src/core/store/runPaths';
+import { captureChange, createWorktree, listWorktrees, removeWorktree } from '../../../src/core/workspace/worktrees';
 import { headCommit, resolveRepoRoot } from '../../../src/core/workspace/gitRepo';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';

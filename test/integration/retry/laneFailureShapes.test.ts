@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { classify } from '../../../src/core/retry/classifyError';
-import { retryVerdict } from '../../../src/core/engine/retryVerdict';
+import { retryVerdict } from '../../../src/core/transitions/retryVerdict';
 
 const run = promisify(execFile);
 const BACKOFF = { initialMs: 0, coefficient: 2, maxMs: 0 };

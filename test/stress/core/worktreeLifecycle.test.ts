@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { diffPath } from '../../../src/core/store/runFiles';
-import { WORKTREES_DIR } from '../../../src/core/workspace/worktrees';
+import { WORKTREES_DIR } from '../../../src/core/store/runPaths';
 import { measureWorktreeUsage } from '../../../src/core/workspace/worktreeUsage';
 import { createCommandLane } from '../../../plugins/command';
 import { editState } from '../../helpers/editState';

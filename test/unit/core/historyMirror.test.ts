@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
-import { newRun } from '../../../src/core/engine/newRun';
-import { findTask } from '../../../src/core/engine/setTaskState';
+import { newRun } from '../../../src/core/transitions/newRun';
+import { findTask } from '../../../src/core/transitions/setTaskState';
 import { retryTask } from '../../../src/core/engine/taskCommands';
 import { MirrorBehind, SchedulerMirror } from '../../../src/core/engine/schedulerMirror';
-import { setTaskState } from '../../../src/core/engine/setTaskState';
+import { setTaskState } from '../../../src/core/transitions/setTaskState';
 import { laneCosts } from '../../../src/core/scheduler/laneCosts';
 import type { ProjectState } from '../../../src/core/store/projectState';
 import { sharedPrefixOf } from '../../../src/core/store/sharedPrefix';

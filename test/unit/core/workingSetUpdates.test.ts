@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
-import { findTask, setTaskState } from '../../../src/core/engine/setTaskState';
+import { findTask, setTaskState } from '../../../src/core/transitions/setTaskState';
 import { retryTask } from '../../../src/core/engine/taskCommands';
 import { laneCosts } from '../../../src/core/scheduler/laneCosts';
 import { workingOnlyInfo } from '../../../src/core/store/workingOnly';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { addTasks, approveTask } from '../../../src/core/engine/taskCommands';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { makeTempDir } from '../../helpers/tempRepo';
-import { registry } from './engineState';
+import { registry } from '../transitions/engineState';
 
 describe('task input: urgent flags and dependency cycles', () => {
   let tmp: Awaited<ReturnType<typeof makeTempDir>>;

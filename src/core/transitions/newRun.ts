@@ -4,7 +4,7 @@ import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
 import { sharedPrefixOf } from '../store/sharedPrefix';
 import { freePortSlot } from '../lanes/portBlock';
-import { branchName, worktreePath } from '../workspace/worktrees';
+import { branchName, worktreePath } from '../store/runPaths';
 import { inputHash } from './inputHash';
 import { setTaskState } from './setTaskState';
 import { lastWithId } from '../store/lastWithId';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { finishRun } from '../../../src/core/engine/finishRun';
-import { FREE_INTERRUPTIONS } from '../../../src/core/engine/moveFailedTask';
-import { newRun } from '../../../src/core/engine/newRun';
+import { finishRun } from '../../../src/core/transitions/finishRun';
+import { FREE_INTERRUPTIONS } from '../../../src/core/transitions/moveFailedTask';
+import { newRun } from '../../../src/core/transitions/newRun';
 import { registry, stateWith } from './engineState';
 
 const opts = { root: '/repo', owner: 'me', lane: 'a', resume: 'none' as const, now: 1_000 };

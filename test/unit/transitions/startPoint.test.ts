@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { buildPrompt } from '../../../plugins/shared/buildPrompt';
-import { finishRun } from '../../../src/core/engine/finishRun';
-import { newRun } from '../../../src/core/engine/newRun';
+import { finishRun } from '../../../src/core/transitions/finishRun';
+import { newRun } from '../../../src/core/transitions/newRun';
 import { setTaskState } from '../../../src/core/engine/taskCommands';
 import type { LaneRunInput } from '../../../src/api';
 import type { Run } from '../../../src/core/model/run';

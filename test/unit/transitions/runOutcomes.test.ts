@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { finishRun } from '../../../src/core/engine/finishRun';
-import { newRun } from '../../../src/core/engine/newRun';
+import { finishRun } from '../../../src/core/transitions/finishRun';
+import { newRun } from '../../../src/core/transitions/newRun';
 import { setTaskState } from '../../../src/core/engine/taskCommands';
 import { registry, runOf, stateWith } from './engineState';
 
