@@ -1,4 +1,4 @@
-import type { TraceLine } from '../../src/core/engine/traceLog';
+import type { TraceLine } from '../../src/core/store/traceLog';
 import type { GuardEvent } from '../../src/core/guards/guardLog';
 import type { Run } from '../../src/core/model/run';
 import type { Task } from '../../src/core/model/task';

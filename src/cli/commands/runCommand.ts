@@ -1,7 +1,7 @@
 import { type CliContext, flagList, flagNumber, openProject } from '../cliContext';
 import { runLine } from '../format';
 import { resumedAndFailed } from './resumeCommand';
-import { fileWaitLine } from '../../core/engine/fileWaits';
+import { fileWaitLine } from '../../core/engine/drain/fileWaits';
 
 /**
  * `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. Exits 1 when a task it ran, or a run it resumed,

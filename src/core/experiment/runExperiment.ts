@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
-import type { QueueOptions, QueueSummary } from '../engine/queueRunner';
+import type { QueueOptions, QueueSummary } from '../engine/drain/queueRunner';
 import { TaskSpec, type Task } from '../model/task';
 import type { Stage } from '../model/taskStates';
 import { describeZodError } from '../model/zodIssues';

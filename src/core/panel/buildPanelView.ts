@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { TraceLine } from '../engine/traceLog';
+import type { TraceLine } from '../store/traceLog';
 import type { GuardEvent } from '../guards/guardLog';
 import type { Run } from '../model/run';
 import { STAGES } from '../model/taskStates';

@@ -1,4 +1,4 @@
-import { TRACE_FILE, TraceLine } from '../engine/traceLog';
+import { TRACE_FILE, TraceLine } from '../store/traceLog';
 import { GuardEvent, guardLogPath } from '../guards/guardLog';
 import { describeZodError } from '../model/zodIssues';
 import { STATE_DIR } from '../store/stateDir';

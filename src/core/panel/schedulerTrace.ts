@@ -1,4 +1,4 @@
-import type { TraceLine } from '../engine/traceLog';
+import type { TraceLine } from '../store/traceLog';
 import type { Scheduler, TraceDecision } from './panelProtocol';
 
 /** How many scheduler decisions the panel lists. */

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { diffPath, eventsPath, readRunLog, type RunLogLine } from '../store/runFiles';
-import type { TraceLine } from '../engine/traceLog';
+import type { TraceLine } from '../store/traceLog';
 import type { GuardEvent } from '../guards/guardLog';
 import type { Run } from '../model/run';
 import type { ProjectState } from '../store/projectState';

@@ -1,7 +1,7 @@
 import type { RunLogLine } from '../store/runFiles';
 import type { PullRequestRecord } from '../model/pullRequestRecord';
 import { latestPullRequest } from './pullRequestLines';
-import type { TraceLine } from '../engine/traceLog';
+import type { TraceLine } from '../store/traceLog';
 import type { Run } from '../model/run';
 import type { Task } from '../model/task';
 import { describeBreaker } from '../scheduler/circuitBreaker';

@@ -8,9 +8,9 @@ import { blockDependents, unblockDependents } from './dependencyBlocks';
 import { findTask, setTaskState } from './setTaskState';
 
 /**
- * What the task commands do to the state (engine/taskCommands.ts runs each in one store transaction): pure functions
- * of the state and their arguments, tested without a store, git or a process. Each throws a SwitchyardError, changing
- * nothing, when the command does not apply.
+ * What the task commands do to the state (engine/commands/taskCommands.ts runs each in one store transaction): pure
+ * functions of the state and their arguments, tested without a store, git or a process. Each throws a SwitchyardError,
+ * changing nothing, when the command does not apply.
  */
 
 export interface AddWhere {

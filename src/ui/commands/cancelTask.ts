@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { findTask } from '../../core/engine/taskCommands';
+import { findTask } from '../../core/engine/commands/taskCommands';
 import type { Task } from '../../core/model/task';
 import type { TaskState } from '../../core/model/taskStates';
 import { pickTask } from '../prompts/pickTask';

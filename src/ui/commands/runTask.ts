@@ -1,5 +1,5 @@
-import type { QueueSummary } from '../../core/engine/queueRunner';
-import { findTask } from '../../core/engine/taskCommands';
+import type { QueueSummary } from '../../core/engine/drain/queueRunner';
+import { findTask } from '../../core/engine/commands/taskCommands';
 import { runQueueWithProgress } from '../progress/runQueueWithProgress';
 import { pickTask } from '../prompts/pickTask';
 import { taskIdFrom } from './commandArgs';

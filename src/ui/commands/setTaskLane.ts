@@ -1,4 +1,4 @@
-import { findTask } from '../../core/engine/taskCommands';
+import { findTask } from '../../core/engine/commands/taskCommands';
 import type { Task } from '../../core/model/task';
 import { hostLanes, pickLane } from '../prompts/pickLane';
 import { pickTask } from '../prompts/pickTask';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { QueueSummary } from '../../core/engine/queueRunner';
+import type { QueueSummary } from '../../core/engine/drain/queueRunner';
 import type { Run } from '../../core/model/run';
 import type { Task } from '../../core/model/task';
 import type { Project } from '../../core/project';
@@ -8,7 +8,7 @@ import { announceRunFinished, runFinishedLine } from './announceRunFinished';
 import { showMessage } from '../views/showMessage';
 import { notificationText } from '../../core/text/notificationText';
 import { runEventStep } from '../../core/store/runEventText';
-import { fileWaitLine } from '../../core/engine/fileWaits';
+import { fileWaitLine } from '../../core/engine/drain/fileWaits';
 
 /** This process, as a person names it in the texts below. */
 const HERE = 'in this window';

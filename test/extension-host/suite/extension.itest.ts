@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { QueueSummary } from '../../../src/core/engine/queueRunner';
+import type { QueueSummary } from '../../../src/core/engine/drain/queueRunner';
 import type { Task } from '../../../src/core/model/task';
 import type { LanePlugin, SwitchyardExtension } from '../../../src/api';
 import { ACTIVATION_MARKS } from '../../../src/ui/activationMarks';

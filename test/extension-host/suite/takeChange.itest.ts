@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { QueueSummary } from '../../../src/core/engine/queueRunner';
+import type { QueueSummary } from '../../../src/core/engine/drain/queueRunner';
 import type { Task } from '../../../src/core/model/task';
 import type { MergeOutcome } from '../../../src/core/workspace/mergeIntoCurrentBranch';
 import { git, readState, userGitStatus } from '../helpers/workspaceState';

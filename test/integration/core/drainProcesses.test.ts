@@ -136,7 +136,11 @@ describe('child processes of a drain (the real CLI, real git)', function () {
     const outside = [
       'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"',
       `if [ "$SWITCHYARD_TASK_ID" = t2 ]; then`,
-      `  t=$(git rev-parse ${TARGET}) && git read-tree --index-output=/tmp/sy-idx-$$ $t`,
+      // t2's lane may start while t1 is still being merged (t1 left RUNNING): wait until t1's merge made the branch.
+      '  i=0; until git rev-parse --verify --quiet refs/heads/' + TARGET + ' >/dev/null; do',
+      '    i=$((i+1)); [ $i -gt 300 ] && exit 1; sleep 0.1',
+      '  done',
+      `  t=$(git rev-parse --verify ${TARGET}) && git read-tree --index-output=/tmp/sy-idx-$$ $t || exit 1`,
       `  echo outside > /tmp/sy-blob-$$ && b=$(git hash-object -w /tmp/sy-blob-$$)`,
       `  GIT_INDEX_FILE=/tmp/sy-idx-$$ git update-index --add --cacheinfo 100644,$b,outside.txt`,
       `  tree=$(GIT_INDEX_FILE=/tmp/sy-idx-$$ git write-tree) && rm -f /tmp/sy-idx-$$ /tmp/sy-blob-$$`,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Project } from '../../../src/core/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import type { FileWait } from '../../../src/core/engine/fileWaits';
-import { fileWaitLine, fileWaits } from '../../../src/core/engine/fileWaits';
+import type { FileWait } from '../../../src/core/engine/drain/fileWaits';
+import { fileWaitLine, fileWaits } from '../../../src/core/engine/drain/fileWaits';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
 import { until } from '../../helpers/until';

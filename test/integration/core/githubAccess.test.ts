@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envGitHubTokens } from '../../../src/core/credentials/githubTokenStore';
-import { openGitHub } from '../../../src/core/engine/githubAccess';
+import { openGitHub } from '../../../src/core/engine/integration/githubAccess';
 import type { RunContext } from '../../../src/core/engine/runContext';
 import { ProjectSettings } from '../../../src/core/store/projectState';
 import { startAttackerListener } from '../../fixtures/attackerListener';

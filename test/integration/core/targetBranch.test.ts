@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { checkedOutIn, mergeTrees, readBranchTip, treeOf } from '../../../src/core/engine/targetBranch';
+import { checkedOutIn, mergeTrees, readBranchTip, treeOf } from '../../../src/core/engine/integration/targetBranch';
 import { repoGit } from '../../helpers/repoGit';
 import { makeTempRepo } from '../../helpers/tempRepo';
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { appendFile, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
-import { retryTask } from '../../../src/core/engine/taskCommands';
+import { retryTask } from '../../../src/core/engine/commands/taskCommands';
 import { emptyProjectState } from '../../../src/core/store/projectState';
 import { addTasks } from '../../helpers/finishedTasks';
 import { makeTempDir } from '../../helpers/tempRepo';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { superviseGit } from '../../../src/core/engine/supervisedGit';
+import { superviseGit } from '../../../src/core/engine/drain/supervisedGit';
 import { GitFailure, git, gitLines, gitOutput, useGitRunner } from '../../../src/core/git/gitExec';
 import { readProcStat } from '../../../src/core/process/killRecordedGroups';
 import { readySupervisor } from '../../../src/core/process/sharedSupervisor';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { verifyAcceptance } from '../../../src/core/engine/verifyAcceptance';
+import { verifyAcceptance } from '../../../src/core/engine/run/verifyAcceptance';
 import { failureLeadLines, failureSummary, outputSummary } from '../../../src/core/text/failureLines';
 
 const MOCHA = resolve(__dirname, '../../../node_modules/mocha/bin/mocha.js');

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonlFile, zodLine } from '../../../src/core/store/jsonlFile';
-import { readTrace } from '../../../src/core/engine/traceLog';
+import { readTrace } from '../../../src/core/store/traceLog';
 import { readRunLog } from '../../../src/core/store/runFiles';
 import { ensureStateDir, STATE_DIR } from '../../../src/core/store/stateDir';
 import { makeTempDir } from '../../helpers/tempRepo';

@@ -5,7 +5,7 @@ import {
   pullRequestBody,
   pullRequestTitle,
   type PullRequestBodyInput,
-} from '../../../src/core/engine/pullRequestBody';
+} from '../../../src/core/engine/integration/pullRequestBody';
 import type { Run } from '../../../src/core/model/run';
 import type { Task } from '../../../src/core/model/task';
 import { Redactor } from '../../../src/core/secrets/redactor';

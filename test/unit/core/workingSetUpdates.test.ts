@@ -3,7 +3,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { findTask, setTaskState } from '../../../src/core/transitions/setTaskState';
-import { retryTask } from '../../../src/core/engine/taskCommands';
+import { retryTask } from '../../../src/core/engine/commands/taskCommands';
 import { laneCosts } from '../../../src/core/scheduler/laneCosts';
 import { workingOnlyInfo } from '../../../src/core/store/workingOnly';
 import { addTasks, taskWithRun } from '../../helpers/finishedTasks';

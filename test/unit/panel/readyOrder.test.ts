@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SchedulerMirror } from '../../../src/core/engine/schedulerMirror';
+import { SchedulerMirror } from '../../../src/core/engine/drain/schedulerMirror';
 import { buildPanelView } from '../../../src/core/panel/buildPanelView';
 import { PanelStore } from '../../../webview/panelStore';
 import { T0, iso, run, state, task } from '../../helpers/panelFixture';

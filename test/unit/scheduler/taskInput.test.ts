@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addTasks, approveTask } from '../../../src/core/engine/taskCommands';
+import { addTasks, approveTask } from '../../../src/core/engine/commands/taskCommands';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { makeTempDir } from '../../helpers/tempRepo';
 import { registry } from '../transitions/engineState';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
-import { LayeredStateStore } from '../../../src/core/engine/layeredStateStore';
+import { LayeredStateStore } from '../../../src/core/backend/layeredStateStore';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { projectConfigProblems, readProjectConfig } from '../../../src/core/store/projectConfig';
 import { makeTempDir } from '../../helpers/tempRepo';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { finishRun } from '../../../src/core/transitions/finishRun';
 import { newRun } from '../../../src/core/transitions/newRun';
-import { setTaskState } from '../../../src/core/engine/taskCommands';
+import { setTaskState } from '../../../src/core/engine/commands/taskCommands';
 import { registry, runOf, stateWith } from './engineState';
 
 const opts = (lane = 'a') => ({ root: '/repo', owner: 'me', lane, resume: 'none' as const, now: 1_000 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { buildPrompt } from '../../../plugins/shared/buildPrompt';
 import { finishRun } from '../../../src/core/transitions/finishRun';
 import { newRun } from '../../../src/core/transitions/newRun';
-import { setTaskState } from '../../../src/core/engine/taskCommands';
+import { setTaskState } from '../../../src/core/engine/commands/taskCommands';
 import type { LaneRunInput } from '../../../src/api';
 import type { Run } from '../../../src/core/model/run';
 import { registry, runOf, stateWith } from './engineState';
