@@ -3,6 +3,7 @@ import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { LaneEvent } from '../../../src/api';
 import { makeTempDir } from '../../helpers/tempRepo';
+import { until } from '../../helpers/until';
 
 describe('command lane', () => {
   let tmp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -63,8 +64,9 @@ describe('command lane', () => {
 
   it('kills the command on abort', async () => {
     const abort = new AbortController();
-    const { result } = run({ command: 'sleep 20' }, abort.signal);
-    setTimeout(() => abort.abort(), 100);
+    const { result, events } = run({ command: 'echo started; exec sleep 20' }, abort.signal);
+    await until('the command to start', () => events.some((e) => e.type === 'log' && e.line === 'started'));
+    abort.abort();
     const started = Date.now();
     const r = await result;
     assert.equal(r.status, 'failed');
