@@ -73,4 +73,14 @@ describe('command lane', () => {
     assert.match(r.failureReason!, /signal SIGTERM/);
     assert.ok(Date.now() - started < 5_000);
   });
+
+  it('reads the output through the line splitter: a 5 MB line of a real process arrives cut at 1 MiB', async () => {
+    const { result, events } = run({ command: "head -c 5000000 /dev/zero | tr '\\0' q; echo; echo done" });
+    assert.equal((await result).status, 'succeeded');
+    const lines = events.filter((e) => e.type === 'log').map((e) => (e.type === 'log' ? e.line : ''));
+    assert.deepEqual(lines, [
+      `${'q'.repeat(1024 * 1024)} … [line cut: ${5_000_000 - 1024 * 1024} more bytes not kept]`,
+      'done',
+    ]);
+  });
 });
