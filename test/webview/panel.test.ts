@@ -7,6 +7,7 @@ import { launchChromium, type Browser } from '../harness/browser';
 import { runAllCleanups } from '../harness/cleanup';
 import { REPO_ROOT } from '../harness/codeServer';
 import { state as emptyState, richProject } from '../helpers/panelFixture';
+import { until } from '../helpers/until';
 import { NOW, hostPost, openPanel, richView, snapshot, takePosted } from './panelPage';
 import { startStandIn, type StandIn } from './standIn';
 
@@ -244,8 +245,9 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
       remove: [],
       sections: {},
     });
-    await page.waitForTimeout(100);
-    assert.equal(warnings.filter((w) => w.includes('dropped a malformed message')).length, 2, warnings.join('\n'));
+    const dropped = () => warnings.filter((w) => w.includes('dropped a malformed message')).length;
+    await until('the two warnings', () => dropped() >= 2, 5_000);
+    assert.equal(dropped(), 2, warnings.join('\n'));
     assert.match(warnings.join('\n'), /upsert\.0\.n: |upsert\.0\.state: /);
     assert.equal(await page.locator('#task-list [role="option"]').count(), 10, 'what was shown stays');
     assert.deepEqual(await takePosted(page), []);
@@ -261,7 +263,11 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     await page.locator('#tab-ready').click();
     await page.locator('#filter').fill('lint');
     await page.locator('#task-list [data-task-id="t6"]').click();
-    await page.waitForTimeout(300); // the UI state is saved within 200 ms
+    // The UI state is saved within 200 ms (the stand-in keeps it in sessionStorage).
+    await page.waitForFunction(() => {
+      const saved = JSON.parse(sessionStorage.getItem('sy-state') ?? '{}') as Record<string, unknown>;
+      return saved.tab === 'ready' && saved.filter === 'lint' && saved.selected === 't6';
+    });
     await takePosted(page);
     await page.goto(standIn.url('dark')); // the panel reloads, as after a window reload
     await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.length > 0);

@@ -1,7 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 
 /** A handle not written to for this long is closed (the next append opens the file again). */
-const IDLE_MS = 1_000;
+export const HANDLE_IDLE_MS = 1_000;
 
 /**
  * Appends to one file through a handle kept open between appends: an `appendFile` per append opens and closes the
@@ -27,7 +27,7 @@ export class AppendHandle {
     }
     // Unreferenced: an open handle never keeps the process alive (the kernel closes it at exit; what was appended is
     // in the file already).
-    this.idle = setTimeout(() => void this.close(), IDLE_MS);
+    this.idle = setTimeout(() => void this.close(), HANDLE_IDLE_MS);
     this.idle.unref();
   }
 

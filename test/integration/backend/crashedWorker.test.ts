@@ -196,7 +196,12 @@ describe('a SIGKILLed worker on PostgreSQL (real workers, real server)', functio
       url,
       `ALTER TABLE sy_journal_events DISABLE TRIGGER sy_journal_events_append_only; DELETE FROM sy_journal_events WHERE run_id = 't1.1'; ALTER TABLE sy_journal_events ENABLE TRIGGER sy_journal_events_append_only`,
     );
-    await new Promise((r) => setTimeout(r, 1_500));
+    await until(
+      "the dead worker's lease on t1.1 to expire",
+      async () =>
+        (await sqlRows(url, `SELECT 1 FROM sy_run_leases WHERE run_id = 't1.1' AND expires_at > clock_timestamp()`))
+          .length === 0,
+    );
     const resumed = await execa('node', [cli, 'resume', '--repo', repo.dir], { env, extendEnv: true, reject: false });
     assert.equal(resumed.exitCode, 1, `${resumed.stdout}\n${resumed.stderr}`);
     assert.match(resumed.stderr, /resumed run\(s\) failed: t1\.1 \(journal-missing\)/);

@@ -6,8 +6,7 @@ import { PostgresBackend } from '../../../src/core/backend/postgres/postgresBack
 import { idempotencyKey } from '../../../src/core/journal/durableCalls';
 import { resumeRunJournal, startRunJournal } from '../../../src/core/journal/openRunJournal';
 import { sqlRows as sql, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { until } from '../../helpers/until';
 
 describe('PostgreSQL backend: journals and leases', function () {
   this.timeout(60_000);
@@ -180,7 +179,16 @@ describe('PostgreSQL backend: journals and leases', function () {
         () => 'written',
         (e: unknown) => (isSwitchyardError(e, 'lease-held') ? 'fenced' : e),
       );
-      await sleep(150);
+      await until(
+        "the old owner's slow row to be inserting",
+        async () =>
+          (
+            await sql(
+              url,
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'`,
+            )
+          ).length === 1,
+      );
       const other = await PostgresBackend.open({ kind: 'postgres', url, project: 'p' });
       others.push(other);
       await other.leases.acquire('r1', 'thief', 60_000);
@@ -246,7 +254,9 @@ describe('PostgreSQL backend: journals and leases', function () {
         await assert.rejects(fenced.append({ type: 'warning', message: 'y' }, true).durable, (e: unknown) =>
           isSwitchyardError(e, 'lease-held'),
         );
-        await sleep(100);
+        // Every waiter hears of a failure at once (the sink rejects them together): one that nobody handled has been
+        // reported by the next turn of the event loop.
+        await new Promise((resolve) => setImmediate(resolve));
         assert.deepEqual(unhandled, []);
       } finally {
         process.off('unhandledRejection', onUnhandled);
@@ -367,6 +377,15 @@ describe('PostgreSQL backend: journals and leases', function () {
     const owners = async () =>
       sql<{ run_id: string; owner: string }>(url, 'SELECT run_id, owner FROM sy_run_leases ORDER BY run_id');
     const leaseIn = (runId: string) => backend.state.update((_s, leases) => leases.get(runId));
+    /** Whether the lease of `runId` has expired by the server's clock (undefined: there is none). */
+    const expired = async (runId: string) =>
+      (
+        await sql<{ expired: boolean }>(
+          url,
+          'SELECT expires_at <= clock_timestamp() AS expired FROM sy_run_leases WHERE run_id = $1',
+          [runId],
+        )
+      )[0]?.expired;
 
     it('acquire, renew, release and handBack follow the owner', async () => {
       await backend.leases.acquire('r1', 'a', 60_000);
@@ -401,7 +420,7 @@ describe('PostgreSQL backend: journals and leases', function () {
     it('the lease view in a state update reads expiry on the server clock and writes takeovers with the update', async () => {
       await backend.leases.acquire('short', 'a', 200);
       await backend.leases.acquire('long', 'a', 60_000);
-      await sleep(400);
+      await until('the short lease to expire on the server clock', async () => (await expired('short')) === true);
       const [short, long] = await backend.state.update((_s, leases) => [leases.get('short'), leases.get('long')]);
       const now = Date.now();
       assert.ok(
@@ -440,7 +459,21 @@ describe('PostgreSQL backend: journals and leases', function () {
           leases.take('r2', 'b', 400);
           return { lease: leases.get('r1')!, now: Date.now() };
         });
-        await sleep(600);
+        await until(
+          'the update to wait for the lock',
+          async () =>
+            (
+              await sql(
+                url,
+                `SELECT 1 FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+              )
+            ).length === 1,
+        );
+        await until(
+          'r1 to expire on the server clock while the update waits',
+          async () => (await expired('r1')) === true,
+        );
         await holder.query(`SELECT pg_advisory_unlock(hashtextextended('switchyard:p', 0))`);
         const { lease, now } = await viewed;
         assert.ok(

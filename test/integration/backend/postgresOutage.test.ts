@@ -71,12 +71,14 @@ describe('PostgreSQL backend: change feed and outages', function () {
       await writer.leases.acquire('r1', 'a', 60_000);
       await writer.leases.handBack('r1', 'a');
       await until('a call for the hand-back', () => calls >= 2);
+      // A window for calls that must not come: with a correct feed the count stays 2 however long it is.
       await sleep(100);
       assert.equal(calls, 2, 'nothing for project q');
 
       subscription.dispose();
       await until('the feed to stop listening', () => listening(0));
       await bump(writer);
+      // Again a window for a call that must not come.
       await sleep(200);
       assert.equal(calls, 2, 'a disposed listener is not called');
     });
@@ -106,6 +108,7 @@ describe('PostgreSQL backend: change feed and outages', function () {
         settled = true;
       });
       try {
+        // The outage: the server stays down this long whatever the update does.
         await sleep(1_500);
         assert.equal(settled, false, 'the update waits for the server');
       } finally {

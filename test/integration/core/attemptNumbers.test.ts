@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/runCli';
 import { makeTempRepo } from '../../helpers/tempRepo';
+import { until } from '../../helpers/until';
 
 interface Stored {
   tasks: { id: string; state: string; attempts: number }[];
@@ -46,8 +47,7 @@ describe('attempt numbers and cancels, as recorded', () => {
     await cli('lanes', 'set', 'command', 'command=sleep 30');
     await cli('task', 'add', '--title', 'slow', '--spec', 'x');
     const running = cli('run');
-    for (let i = 0; i < 200 && !(await stored().catch(() => undefined))?.runs.length; i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await until('the run to start', async () => ((await stored().catch(() => undefined))?.runs.length ?? 0) > 0);
     assert.equal((await cli('cancel', 't1')).code, 0);
     await running;
     const run = (await stored()).runs[0]!;

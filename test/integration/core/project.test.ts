@@ -238,7 +238,8 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     const draining = project.runQueue();
     await until('the task to be RUNNING', async () => (await project.state()).tasks[0]!.state === 'RUNNING', 5_000);
     await project.cancelTask(task.id);
-    setTimeout(release, 100);
+    // The lane delivers only now, after the cancel is recorded.
+    release();
     await draining;
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'CANCELED');
@@ -251,6 +252,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     const counting = () =>
       scriptedLane('count', async (input) => {
         counts.set(input.task.id, (counts.get(input.task.id) ?? 0) + 1);
+        // The lane's work: long enough that the two schedulers' drains overlap.
         await new Promise((r) => setTimeout(r, 20));
         return { status: 'succeeded' };
       });

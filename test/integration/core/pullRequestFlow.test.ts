@@ -39,8 +39,10 @@ describe('pull-request integration against a GitHub double and a real bare repos
     const mainBefore = bareGit(['rev-parse', 'main']);
     await project.addTask({ title: 'add c', spec: 'Add c.txt.', acceptance: 'test -f c.txt' });
     let sawWaiting = false;
+    let drained = false;
+    // Samples the state while the queue drains (every 20 ms, until it saw the wait or the drain is over).
     const watch = (async () => {
-      for (let i = 0; i < 400 && !sawWaiting; i++) {
+      while (!sawWaiting && !drained) {
         const s = await project.state();
         const run = s.runs[0];
         if (s.tasks[0]?.state === 'AWAITING_CI' && run?.pullRequest?.checks?.[0]?.state === 'missing')
@@ -50,6 +52,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     })();
     const openedAt = Date.now();
     await project.runQueue();
+    drained = true;
     await watch;
     const state = await project.state();
     const [task] = state.tasks;
@@ -428,6 +431,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     await project.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
     let peak = 0;
     let stop = false;
+    // Samples the state every 15 ms while the queue drains.
     const watch = (async () => {
       while (!stop) {
         const s = await project.state();

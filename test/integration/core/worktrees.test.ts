@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { worktreePath } from '../../../src/core/store/runPaths';
 import { captureChange, createWorktree, listWorktrees, removeWorktree } from '../../../src/core/workspace/worktrees';
 import { headCommit, resolveRepoRoot } from '../../../src/core/workspace/gitRepo';
 import { isSwitchyardError } from '../../../src/core/errors';
+import { useGitRunner } from '../../../src/core/git/gitExec';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 
 describe('worktrees', () => {
@@ -54,9 +56,18 @@ describe('worktrees', () => {
     const lock = join(repo.dir, '.git', 'refs', 'heads', 'switchyard', 't3', '1.lock');
     await mkdir(dirname(lock), { recursive: true });
     await writeFile(lock, '');
-    const released = new Promise<void>((done) => setTimeout(() => void rm(lock).then(done), 150));
-    await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
-    await released;
+    // The other process lets go of the lock once the first try has met it: when the second try starts.
+    let tries = 0;
+    const previous = useGitRunner(({ args }) => {
+      if (args.includes('worktree') && args.includes('add') && ++tries === 2) rmSync(lock);
+      return undefined;
+    });
+    try {
+      await createWorktree(repo.dir, path, 'switchyard/t3/1', base);
+    } finally {
+      useGitRunner(previous);
+    }
+    assert.equal(tries, 2, 'the first try met the lock, the second got through');
     assert.equal((await repo.git('rev-parse', 'switchyard/t3/1')).trim(), base);
     assert.deepEqual(
       (await listWorktrees(repo.dir)).map((w) => w.branch),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { superviseGit } from '../../../src/core/engine/drain/supervisedGit';
 import { GitFailure, git, gitLines, gitOutput, useGitRunner } from '../../../src/core/git/gitExec';
@@ -13,6 +13,20 @@ import { until, untilValue } from '../../helpers/until';
 
 /** git's own parent, printed by a shell alias: `$PPID` of the alias's shell is git. */
 const PARENT_OF_GIT = ['-c', "alias.parent=!awk '/^PPid/{print $2}' /proc/$PPID/status", 'parent'];
+/** The live children of `parent` whose command line holds `text`, from /proc. */
+const childrenRunning = (parent: number, text: string): number[] =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      const stat = readProcStat(pid);
+      if (stat?.ppid !== parent || stat.state === 'Z') return false;
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    });
 const settled = <T>(p: Promise<T>): Promise<{ ok: T } | { error: unknown }> =>
   p.then(
     (ok) => ({ ok }),
@@ -205,7 +219,7 @@ describe('git through the process-group supervisor (in a drain it forks for git,
   it('a supervisor that dies while git runs rejects with a transient failure saying git may have run', async () => {
     const parent = Number((await gitOutput(repo.dir, PARENT_OF_GIT)).trim());
     const running = settled(gitOutput(repo.dir, ['-c', 'alias.slow=!sleep 2', 'slow']));
-    await new Promise((r) => setTimeout(r, 300));
+    await until('git to run under the supervisor', () => childrenRunning(parent, 'alias.slow').length === 1);
     process.kill(parent, 'SIGKILL');
     const outcome = await running;
     assert.ok('error' in outcome && outcome.error instanceof GitFailure, 'it rejects with a GitFailure');
@@ -227,11 +241,9 @@ describe('git through the process-group supervisor (in a drain it forks for git,
     );
     pids.push(supervisor);
     assert.equal(readProcStat(supervisor)?.ppid, owner.pid);
-    await new Promise((r) => setTimeout(r, 300));
+    await until('git to run under the supervisor', () => childrenRunning(supervisor, 'alias.slow').length === 1);
+    assert.ok(!existsSync(marker), 'git is still at work');
     owner.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 200));
-    assert.ok(!existsSync(marker) && readProcStat(supervisor)?.state !== 'Z', 'the supervisor waits for git');
-    await until('git to finish after its owner died', () => existsSync(marker), 15_000);
     await until(
       'the supervisor to exit',
       () => {
@@ -240,5 +252,8 @@ describe('git through the process-group supervisor (in a drain it forks for git,
       },
       15_000,
     );
+    // git sleeps 1.5 s before it writes the marker: had the supervisor not waited for it, the marker would not be
+    // there yet (or ever, had it ended git).
+    assert.ok(existsSync(marker), 'the supervisor waited for git to finish before it exited');
   });
 });

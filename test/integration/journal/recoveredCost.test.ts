@@ -92,7 +92,6 @@ describe('cost and resume counts on every recovery path (real SIGKILL, real proc
       let state = await t.readState();
       assert.equal(state.runs[0].state, 'RUNNING');
       assert.equal(state.tasks[0].integration?.runId, 't1.1', 'the merge was recorded before the kill');
-      await new Promise((r) => setTimeout(r, 2_000));
 
       const resumed = await t.sy(['resume']);
       assert.equal(resumed.exitCode, 0, resumed.stderr);

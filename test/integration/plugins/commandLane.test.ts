@@ -3,6 +3,7 @@ import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { LaneEvent } from '../../../src/api';
 import { makeTempDir } from '../../helpers/tempRepo';
+import { until } from '../../helpers/until';
 
 describe('command lane', () => {
   let tmp: Awaited<ReturnType<typeof makeTempDir>>;
@@ -63,12 +64,23 @@ describe('command lane', () => {
 
   it('kills the command on abort', async () => {
     const abort = new AbortController();
-    const { result } = run({ command: 'sleep 20' }, abort.signal);
-    setTimeout(() => abort.abort(), 100);
+    const { result, events } = run({ command: 'echo started; exec sleep 20' }, abort.signal);
+    await until('the command to start', () => events.some((e) => e.type === 'log' && e.line === 'started'));
+    abort.abort();
     const started = Date.now();
     const r = await result;
     assert.equal(r.status, 'failed');
     assert.match(r.failureReason!, /signal SIGTERM/);
     assert.ok(Date.now() - started < 5_000);
+  });
+
+  it('reads the output through the line splitter: a 5 MB line of a real process arrives cut at 1 MiB', async () => {
+    const { result, events } = run({ command: "head -c 5000000 /dev/zero | tr '\\0' q; echo; echo done" });
+    assert.equal((await result).status, 'succeeded');
+    const lines = events.filter((e) => e.type === 'log').map((e) => (e.type === 'log' ? e.line : ''));
+    assert.deepEqual(lines, [
+      `${'q'.repeat(1024 * 1024)} … [line cut: ${5_000_000 - 1024 * 1024} more bytes not kept]`,
+      'done',
+    ]);
   });
 });

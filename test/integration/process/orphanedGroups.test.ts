@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,22 @@ const alive = (pid: number): boolean => {
   return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
 };
 const pidIn = (file: string): number => Number(readFileSync(file, 'utf8').trim());
+/** The live processes (of this user) whose working folder is `dir` or under it, from /proc/<pid>/cwd. */
+const processesIn = (dir: string): string[] => {
+  const real = existsSync(dir) ? realpathSync(dir) : dir;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && alive(Number(name)))
+    .flatMap((pid) => {
+      try {
+        const cwd = readlinkSync(`/proc/${pid}/cwd`).replace(/ \(deleted\)$/, '');
+        return cwd === real || cwd.startsWith(`${real}/`)
+          ? [`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`]
+          : [];
+      } catch {
+        return [];
+      }
+    });
+};
 
 describe('no process outlives its owner (real SIGKILL, real processes)', function () {
   this.timeout(120_000);
@@ -197,7 +213,8 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     process.kill(supervisor, 'SIGKILL');
     process.kill(run.pid!, 'SIGKILL');
     assert.equal((await run).signal, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Once the supervisor is a zombie or gone, its death is complete: nothing of it is still on its way to the group.
+    await until('the supervisor to be dead', () => !alive(supervisor));
     assert.ok(
       alive(lane) && alive(bg),
       'without its supervisor the group is still alive (what the takeover must handle)',
@@ -243,8 +260,8 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
       files.includes('work.txt') && !files.includes('late.txt'),
       `the run's commit holds the lane's work only: ${files.join(', ')}`,
     );
-    // Past the moment the background process would have written.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 5_000 - Date.now())));
+    // No process is left in the worktree (the late writer's shell worked there), so nothing can write in it any more.
+    assert.deepEqual(processesIn(run.worktree), [], 'no process works in the worktree after the run');
     assert.ok(!existsSync(join(run.worktree, 'late.txt')), 'nothing wrote into the worktree after the run');
     assert.ok(!existsSync(join(repo.dir, 'late.txt')));
     const everywhere = await repo.git('log', '--all', '--name-only', '--format=');

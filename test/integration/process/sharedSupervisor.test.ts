@@ -137,6 +137,9 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
     group.stdout.pause();
     let settled = false;
     void group.done.then(() => (settled = true));
+    await until('the first output to reach the paused reader', () => group.stdout.readableLength > 0);
+    // A window for what must not happen: were the output read without bound, cat would be done with its 16 MiB within
+    // it. Nothing ends it early when back-pressure works, so it cannot fail a correct supervisor.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     assert.ok(!settled, 'the group has not ended while its reader is paused');
     assert.throws(() => readFileSync(join(tmp.dir, 'written')), 'cat is still blocked on its writes');
@@ -191,7 +194,12 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
     await Promise.all(first.map(recorded));
     const supervisor = supervisorOf(first[0]!);
     process.kill(supervisor, 'SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A group started after the signal and run to its end by the same supervisor: had SIGINT been fatal to it, it would
+    // have died before it read the request.
+    const after = start('sleep 0.2');
+    await recorded(after);
+    assert.equal(supervisorOf(after), supervisor, 'the same supervisor ran a group after the SIGINT');
+    assert.deepEqual(await after.done, { exitCode: 0, signal: undefined });
     assert.ok(alive(supervisor) && first.every((g) => alive(g.record!.pgid)), 'SIGINT changed nothing');
     process.kill(supervisor, 'SIGTERM');
     for (const end of await Promise.all(first.map((g) => g.done)))
@@ -235,15 +243,16 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
     const supervisor = supervisorOf(first);
     await first.done;
     const idleSince = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, SUPERVISOR_IDLE_MS / 2));
-    assert.ok(alive(supervisor), 'still there for the next group a while after the last one');
     await until(
       'the idle supervisor to exit',
       () => readProcStat(supervisor) === undefined,
       SUPERVISOR_IDLE_MS + 10_000,
     );
     const idle = Date.now() - idleSince;
-    assert.ok(idle >= SUPERVISOR_IDLE_MS - 100, `it exited ${idle} ms after the last group ended`);
+    assert.ok(
+      idle >= SUPERVISOR_IDLE_MS - 100,
+      `it exited ${idle} ms after the last group ended: it stays there for the next group until then`,
+    );
     const next = start('sleep 0.2; echo next');
     const out = collect(next.stdout);
     await recorded(next);

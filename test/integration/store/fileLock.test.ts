@@ -93,6 +93,7 @@ describe('withFileLock (a lock file between processes, turns handed on within on
       while (!stop)
         await withFileLock(lockPath, options(), async () => {
           const start = Date.now();
+          // A turn's work: it holds the lock a moment.
           await new Promise((r) => setTimeout(r, 1));
           ours.push([start, Date.now()]);
         });

@@ -219,6 +219,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     const afterRestart = await done();
     await until('8 more tasks DONE after the restart', async () => (await done()) >= afterRestart + 8);
     await server.stopServer();
+    // The outage: the server stays down 2 s, whatever the workers do meanwhile.
     await new Promise((r) => setTimeout(r, 2_000));
     await server.startServer();
     await until(

@@ -97,18 +97,26 @@ describe('runLane containment', () => {
 
   it('reports cancellation when the cancel signal fires', async () => {
     const cancel = new AbortController();
-    setTimeout(() => cancel.abort(), 50);
-    const outcome = await runLane(
+    let running!: () => void;
+    const started = new Promise<void>((resolve) => {
+      running = resolve;
+    });
+    const outcome = runLane(
       registered(
         (input) =>
           new Promise((resolve) => {
             input.signal.addEventListener('abort', () => resolve({ status: 'failed', failureReason: 'killed' }));
+            running();
           }),
       ),
       base,
       { timeoutMs: 5_000, cancelSignal: cancel.signal },
     );
-    assert.ok(!outcome.ok && outcome.code === 'canceled');
+    // Canceled while the lane runs.
+    await started;
+    cancel.abort();
+    const ended = await outcome;
+    assert.ok(!ended.ok && ended.code === 'canceled');
   });
 
   it('a failing event observer does not fail the lane', async () => {

@@ -6,16 +6,17 @@ import { RetryPolicy, decideRetry } from '../../../src/core/retry/retryPolicy';
 import { checkRun, startFakeGitHub, type FakeGitHub, type Route } from '../../fixtures/fakeGitHub';
 
 const MIN = 60_000;
-/** 1 scaled minute = 300 ms of real time. */
-const SCALE = 200;
 
-function scaledClock() {
-  const realStart = Date.now();
+/** The gate's clock: its time moves only when the gate sleeps, by what it sleeps, so no real time passes. */
+function gateClock() {
   const start = Date.UTC(2026, 0, 1);
+  let elapsed = 0;
   return {
-    now: () => start + (Date.now() - realStart) * SCALE,
-    elapsed: () => (Date.now() - realStart) * SCALE,
-    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, ms / SCALE))),
+    now: () => start + elapsed,
+    elapsed: () => elapsed,
+    sleep: async (ms: number) => {
+      elapsed += ms;
+    },
   };
 }
 
@@ -57,9 +58,8 @@ describe('CI gate (local GitHub double over HTTP)', function () {
     ...r,
   });
 
-  it('waits for a required check that appears 3 scaled minutes after the PR opens, not for the checks visible at open', async () => {
-    // The clock starts right before the gate does (below), so a slow server start cannot eat into the scaled minutes.
-    let clock = scaledClock();
+  it('waits for a required check that appears 3 minutes after the PR opens, not for the checks visible at open', async () => {
+    const clock = gateClock();
     let pollsBeforeBuild = 0;
     gh = await startFakeGitHub(
       routes({
@@ -74,7 +74,6 @@ describe('CI gate (local GitHub double over HTTP)', function () {
         }),
       }),
     );
-    clock = scaledClock();
     const result = await waitForRequiredChecks({
       octokit: octokit(),
       owner: 'o',
@@ -89,10 +88,7 @@ describe('CI gate (local GitHub double over HTTP)', function () {
     assert.equal(result.next, 'merge');
     assert.equal(result.source, 'branch-protection');
     assert.deepEqual(result.required, ['lint', 'build']);
-    assert.ok(
-      result.waitedMs >= 4 * MIN,
-      `passed after ${result.waitedMs / MIN} scaled minutes, before "build" finished`,
-    );
+    assert.ok(result.waitedMs >= 4 * MIN, `passed after ${result.waitedMs / MIN} minutes, before "build" finished`);
     // At open only "lint" was visible (and green): a snapshot of those checks would have passed right there.
     assert.ok(pollsBeforeBuild >= 1, 'the gate looked before "build" registered');
     assert.deepEqual(
@@ -103,7 +99,7 @@ describe('CI gate (local GitHub double over HTTP)', function () {
 
   for (const status of [403, 404]) {
     it(`falls back to the observed checks with a recorded warning when branch protection answers ${status}`, async () => {
-      const clock = scaledClock();
+      const clock = gateClock();
       gh = await startFakeGitHub(
         routes({
           'GET /repos/o/r/branches/main/protection/required_status_checks': () => ({
@@ -139,7 +135,7 @@ describe('CI gate (local GitHub double over HTTP)', function () {
   }
 
   it('in strict mode waits for a required check that never appears until the deadline, then says which', async () => {
-    const clock = scaledClock();
+    const clock = gateClock();
     gh = await startFakeGitHub(
       routes({
         'GET /repos/o/r/branches/main/protection/required_status_checks': protection(['lint', 'build']),
@@ -174,7 +170,7 @@ describe('CI gate (local GitHub double over HTTP)', function () {
   });
 
   it("sends the task back for a fix attempt with the failing check's output", async () => {
-    const clock = scaledClock();
+    const clock = gateClock();
     gh = await startFakeGitHub(
       routes({
         'GET /repos/o/r/branches/main/protection/required_status_checks': protection(['build']),
@@ -213,7 +209,7 @@ describe('CI gate (local GitHub double over HTTP)', function () {
   });
 
   it('retries a poll that failed transiently (a 502 from GitHub) at the next poll', async () => {
-    const clock = scaledClock();
+    const clock = gateClock();
     let calls = 0;
     gh = await startFakeGitHub(
       routes({

@@ -2,24 +2,30 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { PanelFeed } from '../../../src/core/panel/panelFeed';
 import { HostMessage, type HostMessage as Message } from '../../../src/core/panel/panelProtocol';
 import { iso, richProject } from '../../helpers/panelFixture';
+import { until } from '../../helpers/until';
 
 describe('PanelFeed (host side: snapshot, batched patches, detail)', () => {
   let root: string;
   let posted: Message[];
+  /** How often the feed has read the project: once a flush. */
+  let reads: number;
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'sy-feed-'));
     mkdirSync(join(root, '.switchyard', 'runs', 't8.2'), { recursive: true });
     posted = [];
+    reads = 0;
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   const feedFor = (read: () => ReturnType<typeof richProject>['state'] | undefined, error?: string): PanelFeed =>
     new PanelFeed({
-      read: () => ({ state: read(), root, ...(error ? { error } : {}) }),
+      read: () => {
+        reads++;
+        return { state: read(), root, ...(error ? { error } : {}) };
+      },
       post: (m) => posted.push(HostMessage.parse(m) as Message),
       batchMs: 30,
     });
@@ -32,11 +38,14 @@ describe('PanelFeed (host side: snapshot, batched patches, detail)', () => {
       posted.map((m) => m.type),
       ['snapshot'],
     );
+    const beforeBurst = reads;
     for (let i = 0; i < 20; i++) {
       state.tasks.find((t) => t.id === 't5')!.spec.priority = 10 + i; // 20 changes within the batch window
       feed.changed();
     }
-    await sleep(120);
+    // The batch window's flush has begun; then wait for it to end (flushNow waits for the flush under way).
+    await until('the batched flush', () => reads > beforeBurst);
+    await feed.flushNow();
     assert.deepEqual(
       posted.map((m) => m.type),
       ['snapshot', 'patch'],
@@ -48,8 +57,10 @@ describe('PanelFeed (host side: snapshot, batched patches, detail)', () => {
       patch.upsert.map((t) => [t.id, t.priority]),
       [['t5', 29]],
     );
+    const beforeChange = reads;
     feed.changed();
-    await sleep(80);
+    await until('the next batched flush', () => reads > beforeChange);
+    await feed.flushNow();
     assert.equal(posted.length, 2, 'nothing changed: nothing sent');
     feed.dispose();
   });
@@ -65,8 +76,10 @@ describe('PanelFeed (host side: snapshot, batched patches, detail)', () => {
     await feed.ready();
     await feed.select('t8');
     t8.spec.priority = 99;
+    const before = reads;
     feed.changed();
-    await sleep(200);
+    await until('the batched flush', () => reads > before);
+    await feed.flushNow();
     assert.deepEqual([...new Set(posted.map((m) => m.type))].sort(), ['detail', 'patch', 'snapshot']);
     const text = JSON.stringify(posted);
     assert.doesNotMatch(text, /\\u001b|\\u009b|\u009b|\u202e/i, 'no escape, C1 or bidi character in any message');

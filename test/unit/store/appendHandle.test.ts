@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile, readdir, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppendHandle } from '../../../src/core/store/appendHandle';
+import { AppendHandle, HANDLE_IDLE_MS } from '../../../src/core/store/appendHandle';
 import { JsonlAppender } from '../../../src/core/store/jsonlAppender';
 import { makeTempDir } from '../../helpers/tempRepo';
+import { until } from '../../helpers/until';
 
 /** Descriptors of this process open on `file` (Linux: /proc/self/fd). */
 async function openOn(file: string): Promise<number> {
@@ -37,9 +38,11 @@ describe('AppendHandle (appends through a handle kept open between them)', () =>
     this.timeout(10_000);
     const out = new AppendHandle(file);
     await out.append('a\n');
+    const appended = Date.now();
     assert.equal(await openOn(file), 1);
-    await new Promise((r) => setTimeout(r, 1_300));
-    assert.equal(await openOn(file), 0, 'closed once idle');
+    await until('the idle handle to be closed', async () => (await openOn(file)) === 0, 5_000);
+    const idle = Date.now() - appended;
+    assert.ok(idle >= HANDLE_IDLE_MS - 50, `closed ${idle} ms after the append, not before it was idle a second`);
     await out.append('b\n');
     await out.close();
     assert.equal(await readFile(file, 'utf8'), 'a\nb\n');

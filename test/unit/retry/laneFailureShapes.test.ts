@@ -1,22 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { classify } from '../../../src/core/retry/classifyError';
 import { retryVerdict } from '../../../src/core/transitions/retryVerdict';
 
-const run = promisify(execFile);
 const BACKOFF = { initialMs: 0, coefficient: 2, maxMs: 0 };
-
-/** A real shell's failure text for a command line, in the shape the command lane reports it. */
-async function commandLaneReason(command: string): Promise<string> {
-  try {
-    await run('/bin/sh', ['-c', command]);
-    throw new Error(`${command} succeeded`);
-  } catch (error) {
-    const e = error as { code?: number; stderr?: string };
-    return `\`${command}\` failed with exit code ${e.code}; stderr: ${(e.stderr ?? '').trim()}`;
-  }
-}
 
 describe('classify: the permanent shapes of a lane that cannot work as set up', () => {
   const cases: { text: string; rule: string }[] = [
@@ -38,12 +24,6 @@ describe('classify: the permanent shapes of a lane that cannot work as set up', 
       assert.deepEqual([classify(text).class, classify(text).rule], ['permanent', rule]);
     });
   }
-
-  it('a command the shell cannot find (its real stderr and exit 127) is command-not-found', async () => {
-    const reason = await commandLaneReason('definitely-not-an-installed-agent-cli --version');
-    assert.match(reason, /exit code 127/);
-    assert.deepEqual([classify(reason).class, classify(reason).rule], ['permanent', 'command-not-found']);
-  });
 
   it('unknown errors stay transient, and a network error is still transient', () => {
     for (const text of ['`./agent.sh` failed with exit code 1; stderr: something odd happened', 'boom']) {

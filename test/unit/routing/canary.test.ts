@@ -11,8 +11,7 @@ import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { emptyProjectState, type ProjectState } from '../../../src/core/store/projectState';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { Canary } from '../../../src/core/model/routingState';
-import { main } from '../../../src/cli/main';
-import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
+import { makeTempDir } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
 
 const author = { who: 'ops@example.com', why: 'try the cheaper model' };
@@ -140,32 +139,6 @@ describe('routing as data and canaries', () => {
     addRuns(good, 'cheap', 20, 17, start + 1_000, 0.01);
     const report = canaryReport(good, canary, start + 86_400_000);
     assert.equal(report.verdict, 'expand-candidate', report.why);
-  });
-
-  it('the CLI starts, reports, lists and rolls back a canary', async () => {
-    const repo = await makeTempRepo();
-    try {
-      const out: string[] = [];
-      const err: string[] = [];
-      const cli = (...args: string[]) =>
-        main([...args, '--repo', repo.dir], {
-          cwd: repo.dir,
-          env: { ...process.env },
-          out: (t) => out.push(t),
-          err: (t) => err.push(t),
-        });
-      assert.equal(await cli('canary', 'start', '--lane', 'nope'), 1);
-      assert.match(err.join('\n'), /unknown lane "nope"; registered lanes: command/);
-      assert.equal(await cli('canary', 'start', '--lane', 'command'), 1);
-      assert.match(err.join('\n'), /already the project's default lane/);
-      assert.equal(await cli('canary', 'report'), 1);
-      assert.match(err.join('\n'), /no canary is running/);
-      assert.equal(await cli('canary', 'start', '--lane', 'command', '--window', 'soon'), 2);
-      assert.equal(await cli('canary', 'history'), 0);
-      assert.match(out.join('\n'), /No routing changes recorded/);
-    } finally {
-      await repo.cleanup();
-    }
   });
 });
 
