@@ -2,6 +2,7 @@ import type { LanePlugin } from '../../src/api';
 import { pickSecrets } from '../shared/cliEnv';
 import { cliReadiness } from '../shared/cliReadiness';
 import { runCliLane, type CliLaneSpec } from '../shared/runCliLane';
+import { claudeSignIn } from './authStatus';
 import { claudeCodeManifest } from './manifest';
 import { ClaudeStreamEvent } from './streamSchema';
 import { sessionCostState } from './sessionCostState';
@@ -42,11 +43,14 @@ const spec: CliLaneSpec<ClaudeStreamEvent> = {
     claudeTranslator({ workspaceDir, restored: sessionId ? await sessionCostState(env, sessionId) : undefined }),
 };
 
-/** The `claude-code` lane: Anthropic's Claude Code CLI. */
+/**
+ * The `claude-code` lane: Anthropic's Claude Code CLI, signed in (its own login) or given ANTHROPIC_API_KEY when one
+ * is set for the lane.
+ */
 export function createClaudeCodeLane(): LanePlugin {
   return {
     manifest: claudeCodeManifest,
     run: (input) => runCliLane(spec, input),
-    readiness: cliReadiness(spec.laneId, spec.product, spec.binaryNames),
+    readiness: cliReadiness(spec.laneId, spec.product, spec.binaryNames, claudeSignIn),
   };
 }

@@ -16,7 +16,8 @@ export const claudeCodeManifest: LaneManifest = {
   // `claude --resume <session_id>` continues the session of an interrupted attempt.
   capabilities: { resume: 'run', streaming: true, tools: true },
   settings: cliSettingsDocs('claude'),
-  requiredSecrets: ['ANTHROPIC_API_KEY'],
+  // Claude Code users normally sign in to the CLI (`claude auth login`); a key set for the lane is passed when there.
+  optionalSecrets: ['ANTHROPIC_API_KEY'],
   /**
    * USD per million tokens (Anthropic's list prices; `claude-opus-5-5` as Claude Code 2.1.332 prices it in its
    * result): the price of a call whose process ends without a result (killed), see usageTally.ts. A result's

@@ -61,6 +61,7 @@ export type LaneTaskSame = Assert<Same<Api.LaneTask, Core.LaneTask>>;
 export type LaneReadinessSame = Assert<Same<Api.LaneReadiness, Core.LaneReadiness>>;
 export type LaneReadinessInputSame = Assert<Same<Api.LaneReadinessInput, Core.LaneReadinessInput>>;
 export type LaneFixSame = Assert<Same<Api.LaneFix, Core.LaneFix>>;
+export type LaneProblemSame = Assert<Same<Api.LaneProblem, Core.LaneProblem>>;
 export type LaneAttemptSame = Assert<Same<Api.LaneAttempt, Core.LaneAttempt>>;
 export type DisposableSame = Assert<Same<Api.Disposable, Core.Disposable>>;
 export type LaneManifestSame = Assert<Same<Api.LaneManifest, LaneManifestInput>>;

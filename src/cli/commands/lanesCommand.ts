@@ -3,6 +3,9 @@ import { parseSettingValue } from '../../core/lanes/parseSettingValue';
 import { type CliContext, UsageError, openProject, requirePositional } from '../cliContext';
 import { table } from '../format';
 import { checkLaneReadiness } from '../../core/lanes/laneReadiness';
+import { readinessProblems } from '../../core/lanes/readinessProblems';
+import { plainLine } from '../../core/text/plainText';
+import { shellQuote } from '../../core/guards/prePushHookScript';
 import type { LaneReadiness } from '../../core/lanes/lanePlugin';
 import type { LaneManifest } from '../../core/model/laneManifest';
 import { envSecretSource } from '../../core/secrets/secretSource';
@@ -58,11 +61,18 @@ export async function lanesCommand(ctx: CliContext): Promise<number> {
       ]),
     ),
   );
+  // Every problem of each unready lane, one line each, with a command to run when a fix is one (sign in).
   const unready = ordered.filter((m) => !readiness.get(m.id)?.ready);
   if (unready.length) ctx.out('\nnot ready:');
   for (const m of unready) {
     const r = readiness.get(m.id);
-    ctx.out(`  ${m.id}: ${r && !r.ready ? r.reason : 'unknown'}`);
+    const problems = r ? readinessProblems(r) : [];
+    if (!problems.length) ctx.out(`  ${m.id}: unknown`);
+    for (const problem of problems) {
+      ctx.out(`  ${m.id}: ${plainLine(problem.reason)}`);
+      for (const fix of problem.fixes ?? [])
+        if (fix.kind === 'terminal') ctx.out(`    ${plainLine(fix.label)}: ${shellWords(fix.argv)}`);
+    }
   }
   for (const m of lanes) {
     const settings = Object.entries(m.settings);
@@ -74,6 +84,11 @@ export async function lanesCommand(ctx: CliContext): Promise<number> {
     }
   }
   return 0;
+}
+
+/** A command as a person can paste it into a shell: words quoted where sh would read them otherwise. */
+function shellWords(argv: readonly string[]): string {
+  return argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : shellQuote(plainLine(word)))).join(' ');
 }
 
 /**

@@ -107,27 +107,45 @@ export interface LaneReadinessInput {
 
 /**
  * How to make an unready lane ready: a setting of the lane (`switchyard.lanes` → lane → setting, or `switchyard lanes
- * set`), a secret (Set API Key, or the environment), or a step outside Switchyard (install a CLI, sign in, start a
- * server) described in `hint`.
+ * set`), a secret (Set API Key, or the environment), a command the user runs in a terminal they see (`terminal`: e.g.
+ * signing in to a CLI; `argv` is the program and its arguments, started without a shell, and `label` names the action,
+ * e.g. "Sign In"), or a step outside Switchyard (install a CLI, start a server) described in `hint`.
  */
 export type LaneFix =
   | { readonly kind: 'setting'; readonly setting: string }
   | { readonly kind: 'secret'; readonly secret: string }
+  | { readonly kind: 'terminal'; readonly label: string; readonly argv: readonly string[] }
   | { readonly kind: 'external'; readonly hint: string };
 
-/** Whether a lane can run now. `reason` is one sentence naming what is missing and the fix. */
+/** One thing that keeps a lane from running: one sentence naming it, and the ways to fix it (the first one first). */
+export interface LaneProblem {
+  readonly reason: string;
+  readonly fixes?: readonly LaneFix[];
+}
+
+/**
+ * Whether a lane can run now. Not ready: `problems` lists everything found at once (a check may leave it out when
+ * it found one thing); `reason` and `fix` are the first problem's sentence and first fix. A reason names what is
+ * missing and the fix.
+ */
 export type LaneReadiness =
   | { readonly ready: true; readonly detail?: string }
-  | { readonly ready: false; readonly reason: string; readonly fix?: LaneFix };
+  | {
+      readonly ready: false;
+      readonly reason: string;
+      readonly fix?: LaneFix;
+      readonly problems?: readonly LaneProblem[];
+    };
 
 /** A lane plugin: a manifest and one `run` function. */
 export interface LanePlugin {
   readonly manifest: LaneManifestInput;
   run(input: LaneRunInput): Promise<LaneResultInput>;
   /**
-   * Optional: a cheap check (binary on PATH, server reachable) of whether the lane can run as configured. Switchyard
-   * checks the manifest's required settings and secrets itself first, and caches the answer for a short while. A
-   * lane without it counts as ready once those are set.
+   * Optional: a cheap check (binary on PATH, server reachable, CLI signed in) of whether the lane can run as
+   * configured. Switchyard checks the manifest's required settings and secrets itself, runs this check once the
+   * required settings are there (a missing secret does not stop it), lists every problem found, and caches the answer
+   * for a short while. A lane without it counts as ready once those are set.
    */
   readiness?(input: LaneReadinessInput): Promise<LaneReadiness>;
 }

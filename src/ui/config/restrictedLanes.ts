@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LaneStatus } from '../../core/project';
+import { notReady, readinessProblems } from '../../core/lanes/readinessProblems';
 import { SETTINGS } from '../commandIds';
 import { laneIdsIn } from './laneIdsInSettings';
 
@@ -18,26 +19,31 @@ const LANES_SETTING = `${SETTINGS.section}.${SETTINGS.lanes}`;
 
 /**
  * In an untrusted folder (Restricted Mode) VS Code hides the workspace's value of `switchyard.lanes` (a restricted
- * setting: it names commands to run). A lane that is not ready for want of a setting, while the folder's settings do
- * set `switchyard.lanes`, is then not misconfigured: its setting is ignored because the folder is not trusted. Such a
- * status says so, and its fix is Manage Workspace Trust.
+ * setting: it names commands to run). A lane that is not ready (also) for want of a setting, while the folder's
+ * settings do set `switchyard.lanes`, is then not misconfigured: its settings are ignored because the folder is not
+ * trusted. Such a status says so (its other problems may be gone once they apply), and its fix is Manage Workspace
+ * Trust.
  */
 export async function explainRestricted(statuses: readonly LaneStatus[]): Promise<ShownLaneStatus[]> {
   if (vscode.workspace.isTrusted) return [...statuses];
   const files = await workspaceLaneFiles();
   return statuses.map((status) => {
     const { readiness, manifest } = status;
-    if (readiness.ready || readiness.fix?.kind !== 'setting') return status;
+    const settingFix = readinessProblems(readiness)
+      .flatMap((p) => p.fixes ?? [])
+      .find((f) => f.kind === 'setting');
+    if (!settingFix) return status;
     const where = files.filter((f) => f.lanes.has(manifest.id)).map((f) => f.shown);
     if (!where.length) return status;
     return {
       manifest,
       restricted: true,
-      readiness: {
-        ready: false,
-        reason: `lane "${manifest.id}": its settings (${LANES_SETTING} in ${where.join(', ')}) are ignored because this folder is not trusted (Restricted Mode); trust the folder to use them: Manage Workspace Trust`,
-        fix: readiness.fix,
-      },
+      readiness: notReady([
+        {
+          reason: `lane "${manifest.id}": its settings (${LANES_SETTING} in ${where.join(', ')}) are ignored because this folder is not trusted (Restricted Mode); trust the folder to use them: Manage Workspace Trust`,
+          fixes: [settingFix],
+        },
+      ]),
     };
   });
 }

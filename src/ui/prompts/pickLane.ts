@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Project } from '../../core/project';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
-import { plainLine } from '../../core/text/plainText';
-import { configureLane } from '../commands/configureLane';
+import { applyFixAction, fixLane, laneFixActions, problemsText, type Recheck } from '../commands/laneProblems';
 import { PromptCanceled, required } from './promptCanceled';
+import { quickPickText } from './quickPickText';
 import { explainRestricted, MANAGE_TRUST, type ShownLaneStatus } from '../config/restrictedLanes';
 
 type LaneStatus = ShownLaneStatus;
@@ -16,15 +16,18 @@ interface LanePick extends vscode.QuickPickItem {
 export interface LaneSource {
   readonly registry: LaneRegistry;
   statuses(): Promise<LaneStatus[]>;
+  /** The statuses checked again (after a fix done outside the editor, e.g. a sign-in in a terminal). */
+  readonly recheck?: Recheck;
 }
 
 export const CONFIGURE = 'Configure…';
 const USE_ANYWAY = 'Use it anyway';
 
 /**
- * A QuickPick of the registered lanes: the ready ones first, then the lanes that are not ready, each with its reason
- * and a Configure… button (the right setting, or Set API Key). Picking a lane that is not ready asks first:
- * Configure… (which ends the pick) or use it anyway.
+ * A QuickPick of the registered lanes: the ready ones first, then the lanes that are not ready, each with all its
+ * problems and a Configure… button (its one fix at once, or a notification listing the problems with one button per
+ * fix: the right setting, Set API Key, Sign In). Picking a lane that is not ready asks first: one row per fix (which
+ * ends the pick) or use it anyway.
  */
 export async function pickLane(source: LaneSource, placeHolder: string, current?: string): Promise<string> {
   if (source.registry.list().length === 0) throw new Error('no lanes are registered');
@@ -43,7 +46,7 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
       : {
           label: manifest.displayName,
           description: `${manifest.id} · ${status.restricted ? 'Restricted Mode' : 'not ready'}${currentNote}`,
-          detail: `$(${status.restricted ? 'shield' : 'warning'}) ${plainLine(readiness.reason)}`,
+          detail: `$(${status.restricted ? 'shield' : 'warning'}) ${quickPickText(problemsText(status))}`,
           buttons: [status.restricted ? manageTrust : configure],
           status,
         };
@@ -68,8 +71,7 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
     pick.onDidTriggerItemButton((e) => {
       const status = e.item.status;
       finish('configured');
-      if (status && !status.readiness.ready)
-        void configureLane(status.manifest.id, status.readiness.fix, status.restricted);
+      if (status && !status.readiness.ready) void fixLane(status, source.recheck);
     });
     pick.onDidHide(() => finish(undefined));
     pick.show();
@@ -94,15 +96,26 @@ export async function pickLane(source: LaneSource, placeHolder: string, current?
   const status = required(picked).status;
   if (!status) throw new PromptCanceled();
   if (status.readiness.ready) return status.manifest.id;
-  const fixLabel = status.restricted ? MANAGE_TRUST : CONFIGURE;
+  const actions = laneFixActions(status);
+  const anyway = `${USE_ANYWAY}: ${status.manifest.displayName}`;
   const choice = required(
-    await vscode.window.showQuickPick([fixLabel, `${USE_ANYWAY}: ${status.manifest.displayName}`], {
-      placeHolder: `${status.manifest.displayName} is not ready: ${plainLine(status.readiness.reason)}`,
-      ignoreFocusOut: true,
-    }),
+    await vscode.window.showQuickPick<vscode.QuickPickItem & { action?: (typeof actions)[number] }>(
+      [
+        ...actions.map((action) => ({
+          label: quickPickText(action.label),
+          detail: quickPickText(action.reason),
+          action,
+        })),
+        { label: anyway },
+      ],
+      {
+        placeHolder: `${status.manifest.displayName} is not ready: ${problemsText(status)}`,
+        ignoreFocusOut: true,
+      },
+    ),
   );
-  if (choice === fixLabel) {
-    await configureLane(status.manifest.id, status.readiness.fix, status.restricted);
+  if (choice.action) {
+    await applyFixAction(status, choice.action, source.recheck);
     throw new PromptCanceled();
   }
   return status.manifest.id;
@@ -117,5 +130,6 @@ export function hostLanes(host: { readonly registry: LaneRegistry; get(): Promis
         (project) => project.laneStatuses(),
         () => host.registry.list().map(({ manifest }) => ({ manifest, readiness: { ready: true as const } })),
       ),
+    recheck: () => host.get().then((project) => project.laneStatuses(true).then(explainRestricted)),
   };
 }

@@ -169,6 +169,37 @@ describe('lane readiness', () => {
   });
 });
 
+describe('every problem at once', () => {
+  it('a lane missing two settings lists both; `switchyard lanes` prints each', async () => {
+    const r = await check('openai-compatible', {}, { PATH: '' });
+    assert.equal(r.ready, false);
+    assert.deepEqual(
+      !r.ready && r.problems?.map((p) => p.fixes),
+      [[{ kind: 'setting', setting: 'baseUrl' }], [{ kind: 'setting', setting: 'model' }]],
+      'its key is optional: a local server needs none',
+    );
+    const repo = await makeTempRepo();
+    try {
+      const env = { PATH: '', HOME: repo.dir };
+      const listed = await runCli(['lanes'], { cwd: repo.dir, env });
+      assert.equal(listed.code, 0, listed.err);
+      const lines = listed.out.split('\n').filter((l) => l.startsWith('  openai-compatible: '));
+      assert.deepEqual(
+        lines.map((l) => /needs the "(\w+)" setting/.exec(l)?.[1]),
+        ['baseUrl', 'model'],
+        listed.out,
+      );
+      const json = JSON.parse((await runCli(['lanes', '--json'], { cwd: repo.dir, env })).out) as {
+        id: string;
+        readiness: { problems?: { reason: string }[] };
+      }[];
+      assert.equal(json.find((l) => l.id === 'openai-compatible')?.readiness.problems?.length, 2);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+});
+
 describe('unknown lane ids in settings', () => {
   it('are flagged with the registered ids, by name', () => {
     const found = unknownLaneIds(['command', 'aider', 'aider'], builtins, 'The setting switchyard.lanes');
