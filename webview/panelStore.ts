@@ -7,6 +7,7 @@
 import {
   COST_CAP,
   COST_WEIGHT,
+  PANEL_STAGES,
   SECTION_NAMES,
   type PanelPatch,
   type PanelSections,
@@ -18,7 +19,8 @@ import {
 export const TABS = ['all', 'ready', 'active', 'blocked', 'failed'] as const;
 export type Tab = (typeof TABS)[number];
 
-const ACTIVE = new Set(['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING']);
+/** The active tab: a task in any stage of the pipeline, a pull request waiting for CI included. */
+const ACTIVE = new Set<string>(PANEL_STAGES);
 
 /** Which tabs list a task. */
 export function tabsOf(task: PanelTask): Tab[] {

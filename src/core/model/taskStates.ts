@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { SwitchyardError } from '../errors';
-import { ACTIVE_TASK_STATE_NAMES } from './activeTaskStates';
+import { STAGES, isStage, type Stage } from './stages';
+
+export { STAGES, isStage, type Stage };
 
 export const TASK_STATES = [
   'DRAFT',
@@ -58,15 +60,4 @@ export function assertTaskTransition(from: TaskState, to: TaskState, taskId: str
       `task ${taskId}: illegal transition ${from} → ${to} (from ${from} only ${allowed.length ? allowed.join(', ') : 'nothing'} is allowed)`,
     );
   }
-}
-
-/** States in which a task holds a run slot or a downstream stage slot. */
-export const ACTIVE_TASK_STATES: readonly TaskState[] = ACTIVE_TASK_STATE_NAMES;
-
-/** The pipeline stages with WIP limits, in order; a task holds one slot of the stage it is in. */
-export const STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'] as const;
-export type Stage = (typeof STAGES)[number];
-
-export function isStage(state: TaskState): state is Stage {
-  return (STAGES as readonly string[]).includes(state);
 }

@@ -1,3 +1,4 @@
+import { isStage } from '../model/stages';
 import type { ProjectState } from '../store/projectState';
 import { plainTextDeep } from '../text/plainTextDeep';
 import { buildPanelView } from './buildPanelView';
@@ -10,8 +11,6 @@ import { buildTaskDetail, loadDetailInputs } from './taskDetail';
 export const BATCH_MS = 100;
 /** While the selected task is in progress its history is read again this often. */
 export const DETAIL_REFRESH_MS = 2_000;
-
-const ACTIVE = new Set(['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING']);
 
 export interface FeedInput {
   state?: ProjectState;
@@ -160,7 +159,7 @@ export class PanelFeed {
       const detail = buildTaskDetail(state, taskId, { ...inputs, ...this.reader!.sources() });
       message = { type: 'detail', taskId, detail: detail ?? null };
       const task = state.tasks.find((t) => t.id === taskId);
-      if (task && ACTIVE.has(task.state) && !this.disposed)
+      if (task && isStage(task.state) && !this.disposed)
         this.detailTimer = setTimeout(() => this.changed(), DETAIL_REFRESH_MS);
     } catch (error) {
       this.options.log?.(`could not read the history of task ${taskId}: ${(error as Error).message}`);

@@ -11,6 +11,7 @@
  */
 import * as z from 'zod/mini';
 import type { RunState as CoreRunState } from '../model/runStates';
+import { STAGES } from '../model/stages';
 import type { TaskState as CoreTaskState } from '../model/taskStates';
 
 /**
@@ -19,8 +20,8 @@ import type { TaskState as CoreTaskState } from '../model/taskStates';
  */
 export { COST_CAP, COST_WEIGHT } from '../scheduler/priorityScore';
 
-// The state lists are repeated here (importing the core enums would bundle the full zod); the checks below keep them
-// equal.
+// The task and run state lists are repeated here (importing the core enums would bundle the full zod); the checks
+// below keep them equal. The stages come from their one zod-free list.
 export const PANEL_TASK_STATES = [
   'DRAFT',
   'READY',
@@ -37,7 +38,7 @@ export const PANEL_TASK_STATES = [
 ] as const;
 export const PANEL_RUN_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_RESULT'] as const;
 /** The pipeline's columns: the WIP stages, then AWAITING_CI (pull requests waiting for their required checks). */
-export const PANEL_STAGES = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'] as const;
+export const PANEL_STAGES = STAGES;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const taskStatesMatch: Same<(typeof PANEL_TASK_STATES)[number], CoreTaskState> = true;
 const runStatesMatch: Same<(typeof PANEL_RUN_STATES)[number], CoreRunState> = true;

@@ -1,5 +1,5 @@
 import type { Task } from '../model/task';
-import { ACTIVE_TASK_STATES } from '../model/taskStates';
+import { isStage } from '../model/stages';
 import { COST_CAP, COST_WEIGHT, URGENT_BONUS, UNBLOCK_CAP, UNBLOCK_WEIGHT } from '../scheduler/priorityScore';
 import type { ProjectState } from '../store/projectState';
 export { laneCosts } from '../scheduler/laneCosts';
@@ -80,7 +80,7 @@ function waitOf(
 function heldFiles(tasks: readonly Task[]): Map<string, string> {
   const held = new Map<string, string>();
   for (const t of tasks) {
-    if (!ACTIVE_TASK_STATES.includes(t.state)) continue;
+    if (!isStage(t.state)) continue;
     for (const f of t.spec.files) if (!held.has(f)) held.set(f, t.id);
   }
   return held;

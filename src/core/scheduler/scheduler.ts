@@ -1,4 +1,5 @@
-import { ACTIVE_TASK_STATES, type TaskState } from '../model/taskStates';
+import { STAGES, isStage } from '../model/stages';
+import type { TaskState } from '../model/taskStates';
 import type { WipLimits } from '../store/orchestratorSettings';
 import { DagIndex } from './dagIndex';
 import { FileOwnership } from './fileOwnership';
@@ -40,7 +41,7 @@ export interface PickResult {
   parked: { id: string; file: string; heldBy: string }[];
 }
 
-const ACTIVE: ReadonlySet<TaskState> = new Set(ACTIVE_TASK_STATES);
+const ACTIVE: ReadonlySet<TaskState> = new Set<TaskState>(STAGES);
 
 /**
  * The ready set and dispatch order, maintained incrementally: a task enters
@@ -126,7 +127,7 @@ export class Scheduler {
     const node = this.ready.nodes.get(task.id);
     if (!node) return;
     const state = this.dag.get(task.id)!.state;
-    if (node.task.lane !== task.lane && ACTIVE_TASK_STATES.includes(state)) {
+    if (node.task.lane !== task.lane && isStage(state)) {
       this.laneActive.set(node.task.lane, this.inFlight(node.task.lane) - 1);
       this.laneActive.set(task.lane, this.inFlight(task.lane) + 1);
     }

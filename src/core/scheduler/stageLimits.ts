@@ -1,4 +1,5 @@
-import { STAGES, isStage, type Stage, type TaskState } from '../model/taskStates';
+import { STAGES, isStage, perStage, type Stage } from '../model/stages';
+import type { TaskState } from '../model/taskStates';
 import type { WipLimits } from '../store/orchestratorSettings';
 
 /** Stages after RUNNING; when one is full, no new run starts (backpressure). */
@@ -11,9 +12,9 @@ export type StartVerdict = { ok: true; free: number } | { ok: false; reason: str
  * may start. Updated by task state events, never by scanning.
  */
 export class StageCounts {
-  readonly counts: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 };
+  readonly counts: Record<Stage, number> = perStage(0);
   /** The most each stage held at once since this object was made. */
-  readonly peak: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 };
+  readonly peak: Record<Stage, number> = perStage(0);
 
   constructor(readonly limits: WipLimits) {}
 
@@ -70,7 +71,7 @@ export function describeUsage(counts: Record<Stage, number>, limits: WipLimits):
 
 /** Stage usage computed from task states (for status views that hold the whole state anyway). */
 export function countStages(states: Iterable<TaskState>): Record<Stage, number> {
-  const counts: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 };
+  const counts: Record<Stage, number> = perStage(0);
   for (const s of states) if (isStage(s)) counts[s] += 1;
   return counts;
 }

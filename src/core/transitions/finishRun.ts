@@ -3,7 +3,7 @@ import type { FailureCode } from '../model/failureCodes';
 import { sumUsage, type Usage } from '../model/laneEvent';
 import type { Run } from '../model/run';
 import { assertRunTransition, type RunState } from '../model/runStates';
-import { ACTIVE_TASK_STATES } from '../model/taskStates';
+import { isStage } from '../model/stages';
 import type { ProjectState } from '../store/projectState';
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import { updateBreaker } from './breakerUpdate';
@@ -89,7 +89,7 @@ export function finishRun(
     // Canceled by the user: recorded as a cancel, not as a failure of some unknown kind.
     if (!end.ok && task.state === 'CANCELED') run.failureCode = 'canceled';
     const sameGeneration = task.generation === run.generation && task.state !== 'CANCELED';
-    if (sameGeneration && ACTIVE_TASK_STATES.includes(task.state) && task.lastRunId === run.id) {
+    if (sameGeneration && isStage(task.state) && task.lastRunId === run.id) {
       // The input changed under the run: the task goes back for an attempt on the new input.
       setTaskState(task, 'READY');
       task.attempts = Math.max(0, task.attempts - 1);

@@ -3,7 +3,7 @@ import type { QueueSummary } from '../../core/engine/drain/queueRunner';
 import type { Run } from '../../core/model/run';
 import type { Task } from '../../core/model/task';
 import type { Project } from '../../core/project';
-import { ACTIVE_TASK_STATES } from '../../core/model/taskStates';
+import { isStage } from '../../core/model/stages';
 import { announceRunFinished, runFinishedLine } from './announceRunFinished';
 import { showMessage } from '../views/showMessage';
 import { notificationText } from '../../core/text/notificationText';
@@ -114,7 +114,7 @@ async function reportSummary(project: Project, summary: QueueSummary, stopped: b
     // Nothing was ready: say where the tasks at work are, by their runs' owners (this window or another process).
     // The unfinished tasks only: no finished one is needed to count them.
     const state = (await project.recentState(0).catch(() => undefined))?.state;
-    const active = state?.tasks.filter((t) => ACTIVE_TASK_STATES.includes(t.state)) ?? [];
+    const active = state?.tasks.filter((t) => isStage(t.state)) ?? [];
     const here = active.filter((t) => state?.runs.find((r) => r.id === t.lastRunId)?.owner === project.owner).length;
     const elsewhere = active.length - here;
     const places = [

@@ -1,6 +1,6 @@
 import type { Run } from '../../model/run';
 import type { Task } from '../../model/task';
-import { ACTIVE_TASK_STATES } from '../../model/taskStates';
+import { STAGES } from '../../model/stages';
 
 /** A READY task that cannot start because a task in progress targets one of its files. */
 export interface FileWait {
@@ -12,7 +12,7 @@ export interface FileWait {
   here: boolean;
 }
 
-const ACTIVE = new Set(ACTIVE_TASK_STATES);
+const ACTIVE = new Set<string>(STAGES);
 
 /**
  * Which READY tasks wait for a file held by a task in progress, and by which task, computed from the records (the

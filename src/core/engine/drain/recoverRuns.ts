@@ -4,7 +4,7 @@ import { type Lease, leaseIsFree } from '../../lease/leaseFile';
 import { killRecordedGroups } from '../../process/killRecordedGroups';
 import type { Run } from '../../model/run';
 import type { Task } from '../../model/task';
-import { ACTIVE_TASK_STATES } from '../../model/taskStates';
+import { isStage } from '../../model/stages';
 import { captureChange } from '../../workspace/worktrees';
 import type { RecordFn } from '../recordFn';
 import { salvageChange } from '../run/salvageChange';
@@ -78,7 +78,7 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
           if (landed.has(run.id)) recordIntegration(task, run, intent.branch, intent.to, intent.at);
         }
         const superseded = staleBecause(task, run) !== undefined;
-        if (!superseded && !ACTIVE_TASK_STATES.includes(task.state) && task.state !== 'CHANGES_REQUESTED') continue;
+        if (!superseded && !isStage(task.state) && task.state !== 'CHANGES_REQUESTED') continue;
         if (!superseded && task.integration?.runId === run.id) {
           const message = finishRun(
             state,
@@ -104,7 +104,7 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
         }
         if (
           !superseded &&
-          ACTIVE_TASK_STATES.includes(task.state) &&
+          isStage(task.state) &&
           lane?.manifest.capabilities.resume === 'call' &&
           existsSync(run.worktree)
         ) {

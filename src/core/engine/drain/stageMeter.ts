@@ -1,9 +1,9 @@
-import { STAGES, type Stage } from '../../model/taskStates';
+import { STAGES, type Stage, perStage } from '../../model/stages';
 
 /** How many of this drain's runs are in each stage, and the most there were at once. */
 export class StageMeter {
   private readonly at = new Map<string, Stage>();
-  readonly peak: Record<Stage, number> = { RUNNING: 0, VERIFYING: 0, REVIEWING: 0, INTEGRATING: 0, AWAITING_CI: 0 };
+  readonly peak: Record<Stage, number> = perStage(0);
 
   enter(taskId: string, stage: Stage): void {
     if (!this.at.has(taskId) && stage !== 'RUNNING') return;

@@ -6,7 +6,7 @@ import { addResumeCounts } from '../../journal/resumeCounts';
 import { Redactor } from '../../secrets/redactor';
 import type { Run } from '../../model/run';
 import type { Task } from '../../model/task';
-import { ACTIVE_TASK_STATES } from '../../model/taskStates';
+import { isStage } from '../../model/stages';
 import { finishRun, type RunEnd } from '../../transitions/finishRun';
 import type { RecordFn } from '../recordFn';
 import { staleBecause } from '../../transitions/inputHash';
@@ -226,7 +226,7 @@ async function recordInternalError(ctx: RunContext, run: Run, error: unknown, re
           endedAt: new Date().toISOString(),
         });
       const task = state.tasks.find((t) => t.id === run.taskId);
-      if (task && [...ACTIVE_TASK_STATES, 'CHANGES_REQUESTED'].includes(task.state)) {
+      if (task && (isStage(task.state) || task.state === 'CHANGES_REQUESTED')) {
         setTaskState(task, 'FAILED');
         task.failureReason = reason;
       }

@@ -1,6 +1,7 @@
 import { formatGuardEvent, guardRunDiff } from '../../guards';
 import type { Run } from '../../model/run';
-import type { Stage, TaskState } from '../../model/taskStates';
+import { STAGES, type Stage } from '../../model/stages';
+import type { TaskState } from '../../model/taskStates';
 import type { Task } from '../../model/task';
 import type { Redactor } from '../../secrets/redactor';
 import type { CapturedChange } from '../../workspace/worktrees';
@@ -31,8 +32,6 @@ export interface StagesInput {
   /** The change's patch before redaction (what the guards read); undefined: they diff the change themselves. */
   patch?: string;
 }
-
-const ORDER: readonly TaskState[] = ['RUNNING', 'VERIFYING', 'REVIEWING', 'INTEGRATING', 'AWAITING_CI'];
 
 /**
  * After the lane succeeded: VERIFYING (the acceptance command, then the
@@ -225,5 +224,5 @@ async function keepReview(
 async function alreadyAt(ctx: RunContext, taskId: string, stage: Stage): Promise<boolean> {
   // A task in a stage is unfinished: in the working set.
   const state = (await ctx.store.readWorking()).tasks.find((t) => t.id === taskId)?.state;
-  return state !== undefined && ORDER.indexOf(state) >= ORDER.indexOf(stage);
+  return state !== undefined && (STAGES as readonly TaskState[]).indexOf(state) >= STAGES.indexOf(stage);
 }
