@@ -158,12 +158,8 @@ describe('The daily loop, round two (code-server + chromium)', function () {
     await selectRow(`${first.id} · Write the first note`);
     await titleButton('New Task').click();
     await poll('the task document', async () =>
-      /Untitled|task/i.test(
-        await page
-          .locator('.tab.active')
-          .innerText()
-          .catch(() => ''),
-      ) && (await page.locator('.editor-group-container.active .monaco-editor').count()) > 0
+      /Untitled|task/i.test(await workbench.activeTabText()) &&
+      (await page.locator('.editor-group-container.active .monaco-editor').count()) > 0
         ? true
         : undefined,
     );
@@ -238,16 +234,7 @@ describe('The daily loop, round two (code-server + chromium)', function () {
     assert.doesNotMatch(status, /not open/);
     await themedShots('02-config-typo');
     await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'Open Project Config' }).first().click();
-    await poll('config.json in the editor', async () =>
-      /config\.json/.test(
-        await page
-          .locator('.tab.active')
-          .innerText()
-          .catch(() => ''),
-      )
-        ? true
-        : undefined,
-    );
+    await workbench.waitForActiveTab(/config\.json/, 'config.json in the editor');
   });
 
   it('a failure toast leads with the reason; Show Log opens the run log and Retry is still offered', async function () {

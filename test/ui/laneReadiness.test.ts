@@ -210,16 +210,7 @@ describe('The daily loop in VS Code: readiness, fixes, safe cancel, honest numbe
     await note.locator('.monaco-button', { hasText: 'Open Settings' }).click();
     // The folder's settings.json sets the lane, so Open Settings opens that file with the lane's key selected
     // (the Settings editor only when no file sets it).
-    await poll('settings.json active', async () =>
-      /settings\.json/.test(
-        await page
-          .locator('.tab.active')
-          .innerText()
-          .catch(() => ''),
-      )
-        ? true
-        : undefined,
-    );
+    await workbench.waitForActiveTab(/settings\.json/);
     const selection = page.locator('.statusbar-item[id="status.editor.selection"]');
     assert.match(
       await poll('the lane key selected', async () => {

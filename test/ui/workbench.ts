@@ -169,6 +169,19 @@ export class Workbench {
     return text.replace(/\u00a0/g, ' '); // the editor renders spaces as no-break spaces
   }
 
+  /** The label of the active editor tab ('' when there is none). */
+  async activeTabText(): Promise<string> {
+    return this.page
+      .locator('.tab.active')
+      .innerText()
+      .catch(() => '');
+  }
+
+  /** Waits until the active editor tab's label matches `name`. */
+  async waitForActiveTab(name: RegExp, what = `the ${name} tab active`): Promise<void> {
+    await poll(what, async () => (name.test(await this.activeTabText()) ? true : undefined));
+  }
+
   /** Expands the side-bar tree row whose text starts with `prefix`, if it is collapsed. */
   async expandRow(prefix: string): Promise<void> {
     // By the row's own label, not its description: a task row's description can name its PR ("… · PR #3 open").
