@@ -1,8 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import { errorMessage } from '../errors';
-import { checkState, failureReason, observeChecks, type CheckState } from './ciChecks';
+import { checkState, failureReason, observeChecks, type CheckState } from '../github/ciChecks';
 import { classify, type Classification } from '../retry/classifyError';
-import { PullRequest, RequiredStatusChecks, parseGitHub } from './githubSchemas';
+import { PullRequest, RequiredStatusChecks, parseGitHub } from '../github/githubSchemas';
 import { defaultSleep } from '../retry/retryPolicy';
 import type { GuardOutcome } from './runGuard';
 

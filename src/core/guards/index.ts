@@ -17,7 +17,7 @@ export { findConflictMarkers, conflictMarkerKind, CONFLICT_MARKER } from './conf
 export { scanSecrets, secretEvidence, type SecretFinding } from './secretScan';
 export { loadMergePolicy, refPatternMatches, ruleForRef, MergePolicy, type MergePolicyRule } from './mergePolicy';
 export { waitForRequiredChecks, ciGateVerdict, type CiGateOptions, type CiGateResult } from './ciGate';
-export { mergePullRequest, type MergeOptions, type MergeOutcome } from './mergePullRequest';
+export { mergePullRequest, type MergeOptions, type MergeOutcome } from '../github/mergePullRequest';
 export {
   GuardEvent,
   appendGuardEvent,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Octokit } from '@octokit/rest';
 import { ciGateVerdict, waitForRequiredChecks } from '../../../src/core/guards/ciGate';
-import { mergePullRequest } from '../../../src/core/guards/mergePullRequest';
+import { mergePullRequest } from '../../../src/core/github/mergePullRequest';
 import { RetryPolicy, decideRetry } from '../../../src/core/retry/retryPolicy';
 import { checkRun, startFakeGitHub, type FakeGitHub, type Route } from '../../fixtures/fakeGitHub';
 

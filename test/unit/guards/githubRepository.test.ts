@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { repositoryFromRemoteUrl } from '../../../src/core/guards/githubRepository';
+import { repositoryFromRemoteUrl } from '../../../src/core/github/githubRepository';
 
 describe('the GitHub repository a remote URL names', () => {
   it('reads https, ssh and scp-like URLs, with or without .git', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Octokit } from '@octokit/rest';
-import { readRequiredChecks } from '../../../src/core/guards/requiredChecks';
+import { readRequiredChecks } from '../../../src/core/github/requiredChecks';
 import { type FakeGitHub, startFakeGitHub } from '../../fixtures/fakeGitHub';
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,10 +1,10 @@
 import { errorMessage } from '../../errors';
 import { git } from '../../git/gitExec';
-import { checkState, failureReason, observeChecks, type CheckState } from '../../guards/ciChecks';
-import type { PullRequestDetail } from '../../guards/githubSchemas';
-import { mergePullRequest } from '../../guards/mergePullRequest';
-import { getPullRequest } from '../../guards/pullRequests';
-import { readRequiredChecks, type RequiredChecks } from '../../guards/requiredChecks';
+import { checkState, failureReason, observeChecks, type CheckState } from '../../github/ciChecks';
+import type { PullRequestDetail } from '../../github/githubSchemas';
+import { mergePullRequest } from '../../github/mergePullRequest';
+import { getPullRequest } from '../../github/pullRequests';
+import { readRequiredChecks, type RequiredChecks } from '../../github/requiredChecks';
 import type { FailureCode } from '../../model/failureCodes';
 import type { PullRequestRecord } from '../../model/pullRequestRecord';
 import type { Run } from '../../model/run';

@@ -10,7 +10,7 @@ import { GITHUB_COM, gitCredentialHost, restCredentialHost } from '../../credent
 import { TokenLender } from '../../credentials/tokenLender';
 import { SwitchyardError, errorMessage } from '../../errors';
 import { git } from '../../git/gitExec';
-import { parseRepositoryName, repositoryFromRemoteUrl } from '../../guards/githubRepository';
+import { parseRepositoryName, repositoryFromRemoteUrl } from '../../github/githubRepository';
 import type { ProjectSettings } from '../../store/projectState';
 import type { RunContext } from '../runContext';
 

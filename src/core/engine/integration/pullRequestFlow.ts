@@ -1,8 +1,8 @@
 import { errorMessage, isSwitchyardError } from '../../errors';
 import { git } from '../../git/gitExec';
 import { runPrePushGuard } from '../../guards';
-import { Repository, parseGitHub } from '../../guards/githubSchemas';
-import { createPullRequest, findOpenPullRequest, updatePullRequest } from '../../guards/pullRequests';
+import { Repository, parseGitHub } from '../../github/githubSchemas';
+import { createPullRequest, findOpenPullRequest, updatePullRequest } from '../../github/pullRequests';
 import type { Usage } from '../../model/laneEvent';
 import type { Run } from '../../model/run';
 import type { Task } from '../../model/task';
