@@ -6,7 +6,7 @@ import { buildPanelView } from '../../src/core/panel/buildPanelView';
 import { launchChromium, type Browser } from '../harness/browser';
 import { runAllCleanups } from '../harness/cleanup';
 import { REPO_ROOT } from '../harness/codeServer';
-import { state as emptyState, richProject } from '../helpers/panelFixture';
+import { state as emptyState, richProject, task } from '../helpers/panelFixture';
 import { until } from '../helpers/until';
 import { NOW, hostPost, openPanel, richView, snapshot, takePosted } from './panelPage';
 import { startStandIn, type StandIn } from './standIn';
@@ -89,7 +89,7 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     assert.match(lanes, /command\s*default\s+3\s+4\s+33\.3% \(1 of 3 tasks\)\s+0% \(0 of 1 run\)/);
     assert.match(
       lanes,
-      /anthropic\s+2\s+3\s+0% \(0 of 2 tasks\)\s+no acceptance commands yet\s+1 min 40 s\s+1 min 40 s\s+no completed task\s+1\.50/,
+      /anthropic\s+2\s+3\s+0% \(0 of 2 tasks\)\s+no acceptance commands yet\s+1 min 40 s \(n=1\)\s+1 min 40 s \(n=1\)\s+no completed task\s+1\.50 \(3 runs \/ 2 tasks\)/,
     );
     assert.match(lanes, /Canary anthropic vs command: not-enough-data/);
     assert.equal(await page.locator('#lanes svg[role="img"]').count(), 5);
@@ -336,6 +336,46 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
     await page.screenshot({ path: join(OUT, 'panel-empty-dark.png'), fullPage: true });
   });
 
+  it('says no new run can start when every READY task\'s lane is paused by its breaker (not "No backpressure")', async () => {
+    await openPanel(page, standIn, 'light');
+    const paused = emptyState({
+      tasks: [task({ id: 't1', state: 'READY' }), task({ id: 't2', state: 'READY' })],
+      breakers: {
+        command: {
+          state: 'open',
+          since: new Date(NOW - 10_000).toISOString(),
+          code: 'key-missing',
+          recent: [],
+          successes: 0,
+          opened: 1,
+        },
+        // Closed again by its probe runs: it says so, not "no recent failures".
+        anthropic: {
+          state: 'closed',
+          since: new Date(NOW - 60_000).toISOString(),
+          code: 'provider-rejected',
+          recent: [],
+          successes: 0,
+          opened: 2,
+        },
+      },
+    });
+    await snapshot(page, buildPanelView(paused, '/work/paused', { guards: [] }, NOW));
+    const pipeline = await page.locator('#pipeline').innerText();
+    assert.match(pipeline, /No new run can start: every READY task's lane is paused by its circuit breaker/);
+    assert.match(
+      pipeline,
+      /Lane command is paused by its circuit breaker: 2 READY tasks wait for it \(breaker open since/,
+    );
+    assert.doesNotMatch(pipeline, /No backpressure/);
+    const breakers = await page.locator('#breakers').innerText();
+    assert.match(
+      breakers,
+      /anthropic\s+closed\s+.*closed 1 min 0 s ago after its probe runs succeeded; it last opened for provider-rejected/,
+    );
+    await page.screenshot({ path: join(OUT, 'panel-paused-lane-light.png'), fullPage: true });
+  });
+
   it("shows the latest run's transcript with its tool calls collapsed, and room for the decision markers", async () => {
     const { view, detail } = richView();
     await openPanel(page, standIn, 'dark');
@@ -398,6 +438,38 @@ describe('Queue panel webview (standalone, headless chromium)', function () {
         const ratio = contrast(colour!, colours[0]!);
         assert.ok(ratio >= 4.5, `${name} in the ${theme} theme: contrast ${ratio.toFixed(2)}:1 (${colour})`);
       }
+      // And every other piece of text the panel shows (verdicts, breakers, checks, reasons, notes), on the background
+      // it is drawn on.
+      const texts = await page.evaluate(() => {
+        // No named helpers in here: the test runner's transform would wrap them in a function the page lacks.
+        const out: { text: string; colour: string; background: string }[] = [];
+        for (const el of document.body.querySelectorAll('*')) {
+          const own = [...el.childNodes]
+            .filter((n) => n.nodeType === Node.TEXT_NODE)
+            .map((n) => n.textContent?.trim() ?? '')
+            .join(' ')
+            .trim();
+          const box = (el as HTMLElement).getBoundingClientRect?.();
+          if (!own || !box || box.width === 0 || box.height === 0) continue;
+          if (getComputedStyle(el).visibility === 'hidden' || el.closest('svg')) continue;
+          let background = getComputedStyle(document.body).backgroundColor;
+          for (let at: Element | null = el; at; at = at.parentElement) {
+            const bg = getComputedStyle(at).backgroundColor;
+            if (bg && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg)) {
+              background = bg;
+              break;
+            }
+          }
+          out.push({ text: own.slice(0, 40), colour: getComputedStyle(el).color, background });
+        }
+        return out;
+      });
+      assert.ok(texts.length > 50, `the panel shows its text: ${texts.length} pieces`);
+      const low = texts
+        .map((t) => ({ ...t, ratio: contrast(t.colour, t.background) }))
+        .filter((t) => t.ratio < 4.5)
+        .map((t) => `"${t.text}" ${t.ratio.toFixed(2)}:1 (${t.colour} on ${t.background})`);
+      assert.deepEqual(low, [], `text under 4.5:1 in the ${theme} theme`);
       await page.mouse.move(0, 0);
       await page.screenshot({ path: join(OUT, `panel-${theme}.png`), fullPage: true });
     });

@@ -62,7 +62,9 @@ function detail(b: Breaker, now: number): string {
       ? `a probe may run ${relative(b.probeAfter, now)} (${clock(b.probeAfter, now)})`
       : 'waiting for its cooldown';
   if (b.state === 'probing') return `${b.successes} success(es) in a row; up to ${b.allowance ?? 1} run(s) at once`;
-  return b.recent.length
-    ? `${b.recent.length} recent failure(s): ${b.recent.map((r) => r.code).join(', ')}`
-    : 'no recent failures';
+  if (b.recent.length) return `${b.recent.length} recent failure(s): ${b.recent.map((r) => r.code).join(', ')}`;
+  // Closed again after it opened: say so, rather than "no recent failures" right after the failures that opened it.
+  if (b.opened > 0)
+    return `closed ${relative(b.since, now)} after its probe runs succeeded; it last opened for ${b.code ?? 'failures'}`;
+  return 'no recent failures';
 }

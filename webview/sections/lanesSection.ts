@@ -92,7 +92,9 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
         label: r.lane,
         value: r.wallTimeP50Ms,
         back: r.wallTimeP90Ms,
-        text: `${duration(r.wallTimeP50Ms)} / ${duration(r.wallTimeP90Ms)}`,
+        text: r.wallTimeTasks
+          ? `${duration(r.wallTimeP50Ms)} / ${duration(r.wallTimeP90Ms)} (n=${r.wallTimeTasks})`
+          : 'no sample',
       })),
       { colour: 'c-purple' },
     ),
@@ -106,7 +108,7 @@ export function renderLanes(el: HTMLElement, lanes: Lanes, now = Date.now()): vo
       withRuns.map((r) => ({
         label: r.lane,
         value: r.attemptsPerTask,
-        text: r.attemptsPerTask === null ? 'no data' : r.attemptsPerTask.toFixed(2),
+        text: attemptsText(r),
       })),
       { colour: 'c-yellow' },
     ),
@@ -157,14 +159,25 @@ function row(r: LaneRow): HTMLTableRowElement {
       text: verifyText(r),
       title: 'runs that passed their acceptance command, of the runs that reached one',
     }),
-    h('td', { text: duration(r.wallTimeP50Ms) }),
-    h('td', { text: duration(r.wallTimeP90Ms) }),
+    h('td', { text: withTasks(duration(r.wallTimeP50Ms), r.wallTimeP50Ms, r.wallTimeTasks) }),
+    h('td', { text: withTasks(duration(r.wallTimeP90Ms), r.wallTimeP90Ms, r.wallTimeTasks) }),
     h('td', {
       text: costText(r),
       title: r.costReported
         ? `total ${usd(r.costUsd)} over ${r.costReported} run(s) that reported usage`
         : 'this lane reports no usage',
     }),
-    h('td', { text: r.attemptsPerTask === null ? 'no data' : r.attemptsPerTask.toFixed(2) }),
+    h('td', { text: attemptsText(r) }),
   );
+}
+
+/** A figure over tasks with its sample: "1.2 s (n=5)"; no sample: "no sample". */
+function withTasks(text: string, value: number | null, tasks: number): string {
+  return value === null || !tasks ? 'no sample' : `${text} (n=${tasks})`;
+}
+
+/** Runs per task with both counts: "1.50 (3 runs / 2 tasks)". */
+function attemptsText(r: LaneRow): string {
+  if (r.attemptsPerTask === null) return 'no sample';
+  return `${r.attemptsPerTask.toFixed(2)} (${r.runs} run${r.runs === 1 ? '' : 's'} / ${r.tasks} task${r.tasks === 1 ? '' : 's'})`;
 }

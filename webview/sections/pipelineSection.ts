@@ -57,17 +57,39 @@ export function renderPipeline(el: HTMLElement, pipeline: Pipeline, select: (id:
         ` ${pipeline.blocked.backpressure ? 'Backpressure' : 'No free run slot'}: ` +
           `${pipeline.blocked.reason.replace(/^backpressure: /, '')}`,
       )
-    : h(
-        'p',
-        { class: 'flow ok', role: 'status' },
-        icon('check'),
-        ` No backpressure: ${freeSlots(pipeline)} free RUNNING slot(s); new runs may start.`,
-      );
-  fill(el, h('div', { class: 'stages' }, ...cards), status);
+    : allPaused(pipeline)
+      ? h(
+          'p',
+          { class: 'flow full', role: 'status' },
+          icon('warning'),
+          ` No new run can start: every READY task's lane is paused by its circuit breaker (see below).`,
+        )
+      : h(
+          'p',
+          { class: 'flow ok', role: 'status' },
+          icon('check'),
+          ` No backpressure: ${freeSlots(pipeline)} free RUNNING slot(s); new runs may start` +
+            (pipeline.paused.length ? ' on lanes not paused by their breaker.' : '.'),
+        );
+  const paused = pipeline.paused.map((p) =>
+    h(
+      'p',
+      { class: 'flow paused', 'data-paused-lane': p.lane },
+      icon('debug-pause'),
+      ` Lane ${p.lane} is paused by its circuit breaker: ${p.ready} READY task${p.ready === 1 ? '' : 's'} wait` +
+        `${p.ready === 1 ? 's' : ''} for it (${p.reason}).`,
+    ),
+  );
+  fill(el, h('div', { class: 'stages' }, ...cards), status, ...paused);
   el.onclick = (e) => {
     const id = (e.target as HTMLElement).closest<HTMLElement>('[data-select]')?.dataset.select;
     if (id) select(id);
   };
+}
+
+/** READY tasks wait, and every one of them is on a lane its breaker pauses. */
+function allPaused(p: Pipeline): boolean {
+  return p.ready > 0 && p.paused.reduce((sum, x) => sum + x.ready, 0) >= p.ready;
 }
 
 function freeSlots(p: Pipeline): number {

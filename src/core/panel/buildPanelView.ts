@@ -4,7 +4,7 @@ import type { GuardEvent } from '../guards/guardLog';
 import type { Run } from '../model/run';
 import { STAGES } from '../model/taskStates';
 import { taskPullRequest, type TaskPullRequest } from '../model/taskPullRequest';
-import { halfOpenAllowance } from '../scheduler/circuitBreaker';
+import { breakerAllows, halfOpenAllowance } from '../scheduler/circuitBreaker';
 import { countStages, startVerdict } from '../scheduler/stageLimits';
 import type { ProjectState } from '../store/projectState';
 import { recentGuardRows } from './guardRows';
@@ -58,7 +58,7 @@ export function buildPanelView(state: ProjectState, root: string, sources: Panel
   const tasks = state.tasks.map((task) => panelTask(task, state, runsByTask.get(task.id) ?? [], ready.get(task.id)));
   return {
     header: header(state, root, sources.worktreeUsage, sources.finished),
-    pipeline: pipeline(state),
+    pipeline: pipeline(state, now),
     scheduler: withoutUnreportedBurn(schedulerFromTrace(sources.trace), state),
     breakers: breakers(state),
     lanes: lanesOver(laneRows(state, now), sources.finished),
@@ -169,7 +169,7 @@ function header(
   };
 }
 
-function pipeline(state: ProjectState): Pipeline {
+function pipeline(state: ProjectState, now: number): Pipeline {
   const counts = countStages(state.tasks.map((t) => t.state));
   const limits = state.settings.wip;
   const members = new Map<string, string[]>(STAGES.map((s) => [s, []]));
@@ -184,7 +184,29 @@ function pipeline(state: ProjectState): Pipeline {
   return {
     stages,
     blocked: verdict.ok ? null : { backpressure: verdict.backpressure, reason: verdict.reason },
+    ready: state.tasks.filter((t) => t.state === 'READY').length,
+    paused: pausedLanes(state, now),
   };
+}
+
+/**
+ * The lanes whose breaker keeps their READY tasks from starting now, as the scheduler asks it (breakerAllows with the
+ * lane's runs in flight), with how many READY tasks wait for each.
+ */
+function pausedLanes(state: ProjectState, now: number): Pipeline['paused'] {
+  const waiting = new Map<string, number>();
+  for (const t of state.tasks) {
+    if (t.state !== 'READY') continue;
+    const lane = t.spec.lane ?? state.settings.defaultLane;
+    waiting.set(lane, (waiting.get(lane) ?? 0) + 1);
+  }
+  const paused: Pipeline['paused'] = [];
+  for (const [lane, ready] of [...waiting].sort(([a], [b]) => a.localeCompare(b))) {
+    const inFlight = state.runs.filter((r) => r.lane === lane && r.state === 'RUNNING').length;
+    const verdict = breakerAllows(state.breakers[lane], inFlight, now, state.settings.breaker);
+    if (!verdict.allow) paused.push({ lane, ready, reason: verdict.reason });
+  }
+  return paused;
 }
 
 function breakers(state: ProjectState): Breakers {

@@ -11,7 +11,7 @@ import type { Lanes } from './panelProtocol';
 export function finishedWallTimes(
   state: ProjectState,
   lane: string,
-): { wallTimeP50Ms: number | null; wallTimeP90Ms: number | null } {
+): { wallTimeP50Ms: number | null; wallTimeP90Ms: number | null; wallTimeTasks: number } {
   const byTask = new Map<string, number | null>();
   for (const run of state.runs) {
     if (run.lane !== lane) continue;
@@ -22,7 +22,7 @@ export function finishedWallTimes(
   const times = [...byTask.values()].filter((v): v is number => v !== null).sort((a, b) => a - b);
   const at = (p: number): number | null =>
     times.length ? times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]! : null;
-  return { wallTimeP50Ms: at(0.5), wallTimeP90Ms: at(0.9) };
+  return { wallTimeP50Ms: at(0.5), wallTimeP90Ms: at(0.9), wallTimeTasks: times.length };
 }
 
 /**

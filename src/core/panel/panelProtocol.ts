@@ -144,6 +144,13 @@ export const Pipeline = z.strictObject({
   stages: z.array(z.strictObject({ stage: Stage, count: int, limit: opt(int), tasks: z.array(str) })),
   /** Why no new run would start now: a full downstream stage (backpressure) or a full RUNNING stage. */
   blocked: orNull(z.strictObject({ backpressure: z.boolean(), reason: str })),
+  /** READY tasks (their number), whatever their lane. */
+  ready: int,
+  /**
+   * Lanes whose circuit breaker holds their READY tasks back now (open in its cooldown, or probing with its allowance
+   * in flight): the lane, how many READY tasks wait for it, and the breaker's own reason.
+   */
+  paused: z.array(z.strictObject({ lane: str, ready: int, reason: str })),
 });
 export type Pipeline = z.infer<typeof Pipeline>;
 
@@ -206,6 +213,8 @@ export const LaneRow = z.strictObject({
   verifyPassRate: orNull(num),
   wallTimeP50Ms: orNull(num),
   wallTimeP90Ms: orNull(num),
+  /** The tasks the wall-time percentiles are over (those with no run of the lane still going). */
+  wallTimeTasks: int,
   costUsd: num,
   /** Runs that reported usage; a lane that reports none has no cost figures. */
   costReported: int,
