@@ -171,8 +171,8 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
     assert.equal(s.requests.length, 3);
-    // What 2.1.332 does: it keeps the partial answer and tells the model (a system reminder) to go on from there.
-    assert.equal(s.requests[1]!.body.stream, true);
+    // What 2.1.332 does: it keeps the partial answer and tells the model (a system reminder) to go on from there. It
+    // sends that request streaming or, under load, as its non-streaming fallback (seen once in CI): either is fine.
     assert.match(JSON.stringify(s.requests[1]!.body.messages.at(-1)), /Your response above was cut off mid-stream/);
     assert.match(await project.diff(run.id), /\+second try/);
     assert.equal(run.usage?.inputTokens, 300, 'the cut call is counted too');
