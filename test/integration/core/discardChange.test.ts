@@ -54,7 +54,10 @@ describe('discarding a DONE task’s change (real git)', function () {
     assert.equal(task.discarded?.runId, run.id);
     assert.deepEqual(lines, [`branch ${run.branch} of ${dropped.id} deleted`]);
     assert.ok(!(await branches()).includes(run.branch), 'the run branch is gone');
-    assert.ok((await branches()).some((b) => b.startsWith(`switchyard/${kept.id}/`)), "the other task's stays");
+    assert.ok(
+      (await branches()).some((b) => b.startsWith(`switchyard/${kept.id}/`)),
+      "the other task's stays",
+    );
     assert.ok(!run.worktree || !existsSync(run.worktree), 'no worktree left');
     const stored = (await project.state()).tasks.find((t) => t.id === dropped.id)!;
     assert.deepEqual(stored.discarded, task.discarded, 'recorded');

@@ -70,5 +70,4 @@ describe('the pre-push guard in runs started from VS Code (the extension host pa
     assert.ok(!decisions.some((l) => l.includes('not installed')));
     await project.close();
   });
-
 });
