@@ -5,6 +5,7 @@ import { guardedHandler } from './ui/commands/registerCommands';
 import { createSwitchyardApi } from './ui/createSwitchyardApi';
 import { QueuePanelController } from './ui/panel/queuePanelController';
 import { ProjectHost } from './ui/project/projectHost';
+import { extensionHookCommand } from './ui/project/extensionHookCommand';
 import { ProjectSnapshot } from './ui/project/projectSnapshot';
 import { snapshotStatusSource } from './ui/project/snapshotStatusSource';
 import { SecretStorageSource } from './ui/secrets/secretStorageSource';
@@ -31,7 +32,8 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
   const laneExtensions = new LaneExtensions(context.extension.id, (message) => void showMessage('warning', message));
   const lanesReady = (): Promise<void> => laneExtensions.activate();
   const secrets = new SecretStorageSource(context.secrets);
-  const host = new ProjectHost(registry, secrets, lanesReady);
+  // Runs started here get the pre-push guard the extension ships (the host is not the CLI's dist/cli.js).
+  const host = new ProjectHost(registry, secrets, lanesReady, extensionHookCommand(context.extensionPath));
   const snapshot = new ProjectSnapshot(host);
   const panels = new QueuePanelController(context.extensionUri, snapshot, false);
   const archived = new ArchivedTasks(context.workspaceState);

@@ -49,7 +49,7 @@ export function formatStatus(state: ProjectState): string {
       ['TASK', 'STATE', 'LANE', 'ATTEMPTS', 'TITLE'],
       state.tasks.map((t) => [
         t.id,
-        t.merged ? `${t.state}, merged` : t.state,
+        t.merged ? `${t.state}, merged` : t.discarded ? `${t.state}, discarded` : t.state,
         laneOf(t, state),
         // The number its runs carry: attempts before a retry included.
         String((t.attemptsBefore ?? 0) + t.attempts),
@@ -67,6 +67,7 @@ export function formatStatus(state: ProjectState): string {
       lines.push(
         `  merged into ${task.merged.branch} as ${task.merged.commit.slice(0, 12)} (${task.merged.runId}, ${task.merged.at})`,
       );
+    if (task.discarded) lines.push(`  change discarded (${task.discarded.runId}, ${task.discarded.at})`);
     const pr = latestPullRequest(state, task.id);
     if (pr) lines.push(...pullRequestLines(pr).map((l) => `  ${l}`));
     for (const run of runs) lines.push(`  ${runLine(run)}`);

@@ -62,7 +62,7 @@ import { fileAtCommit } from './git/changedFiles';
 import { type RunChanges, runChanges } from './workspace/runChanges';
 import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
 import { taskCommitMessage } from './workspace/taskCommit';
-import { pruneTaskBranches } from './engine/drain/branchRetention';
+import { deleteTaskBranches, pruneTaskBranches } from './engine/drain/branchRetention';
 import type { Run } from './model/run';
 import { ReadinessCache } from './lanes/laneReadiness';
 import type { LaneReadiness } from './lanes/lanePlugin';
@@ -500,6 +500,12 @@ export class Project {
         `task ${task.id} is ${task.state}: only a DONE task's change is merged (\`switchyard checkout ${task.id}\` checks out its last run to look at it)`,
       );
     }
+    if (task.discarded) {
+      throw new SwitchyardError(
+        'invalid-input',
+        `task ${task.id}'s change was discarded (${task.discarded.at}): it is not merged; Retry Task runs the task again`,
+      );
+    }
     const outcome = await mergeIntoCurrentBranch(this.root, {
       base: run.baseCommit,
       head: run.headCommit,
@@ -515,6 +521,43 @@ export class Project {
       this.changed();
     }
     return outcome;
+  }
+
+  /**
+   * Discards a DONE task's change (by task or run id) after review: the task is marked discarded (it stays DONE, and
+   * Merge refuses it), then its run branches are deleted with their worktrees. A change already merged by a person, or
+   * one a pull request took into its base, is refused: it has landed. A commit the change already has on the
+   * integration branch stays there (that branch is never merged whole). Returns the task and one line per branch.
+   */
+  async discardChange(id: string): Promise<{ task: Task; lines: string[] }> {
+    const { task, run } = await this.changeOf(id);
+    if (task.state !== 'DONE') {
+      throw new SwitchyardError(
+        'invalid-input',
+        `task ${task.id} is ${task.state}: only a DONE task's change is discarded (Cancel Task stops one in progress)`,
+      );
+    }
+    const landed = task.merged
+      ? `it was merged into ${task.merged.branch} (${task.merged.commit.slice(0, 12)}): revert that commit instead`
+      : task.integration?.pullRequest
+        ? `its pull request #${task.integration.pullRequest.number} was merged into ${task.integration.branch}`
+        : undefined;
+    if (landed) throw new SwitchyardError('invalid-input', `task ${task.id}'s change is not discarded: ${landed}`);
+    const discarded = task.discarded ?? { runId: run.id, at: new Date().toISOString() };
+    const stored = await this.store.update((state) => {
+      const t = state.tasks.find((x) => x.id === task.id);
+      if (!t) throw new SwitchyardError('invalid-input', `unknown task "${task.id}"`);
+      t.discarded = discarded;
+      return t;
+    });
+    this.ctx.trace.append({
+      type: 'decision',
+      kind: 'discard',
+      task: task.id,
+      message: `task ${task.id}'s change (run ${discarded.runId}) discarded by the user: its run branches are deleted`,
+    });
+    this.changed();
+    return { task: stored, lines: await deleteTaskBranches(this.root, task.id) };
   }
 
   /** Checks out the branch of a run (a task's last run, by task or run id); refuses on uncommitted changes. */

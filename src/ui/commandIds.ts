@@ -27,6 +27,7 @@ export const COMMANDS = {
   setGitHubToken: 'switchyard.setGitHubToken',
   openChanges: 'switchyard.openChanges',
   mergeIntoCurrentBranch: 'switchyard.mergeIntoCurrentBranch',
+  discardChange: 'switchyard.discardChange',
   checkOutBranch: 'switchyard.checkOutBranch',
   showRunLog: 'switchyard.showRunLog',
   submitTaskDocument: 'switchyard.submitTaskDocument',

@@ -141,6 +141,11 @@ describe('Switchyard UI (code-server + chromium)', function () {
       throw new Error(`${error.message}\nthe task document then read: ${await workbench.activeEditorText()}`);
     });
     await workbench.quickPickRow('Command').click();
+    // Target files are optional (none ticked: the palette was the last place, not a file); then Submit only queues.
+    await workbench.waitForPrompt('Target files of');
+    await page.keyboard.press('Enter');
+    await workbench.waitForPrompt('Submit "');
+    await workbench.quickPickRow('Submit').click();
 
     const ready = await poll('the new task under READY in the Tasks tree', async () => {
       const rows = await workbench.tasksUnder('READY');

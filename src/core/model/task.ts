@@ -90,6 +90,11 @@ export const Task = z
       .optional(),
     /** Where a person merged the task's change (`switchyard merge`, Merge into Current Branch): one commit. */
     merged: z.object({ branch: z.string(), commit: z.string(), runId: z.string(), at: z.string() }).strict().optional(),
+    /**
+     * A person looked at the DONE task's change and discarded it (Discard Change): not to be merged; its run branches
+     * were deleted.
+     */
+    discarded: z.object({ runId: z.string(), at: z.string() }).strict().optional(),
   })
   .strict();
 export type Task = z.infer<typeof Task>;

@@ -23,6 +23,7 @@ import { showRunDiff } from './showRunDiff';
 import { tasksTreeRows } from './tasksTreeRows';
 import { checkOutBranch } from './checkOutBranch';
 import { mergeIntoCurrentBranch } from './mergeIntoCurrentBranch';
+import { discardChange } from './discardChange';
 import { openChanges } from './openChanges';
 import { showRunLog } from './showRunLog';
 import { submitTaskDocument } from './submitTaskDocument';
@@ -60,6 +61,7 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.setGitHubToken, handler: (value) => setGitHubToken(deps, value) },
     { id: COMMANDS.openChanges, handler: (item) => openChanges(deps, item), row: 'row' },
     { id: COMMANDS.mergeIntoCurrentBranch, handler: (item) => mergeIntoCurrentBranch(deps, item), row: 'row' },
+    { id: COMMANDS.discardChange, handler: (item) => discardChange(deps, item), row: 'row' },
     { id: COMMANDS.checkOutBranch, handler: (item) => checkOutBranch(deps, item), row: 'row' },
     { id: COMMANDS.showRunLog, handler: (run) => showRunLog(deps, run), row: 'row' },
     { id: COMMANDS.submitTaskDocument, handler: () => submitTaskDocument(deps) },

@@ -29,7 +29,7 @@ export function laneSettingsFromConfig(
   return parsed.data[laneId];
 }
 
-/** `switchyard.runOnSend`: whether Send to Lane starts the task at once. */
+/** `switchyard.runOnSend`: whether Send to Lane starts the task at once (and Submit & Run comes first). */
 export function runOnSend(scope?: vscode.ConfigurationScope): boolean {
   return section(scope).get<boolean>(SETTINGS.runOnSend, true) !== false;
 }

@@ -20,22 +20,41 @@ export async function announceRunFinished(project: Project, run: Run): Promise<s
     const merged = run.integration ? `, merged into ${run.integration.branch}` : '';
     const where = `its change is on ${run.branch}${merged}`;
     const message = `Switchyard: ${name} is DONE (run ${run.id} on ${run.lane}): ${where}.`;
-    void showMessage('info', message, ...Object.keys(DONE_ACTIONS)).then((picked) => {
-      const command = picked && DONE_ACTIONS[picked];
-      if (command) void vscode.commands.executeCommand(command, run.id).then(undefined, () => undefined);
-    });
+    offerDoneActions(message, run.id, DONE_ACTIONS.first);
     return message;
   }
   if (run.state === 'FAILED' && task.state === 'FAILED') return (await announceFailure(project, task, run)).message;
   return undefined;
 }
 
-/** What a DONE notification offers, each the command of that name with the run. */
-const DONE_ACTIONS: Record<string, string> = {
+/**
+ * What a DONE notification offers, two buttons at a time (a toast cuts off a third): Open Changes and Merge; once the
+ * changes are open (their diff editor's title has Merge and Discard too), the notification comes back with Merge and
+ * Discard, so looking is not the end of it. Check Out Branch is in the diff editor's title menu and the row's.
+ */
+export const DONE_ACTIONS = {
+  first: ['Open Changes', 'Merge'],
+  afterOpen: ['Merge', 'Discard'],
+} as const;
+
+const DONE_COMMANDS: Record<string, string> = {
   'Open Changes': COMMANDS.openChanges,
-  'Merge into Current Branch': COMMANDS.mergeIntoCurrentBranch,
-  'Check Out Branch': COMMANDS.checkOutBranch,
+  Merge: COMMANDS.mergeIntoCurrentBranch,
+  Discard: COMMANDS.discardChange,
 };
+
+function offerDoneActions(message: string, runId: string, actions: readonly string[]): void {
+  void showMessage('info', message, ...actions).then(async (picked) => {
+    const command = picked && DONE_COMMANDS[picked];
+    if (!command) return;
+    // Discard asks first unless handed a bare id (a program's call): the run goes as `{runId}`, a person's pick.
+    await vscode.commands.executeCommand(command, picked === 'Discard' ? { runId } : runId).then(
+      () => undefined,
+      () => undefined,
+    );
+    if (picked === 'Open Changes') offerDoneActions(message, runId, DONE_ACTIONS.afterOpen);
+  });
+}
 
 /** The progress line for a finished run. */
 export function runFinishedLine(run: Run): string {

@@ -49,6 +49,8 @@ export class ProjectHost implements vscode.Disposable {
     private readonly secrets?: SecretStorageSource,
     /** Resolves once the lanes of other extensions are registered (they may own the runs a resume continues). */
     private readonly lanesReady: () => Promise<void> = () => Promise.resolve(),
+    /** What the pre-push hook in a run's worktree runs (extensionHookCommand); undefined: the core's default. */
+    private readonly hookCommand?: string,
   ) {
     this.subscriptions = [
       this.changed,
@@ -100,6 +102,7 @@ export class ProjectHost implements vscode.Disposable {
         backend: backendFromSettings(folder, this.secrets?.postgres),
         // Workspace trust: untrusted, the committed config may not make Switchyard run a command.
         trusted: () => vscode.workspace.isTrusted,
+        ...(this.hookCommand !== undefined ? { hookCommand: this.hookCommand } : {}),
       });
     } catch (error) {
       this.report(error, generation);

@@ -10,7 +10,8 @@ export const TASK_DOCUMENT_CONTEXT = 'switchyard.taskDocument';
  * with the active editor, and forgets a document once it is closed.
  */
 export class TaskDocuments implements vscode.Disposable {
-  private readonly open = new Set<string>();
+  /** Each open task document, with the file of the editor New Task was started from (its target file by default). */
+  private readonly open = new Map<string, vscode.Uri | undefined>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
@@ -23,11 +24,14 @@ export class TaskDocuments implements vscode.Disposable {
     ];
   }
 
-  /** Opens a new task document in the editor, the cursor on its (empty) title line, the hint below. */
-  async create(): Promise<vscode.TextDocument> {
+  /**
+   * Opens a new task document in the editor, the cursor on its (empty) title line, the hint below; `origin` is the
+   * file the user was in (Submit Task offers it as the target file).
+   */
+  async create(origin?: vscode.Uri): Promise<vscode.TextDocument> {
     const content = `\n\n${TASK_DOCUMENT_HINT}\n`;
     const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    this.open.add(document.uri.toString());
+    this.open.set(document.uri.toString(), origin);
     await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(0, 0, 0, 0) });
     this.updateContext();
     return document;
@@ -35,6 +39,11 @@ export class TaskDocuments implements vscode.Disposable {
 
   has(document: vscode.TextDocument): boolean {
     return this.open.has(document.uri.toString());
+  }
+
+  /** The file the user was in when New Task opened `document`. */
+  origin(document: vscode.TextDocument): vscode.Uri | undefined {
+    return this.open.get(document.uri.toString());
   }
 
   forget(document: vscode.TextDocument): void {

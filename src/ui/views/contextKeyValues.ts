@@ -9,18 +9,33 @@ export const CONTEXT_KEYS = {
   hasSalvage: 'switchyard.hasSalvage',
   hasDoneTask: 'switchyard.hasDoneTask',
   hasRun: 'switchyard.hasRun',
+  /**
+   * The runs whose change a person may still take or drop: each DONE task's change that is neither merged, discarded
+   * nor landed by a pull request. The diff editor of one of them (`switchyard-changes:/<run>`) shows Merge and Discard.
+   */
+  reviewableRuns: 'switchyard.reviewableRuns',
   /** The folder is not inside a git repository: the welcome view offers Initialize Repository. */
   notGitRepo: 'switchyard.notGitRepo',
 } as const;
 
 /** What each context key is for a state (undefined when unread) and the error it could not be read with. */
-export function contextValues(state: ProjectState | undefined, error: unknown): Record<string, boolean> {
+export function contextValues(state: ProjectState | undefined, error: unknown): Record<string, boolean | string[]> {
   return {
     [CONTEXT_KEYS.canaryActive]: state?.routing.canary !== undefined,
     [CONTEXT_KEYS.hasSalvage]: state?.runs.some((r) => r.salvage) ?? false,
     [CONTEXT_KEYS.hasDoneTask]: state?.tasks.some((t) => t.state === 'DONE') ?? false,
     [CONTEXT_KEYS.hasRun]: (state?.runs.length ?? 0) > 0,
+    [CONTEXT_KEYS.reviewableRuns]: state ? reviewableRuns(state) : [],
     [CONTEXT_KEYS.notGitRepo]: isSwitchyardError(error, 'not-a-git-repo'),
     [PULL_REQUEST_KEYS.hasPullRequest]: state?.tasks.some((t) => taskPullRequest(t, state.runs) !== undefined) ?? false,
   };
+}
+
+/** The run standing for each DONE task's change that is still to be merged or discarded (see reviewableRuns above). */
+export function reviewableRuns(state: ProjectState): string[] {
+  return state.tasks.flatMap((t) => {
+    const runId = t.integration?.runId ?? t.lastRunId;
+    const open = t.state === 'DONE' && !t.merged && !t.discarded && !t.integration?.pullRequest;
+    return open && runId ? [runId] : [];
+  });
 }

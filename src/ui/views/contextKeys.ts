@@ -6,7 +6,7 @@ export { CONTEXT_KEYS } from './contextKeyValues';
 
 /** Keeps the context keys in step with the project snapshot (set only when a value changed). */
 export class ContextKeys implements vscode.Disposable {
-  private readonly values = new Map<string, boolean>();
+  private readonly values = new Map<string, string>();
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly snapshot: ProjectSnapshot) {
@@ -16,8 +16,9 @@ export class ContextKeys implements vscode.Disposable {
 
   private update(): void {
     for (const [key, value] of Object.entries(contextValues(this.snapshot.state, this.snapshot.error))) {
-      if (this.values.get(key) === value) continue;
-      this.values.set(key, value);
+      const seen = JSON.stringify(value);
+      if (this.values.get(key) === seen) continue;
+      this.values.set(key, seen);
       void vscode.commands.executeCommand('setContext', key, value);
     }
   }

@@ -46,7 +46,8 @@ const RUN_ICONS: Record<RunState, string> = {
  * Labels: state `READY`; task `t1 · title`; run `t1.2`. Titles, specs and
  * failure reasons are untrusted: labels and descriptions are plain one-line
  * text (plainLine) and tooltips plain strings (plainText), never Markdown.
- * contextValues: `state.X`, `task.X` (`task.X.pr` for an AWAITING_CI or DONE task with a pull request), `run.X`
+ * contextValues: `state.X`, `task.X` (`task.X.pr` for an AWAITING_CI or DONE task with a pull request,
+ * `task.DONE.discarded` for a discarded change), `run.X`
  * (`run.X.salvage` when the run's partial work was salvaged), `pullRequest.<open|merged|closed>` for a task's PR
  * row and `check.<state>` for its required checks. */
 export function toTreeItem(node: TaskTreeNode): vscode.TreeItem {
@@ -134,8 +135,12 @@ function taskItem(node: TaskNode): vscode.TreeItem {
   item.id = `task:${task.id}`;
   const cost = totalCostUsd(node.runs);
   const pr = pullRequest ? ` · PR #${pullRequest.number} ${pullRequest.state}` : '';
-  item.description = plainLine(`${node.lane} · ${task.state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}${pr}`);
-  item.contextValue = taskContextValue(task.state, pullRequest !== undefined);
+  const state = task.discarded ? `${task.state} (change discarded)` : task.state;
+  item.description = plainLine(`${node.lane} · ${state}${cost > 0 ? ` · ${formatUsd(cost)}` : ''}${pr}`);
+  // A discarded change has nothing left to open, merge or check out: `task.DONE.discarded` matches no such menu.
+  item.contextValue = task.discarded
+    ? `task.${task.state}.discarded`
+    : taskContextValue(task.state, pullRequest !== undefined);
   item.iconPath = new vscode.ThemeIcon(TASK_ICONS[task.state]);
   const lines = [
     `${task.id} · ${task.spec.title}`,

@@ -59,10 +59,7 @@ export async function pruneTaskBranches(ctx: RunContext, keepDays: number, now =
     const landed = task && landedAt(task);
     if (!task || landed === undefined || now - landed < keepDays * DAY_MS) continue;
     for (const branch of branches) {
-      const worktree = worktrees.get(branch);
-      const deleted = await (worktree ? removeWorktree(ctx.root, worktree) : Promise.resolve())
-        .then(() => git(ctx.root, ['branch', '--quiet', '-D', branch]))
-        .catch((e: unknown) => e);
+      const deleted = await deleteBranch(ctx.root, branch, worktrees.get(branch));
       lines.push(
         deleted instanceof Error
           ? `branch ${branch} of ${id} not deleted (the next prune tries again): ${firstLine(gitSaid(deleted))}`
@@ -73,6 +70,39 @@ export async function pruneTaskBranches(ctx: RunContext, keepDays: number, now =
       lines.push(await deleteRemoteBranch(ctx, settings, pullRequestBranch(id)));
   }
   return lines;
+}
+
+/**
+ * Deletes the local branches of one task (`switchyard/<task>/<n>`, `switchyard/salvage/<task>.<n>`) now, with the
+ * worktrees on them: a discarded change. Returns one line per deletion or failure (a branch checked out in the
+ * repository stays, and its line says why).
+ */
+export async function deleteTaskBranches(root: string, taskId: string): Promise<string[]> {
+  const refs = await git(root, ['for-each-ref', '--format=%(refname)', 'refs/heads/switchyard/']);
+  const branches = refs.stdout
+    .split('\n')
+    .map((ref) => ref.replace(/^refs\/heads\//, ''))
+    .filter((branch) => branch && taskOfBranch(branch) === taskId);
+  if (!branches.length) return [];
+  const worktrees = new Map((await listWorktrees(root)).map((w) => [w.branch, w.path]));
+  const lines: string[] = [];
+  for (const branch of branches) {
+    const deleted = await deleteBranch(root, branch, worktrees.get(branch));
+    lines.push(
+      deleted instanceof Error
+        ? `branch ${branch} of ${taskId} not deleted: ${firstLine(gitSaid(deleted))}`
+        : `branch ${branch} of ${taskId} deleted`,
+    );
+  }
+  return lines;
+}
+
+/** Removes the worktree on `branch` (if any), then the branch; the error, if either failed. */
+function deleteBranch(root: string, branch: string, worktree: string | undefined): Promise<unknown> {
+  return (worktree ? removeWorktree(root, worktree) : Promise.resolve())
+    .then(() => git(root, ['branch', '--quiet', '-D', branch]))
+    .then(() => undefined)
+    .catch((e: unknown) => e);
 }
 
 async function deleteRemoteBranch(
