@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -62,6 +62,27 @@ describe('Switchyard in a real extension host', function () {
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((id) => !registered.has(id));
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+
+  it("hides run worktrees and run files from the Explorer, search and the file watcher; VS Code's own excludes stay", async function () {
+    const files = vscode.workspace.getConfiguration('files');
+    const exclude = files.get<Record<string, boolean>>('exclude') ?? {};
+    for (const glob of ['**/.switchyard/worktrees', '**/.switchyard/runs', '**/.switchyard/setup-cache'])
+      assert.equal(exclude[glob], true, `files.exclude hides ${glob}`);
+    assert.equal(exclude['**/.git'], true, "VS Code's default excludes are merged, not replaced");
+    const watcher = files.get<Record<string, boolean>>('watcherExclude') ?? {};
+    assert.equal(watcher['**/.switchyard/worktrees/**'], true, 'no file watcher over the run worktrees');
+    // What the Explorer and Quick Open list: a file in a run worktree is not among them, the project config is.
+    const inWorktree = join(root, '.switchyard', 'worktrees', 't0.1', 'copy-of-hello.txt');
+    mkdirSync(join(root, '.switchyard', 'worktrees', 't0.1'), { recursive: true });
+    writeFileSync(inWorktree, 'a run worktree file\n');
+    try {
+      const found = (await vscode.workspace.findFiles('**/*.txt')).map((u) => u.fsPath);
+      assert.ok(found.includes(join(root, 'src', 'hello.txt')), found.join(', '));
+      assert.ok(!found.includes(inWorktree), `a worktree file is hidden: ${found.join(', ')}`);
+    } finally {
+      rmSync(join(root, '.switchyard', 'worktrees', 't0.1'), { recursive: true, force: true });
+    }
   });
 
   let created: Task;
