@@ -77,6 +77,20 @@ module.exports = {
       },
     },
     {
+      name: 'engine-folders-one-way',
+      comment: 'Inside the engine: drain/ uses run/, run/ uses integration/, and the shared root files (the run context, plan and stage gate) use none of them; never the other way.',
+      severity: 'error',
+      from: { path: '^src/core/engine/(run|integration|commands)/|^src/core/engine/[^/]+$' },
+      to: { path: '^src/core/engine/drain/' },
+    },
+    {
+      name: 'engine-run-above-integration',
+      comment: 'integration/ and the engine root files do not import run/ (run/ uses them).',
+      severity: 'error',
+      from: { path: '^src/core/engine/(integration|commands)/|^src/core/engine/[^/]+$' },
+      to: { path: '^src/core/engine/run/' },
+    },
+    {
       name: 'processes-through-supervisor',
       comment: 'Only src/core/process (the supervisor, for commands and lanes) and src/core/git (the git runner) start processes: nothing else imports child_process or execa.',
       severity: 'error',

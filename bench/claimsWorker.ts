@@ -38,7 +38,7 @@ import { finishRun } from '../src/core/transitions/finishRun';
 import type { RunContext } from '../src/core/engine/runContext';
 import { makeOwnerId } from '../src/core/lease/ownerId';
 import { SchedulerMirror } from '../src/core/engine/drain/schedulerMirror';
-import { StageGate } from '../src/core/engine/drain/stageGate';
+import { StageGate } from '../src/core/engine/stageGate';
 import { findTask, setTaskState } from '../src/core/engine/commands/taskCommands';
 import { TraceLog } from '../src/core/store/traceLog';
 import { envSecretSource } from '../src/core/secrets/secretSource';

@@ -52,7 +52,7 @@ import { makeOwnerId } from './lease/ownerId';
 import { runQueue, type QueueOptions, type QueueSummary } from './engine/drain/queueRunner';
 import { addTasks, approveTask, cancelTask, retryTask, setTaskLane } from './engine/commands/taskCommands';
 import { diffPath, eventsPath, readRunLog, type RunLogLine } from './store/runFiles';
-import { StageGate } from './engine/drain/stageGate';
+import { StageGate } from './engine/stageGate';
 import { TraceLog, readTrace, type TraceLine } from './store/traceLog';
 import { BUILTIN_ERROR_RULES } from './retry/errorRules';
 import { loadErrorRules, type ErrorRule } from './retry/classifyError';

@@ -7,7 +7,7 @@ import type { JournalStore } from '../journal/journalStore';
 import type { GitHubTokenStore } from '../credentials/githubTokenStore';
 import type { SecretSource } from '../secrets/secretSource';
 import type { ErrorRule } from '../retry/classifyError';
-import type { StageGate } from './drain/stageGate';
+import type { StageGate } from './stageGate';
 import type { TraceLog } from '../store/traceLog';
 
 /** What running a task needs from its surroundings. */

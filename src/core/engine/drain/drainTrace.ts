@@ -5,7 +5,7 @@ import { describeUsage } from '../../scheduler/stageLimits';
 import type { ProjectState } from '../../store/projectState';
 import type { ClaimResult } from './claimTasks';
 import type { SchedulerMirror } from './schedulerMirror';
-import type { StageGate } from './stageGate';
+import type { StageGate } from '../stageGate';
 import type { TraceLog } from '../../store/traceLog';
 
 /**

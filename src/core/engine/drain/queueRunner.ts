@@ -13,11 +13,11 @@ import { superviseGit } from './supervisedGit';
 import { executeRun, type ResumeInfo } from '../run/executeRun';
 import { recoverInterruptedRuns } from './recoverRuns';
 import type { RunContext } from '../runContext';
-import { type RunPlan, planRun } from '../run/runPlan';
+import { type RunPlan, planRun } from '../runPlan';
 import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from '../integration/targetBranch';
-import { pruneKeptWorktrees } from './worktreeLifecycle';
+import { pruneKeptWorktrees } from '../run/worktreeLifecycle';
 import { fileWaits, type FileWait } from './fileWaits';
 import { pruneTaskBranches } from './branchRetention';
 

@@ -10,7 +10,7 @@ import type { RecordFn } from '../recordFn';
 import { salvageChange } from '../run/salvageChange';
 import { finishRun, findRun } from '../../transitions/finishRun';
 import { recordIntegration } from '../integration/integrateRun';
-import { recordRecoveredFigures } from './recoveredFigures';
+import { recordRecoveredFigures } from '../run/recoveredFigures';
 import { staleBecause } from '../../transitions/inputHash';
 import type { RunContext } from '../runContext';
 import { RunEventLog, eventsPath, writeDiff } from '../../store/runFiles';

@@ -15,7 +15,7 @@ import { findRun } from '../../transitions/finishRun';
 import { openGitHub, type GitHubAccess } from './githubAccess';
 import { pullRequestBody, pullRequestTitle } from './pullRequestBody';
 import type { RunContext } from '../runContext';
-import type { RunPlan } from '../run/runPlan';
+import type { RunPlan } from '../runPlan';
 
 export interface PullRequestFlowInput {
   task: Task;

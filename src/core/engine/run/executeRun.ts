@@ -12,12 +12,12 @@ import type { RecordFn } from '../recordFn';
 import { staleBecause } from '../../transitions/inputHash';
 import type { RunContext } from '../runContext';
 import { whenStale } from './runCurrency';
-import type { RunPlan } from './runPlan';
-import { recoveredFigures } from '../drain/recoveredFigures';
+import type { RunPlan } from '../runPlan';
+import { recoveredFigures } from './recoveredFigures';
 import { RunEventLog, eventsPath, readRunLog } from '../../store/runFiles';
 import { runAttempt } from './runAttempt';
 import { setTaskState } from '../../transitions/setTaskState';
-import { retireWorktree } from '../drain/worktreeLifecycle';
+import { retireWorktree } from './worktreeLifecycle';
 import { lastWithId } from '../../store/lastWithId';
 
 export interface ResumeInfo {

@@ -14,7 +14,7 @@ import { modelKeyRefusal } from './modelKeyBinding';
 import { worktreePath } from '../../store/runPaths';
 import { removeWorktree } from '../../workspace/worktrees';
 import type { RunContext } from '../runContext';
-import type { RunPlan } from './runPlan';
+import type { RunPlan } from '../runPlan';
 import { runDir } from '../../store/runFiles';
 
 /** `usage`: what the review's paid calls cost (counted in the run's, task's, lane's and project's totals). */

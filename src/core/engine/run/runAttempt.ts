@@ -19,7 +19,7 @@ import { salvageChange } from './salvageChange';
 import { findRun, type RunEnd } from '../../transitions/finishRun';
 import { installRunHook } from './installRunHook';
 import type { RunContext } from '../runContext';
-import type { RunPlan } from './runPlan';
+import type { RunPlan } from '../runPlan';
 import { runDir, writeDiff } from '../../store/runFiles';
 import { runStages } from './runStages';
 import { resumePullRequestWait } from '../integration/pullRequestFlow';

@@ -13,7 +13,7 @@ import { integrateRun } from '../integration/integrateRun';
 import { integratePullRequest } from '../integration/pullRequestFlow';
 import { reviewRun } from './reviewRun';
 import type { RunContext } from '../runContext';
-import type { RunPlan } from './runPlan';
+import type { RunPlan } from '../runPlan';
 import { outputSummary } from '../../text/failureLines';
 import { verifyAcceptance } from './verifyAcceptance';
 

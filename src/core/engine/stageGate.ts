@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
-import type { Stage, TaskState } from '../../model/taskStates';
-import type { StateStore } from '../../backend/stateStore';
-import type { Run } from '../../model/run';
-import { staleBecause } from '../../transitions/inputHash';
-import { setTaskState } from '../../transitions/setTaskState';
-import { lastWithId } from '../../store/lastWithId';
-import { afterShared } from '../../store/sharedPrefix';
+import type { Stage, TaskState } from '../model/taskStates';
+import type { StateStore } from '../backend/stateStore';
+import type { Run } from '../model/run';
+import { staleBecause } from '../transitions/inputHash';
+import { setTaskState } from '../transitions/setTaskState';
+import { lastWithId } from '../store/lastWithId';
+import { afterShared } from '../store/sharedPrefix';
 
 export type EnterResult = { entered: true; waitedMs: number } | { entered: false; why: 'stale' | 'aborted' };
 

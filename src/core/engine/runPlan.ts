@@ -1,5 +1,5 @@
-import type { ProjectSettings } from '../../store/projectState';
-import type { RunContext } from '../runContext';
+import type { ProjectSettings } from '../store/projectState';
+import type { RunContext } from './runContext';
 
 /** A lane's settings as a run uses them: the project's with the editor's override on top, and that override alone. */
 export interface PlannedLane {
