@@ -19,7 +19,7 @@ const STATE_FILE = 'state.json';
  * caller opens the project instead; until then it shows zeros.
  */
 export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
-  private latest: QueueCounts = { running: 0, queued: 0 };
+  private latest: QueueCounts = { running: 0, awaitingCi: 0, queued: 0 };
   private gaveUp = false;
   private disposed = false;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -62,7 +62,7 @@ export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
     const read = await readFile(this.file, 'utf8').then(readStateFile, (error: NodeJS.ErrnoException) =>
       // No state file yet in a repository's own folder: no tasks. Elsewhere the project may live further up.
       error.code === 'ENOENT' && this.folderIsRepository()
-        ? { counts: { running: 0, queued: 0 }, contextKeys: {} }
+        ? { counts: { running: 0, awaitingCi: 0, queued: 0 }, contextKeys: {} }
         : undefined,
     );
     if (this.gaveUp || this.disposed) return;

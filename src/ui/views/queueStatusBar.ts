@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { COMMANDS } from '../commandIds';
-import type { QueueCounts } from '../project/queueCounts';
+import { type QueueCounts, describeQueueCounts } from '../project/queueCounts';
 import { plainText } from '../../core/text/plainText';
 
 /** What the status bar shows: the counts, and why the project cannot be read (or where it lives). */
@@ -15,9 +15,9 @@ export interface QueueStatusSource {
 }
 
 /**
- * `$(rocket) Switchyard: N running, M queued`; a click opens the queue panel; the tooltip names the backend (or why the
- * project cannot be opened). It renders from one source at a time: the state file's light reader at activation, the
- * project snapshot once the rest of the extension has loaded (`use`).
+ * `$(rocket) Switchyard: N running, M queued` (`, K waiting for CI` when pull requests wait); a click opens the queue
+ * panel; the tooltip names the backend (or why the project cannot be opened). It renders from one source at a time:
+ * the state file's light reader at activation, the project snapshot once the rest of the extension has loaded (`use`).
  */
 export class QueueStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('switchyard.queue', vscode.StatusBarAlignment.Left, 50);
@@ -39,12 +39,12 @@ export class QueueStatusBar implements vscode.Disposable {
   }
 
   private render(): void {
-    const { running, queued } = this.source.counts();
+    const counts = this.source.counts();
     const error = this.source.error();
     // Counts of a project that could not be opened would read as an empty queue: say what is wrong instead.
     this.item.text =
       error === undefined
-        ? `$(rocket) Switchyard: ${running} running, ${queued} queued`
+        ? `$(rocket) Switchyard: ${describeQueueCounts(counts)}`
         : `$(warning) Switchyard: ${errorCode(error) === 'not-a-git-repo' ? 'no git repository' : 'not open'}`;
     const backend = this.source.backendDescription();
     const where = backend ? `\nBackend: ${backend}` : '';
