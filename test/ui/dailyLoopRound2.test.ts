@@ -9,7 +9,7 @@ import { registerCleanup, runAllCleanups } from '../harness/cleanup';
 import { REPO_ROOT, startCodeServer, type CodeServer } from '../harness/codeServer';
 import { createTestWorkspace, type TestWorkspace } from '../harness/workspace';
 import { packageExtension } from './vsix';
-import { Workbench, poll } from './workbench';
+import { Workbench, poll, THEMES, themedShots as shootInThemes } from './workbench';
 
 // The daily loop's second round in a real VS Code (code-server + chromium, the packaged .vsix): the Tasks view's
 // title buttons with a row selected (VS Code hands them the focused row), a task that waits for a file another
@@ -19,7 +19,6 @@ import { Workbench, poll } from './workbench';
 const OUT = join(REPO_ROOT, 'test-output', 'ui-round2');
 const HOLD_AGENT = join(REPO_ROOT, 'test', 'fixtures', 'holdAgent.mjs');
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
-const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern', hc: 'Default High Contrast' } as const;
 
 interface StoredTask {
   id: string;
@@ -51,23 +50,11 @@ describe('The daily loop, round two (code-server + chromium)', function () {
   };
 
   /** The same view in each theme: `<name>-light.png`, `-dark.png`, `-hc.png`; the dark theme stays on. */
-  async function themedShots(name: string): Promise<void> {
-    for (const [key, theme] of Object.entries(THEMES)) {
+  const themedShots = (name: string): Promise<void> =>
+    shootInThemes(page, OUT, name, (theme) => {
       settings['workbench.colorTheme'] = theme;
       writeSettings();
-      await poll(`the ${theme} theme`, async () =>
-        (await page.locator('.monaco-workbench').getAttribute('class'))?.includes(
-          key === 'light' ? 'vs ' : key === 'dark' ? 'vs-dark' : 'hc-black',
-        )
-          ? true
-          : undefined,
-      );
-      await page.waitForTimeout(800); // the theme's colours reach every part
-      await page.screenshot({ path: join(OUT, `${name}-${key}.png`) });
-    }
-    settings['workbench.colorTheme'] = THEMES.dark;
-    writeSettings();
-  }
+    });
 
   /** The text of the notifications on screen. */
   const toasts = (): Promise<string> =>

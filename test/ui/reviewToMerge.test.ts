@@ -9,7 +9,7 @@ import { registerCleanup, runAllCleanups } from '../harness/cleanup';
 import { REPO_ROOT, startCodeServer, type CodeServer } from '../harness/codeServer';
 import { appendAgentCommand, createTestWorkspace, type TestWorkspace } from '../harness/workspace';
 import { packageExtension } from './vsix';
-import { Workbench, poll } from './workbench';
+import { Workbench, poll, THEMES, themedShots as shootInThemes } from './workbench';
 
 // Review to merge in one place, and New Task that can run at once, in a real VS Code (code-server + chromium, the
 // packaged .vsix): New Task with a target file and Submit & Run starts the run; the DONE notification keeps to two
@@ -19,7 +19,6 @@ import { Workbench, poll } from './workbench';
 
 const OUT = join(REPO_ROOT, 'test-output', 'ui-review');
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
-const THEMES = { light: 'Default Light Modern', dark: 'Default Dark Modern', hc: 'Default High Contrast' } as const;
 const TITLE = 'Greet from a new task';
 const OTHER = 'Other work on the README';
 const PUSHER = 'Push a half-resolved merge [push]';
@@ -67,23 +66,11 @@ describe('Review to merge and New Task’s Submit & Run (code-server + chromium)
   const diffEditor = () => page.locator('.editor-group-container.active .monaco-component.multiDiffEditor');
 
   /** The same view in each theme: `<name>-light.png`, `-dark.png`, `-hc.png`; the dark theme stays on. */
-  async function themedShots(name: string): Promise<void> {
-    for (const [key, theme] of Object.entries(THEMES)) {
+  const themedShots = (name: string): Promise<void> =>
+    shootInThemes(page, OUT, name, (theme) => {
       settings['workbench.colorTheme'] = theme;
       writeSettings();
-      await poll(`the ${theme} theme`, async () =>
-        (await page.locator('.monaco-workbench').getAttribute('class'))?.includes(
-          key === 'light' ? 'vs ' : key === 'dark' ? 'vs-dark' : 'hc-black',
-        )
-          ? true
-          : undefined,
-      );
-      await page.waitForTimeout(800); // the theme's colours reach every part
-      await page.screenshot({ path: join(OUT, `${name}-${key}.png`) });
-    }
-    settings['workbench.colorTheme'] = THEMES.dark;
-    writeSettings();
-  }
+    });
 
   before(async function () {
     this.timeout(300_000);

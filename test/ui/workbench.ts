@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { untilValue } from '../helpers/until';
 
@@ -206,4 +207,36 @@ export function poll<T>(
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The themes the UI tests take their screenshots in. */
+export const THEMES = {
+  light: 'Default Light Modern',
+  dark: 'Default Dark Modern',
+  hc: 'Default High Contrast',
+} as const;
+
+/**
+ * Screenshots of the same view in each theme (`<out>/<name>-light.png`, `-dark.png`, `-hc.png`); `setTheme` writes the
+ * `workbench.colorTheme` setting. The dark theme stays on.
+ */
+export async function themedShots(
+  page: Page,
+  out: string,
+  name: string,
+  setTheme: (theme: string) => void,
+): Promise<void> {
+  for (const [key, theme] of Object.entries(THEMES)) {
+    setTheme(theme);
+    await poll(`the ${theme} theme`, async () =>
+      (await page.locator('.monaco-workbench').getAttribute('class'))?.includes(
+        key === 'light' ? 'vs ' : key === 'dark' ? 'vs-dark' : 'hc-black',
+      )
+        ? true
+        : undefined,
+    );
+    await page.waitForTimeout(800); // the theme's colours reach every part
+    await page.screenshot({ path: join(out, `${name}-${key}.png`) });
+  }
+  setTheme(THEMES.dark);
 }
