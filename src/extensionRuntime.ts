@@ -10,6 +10,7 @@ import { ProjectSnapshot } from './ui/project/projectSnapshot';
 import { snapshotStatusSource } from './ui/project/snapshotStatusSource';
 import { SecretStorageSource } from './ui/secrets/secretStorageSource';
 import type { ExtensionRuntime } from './ui/runtimeLoader';
+import { FinishedElsewhereAnnouncer } from './ui/progress/announceFinishedElsewhere';
 import { PullRequestAnnouncer } from './ui/progress/announcePullRequests';
 import { TaskDocuments } from './ui/prompts/taskDocuments';
 import { ContextKeys } from './ui/views/contextKeys';
@@ -40,6 +41,7 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
   const tree = new TasksTreeProvider(snapshot, archived);
   const shutdown = new AbortController();
   const runOutput = new RunOutputChannels(host);
+  const finishedElsewhere = new FinishedElsewhereAnnouncer(snapshot, host);
   const taskDocuments = new TaskDocuments();
   const deps = { host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput, taskDocuments, archived };
   const handlers = new Map(commandTable(deps).map((e) => [e.id as string, guardedHandler(e)]));
@@ -52,6 +54,7 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
     runOutput,
     taskDocuments,
     new PullRequestAnnouncer(snapshot),
+    finishedElsewhere,
     new ContextKeys(snapshot),
     warnUnknownLanes(registry, lanesReady),
   ];
@@ -65,6 +68,7 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
     },
     tree,
     status: snapshotStatusSource(snapshot),
+    finishedElsewhere,
     panels,
     files: new RunFileProvider(host),
     reports: reportProvider,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { QueuePanelController } from './panel/queuePanelController';
+import type { FinishedElsewhereAnnouncer } from './progress/announceFinishedElsewhere';
 import type { SwitchyardExtension } from './switchyardApi';
 import type { QueueStatusSource } from './views/queueStatusBar';
 import type { TasksTreeProvider } from './views/tasksTreeProvider';
@@ -10,6 +11,8 @@ export interface ExtensionRuntime extends vscode.Disposable {
   run(id: string, args: unknown[]): Promise<unknown>;
   readonly tree: TasksTreeProvider;
   readonly status: QueueStatusSource;
+  /** Tasks finished in another process: the Tasks view's badge. */
+  readonly finishedElsewhere: FinishedElsewhereAnnouncer;
   readonly panels: QueuePanelController;
   /** A file at a commit (`switchyard-file:`), the sides of the run diff editor. */
   readonly files: vscode.TextDocumentContentProvider;

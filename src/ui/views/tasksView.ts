@@ -21,11 +21,20 @@ export class TasksView implements vscode.Disposable {
     this.subscriptions = [
       this.changed,
       this.view,
-      runtime.onDidLoad(({ tree, status }) => {
+      runtime.onDidLoad(({ tree, status, finishedElsewhere }) => {
+        finishedElsewhere.viewVisible = this.view.visible;
         this.subscriptions.push(
           tree.onDidChangeTreeData((node) => this.changed.fire(node)),
           status.onDidChange(() => {
             this.view.message = tree.message();
+          }),
+          // Tasks finished in another process: a badge until the view is on screen.
+          finishedElsewhere.onDidChange(() => {
+            this.view.badge = finishedElsewhere.badge();
+          }),
+          this.view.onDidChangeVisibility(({ visible }) => {
+            finishedElsewhere.viewVisible = visible;
+            if (visible) finishedElsewhere.seen();
           }),
         );
       }),
