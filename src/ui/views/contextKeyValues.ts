@@ -9,6 +9,8 @@ export const CONTEXT_KEYS = {
   hasSalvage: 'switchyard.hasSalvage',
   hasDoneTask: 'switchyard.hasDoneTask',
   hasRun: 'switchyard.hasRun',
+  /** Some task is a DRAFT: Approve Task shows in the palette. */
+  hasDraft: 'switchyard.hasDraft',
   /** The folder is not inside a git repository: the welcome view offers Initialize Repository. */
   notGitRepo: 'switchyard.notGitRepo',
 } as const;
@@ -20,6 +22,7 @@ export function contextValues(state: ProjectState | undefined, error: unknown): 
     [CONTEXT_KEYS.hasSalvage]: state?.runs.some((r) => r.salvage) ?? false,
     [CONTEXT_KEYS.hasDoneTask]: state?.tasks.some((t) => t.state === 'DONE') ?? false,
     [CONTEXT_KEYS.hasRun]: (state?.runs.length ?? 0) > 0,
+    [CONTEXT_KEYS.hasDraft]: state?.tasks.some((t) => t.state === 'DRAFT') ?? false,
     [CONTEXT_KEYS.notGitRepo]: isSwitchyardError(error, 'not-a-git-repo'),
     [PULL_REQUEST_KEYS.hasPullRequest]: state?.tasks.some((t) => taskPullRequest(t, state.runs) !== undefined) ?? false,
   };
