@@ -20,6 +20,7 @@ import { RunOutputChannels } from './ui/views/runOutputChannels';
 import { reportProvider } from './ui/views/reportDocument';
 import { TasksTreeProvider } from './ui/views/tasksTreeProvider';
 import { ArchivedTasks } from './ui/views/archivedTasks';
+import { TaskFilterState } from './ui/views/taskFilterState';
 import { LaneExtensions } from './ui/lanes/laneExtensions';
 import { showMessage } from './ui/views/showMessage';
 
@@ -38,18 +39,30 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
   const snapshot = new ProjectSnapshot(host);
   const panels = new QueuePanelController(context.extensionUri, snapshot, false);
   const archived = new ArchivedTasks(context.workspaceState);
-  const tree = new TasksTreeProvider(snapshot, archived);
+  const filter = new TaskFilterState(context.workspaceState);
+  const tree = new TasksTreeProvider(snapshot, archived, filter);
   const shutdown = new AbortController();
-  const runOutput = new RunOutputChannels(host);
+  const runOutput = new RunOutputChannels(host, snapshot, archived);
   const finishedElsewhere = new FinishedElsewhereAnnouncer(snapshot, host);
   const taskDocuments = new TaskDocuments();
-  const deps = { host, snapshot, panels, secrets, shutdown: shutdown.signal, runOutput, taskDocuments, archived };
+  const deps = {
+    host,
+    snapshot,
+    panels,
+    secrets,
+    shutdown: shutdown.signal,
+    runOutput,
+    taskDocuments,
+    archived,
+    filter,
+  };
   const handlers = new Map(commandTable(deps).map((e) => [e.id as string, guardedHandler(e)]));
   const disposables: vscode.Disposable[] = [
     host,
     snapshot,
     panels,
     archived,
+    filter,
     tree,
     runOutput,
     taskDocuments,

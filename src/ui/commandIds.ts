@@ -35,6 +35,9 @@ export const COMMANDS = {
   clearFinished: 'switchyard.clearFinished',
   showArchived: 'switchyard.showArchived',
   hideArchived: 'switchyard.hideArchived',
+  approveTask: 'switchyard.approveTask',
+  filterTasks: 'switchyard.filterTasks',
+  clearTaskFilter: 'switchyard.clearTaskFilter',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

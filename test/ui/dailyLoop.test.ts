@@ -186,7 +186,10 @@ describe('The daily loop in VS Code (code-server + chromium)', function () {
     const selected = await page
       .locator('select.monaco-select-box')
       .evaluateAll((boxes) => boxes.map((b) => (b as HTMLSelectElement).selectedOptions[0]?.text ?? ''));
-    assert.ok(selected.includes(`Switchyard: ${held.id}.1`), `the Output view shows the run's channel: ${selected}`);
+    assert.ok(
+      selected.includes(`Switchyard: ${held.id} · Stream the output [hold]`),
+      `the Output view shows the task's channel: ${selected}`,
+    );
     await workbench.runCommand('Notifications: Toggle Do Not Disturb Mode'); // the progress toast covers the output
     await themedShots('01-run-output');
     await workbench.runCommand('Notifications: Toggle Do Not Disturb Mode');

@@ -5,6 +5,7 @@ import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import type { RunOutputChannels } from '../views/runOutputChannels';
 import type { TaskDocuments } from '../prompts/taskDocuments';
 import type { ArchivedTasks } from '../views/archivedTasks';
+import type { TaskFilterState } from '../views/taskFilterState';
 
 /** What command handlers work with. */
 export interface CommandDeps {
@@ -21,4 +22,6 @@ export interface CommandDeps {
   readonly taskDocuments: TaskDocuments;
   /** Clear Finished's mark: which finished tasks the tree leaves out. */
   readonly archived: ArchivedTasks;
+  /** The Tasks view's filter (states, lanes, text). */
+  readonly filter: TaskFilterState;
 }

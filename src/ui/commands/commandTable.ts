@@ -29,6 +29,8 @@ import { showRunLog } from './showRunLog';
 import { submitTaskDocument } from './submitTaskDocument';
 import { showMoreFinished } from './showMoreFinished';
 import { clearFinished, showArchived } from './clearFinished';
+import { approveTask } from './approveTask';
+import { clearTaskFilter, filterTasks } from './filterTasks';
 import { rollbackCanaryCommand, showCanaryReportCommand, startCanaryCommand } from './canaryCommands';
 
 /**
@@ -69,5 +71,8 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.clearFinished, handler: () => clearFinished(deps) },
     { id: COMMANDS.showArchived, handler: () => showArchived(deps, true) },
     { id: COMMANDS.hideArchived, handler: () => showArchived(deps, false) },
+    { id: COMMANDS.approveTask, handler: (task) => approveTask(deps, task), row: 'row' },
+    { id: COMMANDS.filterTasks, handler: (filter) => filterTasks(deps, filter) },
+    { id: COMMANDS.clearTaskFilter, handler: () => clearTaskFilter(deps) },
   ];
 }

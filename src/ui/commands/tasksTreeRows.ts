@@ -12,6 +12,8 @@ export interface TasksTreeRow {
 export interface TasksTreeView {
   /** The message above the tree (why the project could not be opened), if any. */
   message?: string;
+  /** The view's description (the filter in force), if any. */
+  description?: string;
   rows: TasksTreeRow[];
   /** The backend the views read from (as the status bar's tooltip shows it), if the project is open. */
   backend?: { kind: string; description: string };
@@ -24,7 +26,7 @@ export interface TasksTreeView {
  * store, so it shows whether a change reached this window.
  */
 export async function tasksTreeRows(deps: CommandDeps): Promise<TasksTreeView> {
-  const provider = new TasksTreeProvider(deps.snapshot, deps.archived);
+  const provider = new TasksTreeProvider(deps.snapshot, deps.archived, deps.filter);
   try {
     const rows: TasksTreeRow[] = [];
     const walk = async (node: Parameters<TasksTreeProvider['getChildren']>[0], level: number): Promise<void> => {
@@ -37,8 +39,14 @@ export async function tasksTreeRows(deps: CommandDeps): Promise<TasksTreeView> {
     };
     await walk(undefined, 0);
     const message = provider.message();
+    const description = provider.description();
     const backend = deps.snapshot.backend;
-    return { ...(message !== undefined ? { message } : {}), rows, ...(backend ? { backend: { ...backend } } : {}) };
+    return {
+      ...(message !== undefined ? { message } : {}),
+      ...(description !== undefined ? { description } : {}),
+      rows,
+      ...(backend ? { backend: { ...backend } } : {}),
+    };
   } finally {
     provider.dispose();
   }

@@ -146,6 +146,7 @@ function taskItem(node: TaskNode): vscode.TreeItem {
     `${task.id} · ${task.spec.title}`,
     `${task.state} on lane ${node.lane}, ${task.attempts} attempt(s)${cost > 0 ? `, ${formatUsd(cost)} so far` : ''}`,
   ];
+  lines.push(...node.waits);
   if (task.spec.spec) lines.push('', task.spec.spec, '');
   if (task.spec.files.length) lines.push(`files: ${task.spec.files.join(', ')}`);
   if (task.spec.acceptance) lines.push(`acceptance: ${task.spec.acceptance}`);

@@ -25,6 +25,8 @@ export class TaskNode {
     readonly runs: readonly Run[],
     /** The task's pull request (pull-request mode): a row above its runs. */
     readonly pullRequest?: TaskPullRequest,
+    /** What it waits for, one line each (taskWaits), for its tooltip. */
+    readonly waits: readonly string[] = [],
   ) {}
 }
 

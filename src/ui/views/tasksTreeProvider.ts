@@ -3,6 +3,9 @@ import { errorMessage, isSwitchyardError } from '../../core/errors';
 import { TASK_STATES, type TaskState } from '../../core/model/taskStates';
 import type { Task } from '../../core/model/task';
 import type { ArchivedTasks } from './archivedTasks';
+import type { TaskFilterState } from './taskFilterState';
+import { filterDescription, isFiltering } from './taskFilter';
+import { taskWaitLines } from './taskWaits';
 import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
@@ -50,11 +53,13 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   constructor(
     private readonly snapshot: ProjectSnapshot,
     private readonly archived: ArchivedTasks,
+    private readonly filter: TaskFilterState,
   ) {
     this.subscriptions = [
       this.changed,
       snapshot.onDidChange(() => this.changed.fire(undefined)),
       archived.onDidChange(() => this.changed.fire(undefined)),
+      filter.onDidChange(() => this.changed.fire(undefined)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire(undefined)),
     ];
   }
@@ -74,7 +79,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const rows = [
         ...(problems.length ? [new ConfigProblemNode(problems)] : []),
         ...pipelineNodes(state),
-        ...stateNodes(state, recent?.more ? recent.finished.length : undefined, (t) => this.archived.hides(t)),
+        ...stateNodes(state, recent?.more ? recent.finished.length : undefined, (t) => this.hides(t, state)),
         ...more,
       ];
       // An empty tree shows the welcome view, which says the same in Restricted Mode (package.json viewsWelcome).
@@ -94,11 +99,27 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return [];
   }
 
+  /** The view's description: the filter in force ("Filter: FAILED · “parser”"), or none. */
+  description(): string | undefined {
+    return filterDescription(this.filter.current);
+  }
+
+  /** Whether the tree leaves `task` out: archived by Clear Finished, or not matching the filter. */
+  private hides(task: Task, state: ProjectState | undefined): boolean {
+    return this.archived.hides(task) || !this.filter.shows(task, task.spec.lane ?? state?.settings.defaultLane ?? '');
+  }
+
   /**
    * The message shown above the tree: why the project could not be opened, or what of `.switchyard/config.json` is
-   * ignored (the tree's first row, Open Project Config, opens it).
+   * ignored (the tree's first row, Open Project Config, opens it); then the filter in force and how many tasks it
+   * shows (VS Code does not show a view's description while it is the only view of its container).
    */
   message(): string | undefined {
+    const lines = [this.problemMessage(), this.filterMessage()].filter((l) => l !== undefined);
+    return lines.length ? lines.join('\n') : undefined;
+  }
+
+  private problemMessage(): string | undefined {
     const problems = this.snapshot.configProblems;
     if (problems.length && this.snapshot.error === undefined) {
       const n = problems.length;
@@ -110,6 +131,16 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return errorMessage(this.snapshot.error);
   }
 
+  /** "Filter: READY · “parser” (1 of 3 tasks shown): Clear Filter in the view's title shows them all." */
+  private filterMessage(): string | undefined {
+    const state = this.snapshot.state;
+    if (this.snapshot.error !== undefined || !state || !isFiltering(this.filter.current)) return undefined;
+    const total = state.tasks.filter((t) => !this.archived.hides(t)).length;
+    const shown = state.tasks.filter((t) => !this.hides(t, state)).length;
+    const what = shown ? `${shown} of ${total} tasks shown` : `no task of ${total} matches`;
+    return `${this.description()} (${what}): Clear Filter in the view's title shows them all.`;
+  }
+
   private taskNode(taskId: string): TaskNode | undefined {
     const state = this.snapshot.state;
     const task = state?.tasks.find((t) => t.id === taskId);
@@ -117,7 +148,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const runs = state.runs
       .filter((r) => r.taskId === task.id)
       .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id, undefined, { numeric: true }));
-    return new TaskNode(task, task.spec.lane ?? state.settings.defaultLane, runs, taskPullRequest(task, runs));
+    const lane = task.spec.lane ?? state.settings.defaultLane;
+    return new TaskNode(task, lane, runs, taskPullRequest(task, runs), taskWaitLines(task, state, Date.now()));
   }
 
   dispose(): void {

@@ -4,7 +4,8 @@ import type { RuntimeLoader } from '../runtimeLoader';
 
 /**
  * The `switchyard.tasks` tree view, registered at activation; its rows come from the runtime's tree provider, loaded
- * when the view first asks for them. Shows a message when the project cannot be opened.
+ * when the view first asks for them. Shows a message when the project cannot be opened, and the filter in force as
+ * the view's description.
  */
 export class TasksView implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<unknown>();
@@ -22,12 +23,18 @@ export class TasksView implements vscode.Disposable {
       this.changed,
       this.view,
       runtime.onDidLoad(({ tree, status, finishedElsewhere }) => {
+        const describe = (): void => {
+          this.view.message = tree.message();
+          this.view.description = tree.description();
+        };
+        describe();
         finishedElsewhere.viewVisible = this.view.visible;
         this.subscriptions.push(
-          tree.onDidChangeTreeData((node) => this.changed.fire(node)),
-          status.onDidChange(() => {
-            this.view.message = tree.message();
+          tree.onDidChangeTreeData((node) => {
+            this.changed.fire(node);
+            describe();
           }),
+          status.onDidChange(describe),
           // Tasks finished in another process: a badge until the view is on screen.
           finishedElsewhere.onDidChange(() => {
             this.view.badge = finishedElsewhere.badge();
