@@ -112,7 +112,15 @@ module.exports = {
   extensions: { all: [], getExtension: () => undefined, onDidChange: () => ({ dispose() {} }) },
   window: {
     createStatusBarItem: statusBarItem,
-    createTreeView: () => ({ dispose() {}, message: undefined }),
+    // As VS Code's TreeView: its message, description and badge, whether it is visible, and its visibility event.
+    createTreeView: () => ({
+      dispose() {},
+      message: undefined,
+      description: undefined,
+      badge: undefined,
+      visible: false,
+      onDidChangeVisibility: () => ({ dispose() {} }),
+    }),
     registerWebviewPanelSerializer: noop,
     createOutputChannel: () => ({ appendLine() {}, info() {}, warn() {}, error() {}, dispose() {} }),
     showErrorMessage: async () => undefined,
