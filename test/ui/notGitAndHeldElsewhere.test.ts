@@ -16,7 +16,8 @@ import { Workbench, poll } from './workbench';
 // - a folder that is not inside a git repository: the Switchyard view says so and its Initialize Repository link
 //   runs the built-in git.init, after which the folder is a repository;
 // - Run Queue while another Switchyard process (the CLI, started here) holds the only task: the window starts
-//   nothing and says the task is in progress elsewhere.
+//   nothing and says the task is in progress elsewhere; when the CLI finishes it, the window says so once and badges
+//   the Switchyard activity while its Tasks view is hidden.
 // Pictures in the light and dark themes: test-output/ui-verify/.
 
 const OUT = join(REPO_ROOT, 'test-output', 'ui-verify');
@@ -217,6 +218,10 @@ describe('A folder without git, and a queue held by another process (code-server
     assert.equal(tasks().find((t) => t.id === held.id)?.state, 'RUNNING', 'the window did not take the task');
     await themedShots(workspace.dir, settings, '02-queue-held-elsewhere');
 
+    // The task ends in the terminal's process while the Tasks view is hidden: the window says so once, and the
+    // Switchyard activity carries a badge until the view is on screen again.
+    await workbench.openActivity('Explorer');
+    await workbench.runCommand('Notifications: Clear All Notifications');
     writeFileSync(join(control, 'release'), '');
     const code = await Promise.race([
       exited,
@@ -225,6 +230,28 @@ describe('A folder without git, and a queue held by another process (code-server
     assert.equal(code, 0, `the CLI run exits 0 once released; its output:\n${output}`);
     unregister();
     assert.equal(tasks().find((t) => t.id === held.id)?.state, 'DONE', 'the CLI finished the task');
+    const finishedElsewhere = new RegExp(
+      `${held.id} · Held by the terminal \\[hold\\] DONE \\(finished in another Switchyard process`,
+    );
+    await poll('the finished-elsewhere notification', async () =>
+      finishedElsewhere.test((await toasts()).replace(/\s+/g, ' ')) ? true : undefined,
+    );
+    const badge = page
+      .locator('.activitybar .action-item')
+      .filter({ has: page.locator('.action-label[aria-label^="Switchyard"]') })
+      .locator('.badge-content');
+    assert.equal(
+      await poll(
+        'the badge on the Switchyard activity',
+        async () => (await badge.innerText().catch(() => '')) || undefined,
+      ),
+      '1',
+    );
+    await page.screenshot({ path: join(OUT, '03-finished-elsewhere-dark.png') });
+    await workbench.openActivity('Switchyard');
+    await poll('the badge gone once the Tasks view is on screen', async () =>
+      (await badge.isVisible().catch(() => false)) ? undefined : true,
+    );
     await poll('no process left in the CLI run group', async () => (groupAlive(pgid) ? undefined : true), 10_000);
   });
 });
