@@ -22,7 +22,11 @@ describe("the status bar's light reader of the state file", () => {
         first.state = 'RUNNING';
       });
       const expected = queueCounts(await project.state());
-      assert.deepEqual(expected, { running: 1, awaitingCi: 0, queued: 2 }, 'the project counts one running and two queued');
+      assert.deepEqual(
+        expected,
+        { running: 1, awaitingCi: 0, queued: 2 },
+        'the project counts one running and two queued',
+      );
       const text = await readFile(join(repo.dir, STATE_DIR, 'state.json'), 'utf8');
       assert.deepEqual(countsOf(text), expected);
       // The menus' context keys it can tell from the file are what the runtime's ContextKeys sets from the project.
