@@ -256,7 +256,7 @@ describe('The daily loop, round two (code-server + chromium)', function () {
       .locator('select.monaco-select-box')
       .evaluateAll((boxes) => boxes.map((b) => (b as HTMLSelectElement).selectedOptions[0]?.text ?? ''));
     assert.ok(
-      selected.some((s) => s.startsWith(`Switchyard: ${failing.id}.`)),
+      selected.some((s) => s.startsWith(`Switchyard: ${failing.id} · `)),
       `the run's channel: ${selected}`,
     );
     assert.doesNotMatch(
