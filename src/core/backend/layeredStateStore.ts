@@ -79,23 +79,18 @@ export class LayeredStateStore implements StateStore {
     return (await this.trustSource.trusted()) ? [] : [...(await this.trustSource.trackedState())];
   }
 
-  async read(): Promise<ProjectState> {
-    const [state, committed, trusted] = await Promise.all([
-      this.inner.read(),
-      readProjectConfig(this.root),
-      this.trusted(),
-    ]);
-    state.settings = this.effective(state.settings, committed, trusted);
-    return state;
+  read(): Promise<ProjectState> {
+    return this.withEffectiveSettings(this.inner.read());
   }
 
   /** The working set (see StateStore), with the effective settings. */
-  async readWorking(): Promise<ProjectState> {
-    const [state, committed, trusted] = await Promise.all([
-      this.inner.readWorking(),
-      readProjectConfig(this.root),
-      this.trusted(),
-    ]);
+  readWorking(): Promise<ProjectState> {
+    return this.withEffectiveSettings(this.inner.readWorking());
+  }
+
+  /** `reading`'s state with the effective settings: its stored ones under the committed file, as trust allows. */
+  private async withEffectiveSettings(reading: Promise<ProjectState>): Promise<ProjectState> {
+    const [state, committed, trusted] = await Promise.all([reading, readProjectConfig(this.root), this.trusted()]);
     state.settings = this.effective(state.settings, committed, trusted);
     return state;
   }

@@ -200,10 +200,11 @@ function pausedLanes(state: ProjectState, now: number): Pipeline['paused'] {
     const lane = t.spec.lane ?? state.settings.defaultLane;
     waiting.set(lane, (waiting.get(lane) ?? 0) + 1);
   }
+  const inFlight = new Map<string, number>();
+  for (const r of state.runs) if (r.state === 'RUNNING') inFlight.set(r.lane, (inFlight.get(r.lane) ?? 0) + 1);
   const paused: Pipeline['paused'] = [];
   for (const [lane, ready] of [...waiting].sort(([a], [b]) => a.localeCompare(b))) {
-    const inFlight = state.runs.filter((r) => r.lane === lane && r.state === 'RUNNING').length;
-    const verdict = breakerAllows(state.breakers[lane], inFlight, now, state.settings.breaker);
+    const verdict = breakerAllows(state.breakers[lane], inFlight.get(lane) ?? 0, now, state.settings.breaker);
     if (!verdict.allow) paused.push({ lane, ready, reason: verdict.reason });
   }
   return paused;

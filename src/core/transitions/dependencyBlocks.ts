@@ -46,6 +46,11 @@ export function unblockDependents(state: ProjectState, retriedId: string): strin
   return lines;
 }
 
+/** Those of `ids` whose task FAILED, was CANCELED or is BLOCKED: the dependencies that block a task now. */
+export function blockingAmong(state: ProjectState, ids: readonly string[]): string[] {
+  return ids.filter((id) => ['FAILED', 'CANCELED', 'BLOCKED'].includes(findState(state, id)));
+}
+
 function reverseEdges(state: ProjectState): Map<string, Task[]> {
   const out = new Map<string, Task[]>();
   for (const task of state.tasks) {

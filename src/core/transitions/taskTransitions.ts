@@ -4,7 +4,7 @@ import type { Task } from '../model/task';
 import { describeCycle, findCycle } from '../scheduler/findCycle';
 import { lastWithId } from '../store/lastWithId';
 import type { ProjectState } from '../store/projectState';
-import { blockDependents, unblockDependents } from './dependencyBlocks';
+import { blockDependents, blockingAmong, unblockDependents } from './dependencyBlocks';
 import { findTask, setTaskState } from './setTaskState';
 
 /**
@@ -73,9 +73,7 @@ export function addTasksTo(
   state.nextTaskNumber += specs.length;
   // A dependency that already FAILED or was CANCELED blocks the new task at once.
   for (const task of created) {
-    const blockers = task.spec.dependsOn.filter((dep) =>
-      ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''),
-    );
+    const blockers = blockingAmong(state, task.spec.dependsOn);
     if (blockers.length && task.state === 'READY') {
       task.blockedBy = blockers;
       setTaskState(task, 'BLOCKED');
@@ -117,9 +115,7 @@ export function approveTaskIn(state: ProjectState, id: string): Task {
   if (task.state !== 'DRAFT')
     throw new SwitchyardError('illegal-transition', `task ${id} is ${task.state}; only DRAFT tasks need approval`);
   setTaskState(task, 'READY');
-  const blockers = task.spec.dependsOn.filter((dep) =>
-    ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''),
-  );
+  const blockers = blockingAmong(state, task.spec.dependsOn);
   if (blockers.length) {
     task.blockedBy = blockers;
     setTaskState(task, 'BLOCKED');
@@ -137,9 +133,7 @@ export function retryTaskIn(state: ProjectState, id: string): Task {
     );
   }
   setTaskState(task, 'READY');
-  const blockers = (task.blockedBy ?? []).filter((dep) =>
-    ['FAILED', 'CANCELED', 'BLOCKED'].includes(state.tasks.find((t) => t.id === dep)?.state ?? ''),
-  );
+  const blockers = blockingAmong(state, task.blockedBy ?? []);
   if (blockers.length) {
     task.blockedBy = blockers;
     setTaskState(task, 'BLOCKED');

@@ -5,7 +5,7 @@ import type { Task } from '../../core/model/task';
 import type { ArchivedTasks } from './archivedTasks';
 import type { TaskFilterState } from './taskFilterState';
 import { filterDescription, isFiltering } from './taskFilter';
-import { taskWaitLines } from './taskWaits';
+import { type WaitFacts, taskWaitLines, waitFacts } from './taskWaits';
 import type { ProjectState } from '../../core/store/projectState';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
@@ -47,6 +47,8 @@ type TreeNode = TaskTreeNode | PipelineTreeNode | RestrictedModeNode;
 export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   private readonly subscriptions: vscode.Disposable[];
+  /** The waits of the state the rows were last made from (see waitFactsOf). */
+  private waits: { state: ProjectState; facts: WaitFacts } | undefined;
 
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -149,7 +151,19 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       .filter((r) => r.taskId === task.id)
       .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id, undefined, { numeric: true }));
     const lane = task.spec.lane ?? state.settings.defaultLane;
-    return new TaskNode(task, lane, runs, taskPullRequest(task, runs), taskWaitLines(task, state, Date.now()));
+    return new TaskNode(
+      task,
+      lane,
+      runs,
+      taskPullRequest(task, runs),
+      taskWaitLines(task, state, Date.now(), this.waitFactsOf(state)),
+    );
+  }
+
+  /** The waits of a state, computed once for all its rows. */
+  private waitFactsOf(state: ProjectState): WaitFacts {
+    if (this.waits?.state !== state) this.waits = { state, facts: waitFacts(state) };
+    return this.waits.facts;
   }
 
   dispose(): void {

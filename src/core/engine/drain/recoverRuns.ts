@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { git } from '../../git/gitExec';
 import { type Lease, leaseIsFree } from '../../lease/leaseFile';
 import { killRecordedGroups } from '../../process/killRecordedGroups';
 import type { Run } from '../../model/run';
@@ -10,6 +9,7 @@ import type { RecordFn } from '../recordFn';
 import { salvageChange } from '../run/salvageChange';
 import { finishRun, findRun } from '../../transitions/finishRun';
 import { recordIntegration } from '../integration/integrateRun';
+import { isAncestor } from '../integration/targetBranch';
 import { recordRecoveredFigures } from '../run/recoveredFigures';
 import { staleBecause } from '../../transitions/inputHash';
 import type { RunContext } from '../runContext';
@@ -92,22 +92,12 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
           continue;
         }
         const lane = ctx.registry.get(run.lane);
+        // Taken over: a pull request open and waiting for CI (this process carries on waiting: no new push, no second
+        // PR), or a lane that resumes at call level whose worktree is still there.
         const awaitingCi = task.state === 'AWAITING_CI' && run.pullRequest?.state === 'open';
-        if (!superseded && awaitingCi) {
-          // Its pull request is open and waits for CI: this process carries on waiting (no new push, no second PR).
-          const previousOwner = lease?.owner ?? run.owner;
-          run.owner = ctx.owner;
-          run.resumes = (run.resumes ?? 0) + 1;
-          leases.take(run.id, ctx.owner, state.settings.leaseMs);
-          out.resumed.push({ task: structuredClone(task), run: structuredClone(run), previousOwner });
-          continue;
-        }
-        if (
-          !superseded &&
-          isStage(task.state) &&
-          lane?.manifest.capabilities.resume === 'call' &&
-          existsSync(run.worktree)
-        ) {
+        const resumable =
+          isStage(task.state) && lane?.manifest.capabilities.resume === 'call' && existsSync(run.worktree);
+        if (!superseded && (awaitingCi || resumable)) {
           const previousOwner = lease?.owner ?? run.owner;
           run.owner = ctx.owner;
           run.resumes = (run.resumes ?? 0) + 1;
@@ -154,11 +144,8 @@ export async function recoverInterruptedRuns(ctx: RunContext): Promise<Recovery>
 }
 
 /** Whether `commit` is on `branch` (its tip or an ancestor of it); false when there is no such branch. */
-async function reached(root: string, branch: string, commit: string): Promise<boolean> {
-  const r = await git(root, ['merge-base', '--is-ancestor', commit, `refs/heads/${branch}`], [0, 1, 128]).catch(
-    () => undefined,
-  );
-  return r?.code === 0;
+function reached(root: string, branch: string, commit: string): Promise<boolean> {
+  return isAncestor(root, commit, `refs/heads/${branch}`).catch(() => false);
 }
 
 /**
