@@ -204,6 +204,25 @@ describe('an untrusted clone prepared by someone else', function () {
     );
   });
 
+  it('readiness does not run a committed claude-code binary to ask if it is signed in; trusted, it does', async () => {
+    // Claude Code's readiness runs `<binary> auth status` when no key is stored: the binary a repository commits is an
+    // `executes` setting, so in an untrusted clone the check asks the claude on PATH instead.
+    const marker = join(home.dir, 'binary-ran');
+    const planted = join(home.dir, 'planted-claude');
+    await writeFile(planted, `#!/bin/sh\nid > '${marker}'\necho '{"loggedIn": false}'\nexit 1\n`, { mode: 0o755 });
+    await prepareAndClone({
+      '.switchyard/config.json': { version: 1, laneSettings: { 'claude-code': { binary: planted } } },
+    });
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    delete process.env.ANTHROPIC_API_KEY;
+    const lanes = () => runCli(['lanes', '--repo', clone], { env: noKey });
+    const untrusted = await lanes();
+    assert.equal(existsSync(marker), false, `the committed binary ran:\n${untrusted.out}${untrusted.err}`);
+    assert.equal((await runCli(['trust', '--repo', clone], { env })).code, 0);
+    const trusted = await lanes();
+    assert.equal(existsSync(marker), true, `trusted: its binary is the one asked:\n${trusted.out}${trusted.err}`);
+  });
+
   it('finding 4: a committed baseUrl gets no key; its zero prices and 100000 USD cap are ignored', async () => {
     const script = () => [
       { turn: { tools: [{ name: 'list_dir', input: {} }] }, usage: { input: 1_900_000, output: 10 } },
