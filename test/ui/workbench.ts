@@ -101,8 +101,21 @@ export class Workbench {
   /** Right-clicks the side-bar tree row whose text starts with `prefix`, then picks `menuItem`. */
   async treeContextMenu(prefix: string, menuItem: string): Promise<void> {
     const row = this.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: prefix }).first();
-    await row.waitFor({ state: 'visible' });
-    await row.click({ button: 'right' });
+    const item = this.page.locator(`.context-view .action-item .action-label[aria-label="${menuItem}"]`);
+    // A refresh of the tree can replace the row under the right-click, and no menu opens: right-click it again.
+    await poll(`the context menu of "${prefix}" with ${menuItem}`, async () => {
+      await row.waitFor({ state: 'visible' });
+      await row.click({ button: 'right' });
+      if (
+        await item.waitFor({ state: 'visible', timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
+      await this.page.keyboard.press('Escape');
+      return undefined;
+    });
     await this.clickMenuItem(menuItem);
   }
 
