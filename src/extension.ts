@@ -23,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
   const runtime = new RuntimeLoader(() => loadRuntimeBundle().startRuntime(context));
   const light = new StateFileStatus(vscode.workspace.workspaceFolders?.[0], () => runtime.loadSoon());
   const bar = new QueueStatusBar(light);
+  const tasksView = new TasksView(runtime);
   context.subscriptions.push(
     runtime,
     light,
@@ -32,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
       light.dispose();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => runtime.loadSoon()),
-    new TasksView(runtime),
+    tasksView,
     vscode.window.registerWebviewPanelSerializer(QUEUE_PANEL_VIEW_TYPE, {
       deserializeWebviewPanel: (panel, state) => runtime.get().panels.deserializeWebviewPanel(panel, state),
     }),
@@ -41,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): SwitchyardExtension 
     }),
     registerReportScheme(runtime),
     ...Object.values(COMMANDS).map((id) =>
-      vscode.commands.registerCommand(id, (...args: unknown[]) => runtime.get().run(id, args)),
+      vscode.commands.registerCommand(id, (...args: unknown[]) => runtime.get().run(id, args, tasksView.selection)),
     ),
   );
   performance.mark(ACTIVATION_MARKS.activateEnd);

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import { registryWithBuiltins } from './lanes/builtinLanes';
 import { commandTable } from './ui/commands/commandTable';
 import { guardedHandler } from './ui/commands/registerCommands';
+import { withSelectedRow } from './ui/commands/treeRowArgs';
 import { createSwitchyardApi } from './ui/createSwitchyardApi';
 import { QueuePanelController } from './ui/panel/queuePanelController';
 import { ProjectHost } from './ui/project/projectHost';
@@ -72,12 +73,12 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
     warnUnknownLanes(registry, lanesReady),
   ];
   return {
-    async run(id, args) {
+    async run(id, args, selection) {
       const handler = handlers.get(id);
       if (!handler) throw new Error(`Switchyard has no handler for the command ${id}`);
       // Every lane a command may list, route to or run is registered first.
       await lanesReady();
-      return handler(...args);
+      return handler(...withSelectedRow(args, tree.currentRows(selection)));
     },
     tree,
     status: snapshotStatusSource(snapshot),

@@ -7,8 +7,12 @@ import type { TasksTreeProvider } from './views/tasksTreeProvider';
 
 /** What the extension's entry hands its registrations to once the heavy bundle (src/extensionRuntime.ts) is loaded. */
 export interface ExtensionRuntime extends vscode.Disposable {
-  /** Runs the command table's handler of `id` (failures shown as the table's commands always showed them). */
-  run(id: string, args: unknown[]): Promise<unknown>;
+  /**
+   * Runs the command table's handler of `id` (failures shown as the table's commands always showed them).
+   * `selection`: the Tasks view's selected rows (TasksView.selection), the row of a title button VS Code could not
+   * name (treeRowArgs' withSelectedRow).
+   */
+  run(id: string, args: unknown[], selection: readonly unknown[]): Promise<unknown>;
   readonly tree: TasksTreeProvider;
   readonly status: QueueStatusSource;
   /** Tasks finished in another process: the Tasks view's badge. */

@@ -388,14 +388,12 @@ describe('The daily loop, round two (code-server + chromium)', function () {
         ? true
         : undefined,
     );
-    await page.keyboard.press('Control+Alt+KeyY');
-    await page.keyboard.press('KeyR');
+    await workbench.chord('Control+Alt+KeyY', 'KeyR');
     await poll('the queue ran the READY task', async () =>
       task('Write the first note').state === 'DONE' ? true : undefined,
     );
     const untitled = await page.locator('.tab', { hasText: /^Untitled-/ }).count();
-    await page.keyboard.press('Control+Alt+KeyY');
-    await page.keyboard.press('KeyN');
+    await workbench.chord('Control+Alt+KeyY', 'KeyN');
     await poll('a new task document, active', async () =>
       (await page.locator('.tab', { hasText: /^Untitled-/ }).count()) === untitled + 1 &&
       /Untitled-/.test(
@@ -420,8 +418,7 @@ describe('The daily loop, round two (code-server + chromium)', function () {
         ? true
         : undefined,
     );
-    await page.keyboard.press('Control+Alt+KeyY');
-    await page.keyboard.press('KeyL');
+    await workbench.chord('Control+Alt+KeyY', 'KeyL');
     await workbench.waitForPrompt('Send README.md to which lane?');
     await page.keyboard.press('Escape');
   });

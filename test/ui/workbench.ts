@@ -119,6 +119,26 @@ export class Workbench {
     await this.clickMenuItem(menuItem);
   }
 
+  /**
+   * Presses a two-key chord as a person does: the first key, then — once the status bar says VS Code waits for the
+   * second key — the second. (Pressed back to back, the second key can land before the workbench entered the chord.)
+   */
+  async chord(first: string, second: string): Promise<void> {
+    const waiting = this.page.locator('.part.statusbar', { hasText: 'Waiting for second key' });
+    await poll(`the chord ${first} entered`, async () => {
+      await this.page.keyboard.press(first);
+      if (
+        await waiting.waitFor({ state: 'visible', timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
+      return undefined;
+    });
+    await this.page.keyboard.press(second);
+  }
+
   /** Picks an item of the open context menu. */
   async clickMenuItem(menuItem: string): Promise<void> {
     const item = this.page.locator(`.context-view .action-item .action-label[aria-label="${menuItem}"]`);

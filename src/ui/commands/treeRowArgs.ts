@@ -49,6 +49,20 @@ export function fromTree(args: readonly unknown[]): boolean {
 }
 
 /**
+ * A command call with the row of a view-title button filled in from the Tasks view's selection when VS Code could not
+ * name it. VS Code hands a title button the focused row, which the extension host looks up by its handle; each refresh
+ * of the tree (every change of the project state) makes it forget the handles until VS Code asks for the rows again,
+ * and a click in that window hands `undefined` (the only argument) instead of the row the user selected. `selection`
+ * is the view's selection as its last selection event gave it, mapped to the current rows; empty when the view is not
+ * on screen. Any other call is unchanged.
+ */
+export function withSelectedRow(args: readonly unknown[], selection: readonly unknown[]): unknown[] {
+  if (args.length !== 1 || args[0] !== undefined) return [...args];
+  const rows = selection.filter(isTreeRow);
+  return rows.length ? [rows[0], rows] : [...args];
+}
+
+/**
  * True when the only argument is VS Code's editor options object (`{preserveFocus: false}`), as a view's title menu
  * can pass: no data for any command, so the command is called as from the palette.
  */

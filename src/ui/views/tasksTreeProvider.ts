@@ -143,6 +143,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return `${this.description()} (${what}): Clear Filter in the view's title shows them all.`;
   }
 
+  /** Rows handed out before the latest refresh as the tree shows them now: a task row current, a gone task left out. */
+  currentRows(rows: readonly unknown[]): unknown[] {
+    return rows.flatMap((row) => (row instanceof TaskNode ? (this.taskNode(row.task.id) ?? []) : [row]));
+  }
+
   private taskNode(taskId: string): TaskNode | undefined {
     const state = this.snapshot.state;
     const task = state?.tasks.find((t) => t.id === taskId);

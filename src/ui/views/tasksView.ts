@@ -11,6 +11,7 @@ export class TasksView implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<unknown>();
   private readonly view: vscode.TreeView<unknown>;
   private readonly subscriptions: vscode.Disposable[];
+  private selected: readonly unknown[] = [];
 
   constructor(runtime: RuntimeLoader) {
     const provider: vscode.TreeDataProvider<unknown> = {
@@ -22,6 +23,10 @@ export class TasksView implements vscode.Disposable {
     this.subscriptions = [
       this.changed,
       this.view,
+      // Kept from the event: the view's own `selection` is empty while a refresh has its rows' handles forgotten.
+      this.view.onDidChangeSelection(({ selection }) => {
+        this.selected = selection;
+      }),
       runtime.onDidLoad(({ tree, status, finishedElsewhere }) => {
         const describe = (): void => {
           this.view.message = tree.message();
@@ -46,6 +51,14 @@ export class TasksView implements vscode.Disposable {
         );
       }),
     ];
+  }
+
+  /**
+   * The selected rows as the last selection event gave them (rows of an earlier refresh: map them to the current ones
+   * with TasksTreeProvider.currentRows), none while the view is not on screen.
+   */
+  get selection(): readonly unknown[] {
+    return this.view.visible ? this.selected : [];
   }
 
   dispose(): void {

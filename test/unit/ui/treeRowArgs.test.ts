@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describeArg, laneIdFrom } from '../../../src/ui/commands/commandArgs';
 import { runQueueRowArgs } from '../../../src/ui/commands/runQueueRowArgs';
-import { argsWithRow, fromTree } from '../../../src/ui/commands/treeRowArgs';
+import { argsWithRow, fromTree, withSelectedRow } from '../../../src/ui/commands/treeRowArgs';
 import { RunNode, StateNode, TaskNode } from '../../../src/ui/views/taskTreeNodes';
 import { taskWithRun } from '../../helpers/finishedTasks';
 
@@ -30,6 +30,22 @@ describe('a Tasks tree row as a command argument', () => {
     assert.deepEqual(argsWithRow([readyRow, [readyRow]], runQueueRowArgs), [{ taskIds: ['t1'] }]);
     assert.deepEqual(argsWithRow([doneRow], runQueueRowArgs), []);
     assert.deepEqual(argsWithRow([new StateNode('READY', [ready.task])], runQueueRowArgs), []);
+  });
+
+  // The extension host hands a title button `undefined` for the focused row while a tree refresh has its handles
+  // forgotten (code-server 4.100.3's extHostTreeViews: `focusedElement` is undefined when `getExtensionElement`
+  // misses); Run Queue then ran the whole queue although the user had selected one READY task.
+  it("takes the view's selection for a title button whose row VS Code could not name", () => {
+    const call = (args: unknown[], selection: unknown[]) =>
+      argsWithRow(withSelectedRow(args, selection), runQueueRowArgs);
+    assert.deepEqual(call([undefined], [readyRow]), [{ taskIds: ['t1'] }]);
+    assert.deepEqual(call([undefined], [doneRow]), [], 'a finished row: the whole queue');
+    assert.deepEqual(call([undefined], []), [undefined], 'nothing selected: the whole queue, as before');
+    // A row VS Code did name, the palette's call and a program's call are not the selection's business.
+    assert.deepEqual(call([doneRow, [doneRow]], [readyRow]), []);
+    assert.deepEqual(withSelectedRow([], [readyRow]), []);
+    assert.deepEqual(withSelectedRow([{ taskIds: ['t2'] }], [readyRow]), [{ taskIds: ['t2'] }]);
+    assert.deepEqual(withSelectedRow([undefined], [{ title: 'x' }]), [undefined], 'a selection of no tree row');
   });
 
   it("leaves a program's arguments alone", () => {
