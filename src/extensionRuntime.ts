@@ -67,7 +67,7 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
     tree,
     runOutput,
     taskDocuments,
-    new PullRequestAnnouncer(snapshot),
+    new PullRequestAnnouncer(snapshot, host),
     finishedElsewhere,
     new ContextKeys(snapshot),
     warnUnknownLanes(registry, lanesReady),

@@ -378,6 +378,21 @@ export const COMMANDS: readonly CommandSpec[] = [
     forms: [{ args: '<task>', help: 'put a FAILED or CANCELED task back in the queue' }],
   },
   {
+    name: 'close-pr',
+    run: lazy(
+      () => require('./commands/taskActions') as typeof import('./commands/taskActions'),
+      () => import('./commands/taskActions'),
+      (m) => m.closePullRequestCommand,
+    ),
+    opensProject: true,
+    forms: [
+      {
+        args: '<task>',
+        help: "close the task's open pull request on GitHub without merging it (a FAILED task's; its branch stays, a retry opens a new one)",
+      },
+    ],
+  },
+  {
     name: 'merge',
     run: lazy(
       () => require('./commands/mergeCommand') as typeof import('./commands/mergeCommand'),

@@ -59,10 +59,12 @@ import { loadErrorRules, type ErrorRule } from './retry/classifyError';
 import { buildReport, type ProjectReport } from './report/buildReport';
 import type { RecentState } from './panel/finishedWindow';
 import { fileAtCommit } from './git/changedFiles';
+import { currentBranch } from './git/workingTreeChanges';
 import { type RunChanges, runChanges } from './workspace/runChanges';
 import { checkOutBranch, type MergeOutcome, mergeIntoCurrentBranch } from './workspace/mergeIntoCurrentBranch';
 import { taskCommitMessage } from './workspace/taskCommit';
 import { deleteTaskBranches, pruneTaskBranches } from './engine/drain/branchRetention';
+import { type ClosedPullRequest, closeTaskPullRequest } from './engine/integration/closeTaskPullRequest';
 import type { Run } from './model/run';
 import { ReadinessCache } from './lanes/laneReadiness';
 import type { LaneReadiness } from './lanes/lanePlugin';
@@ -570,6 +572,18 @@ export class Project {
   /** Deletes now the branches `worktree.keepBranchesDays` would delete later (DONE tasks integrated or merged). */
   pruneBranches(): Promise<string[]> {
     return pruneTaskBranches(this.ctx, 0);
+  }
+
+  /** The branch checked out in the project's folder (undefined: a detached HEAD). */
+  currentBranch(): Promise<string | undefined> {
+    return currentBranch(this.root);
+  }
+
+  /** Closes the task's open pull request on GitHub without merging it (a FAILED task's); its branch stays. */
+  async closePullRequest(taskId: string): Promise<ClosedPullRequest> {
+    const closed = await closeTaskPullRequest(this.ctx, taskId);
+    this.changed();
+    return closed;
   }
 
   /** A task id (its last run) or a run id → the task and the run whose change is taken. */

@@ -24,6 +24,7 @@ export const COMMANDS = {
   tasksTreeRows: 'switchyard.tasksTreeRows',
   openProjectConfig: 'switchyard.openProjectConfig',
   openPullRequest: 'switchyard.openPullRequest',
+  closePullRequest: 'switchyard.closePullRequest',
   setGitHubToken: 'switchyard.setGitHubToken',
   openChanges: 'switchyard.openChanges',
   mergeIntoCurrentBranch: 'switchyard.mergeIntoCurrentBranch',

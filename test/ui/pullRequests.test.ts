@@ -359,7 +359,7 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
     await shot('06-tree-dark.png');
   });
 
-  it('a merge is announced once, with Open Pull Request', async () => {
+  it('a merge is announced once, with Open Pull Request and Pull main', async () => {
     await record(
       ids.ci,
       pullRequest(
@@ -376,9 +376,10 @@ describe('Pull requests in VS Code: tree, panel, notifications, token (code-serv
       ),
       'DONE',
     );
-    const toast = toasts(`pull request #${n.ci} was merged (merge commit ffffffffffff)`);
+    const toast = toasts(`is DONE: pull request #${n.ci} was merged into main (merge commit ffffffffffff)`);
     await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok(await toast.first().getByRole('button', { name: 'Open Pull Request' }).isVisible());
+    assert.ok(await toast.first().getByRole('button', { name: 'Pull main' }).isVisible());
     assert.equal(await toasts(`pull request #${n.merged} was merged`).count(), 0, 'the earlier merge is not news');
     await page.waitForTimeout(600); // the toast's slide-in
     await shot('07-merged-dark.png');

@@ -32,6 +32,18 @@ export async function retryCommand(ctx: CliContext): Promise<number> {
   return 0;
 }
 
+/** `switchyard close-pr <task>`: closes the task's open pull request on GitHub without merging it. */
+export async function closePullRequestCommand(ctx: CliContext): Promise<number> {
+  const closed = await (await openProject(ctx)).closePullRequest(requirePositional(ctx, 0, 'task id'));
+  const how = {
+    closed: 'closed',
+    merged: 'was merged meanwhile: nothing closed',
+    'already-closed': 'was already closed',
+  }[closed.outcome];
+  ctx.out(`${closed.taskId}: pull request #${closed.number} ${how} (${closed.url})`);
+  return 0;
+}
+
 /** `switchyard default-lane [<lane>]` */
 export async function defaultLaneCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);

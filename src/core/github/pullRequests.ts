@@ -39,3 +39,10 @@ export async function getPullRequest(at: PullRequestRef, pullNumber: number): Pr
   const res = await octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber });
   return parseGitHub(PullRequestDetail, res.data, `GET /repos/${owner}/${repo}/pulls/${pullNumber}`);
 }
+
+/** Closes a pull request without merging it (`PATCH … {state: "closed"}`, as GitHub's Close pull request button). */
+export async function closePullRequest(at: PullRequestRef, pullNumber: number): Promise<PullRequestDetail> {
+  const { octokit, owner, repo } = at;
+  const res = await octokit.rest.pulls.update({ owner, repo, pull_number: pullNumber, state: 'closed' });
+  return parseGitHub(PullRequestDetail, res.data, `PATCH /repos/${owner}/${repo}/pulls/${pullNumber}`);
+}

@@ -6,6 +6,7 @@ import { newTask } from './newTask';
 import { openProjectConfig } from './openProjectConfig';
 import { openQueuePanel } from './openQueuePanel';
 import { openPullRequest } from './openPullRequest';
+import { closePullRequest } from './closePullRequest';
 import { setGitHubToken } from './setGitHubToken';
 import { promoteSalvage } from './promoteSalvage';
 import { refresh } from './refresh';
@@ -60,6 +61,7 @@ export function commandTable(deps: CommandDeps): CommandEntry[] {
     { id: COMMANDS.tasksTreeRows, handler: () => tasksTreeRows(deps) },
     { id: COMMANDS.openProjectConfig, handler: () => openProjectConfig(deps) },
     { id: COMMANDS.openPullRequest, handler: (task) => openPullRequest(deps, task), row: 'row' },
+    { id: COMMANDS.closePullRequest, handler: (task) => closePullRequest(deps, task), row: 'row' },
     { id: COMMANDS.setGitHubToken, handler: (value) => setGitHubToken(deps, value) },
     { id: COMMANDS.openChanges, handler: (item) => openChanges(deps, item), row: 'row' },
     { id: COMMANDS.mergeIntoCurrentBranch, handler: (item) => mergeIntoCurrentBranch(deps, item), row: 'row' },

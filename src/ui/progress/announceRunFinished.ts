@@ -5,17 +5,20 @@ import type { Run } from '../../core/model/run';
 import { showMessage } from '../views/showMessage';
 import { announceFailure } from './announceFailure';
 import { findTask } from './findTask';
+import { landedByPullRequest } from './finishedElsewhere';
 
 /**
  * Tells the user how a task ended once one of its runs finishes: an
  * information message for DONE, a warning with the failure reason for FAILED.
  * A failed attempt that will be retried, and canceled runs, only show in the
- * progress notification. Returns the message shown, if any.
+ * progress notification; a task whose pull request was merged is announced by the merge (landedByPullRequest).
+ * Returns the message shown, if any.
  */
 export async function announceRunFinished(project: Project, run: Run): Promise<string | undefined> {
   const task = await findTask(project, run.taskId);
   if (!task) return undefined;
   const name = `${task.id} · ${task.spec.title}`;
+  if (landedByPullRequest(task)) return undefined;
   if (run.state === 'SUCCEEDED' && task.state === 'DONE') {
     const merged = run.integration ? `, merged into ${run.integration.branch}` : '';
     const where = `its change is on ${run.branch}${merged}`;

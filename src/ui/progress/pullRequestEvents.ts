@@ -3,7 +3,16 @@ import type { ProjectState } from '../../core/store/projectState';
 
 /** Something to tell the user about a task's pull request. */
 export type PullRequestEvent =
-  | { kind: 'merged'; taskId: string; title: string; number: number; url: string; mergeCommit?: string }
+  | {
+      kind: 'merged';
+      taskId: string;
+      title: string;
+      number: number;
+      url: string;
+      /** The branch it was merged into (on the remote). */
+      base: string;
+      mergeCommit?: string;
+    }
   | {
       kind: 'check-failed';
       taskId: string;
@@ -38,6 +47,7 @@ export class PullRequestEvents {
               ...base,
               number: pr.number,
               url: pr.url,
+              base: pr.base,
               ...(pr.mergeCommit ? { mergeCommit: pr.mergeCommit } : {}),
             },
           });
@@ -55,8 +65,9 @@ export class PullRequestEvents {
           });
         }
       }
-      const merged = task.integration?.pullRequest;
-      if (merged && task.state === 'DONE') {
+      const landed = task.integration;
+      const merged = landed?.pullRequest;
+      if (landed && merged && task.state === 'DONE') {
         const pr = taskPullRequest(task, state.runs);
         found.push({
           key: `merged ${merged.url}`,
@@ -65,6 +76,7 @@ export class PullRequestEvents {
             ...base,
             number: merged.number,
             url: merged.url,
+            base: landed.branch,
             ...(pr?.mergeCommit ? { mergeCommit: pr.mergeCommit } : {}),
           },
         });
@@ -86,7 +98,7 @@ export function pullRequestEventText(event: PullRequestEvent): string {
   const name = `${event.taskId} · ${event.title}`;
   if (event.kind === 'merged') {
     const commit = event.mergeCommit ? ` (merge commit ${event.mergeCommit.slice(0, 12)})` : '';
-    return `Switchyard: ${name}: pull request #${event.number} was merged${commit}.`;
+    return `Switchyard: ${name} is DONE: pull request #${event.number} was merged into ${event.base}${commit}.`;
   }
   const conclusion = event.check.conclusion ? ` (${event.check.conclusion})` : '';
   return `Switchyard: ${name}: required check "${event.check.name}" failed${conclusion} on pull request #${event.number}.`;

@@ -14,6 +14,8 @@ export const CONTEXT_KEYS = {
    * nor landed by a pull request. The diff editor of one of them (`switchyard-changes:/<run>`) shows Merge and Discard.
    */
   reviewableRuns: 'switchyard.reviewableRuns',
+  /** Some task's pull request is open: Close Pull Request shows in the palette. */
+  hasOpenPullRequest: 'switchyard.hasOpenPullRequest',
   /** Some task is a DRAFT: Approve Task shows in the palette. */
   hasDraft: 'switchyard.hasDraft',
   /** The folder is not inside a git repository: the welcome view offers Initialize Repository. */
@@ -30,6 +32,8 @@ export function contextValues(state: ProjectState | undefined, error: unknown): 
     [CONTEXT_KEYS.reviewableRuns]: state ? reviewableRuns(state) : [],
     [CONTEXT_KEYS.hasDraft]: state?.tasks.some((t) => t.state === 'DRAFT') ?? false,
     [CONTEXT_KEYS.notGitRepo]: isSwitchyardError(error, 'not-a-git-repo'),
+    [CONTEXT_KEYS.hasOpenPullRequest]:
+      state?.tasks.some((t) => taskPullRequest(t, state.runs)?.state === 'open') ?? false,
     [PULL_REQUEST_KEYS.hasPullRequest]: state?.tasks.some((t) => taskPullRequest(t, state.runs) !== undefined) ?? false,
   };
 }

@@ -58,4 +58,29 @@ describe('runs finished elsewhere', () => {
       ['t1.2'],
     );
   });
+  it('a task whose pull request merged is left to the merge notification (one toast for it, wherever it ran)', () => {
+    const runs = new FinishedElsewhereRuns();
+    runs.observe(state({ tasks: [task({ id: 't1', state: 'AWAITING_CI', lastRunId: 't1.1' })] }), here);
+    const landed = {
+      branch: 'main',
+      commit: 'c'.repeat(40),
+      runId: 't1.1',
+      at: '2026-01-01T00:00:00.000Z',
+      pullRequest: { number: 7, url: 'https://github.example/o/r/pull/7' },
+    };
+    const merged = state({
+      tasks: [
+        task({ id: 't1', state: 'DONE', lastRunId: 't1.1', integration: landed }),
+        task({ id: 't2', state: 'DONE', lastRunId: 't2.1' }),
+      ],
+      runs: [
+        run({ id: 't1.1', taskId: 't1', state: 'SUCCEEDED', owner: elsewhere }),
+        run({ id: 't2.1', taskId: 't2', state: 'SUCCEEDED', owner: elsewhere }),
+      ],
+    });
+    assert.deepEqual(
+      runs.observe(merged, here).map((n) => n.taskId),
+      ['t2'],
+    );
+  });
 });

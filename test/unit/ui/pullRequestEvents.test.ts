@@ -68,12 +68,12 @@ describe('pull-request notifications (what changed between the states the window
     const merged = withPr(pullRequest(7, { state: 'merged', mergeCommit: 'f'.repeat(40) }), 1, 'DONE');
     const seen = events.observe(merged);
     assert.deepEqual(
-      seen.map((e) => [e.kind, e.number]),
-      [['merged', 7]],
+      seen.map((e) => [e.kind, e.number, e.kind === 'merged' ? e.base : '']),
+      [['merged', 7, 'main']],
     );
     assert.equal(
       pullRequestEventText(seen[0]!),
-      'Switchyard: t1 · Add the export button: pull request #7 was merged (merge commit ffffffffffff).',
+      'Switchyard: t1 · Add the export button is DONE: pull request #7 was merged into main (merge commit ffffffffffff).',
     );
     const recorded: ProjectState = structuredClone(merged);
     recorded.tasks[0]!.integration = {
@@ -88,8 +88,8 @@ describe('pull-request notifications (what changed between the states the window
     const other = new PullRequestEvents();
     other.observe(state({ tasks: [task({ id: 't1', state: 'AWAITING_CI' })] }));
     assert.deepEqual(
-      other.observe(recorded).map((e) => [e.kind, e.taskId, e.url]),
-      [['merged', 't1', 'https://github.example/acme/widgets/pull/7']],
+      other.observe(recorded).map((e) => [e.kind, e.taskId, e.url, e.kind === 'merged' ? e.base : '']),
+      [['merged', 't1', 'https://github.example/acme/widgets/pull/7', 'main']],
     );
   });
 
