@@ -5,8 +5,6 @@
  * when a patch touched that list.
  */
 import {
-  COST_CAP,
-  COST_WEIGHT,
   PANEL_STAGES,
   SECTION_NAMES,
   type PanelPatch,
@@ -122,8 +120,7 @@ export class PanelStore {
   }
 
   private orderKey(task: PanelTask): number {
-    const cost = this.sections?.header.laneCost[task.lane] ?? 0;
-    return (task.key ?? 0) - Math.min(COST_WEIGHT * cost, COST_CAP);
+    return (task.key ?? 0) - (this.sections?.header.lanePenalty[task.lane] ?? 0);
   }
 
   private sorted(tab: Tab): string[] {

@@ -19,7 +19,9 @@ import type {
   PanelView,
   Pipeline,
 } from './panelProtocol';
-import { laneCosts, readyFacts, taskNumber, type ReadyFacts } from './readyOrder';
+import { readyFacts, taskNumber, type ReadyFacts } from './readyOrder';
+import { laneCosts } from '../scheduler/laneCosts';
+import { costPenalty } from '../scheduler/priorityScore';
 import { schedulerFromTrace } from './schedulerTrace';
 
 /** How many guard verdicts the Guards section lists. */
@@ -161,7 +163,7 @@ function header(
     agingPerMinute: state.settings.agingPerMinute,
     total: state.tasks.length,
     counts,
-    laneCost: laneCosts(state),
+    lanePenalty: Object.fromEntries(Object.entries(laneCosts(state)).map(([lane, usd]) => [lane, costPenalty(usd)])),
     ...(worktrees
       ? { worktrees: { count: worktrees.count, ...(worktrees.bytes !== undefined ? { bytes: worktrees.bytes } : {}) } }
       : {}),

@@ -18,7 +18,6 @@ import type { TaskState as CoreTaskState } from '../model/taskStates';
  * The scheduler's cost term, for the panel's own ordering of ready tasks (the webview imports nothing of the core but
  * this file).
  */
-export { COST_CAP, COST_WEIGHT } from '../scheduler/priorityScore';
 
 // The task and run state lists are repeated here (importing the core enums would bundle the full zod); the checks
 // below keep them equal. The stages come from their one zod-free list.
@@ -127,8 +126,11 @@ export const Header = z.strictObject({
   agingPerMinute: num,
   total: int,
   counts: z.record(str, int),
-  /** Average cost per SUCCEEDED run of each lane (its latest 20), as the scheduler's priority uses it. */
-  laneCost: z.record(str, num),
+  /**
+   * The points each lane's estimated cost (its average per SUCCEEDED run, latest 20) takes off its READY tasks'
+   * scores: priorityScore's costPenalty, so a task's score is its `key` minus its lane's penalty plus the aging.
+   */
+  lanePenalty: z.record(str, num),
   /** Run worktrees on disk: how many, and their size at the last drain (absent when unknown). */
   worktrees: opt(z.strictObject({ count: int, bytes: opt(num) })),
   /**

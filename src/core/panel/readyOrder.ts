@@ -1,8 +1,7 @@
 import type { Task } from '../model/task';
 import { isStage } from '../model/stages';
-import { COST_CAP, COST_WEIGHT, URGENT_BONUS, UNBLOCK_CAP, UNBLOCK_WEIGHT } from '../scheduler/priorityScore';
+import { orderKey } from '../scheduler/priorityScore';
 import type { ProjectState } from '../store/projectState';
-export { laneCosts } from '../scheduler/laneCosts';
 import type { ReadyWait } from './panelProtocol';
 
 export interface ReadyFacts {
@@ -16,9 +15,9 @@ export interface ReadyFacts {
  * The scheduler's view of READY tasks, computed from the stored state the way
  * `SchedulerMirror` feeds its `Scheduler`: the priority score's
  * time-invariant key (priority, urgent bonus, tasks unblocked, aging since
- * the task became ready) and why a task is not in the ready set (unmet
+ * the task became ready, priorityScore's orderKey without a cost) and why a task is not in the ready set (unmet
  * dependencies, retry backoff, a file held by a task in progress). The lane's
- * cost penalty is kept apart (`laneCostPenalty`) so that a lane's cost
+ * cost penalty is kept apart (the panel header's `lanePenalty`) so that a lane's cost
  * estimate moving does not change every READY task's row.
  */
 export function readyFacts(state: ProjectState, now: number): Map<string, ReadyFacts> {
@@ -32,18 +31,13 @@ export function readyFacts(state: ProjectState, now: number): Map<string, ReadyF
     if (task.state !== 'READY') continue;
     const unblocks = dependents.get(task.id) ?? 0;
     const readySince = readySinceOf(task, byId);
-    const urgent = task.spec.urgent && Date.parse(task.spec.urgent.expiresAt) > now ? URGENT_BONUS : 0;
-    const key =
-      task.spec.priority + urgent + UNBLOCK_WEIGHT * Math.min(unblocks, UNBLOCK_CAP) - (aging / 60_000) * readySince;
+    const urgentUntil = task.spec.urgent ? Date.parse(task.spec.urgent.expiresAt) : undefined;
+    const inputs = { priority: task.spec.priority, unblocks, estCostUsd: 0, readySince };
+    const key = orderKey(urgentUntil === undefined ? inputs : { ...inputs, urgentUntil }, now, aging);
     const wait = waitOf(task, byId, held, now);
     out.set(task.id, { key, unblocks, ...(wait ? { wait } : {}) });
   }
   return out;
-}
-
-/** The priority points a lane's estimated cost takes off its READY tasks' scores. */
-export function laneCostPenalty(costUsd: number): number {
-  return Math.min(COST_WEIGHT * costUsd, COST_CAP);
 }
 
 /** The task number (`t12` → 12), the scheduler's tie-break among equal scores. */

@@ -29,14 +29,14 @@ export interface PriorityInputs {
   readySince: number;
 }
 
+/** The points a lane's estimated cost per run takes off the scores of its tasks. */
+export function costPenalty(estCostUsd: number): number {
+  return Math.min(COST_WEIGHT * estCostUsd, COST_CAP);
+}
+
 export function baseScore(t: PriorityInputs, now: number): number {
   const urgent = t.urgentUntil !== undefined && t.urgentUntil > now ? URGENT_BONUS : 0;
-  return (
-    t.priority +
-    urgent +
-    UNBLOCK_WEIGHT * Math.min(t.unblocks, UNBLOCK_CAP) -
-    Math.min(COST_WEIGHT * t.estCostUsd, COST_CAP)
-  );
+  return t.priority + urgent + UNBLOCK_WEIGHT * Math.min(t.unblocks, UNBLOCK_CAP) - costPenalty(t.estCostUsd);
 }
 
 /** The time-invariant heap key (larger comes out first). */
@@ -56,7 +56,6 @@ export function explainScore(t: PriorityInputs, now: number, agingPerMinute: num
     parts.push(`urgent +${URGENT_BONUS} until ${new Date(t.urgentUntil).toISOString()}`);
   parts.push(`waited ${minutes.toFixed(1)} min +${(agingPerMinute * minutes).toFixed(1)}`);
   if (t.unblocks) parts.push(`unblocks ${t.unblocks} +${UNBLOCK_WEIGHT * Math.min(t.unblocks, UNBLOCK_CAP)}`);
-  if (t.estCostUsd)
-    parts.push(`est. cost $${t.estCostUsd.toFixed(2)} −${Math.min(COST_WEIGHT * t.estCostUsd, COST_CAP).toFixed(1)}`);
+  if (t.estCostUsd) parts.push(`est. cost $${t.estCostUsd.toFixed(2)} −${costPenalty(t.estCostUsd).toFixed(1)}`);
   return `score ${scoreAt(t, now, agingPerMinute).toFixed(1)} (${parts.join(', ')})`;
 }
