@@ -258,7 +258,8 @@ function runRows(r: DetailRun, send: Send, now: number, retriedAs?: string): HTM
   }
   if (!r.hasDiff && !r.hasWorktree)
     links.append(h('span', { class: 'muted', text: r.state === 'RUNNING' ? 'running' : 'removed' }));
-  const status = `${r.state}${r.failureCode ? ` (${r.failureCode})` : ''}`;
+  const shown = r.awaitingCi ? 'AWAITING_CI' : r.state;
+  const status = `${shown}${r.failureCode ? ` (${r.failureCode})` : ''}`;
   const extra = [
     retriedAs ? `retried as ${retriedAs}` : '',
     r.salvage ? `salvage: ${r.salvage.files} file(s) on ${r.salvage.branch}` : '',
@@ -288,7 +289,7 @@ function runRows(r: DetailRun, send: Send, now: number, retriedAs?: string): HTM
     h('td', { text: String(r.attempt) }),
     h('td', {}, h('code', { text: r.id })),
     h('td', { text: r.lane }),
-    h('td', { class: `state state-${r.state}` }, icon(stateIcon(r.state)), ` ${status}`),
+    h('td', { class: `state state-${r.state}` }, icon(stateIcon(shown)), ` ${status}`),
     h('td', { text: clock(r.startedAt, now), title: r.startedAt }),
     r.durationMs === undefined && r.state === 'RUNNING'
       ? h('td', {}, h('span', { 'data-since': r.startedAt, text: duration(now - Date.parse(r.startedAt)) }))

@@ -5,6 +5,17 @@ export const RUN_STATES = ['RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_
 export const RunState = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunState>;
 
+/**
+ * The state a run is shown in: a RUNNING run whose pull request is open no longer works, it waits for the checks its
+ * base requires (its task is AWAITING_CI), and says AWAITING_CI.
+ */
+export function shownRunState(run: {
+  state: RunState;
+  pullRequest?: { state: 'open' | 'merged' | 'closed' } | undefined;
+}): RunState | 'AWAITING_CI' {
+  return run.state === 'RUNNING' && run.pullRequest?.state === 'open' ? 'AWAITING_CI' : run.state;
+}
+
 const RUN_TRANSITIONS: Record<RunState, readonly RunState[]> = {
   RUNNING: ['SUCCEEDED', 'FAILED', 'CANCELED', 'STALE_RESULT'],
   SUCCEEDED: ['STALE_RESULT'],

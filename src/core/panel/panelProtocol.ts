@@ -294,6 +294,8 @@ export const DetailRun = z.strictObject({
   attempt: int,
   lane: str,
   state: RunState,
+  /** A RUNNING run that only waits for its pull request's required checks (shownRunState): shown as AWAITING_CI. */
+  awaitingCi: opt(z.literal(true)),
   startedAt: str,
   durationMs: opt(num),
   costUsd: opt(num),

@@ -1,3 +1,4 @@
+import { shownRunState } from '../model/runStates';
 import { access } from 'node:fs/promises';
 import { diffPath, eventsPath, readRunLog, type RunLogLine } from '../store/runFiles';
 import type { TraceLine } from '../store/traceLog';
@@ -95,6 +96,7 @@ function detailRun(r: Run, inputs: DetailInputs): DetailRun {
     attempt: r.attempt,
     lane: r.lane,
     state: r.state,
+    ...(shownRunState(r) === 'AWAITING_CI' ? { awaitingCi: true as const } : {}),
     startedAt: r.startedAt,
     ...(r.durationMs !== undefined ? { durationMs: r.durationMs } : {}),
     ...(r.usage

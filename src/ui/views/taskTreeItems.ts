@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { formatUsd, totalCostUsd } from '../../core/agent/pricing';
-import type { RunState } from '../../core/model/runStates';
+import { shownRunState } from '../../core/model/runStates';
 import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';
 import type {
@@ -34,8 +34,9 @@ const TASK_ICONS: Record<TaskState, string> = {
   FAILED: 'error',
 };
 
-const RUN_ICONS: Record<RunState, string> = {
+const RUN_ICONS: Record<ReturnType<typeof shownRunState>, string> = {
   RUNNING: 'loading~spin',
+  AWAITING_CI: 'git-pull-request',
   SUCCEEDED: 'check',
   FAILED: 'close',
   CANCELED: 'circle-slash',
@@ -160,15 +161,16 @@ function runItem(node: RunNode): vscode.TreeItem {
   const { run } = node;
   const item = new vscode.TreeItem(run.id, vscode.TreeItemCollapsibleState.None);
   item.id = `run:${run.id}`;
-  const parts = [run.lane, `attempt ${run.attempt}`, runDuration(run), run.state];
+  const state = shownRunState(run);
+  const parts = [run.lane, `attempt ${run.attempt}`, runDuration(run), state];
   if (run.resumes) parts.push(`resumed ${run.resumes}×`);
   if (run.usage?.costUsd) parts.push(formatUsd(run.usage.costUsd));
   if (run.failureReason) parts.push(run.failureReason);
   item.description = plainLine(parts.join(' · '));
   item.contextValue = run.salvage ? `run.${run.state}.salvage` : `run.${run.state}`;
-  item.iconPath = new vscode.ThemeIcon(RUN_ICONS[run.state]);
+  item.iconPath = new vscode.ThemeIcon(RUN_ICONS[state]);
   const lines = [
-    `Run ${run.id}: ${run.state}`,
+    `Run ${run.id}: ${state === 'AWAITING_CI' ? 'AWAITING_CI (its pull request waits for the required checks)' : state}`,
     `lane ${run.lane}, attempt ${run.attempt}, ${runDuration(run)}`,
     `branch ${run.branch}`,
   ];

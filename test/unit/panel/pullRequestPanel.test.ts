@@ -14,7 +14,8 @@ function project() {
       task({ id: 't4', state: 'DONE', lastRunId: 't4.1' }),
     ],
     runs: [
-      run({ id: 't1.1', taskId: 't1', state: 'SUCCEEDED', pullRequest: pullRequest(21) }),
+      // The engine keeps an AWAITING_CI task's run RUNNING (to resume the wait after a restart).
+      run({ id: 't1.1', taskId: 't1', state: 'RUNNING', pullRequest: pullRequest(21) }),
       run({
         id: 't2.1',
         taskId: 't2',
@@ -92,5 +93,20 @@ describe('queue panel: pull requests and the AWAITING_CI stage', () => {
     });
     assert.equal(buildTaskDetail(project(), 't4', inputs)!.pullRequest?.mergeCommit, '9'.repeat(40));
     assert.equal(buildTaskDetail(project(), 't3', inputs)!.pullRequest, undefined);
+  });
+
+  it('a run that only waits for its pull request is AWAITING_CI in the detail; a working run RUNNING', () => {
+    const inputs = { runLogs: new Map(), diffs: new Set<string>(), worktrees: new Set<string>(), guards: [] };
+    const waiting = buildTaskDetail(project(), 't1', inputs)!;
+    assert.equal(TaskDetail.safeParse(waiting).success, true);
+    assert.deepEqual(
+      waiting.runs.map((r) => [r.id, r.state, r.awaitingCi]),
+      [['t1.1', 'RUNNING', true]],
+    );
+    const working = buildTaskDetail(project(), 't3', inputs)!;
+    assert.deepEqual(
+      working.runs.map((r) => [r.id, r.state, r.awaitingCi]),
+      [['t3.1', 'RUNNING', undefined]],
+    );
   });
 });
