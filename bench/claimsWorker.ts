@@ -234,7 +234,6 @@ async function main(): Promise<void> {
       parentEnv: process.env,
       secrets: envSecretSource(process.env),
       githubTokens: envGitHubTokens(process.env),
-      verifyTimeoutMs: () => 60_000,
       watchState: (listener) => {
         const watching = backend.watch(listener);
         return () => watching.dispose();

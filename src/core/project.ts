@@ -85,11 +85,6 @@ export interface ProjectOptions {
   githubTokens?: GitHubTokenStore;
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /**
-   * Milliseconds an acceptance command may run: a number, or a function read at each verification; unset (or
-   * `undefined` from the function): the project's `verifyTimeoutSeconds`.
-   */
-  verifyTimeoutMs?: number | (() => number | undefined);
-  /**
    * The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no
    * hook.
    */
@@ -174,9 +169,6 @@ export class Project {
         return { source, trusted: await isTrusted() };
       },
       laneSettingsOverride: options.laneSettingsOverride,
-      verifyTimeoutMs: (settings) =>
-        (typeof options.verifyTimeoutMs === 'function' ? options.verifyTimeoutMs() : options.verifyTimeoutMs) ??
-        settings.verifyTimeoutSeconds * 1_000,
       watchState: (listener) => {
         const watching = backend.watch(listener);
         return () => watching.dispose();

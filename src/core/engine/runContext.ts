@@ -1,6 +1,5 @@
 import type { LaneRegistry } from '../lanes/laneRegistry';
 import type { StateStore } from '../backend/stateStore';
-import type { ProjectSettings } from '../store/projectState';
 import type { SettingSource } from '../store/settingsLayers';
 import type { LeaseStore } from '../lease/leaseStore';
 import type { JournalStore } from '../journal/journalStore';
@@ -35,8 +34,6 @@ export interface RunContext {
   settingOrigin?(key: string): Promise<{ source: SettingSource; trusted: boolean; withheld?: unknown }>;
   /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
   laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
-  /** Read when each verification starts (with the effective settings), so a changed setting applies to the next one. */
-  verifyTimeoutMs(settings: ProjectSettings): number;
   /**
    * Calls `listener` after the stored state changed, whichever process changed it (the backend's change feed); returns
    * the function that stops it.

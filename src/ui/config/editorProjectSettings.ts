@@ -8,6 +8,16 @@ const EDITOR_PROJECT_SETTINGS = [
   { setting: SETTINGS.wipRunning, key: 'wip.RUNNING', schema: z.number().int().min(1) },
   { setting: SETTINGS.integrationMode, key: 'integration.mode', schema: z.enum(['local', 'push', 'pull-request']) },
   { setting: SETTINGS.integrationTargetBranch, key: 'integration.targetBranch', schema: z.string().trim().min(1) },
+  // The Settings UI takes any number ≥ 1; the project's setting is whole seconds.
+  {
+    setting: SETTINGS.verifyTimeoutSeconds,
+    key: 'verifyTimeoutSeconds',
+    schema: z
+      .number()
+      .min(1)
+      .max(86_400)
+      .transform((seconds) => Math.round(seconds)),
+  },
 ] as const;
 
 /** The VS Code setting ids the project is opened with (changing one reopens it). */

@@ -4,7 +4,6 @@ import { SETTINGS } from '../commandIds';
 import { EDITOR_PROJECT_SETTING_IDS } from './editorProjectSettings';
 
 const LaneSettingsMap = z.record(z.string(), z.record(z.string(), z.unknown()));
-const DEFAULT_VERIFY_TIMEOUT_SECONDS = 600;
 
 function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(SETTINGS.section, scope);
@@ -34,20 +33,6 @@ export function runOnSend(scope?: vscode.ConfigurationScope): boolean {
   return section(scope).get<boolean>(SETTINGS.runOnSend, true) !== false;
 }
 
-/** `switchyard.verifyTimeoutSeconds` in milliseconds; nonsense falls back to the default. */
-export function verifyTimeoutMs(scope?: vscode.ConfigurationScope): number {
-  const seconds = section(scope).get<number>(SETTINGS.verifyTimeoutSeconds, DEFAULT_VERIFY_TIMEOUT_SECONDS);
-  const valid = typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0;
-  return Math.round((valid ? seconds : DEFAULT_VERIFY_TIMEOUT_SECONDS) * 1_000);
-}
-
-/** `switchyard.verifyTimeoutSeconds` in ms when the user set it anywhere; else the project setting applies. */
-export function verifyTimeoutOverrideMs(scope?: vscode.ConfigurationScope): number | undefined {
-  const set = section(scope).inspect<number>(SETTINGS.verifyTimeoutSeconds);
-  const given = set?.workspaceFolderValue ?? set?.workspaceValue ?? set?.globalValue;
-  return given === undefined ? undefined : verifyTimeoutMs(scope);
-}
-
 export interface BackendSettings {
   /** `switchyard.backend` as written ("files" or "postgres"; anything else is the backend's clear error). */
   kind: string;
@@ -70,12 +55,7 @@ export function backendSettings(scope?: vscode.ConfigurationScope): BackendSetti
 }
 
 /** Settings the open project was opened with: changing one reopens it. */
-const PROJECT_OPTIONS = [
-  SETTINGS.verifyTimeoutSeconds,
-  SETTINGS.backend,
-  SETTINGS.project,
-  ...EDITOR_PROJECT_SETTING_IDS,
-] as const;
+const PROJECT_OPTIONS = [SETTINGS.backend, SETTINGS.project, ...EDITOR_PROJECT_SETTING_IDS] as const;
 
 export function affectsProjectOptions(event: vscode.ConfigurationChangeEvent): boolean {
   return PROJECT_OPTIONS.some((key) => event.affectsConfiguration(`${SETTINGS.section}.${key}`));

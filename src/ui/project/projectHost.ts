@@ -2,7 +2,7 @@ import { editorProjectSettings } from '../config/editorProjectSettings';
 import * as vscode from 'vscode';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
 import { Project } from '../../core/project';
-import { affectsProjectOptions, laneSettingsFromConfig, verifyTimeoutOverrideMs } from '../config/switchyardConfig';
+import { affectsProjectOptions, laneSettingsFromConfig } from '../config/switchyardConfig';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import { backendFromSettings } from './backendFromSettings';
 import { isBackendError, showBackendError } from './showBackendError';
@@ -97,7 +97,6 @@ export class ProjectHost implements vscode.Disposable {
         secrets: this.secrets,
         ...(this.secrets ? { githubTokens: this.secrets.github } : {}),
         laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
-        verifyTimeoutMs: verifyTimeoutOverrideMs(folder),
         editorSettings: editorProjectSettings(folder),
         backend: backendFromSettings(folder, this.secrets?.postgres),
         // Workspace trust: untrusted, the committed config may not make Switchyard run a command.

@@ -75,6 +75,28 @@ describe('the project config in VS Code (Open Project Config, the contributed JS
       200,
     );
   });
+
+  it('switchyard.verifyTimeoutSeconds reaches the project as its verifyTimeoutSeconds (whole seconds), and goes', async () => {
+    const config = vscode.workspace.getConfiguration('switchyard');
+    const project = (await refresh()).settings.verifyTimeoutSeconds;
+    try {
+      await config.update('verifyTimeoutSeconds', 42.4, vscode.ConfigurationTarget.Workspace);
+      await untilValue(
+        'the project to see verifyTimeoutSeconds 42',
+        async () => ((await refresh()).settings.verifyTimeoutSeconds === 42 ? true : undefined),
+        30_000,
+        200,
+      );
+    } finally {
+      await config.update('verifyTimeoutSeconds', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await untilValue(
+      'verifyTimeoutSeconds back to the project value',
+      async () => ((await refresh()).settings.verifyTimeoutSeconds === project ? true : undefined),
+      30_000,
+      200,
+    );
+  });
 });
 
 function refresh(): Promise<ProjectState> {

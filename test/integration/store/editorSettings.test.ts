@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Project } from '../../../src/core/project';
 import { runCli } from '../../helpers/runCli';
@@ -35,6 +36,33 @@ describe('editor settings (VS Code Settings UI) on top of the project config', (
       assert.equal(stored.settings.review.enabled, false);
       const committed = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'config.json'), 'utf8'));
       assert.equal(committed.wip.RUNNING, 3);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
+  // `switchyard.verifyTimeoutSeconds` reaches the run as every other editor setting does, through this layer (it was
+  // a separate option of its own, read by the run's verification stage).
+  it("verifyTimeoutSeconds from the editor is the acceptance command's limit", async function () {
+    this.timeout(60_000);
+    const repo = await makeTempRepo();
+    try {
+      const registry = new LaneRegistry();
+      registry.register(createCommandLane());
+      const project = await Project.open(repo.dir, { registry, editorSettings: { verifyTimeoutSeconds: 1 } });
+      await project.updateSettings((s) => {
+        s.laneSettings.command = { command: 'echo change > change.txt' };
+        s.defaultLane = 'command';
+        s.retryCaps.command = 1;
+      });
+      assert.equal((await project.settings()).verifyTimeoutSeconds, 1);
+      await project.addTask({ title: 'slow check', acceptance: 'sleep 20' });
+      const started = Date.now();
+      await project.runQueue();
+      const [run] = (await project.state()).runs;
+      assert.match(run!.failureReason ?? '', /timed out after 1(\.0)? ?s/);
+      assert.ok(Date.now() - started < 15_000, `stopped by the 1 s limit, not the command's 20 s`);
+      await project.close();
     } finally {
       await repo.cleanup();
     }

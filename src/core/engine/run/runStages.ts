@@ -81,7 +81,7 @@ export async function runStages(ctx: RunContext, input: StagesInput): Promise<Ru
       task.spec.acceptance,
       run.worktree,
       input.env,
-      ctx.verifyTimeoutMs(settings),
+      settings.verifyTimeoutSeconds * 1_000,
       signal,
     );
     record('verify', { ok: verdict.ok, output: verdict.output.slice(-4_000) });
