@@ -291,4 +291,27 @@ describe('Untrusted text stays text in VS Code (code-server + chromium)', functi
     await shot('04-queue-panel.png');
     assert.ok(!existsSync(marker), "nothing typed the link's command");
   });
+
+  // QuickPick labels render `$(name)` as an icon (and drop a name that is no icon): a task title, a failure reason or
+  // a file name in a picker is escaped (`\$(`) and reads as written.
+  it('a picker shows a title holding $(…) as written, not as an icon', async () => {
+    const title = 'Pay $(alert) now $(no-such-icon)';
+    execFileSync(process.execPath, [CLI, 'task', 'add', '--title', title, '--spec', 'x'], {
+      cwd: workspace.dir,
+      stdio: 'pipe',
+    });
+    await workbench.openActivity('Switchyard');
+    await poll('the new task in the tree', async () =>
+      (await workbench.tasksUnder('READY')).some((r) => r.includes('Pay')) ? true : undefined,
+    );
+    await workbench.runCommand('Switchyard: Cancel Task');
+    await workbench.waitForPrompt('Cancel which task?');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Pay' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const label = (await row.locator('.label-name').first().innerText()).replace(/\s+/g, ' ');
+    await shot('05-picker.png');
+    await page.keyboard.press('Escape');
+    assert.match(label, /Pay \$\(alert\) now \$\(no-such-icon\)$/);
+    assert.equal(await row.locator('.codicon').count(), 0, 'no icon rendered in the row');
+  });
 });

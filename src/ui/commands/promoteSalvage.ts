@@ -6,6 +6,7 @@ import { isTaskTreeNode } from '../views/taskTreeNodes';
 import { runIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 import { showMessage } from '../views/showMessage';
+import { quickPickText } from '../prompts/quickPickText';
 
 /**
  * `switchyard.promoteSalvage(runId | item, {to?, onto?})` → the Promotion.
@@ -56,8 +57,8 @@ async function pickSalvagedRun(state: ProjectState): Promise<string> {
   const picked = await vscode.window.showQuickPick(
     runs.map((r) => ({
       label: r.id,
-      description: `${r.state} · ${r.salvage!.files} file(s) on ${r.salvage!.branch}`,
-      detail: r.failureReason,
+      description: quickPickText(`${r.state} · ${r.salvage!.files} file(s) on ${r.salvage!.branch}`),
+      detail: r.failureReason && quickPickText(r.failureReason),
       runId: r.id,
     })),
     { placeHolder: 'Promote the salvaged work of which run?', ignoreFocusOut: true },

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ProjectState } from '../../core/store/projectState';
-import { plainLine } from '../../core/text/plainText';
 import { required } from './promptCanceled';
+import { quickPickText } from './quickPickText';
 
 /**
  * The run whose change a DONE task stands for: `id` names a run, or a task (its integrated run, else its last run);
@@ -24,8 +24,8 @@ export async function doneRunId(state: ProjectState, id: string | undefined, pla
     done.map((t) => {
       const runId = (t.integration?.runId ?? t.lastRunId) as string;
       return {
-        label: plainLine(`${t.id} · ${t.spec.title}`),
-        description: plainLine(`${runId} · ${runs.get(runId)?.branch ?? ''}`),
+        label: quickPickText(`${t.id} · ${t.spec.title}`),
+        description: quickPickText(`${runId} · ${runs.get(runId)?.branch ?? ''}`),
         runId,
       };
     }),

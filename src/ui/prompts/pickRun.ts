@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ProjectState } from '../../core/store/projectState';
 import { runDuration } from '../views/formatDuration';
 import { required } from './promptCanceled';
-import { plainLine } from '../../core/text/plainText';
+import { quickPickText } from './quickPickText';
 
 interface RunPick extends vscode.QuickPickItem {
   runId: string;
@@ -17,10 +17,10 @@ export async function pickRun(state: ProjectState, placeHolder: string, running 
   const titles = new Map(state.tasks.map((t) => [t.id, t.spec.title]));
   const items: RunPick[] = runs.map((r) => ({
     label: r.id,
-    description: plainLine(
+    description: quickPickText(
       `${titles.get(r.taskId) ?? r.taskId} · ${r.lane} · attempt ${r.attempt} · ${runDuration(r)} · ${r.state}`,
     ),
-    detail: r.failureReason && plainLine(r.failureReason),
+    detail: r.failureReason && quickPickText(r.failureReason),
     runId: r.id,
   }));
   const picked = await vscode.window.showQuickPick(items, {

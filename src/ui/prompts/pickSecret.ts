@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LaneRegistry } from '../../core/lanes/laneRegistry';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import { required } from './promptCanceled';
+import { quickPickText } from './quickPickText';
 
 interface SecretPick extends vscode.QuickPickItem {
   laneId: string;
@@ -21,8 +22,8 @@ export async function pickSecret(
     ];
     for (const { s, required: needed } of declared) {
       items.push({
-        label: manifest.displayName,
-        description: `${manifest.id} · ${s}${needed ? '' : ' (optional)'}`,
+        label: quickPickText(manifest.displayName),
+        description: quickPickText(`${manifest.id} · ${s}${needed ? '' : ' (optional)'}`),
         detail: (await secrets.has(s)) ? 'stored: picking it replaces it' : 'not stored yet',
         laneId: manifest.id,
         secret: s,

@@ -5,6 +5,7 @@ import { plainLine } from '../../core/text/plainText';
 import { repoRelativeFile } from '../commands/repoRelativeFile';
 import { required } from './promptCanceled';
 import { targetFileItems } from './targetFileItems';
+import { quickPickText } from './quickPickText';
 
 /** The workspace's files a picker lists at most, and what it leaves out (dependencies, git's and Switchyard's own). */
 const MAX_FILES = 5_000;
@@ -26,7 +27,7 @@ export async function pickTargetFiles(root: string, title: string, origin?: vsco
     paths = files.map((f) => posix.join(prefix, relative(folder.uri.fsPath, f.fsPath).split(sep).join('/')));
   }
   const items = targetFileItems(paths, preselected ? [preselected] : []).map((f) => ({
-    label: f.path,
+    label: quickPickText(f.path),
     picked: f.picked,
     path: f.path,
   }));

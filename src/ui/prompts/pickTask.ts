@@ -3,7 +3,7 @@ import type { Task } from '../../core/model/task';
 import type { TaskState } from '../../core/model/taskStates';
 import type { ProjectState } from '../../core/store/projectState';
 import { required } from './promptCanceled';
-import { plainLine } from '../../core/text/plainText';
+import { quickPickText } from './quickPickText';
 
 interface TaskPick extends vscode.QuickPickItem {
   taskId: string;
@@ -29,9 +29,9 @@ export async function pickTask(
     );
   }
   const items: TaskPick[] = tasks.map((t: Task) => ({
-    label: plainLine(`${t.id} · ${t.spec.title}`),
-    description: plainLine(`${t.spec.lane ?? state.settings.defaultLane} · ${t.state}`),
-    detail: t.failureReason && plainLine(t.failureReason),
+    label: quickPickText(`${t.id} · ${t.spec.title}`),
+    description: quickPickText(`${t.spec.lane ?? state.settings.defaultLane} · ${t.state}`),
+    detail: t.failureReason && quickPickText(t.failureReason),
     taskId: t.id,
   }));
   const picked = await vscode.window.showQuickPick(items, {
