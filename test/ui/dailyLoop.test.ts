@@ -167,8 +167,16 @@ describe('The daily loop in VS Code (code-server + chromium)', function () {
       .locator('.part.sidebar .monaco-list-row')
       .filter({ hasText: `${held.id}.1` })
       .first();
-    await runRow.hover();
-    await runRow.locator('.actions .action-label[aria-label="Show Run Log"]').click();
+    // Inline actions show while the row is hovered; the row is redrawn every second, which can drop the hover before
+    // the click: hover again and retry.
+    await poll('the Show Run Log button clicked', async () => {
+      await runRow.hover();
+      return runRow
+        .locator('.actions .action-label[aria-label="Show Run Log"]')
+        .click({ timeout: 2_000 })
+        .then(() => true)
+        .catch(() => undefined);
+    });
     // The running row is redrawn every second (its duration); a click that lands while VS Code redraws it runs the
     // command without the row, and the command then asks which run (the running one first): pick it.
     const asked = await workbench
