@@ -78,7 +78,7 @@ export function startRuntime(context: vscode.ExtensionContext): ExtensionRuntime
       if (!handler) throw new Error(`Switchyard has no handler for the command ${id}`);
       // Every lane a command may list, route to or run is registered first.
       await lanesReady();
-      return handler(...withSelectedRow(args, tree.currentRows(selection)));
+      return handler(...withSelectedRow(args, () => tree.currentRows(selection)));
     },
     tree,
     status: snapshotStatusSource(snapshot),

@@ -79,6 +79,14 @@ export function checkStateText(check: RequiredCheckRecord): string {
   return check.state;
 }
 
+/**
+ * Whether the task's change landed through a pull request (DONE with the merged PR recorded): on the remote base
+ * already, so no local merge, and announced by its merge rather than as a DONE run.
+ */
+export function landedByPullRequest(task: Task): boolean {
+  return task.state === 'DONE' && task.integration?.pullRequest !== undefined;
+}
+
 /** Only http(s) URLs are opened (a stored URL is data, never a `command:` or `file:` link). */
 export function isWebUrl(url: string): boolean {
   try {

@@ -53,12 +53,12 @@ export function fromTree(args: readonly unknown[]): boolean {
  * name it. VS Code hands a title button the focused row, which the extension host looks up by its handle; each refresh
  * of the tree (every change of the project state) makes it forget the handles until VS Code asks for the rows again,
  * and a click in that window hands `undefined` (the only argument) instead of the row the user selected. `selection`
- * is the view's selection as its last selection event gave it, mapped to the current rows; empty when the view is not
- * on screen. Any other call is unchanged.
+ * gives the view's selection as its last selection event gave it, mapped to the current rows (empty when the view is
+ * not on screen); it is asked only for such a call. Any other call is unchanged.
  */
-export function withSelectedRow(args: readonly unknown[], selection: readonly unknown[]): unknown[] {
+export function withSelectedRow(args: readonly unknown[], selection: () => readonly unknown[]): unknown[] {
   if (args.length !== 1 || args[0] !== undefined) return [...args];
-  const rows = selection.filter(isTreeRow);
+  const rows = selection().filter(isTreeRow);
   return rows.length ? [rows[0], rows] : [...args];
 }
 

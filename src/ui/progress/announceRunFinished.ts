@@ -5,7 +5,7 @@ import type { Run } from '../../core/model/run';
 import { showMessage } from '../views/showMessage';
 import { announceFailure } from './announceFailure';
 import { findTask } from './findTask';
-import { landedByPullRequest } from './finishedElsewhere';
+import { landedByPullRequest } from '../../core/model/taskPullRequest';
 
 /**
  * Tells the user how a task ended once one of its runs finishes: an

@@ -1,4 +1,4 @@
-import type { Task } from '../../core/model/task';
+import { landedByPullRequest } from '../../core/model/taskPullRequest';
 import type { Run } from '../../core/model/run';
 import type { ProjectState } from '../../core/store/projectState';
 
@@ -33,19 +33,12 @@ export class FinishedElsewhereRuns {
       // Not yet the task's end (a retry follows): looked at again on the next change.
       if (!task || (task.state !== 'DONE' && task.state !== 'FAILED') || task.lastRunId !== run.id) continue;
       this.seen.add(run.id);
+      // A change landed through a pull request is announced by its merge (PullRequestAnnouncer), wherever it ran.
       if (ranHere(run, owner) || landedByPullRequest(task)) continue;
       news.push({ taskId: task.id, title: task.spec.title, state: task.state, runId: run.id });
     }
     return news;
   }
-}
-
-/**
- * A task whose change landed through a pull request is announced by its merge (PullRequestAnnouncer, once, wherever it
- * ran, with the follow-ups that fit a change already on the remote base), not as a DONE run.
- */
-export function landedByPullRequest(task: Task): boolean {
-  return task.state === 'DONE' && task.integration?.pullRequest !== undefined;
 }
 
 function ranHere(run: Run, owner: string | undefined): boolean {

@@ -1,4 +1,4 @@
-import { taskPullRequest } from '../../core/model/taskPullRequest';
+import { landedByPullRequest, taskPullRequest } from '../../core/model/taskPullRequest';
 import type { ProjectState } from '../../core/store/projectState';
 
 /** Something to tell the user about a task's pull request. */
@@ -67,7 +67,7 @@ export class PullRequestEvents {
       }
       const landed = task.integration;
       const merged = landed?.pullRequest;
-      if (landed && merged && task.state === 'DONE') {
+      if (landed && merged && landedByPullRequest(task)) {
         const pr = taskPullRequest(task, state.runs);
         found.push({
           key: `merged ${merged.url}`,

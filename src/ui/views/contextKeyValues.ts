@@ -1,5 +1,5 @@
 import { isSwitchyardError } from '../../core/errors';
-import { taskPullRequest } from '../../core/model/taskPullRequest';
+import { landedByPullRequest, taskPullRequest } from '../../core/model/taskPullRequest';
 import type { ProjectState } from '../../core/store/projectState';
 import { CONTEXT_KEYS as PULL_REQUEST_KEYS } from '../commandIds';
 
@@ -42,7 +42,7 @@ export function contextValues(state: ProjectState | undefined, error: unknown): 
 export function reviewableRuns(state: ProjectState): string[] {
   return state.tasks.flatMap((t) => {
     const runId = t.integration?.runId ?? t.lastRunId;
-    const open = t.state === 'DONE' && !t.merged && !t.discarded && !t.integration?.pullRequest;
+    const open = t.state === 'DONE' && !t.merged && !t.discarded && !landedByPullRequest(t);
     return open && runId ? [runId] : [];
   });
 }

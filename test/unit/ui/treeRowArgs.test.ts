@@ -37,15 +37,28 @@ describe('a Tasks tree row as a command argument', () => {
   // misses); Run Queue then ran the whole queue although the user had selected one READY task.
   it("takes the view's selection for a title button whose row VS Code could not name", () => {
     const call = (args: unknown[], selection: unknown[]) =>
-      argsWithRow(withSelectedRow(args, selection), runQueueRowArgs);
+      argsWithRow(
+        withSelectedRow(args, () => selection),
+        runQueueRowArgs,
+      );
     assert.deepEqual(call([undefined], [readyRow]), [{ taskIds: ['t1'] }]);
     assert.deepEqual(call([undefined], [doneRow]), [], 'a finished row: the whole queue');
     assert.deepEqual(call([undefined], []), [undefined], 'nothing selected: the whole queue, as before');
     // A row VS Code did name, the palette's call and a program's call are not the selection's business.
     assert.deepEqual(call([doneRow, [doneRow]], [readyRow]), []);
-    assert.deepEqual(withSelectedRow([], [readyRow]), []);
-    assert.deepEqual(withSelectedRow([{ taskIds: ['t2'] }], [readyRow]), [{ taskIds: ['t2'] }]);
-    assert.deepEqual(withSelectedRow([undefined], [{ title: 'x' }]), [undefined], 'a selection of no tree row');
+    assert.deepEqual(
+      withSelectedRow([], () => [readyRow]),
+      [],
+    );
+    assert.deepEqual(
+      withSelectedRow([{ taskIds: ['t2'] }], () => [readyRow]),
+      [{ taskIds: ['t2'] }],
+    );
+    assert.deepEqual(
+      withSelectedRow([undefined], () => [{ title: 'x' }]),
+      [undefined],
+      'a selection of no tree row',
+    );
   });
 
   it("leaves a program's arguments alone", () => {
