@@ -16,6 +16,7 @@ import { benchStartup } from './startupBench';
 import { benchProcessCount } from './processCount';
 import { benchE2e } from './e2eBench';
 import { benchCliStartup } from './cliStartupBench';
+import { benchSupervisorStart } from './supervisorStartBench';
 
 const all = [
   benchBundleSize,
@@ -32,6 +33,7 @@ const all = [
   benchProcessCount,
   benchE2e,
   benchCliStartup,
+  benchSupervisorStart,
 ];
 // `npm run bench -- journal` runs only the benchmarks whose title or name matches.
 const filter = process.argv.slice(2).join(' ').toLowerCase();

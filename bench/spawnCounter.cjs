@@ -2,7 +2,7 @@
 // child process it starts (command and arguments) to $SWITCHYARD_BENCH_SPAWN_LOG. Only the process itself counts, its
 // worker threads included (they run this preload too, with a copy of the environment that still names the log): this
 // file is removed from the NODE_OPTIONS its children inherit, so a child that is also Node does not log its own. The
-// process-group supervisor (one `node -e` per Switchyard process, which starts the lanes' process groups and, during a
+// process-group supervisor (one Node process per Switchyard process, which starts the lanes' process groups and, during a
 // drain, git) is the exception: it starts processes on Switchyard's behalf, so it is started with this file preloaded
 // and the log named in its own environment, and its lines say `by: "supervisor"` (its children get the environment
 // Switchyard gives them, without the log).
@@ -13,8 +13,10 @@ const { appendFileSync } = require('node:fs');
 const log = process.env.SWITCHYARD_BENCH_SPAWN_LOG;
 const by = process.env.SWITCHYARD_BENCH_SPAWN_BY;
 delete process.env.SWITCHYARD_BENCH_SPAWN_BY;
+// Node running the supervisor's program: dist/supervisorMain.js beside a bundle, or (from the sources) a `-e` line
+// that loads supervisorMain.ts.
 const isSupervisor = (command, args) =>
-  command === process.execPath && args[0] === '-e' && typeof args[1] === 'string' && args[1].includes('ownerGone');
+  command === process.execPath && typeof args.at(-1) === 'string' && /[\\/]supervisorMain\.(js|ts)\b/.test(args.at(-1));
 if (process.env.NODE_OPTIONS) {
   process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.replace(/--require[= ]\S*spawnCounter\.cjs/, '').trim();
 }

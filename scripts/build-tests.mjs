@@ -1,9 +1,10 @@
 // Bundles the integration suite for the extension host: every
 // test/extension-host/suite/*.ts to out/test/extension-host/suite/*.js (CommonJS,
-// `vscode` and `mocha` external), the shape both test runners load.
+// `vscode` and `mocha` external), the shape both test runners load, with Switchyard's own programs beside them.
 import { readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
+import { NODE_BUNDLE_DEFINE, ownProgramBuilds } from './ownPrograms.mjs';
 
 const suiteDir = 'test/extension-host/suite';
 const outdir = 'out/test/extension-host/suite';
@@ -25,6 +26,10 @@ await esbuild.build({
   target: 'node20',
   sourcemap: 'inline',
   external: ['vscode', 'mocha'],
+  define: NODE_BUNDLE_DEFINE,
   logLevel: 'warning',
 });
+// The programs the suites' Switchyard code starts (the process-group supervisor, the folder remover's worker),
+// beside them as in dist/.
+await Promise.all(ownProgramBuilds(outdir).map((build) => esbuild.build({ ...build, logLevel: 'warning' })));
 console.log(`built ${entryPoints.length} integration suite file(s) into ${outdir} in ${Date.now() - started} ms`);

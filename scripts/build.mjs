@@ -4,6 +4,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { writeApiDeclaration } from './build-api.mjs';
+import { NODE_BUNDLE_DEFINE, ownProgramBuilds } from './ownPrograms.mjs';
 
 const watch = process.argv.includes('--watch');
 
@@ -35,66 +36,52 @@ const common = {
   plugins: [zodEnglishOnly],
 };
 
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: NODE_BUNDLE_DEFINE };
+
 const builds = [
   {
     // The small entry VS Code loads at activation: registrations only; it requires the runtime on first need.
-    ...common,
+    ...node,
     entryPoints: ['src/extension.ts'],
     outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
     external: ['vscode'],
   },
   {
     // Everything else of the extension: lanes, the project, the panel and the command handlers.
-    ...common,
+    ...node,
     entryPoints: ['src/extensionRuntime.ts'],
     outfile: 'dist/extensionRuntime.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
     external: ['vscode'],
   },
   {
     // The `switchyard` command (package.json bin): a loader of cliMain.js with a V8 code cache.
-    ...common,
+    ...node,
     entryPoints: ['src/cli/bin.ts'],
     outfile: 'dist/cli.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
   },
   {
     // The whole CLI. Heavy libraries (the AI SDK, octokit, pg, secretlint) are imported where they are used,
     // so they are evaluated only when a command needs them.
-    ...common,
+    ...node,
     entryPoints: ['src/cli/cliMain.ts'],
     outfile: 'dist/cliMain.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
   },
   {
     // What the installed pre-push hook runs: a loader of hookMain.js with a V8 code cache.
-    ...common,
+    ...node,
     entryPoints: ['src/cli/hookBin.ts'],
     outfile: 'dist/hook.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
   },
   {
     // The hook's guards and nothing else of the CLI, so the process git waits for starts fast.
-    ...common,
+    ...node,
     entryPoints: ['src/cli/hookMain.ts'],
     outfile: 'dist/hookMain.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
   },
+  // The programs the extension and the CLI start: the process-group supervisor, the folder remover's worker.
+  ...ownProgramBuilds('dist').map((b) => ({ ...node, ...b })),
   {
     ...common,
     entryPoints: ['webview/main.ts'],

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import * as esbuild from 'esbuild';
+import { join } from 'node:path';
+import { buildDistBundles } from './distBundles';
 
 /**
  * Bundles the CLI from source into a temp folder as `npm run build` lays it out (cli.js and the cliMain.js it loads),
@@ -12,19 +12,9 @@ export async function buildCliBundle(): Promise<string> {
   await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
   const outfile = join(dir, 'cli.js');
   // cli.js loads cliMain.js beside it, as in dist/.
-  for (const [entry, out] of [
-    ['src/cli/bin.ts', outfile],
-    ['src/cli/cliMain.ts', join(dir, 'cliMain.js')],
-  ] as const) {
-    await esbuild.build({
-      entryPoints: [resolve(entry)],
-      outfile: out,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'error',
-    });
-  }
+  await buildDistBundles(dir, [
+    ['src/cli/bin.ts', 'cli.js'],
+    ['src/cli/cliMain.ts', 'cliMain.js'],
+  ]);
   return outfile;
 }

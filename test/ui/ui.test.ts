@@ -71,8 +71,12 @@ describe('Switchyard UI (code-server + chromium)', function () {
       'readme.md',
       'switchyard.d.ts',
       'dist/extension.js',
+      'dist/extensionRuntime.js',
       'dist/package.json',
       'dist/webview.js',
+      // The programs the runtime starts (scripts/ownPrograms.mjs): a run's processes go through the supervisor.
+      'dist/supervisorMain.js',
+      'dist/folderRemoverWorker.js',
       'media/switchyard.svg',
     ]) {
       assert.ok(

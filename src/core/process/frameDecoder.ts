@@ -1,4 +1,4 @@
-/** Frame types on the supervisor's control socket (see supervisorScript.ts). */
+/** Frame types on the supervisor's control socket (see supervisorProtocol.ts). */
 export const FRAME = { message: 0, stdout: 1, stderr: 2 } as const;
 const HEADER_BYTES = 9;
 
@@ -12,11 +12,16 @@ export interface Frame {
 
 /** One frame: a 9-byte header (type: u8, group id: u32 BE, payload length: u32 BE), then the payload. */
 export function encodeFrame(type: number, id: number, payload: Buffer): Buffer {
+  return Buffer.concat([frameHeader(type, id, payload.length), payload]);
+}
+
+/** A frame's header alone, for a writer that sends the payload after it as it is (output, never copied). */
+export function frameHeader(type: number, id: number, payloadLength: number): Buffer {
   const head = Buffer.allocUnsafe(HEADER_BYTES);
   head.writeUInt8(type, 0);
   head.writeUInt32BE(id, 1);
-  head.writeUInt32BE(payload.length, 5);
-  return Buffer.concat([head, payload]);
+  head.writeUInt32BE(payloadLength, 5);
+  return head;
 }
 
 /**

@@ -2,22 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { encodeFrame, FRAME, FrameDecoder } from './frameDecoder';
-import { SUPERVISOR_SCRIPT } from './supervisorScript';
-
-/** What the owner sends to start a group (see supervisorScript.ts). */
-export interface GroupStart {
-  file: string;
-  args: readonly string[];
-  shell: boolean;
-  cwd: string;
-  env: Record<string, string>;
-  input?: string;
-  killGraceMs: number;
-  ownerGoneGraceMs: number;
-  outputCapMs: number;
-}
-
-export type GroupStream = 'out' | 'err';
+import { ownProgram, ownProgramArguments } from './ownProgram';
+import type { ExecStart, GroupStart, GroupStream, OwnerMessage } from './supervisorProtocol';
 
 /** What the supervisor reports about one group, in order: started (or not), output, the end. */
 export interface GroupEvents {
@@ -32,18 +18,6 @@ export interface GroupChannel {
   /** The owner's stream for `stream` is full (pause) or wants more (resume); each is sent only on a change. */
   pause(stream: GroupStream): void;
   resume(stream: GroupStream): void;
-}
-
-/** What the owner sends to run one short program (see supervisorScript.ts): no process group, pipes only. */
-export interface ExecStart {
-  file: string;
-  args: readonly string[];
-  cwd: string;
-  /** The child's whole environment. */
-  env: Record<string, string>;
-  input?: string;
-  /** How long the program may go on once the owner is gone, before SIGKILL. */
-  ownerGoneMs: number;
 }
 
 /** How an exec ended: exactly one of these, exactly once. */
@@ -65,7 +39,7 @@ export interface ExecEvents {
 /** How long an idle supervisor lingers for the next group before it is let go (a fresh one starts on demand). */
 export const SUPERVISOR_IDLE_MS = 10_000;
 
-/** What the supervisor writes (ours, see supervisorScript.ts); `startTicks` is null when /proc could not be read. */
+/** What the supervisor writes (ours, see supervisorProtocol.ts); `startTicks` is null when /proc could not be read. */
 const SupervisorMessage = z.object({
   started: z
     .object({
@@ -83,7 +57,7 @@ const SupervisorMessage = z.object({
   exit: z.object({ code: z.number().int().nullish(), signal: z.string().nullish() }).optional(),
 });
 
-/** What the supervisor writes about an exec (ours, see supervisorScript.ts). */
+/** What the supervisor writes about an exec (ours, see supervisorProtocol.ts). */
 const ExecMessage = z.object({
   accepted: z.literal(true).optional(),
   refused: z.string().optional(),
@@ -97,7 +71,7 @@ interface ExecEntry {
 }
 
 /**
- * The one supervisor process of this Switchyard process (see supervisorScript.ts), multiplexing every group over
+ * The one supervisor process of this Switchyard process (see supervisorProtocol.ts), multiplexing every group over
  * its control socket. It keeps the event loop alive only while a group is active; idle, it lingers unreferenced for
  * `SUPERVISOR_IDLE_MS`, then is let go, and it exits with its owner in any case (end of file on the socket). It runs
  * in a session of its own (not in the owner's process group), so whatever kills the owner's group leaves it to end
@@ -121,7 +95,8 @@ export class SharedSupervisor {
   dead = false;
 
   constructor() {
-    this.child = spawn(process.execPath, ['-e', SUPERVISOR_SCRIPT], {
+    const program = ownProgram(import.meta.filename, 'supervisorMain');
+    this.child = spawn(process.execPath, ownProgramArguments(program), {
       stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
       // Inside VS Code, process.execPath is Electron: this makes it plain Node.
       env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {},
@@ -235,7 +210,7 @@ export class SharedSupervisor {
     if (this.groups.size === 0 && this.execs.size === 0) this.unreference();
   }
 
-  private send(id: number, message: object): void {
+  private send(id: number, message: OwnerMessage): void {
     if (!this.dead) this.control.write(encodeFrame(FRAME.message, id, Buffer.from(JSON.stringify(message))));
   }
 

@@ -3,7 +3,8 @@ import { finished, Readable } from 'node:stream';
 import type { ProcessGroup, ProcessGroupExit, ProcessGroupSpec } from './processGroup';
 import type { ProcessGroupRecord } from './processGroupRecord';
 import { currentRunGroups } from './runGroups';
-import { type GroupStream, sharedSupervisor } from './sharedSupervisor';
+import { sharedSupervisor } from './sharedSupervisor';
+import type { GroupStream } from './supervisorProtocol';
 
 export type { ProcessGroup, ProcessGroupExit, ProcessGroupSpec } from './processGroup';
 
@@ -20,7 +21,7 @@ export const OUTPUT_CAP_MS = 1_000;
 
 /**
  * Starts a program in its own process group (session) behind this process's
- * supervisor (see supervisorScript.ts and sharedSupervisor.ts): the group dies
+ * supervisor (see supervisorProtocol.ts and sharedSupervisor.ts): the group dies
  * with this process, even on SIGKILL, and whatever the program leaves running
  * in its group is ended before `done` resolves. Its output is relayed by the
  * supervisor into `stdout` and `stderr`, with back-pressure. Inside a run (see

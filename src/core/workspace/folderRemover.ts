@@ -1,22 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { ownProgram, startOwnWorker } from '../process/ownProgram';
+import type { Removal, Removed } from './folderRemoverWorker';
 
-// The worker removes one folder a message with `rmSync`: the dozens of stats, unlinks and rmdirs of a worktree are
-// then made on its thread instead of as so many round trips through the thread pool from the main thread.
-const WORKER_SOURCE = `'use strict';
-const { parentPort } = require('node:worker_threads');
-const { rmSync } = require('node:fs');
-parentPort.on('message', ({ id, path }) => {
-  try {
-    rmSync(path, { recursive: true, force: true });
-    parentPort.postMessage({ id });
-  } catch (error) {
-    parentPort.postMessage({ id, message: String(error && error.message), code: error && error.code });
-  }
-});
-`;
-
-interface Removal {
+interface Pending {
   path: string;
   resolve: () => void;
   reject: (error: Error) => void;
@@ -24,7 +11,7 @@ interface Removal {
 
 /** The worker of this process: created on first use, null once it could not start or has failed. */
 let worker: Worker | null | undefined;
-const pending = new Map<number, Removal>();
+const pending = new Map<number, Pending>();
 let nextId = 0;
 
 /**
@@ -39,16 +26,16 @@ export function removeFolder(path: string): Promise<void> {
     const id = ++nextId;
     pending.set(id, { path, resolve, reject });
     if (pending.size === 1) w.ref();
-    w.postMessage({ id, path });
+    w.postMessage({ id, path } satisfies Removal);
   });
 }
 
 function theWorker(): Worker | null {
   if (worker !== undefined) return worker;
   try {
-    const w = new Worker(WORKER_SOURCE, { eval: true });
+    const w = startOwnWorker(ownProgram(import.meta.filename, 'folderRemoverWorker'));
     w.unref();
-    w.on('message', (m: { id: number; message?: string; code?: string }) => {
+    w.on('message', (m: Removed) => {
       const removal = pending.get(m.id);
       if (!removal) return;
       pending.delete(m.id);

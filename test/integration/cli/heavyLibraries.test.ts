@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import * as esbuild from 'esbuild';
+import { buildDistBundles } from '../../helpers/distBundles';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
 const run = promisify(execFile);
@@ -47,23 +47,15 @@ describe('heavy libraries load only where they are used', function () {
     dir = await mkdtemp(join(tmpdir(), 'switchyard-heavy-'));
     await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
     await writeFile(join(dir, 'recorder.cjs'), RECORDER);
-    for (const [entry, out] of [
-      ['src/cli/bin.ts', 'cli.js'],
-      ['src/cli/cliMain.ts', 'cliMain.js'],
-    ] as const) {
-      await esbuild.build({
-        entryPoints: [resolve(entry)],
-        outfile: join(dir, out),
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        logLevel: 'error',
-        external: HEAVY,
-        // import() of a left-out library as require(), so that the recorder sees it.
-        supported: { 'dynamic-import': false },
-      });
-    }
+    await buildDistBundles(
+      dir,
+      [
+        ['src/cli/bin.ts', 'cli.js'],
+        ['src/cli/cliMain.ts', 'cliMain.js'],
+      ],
+      // import() of a left-out library as require(), so that the recorder sees it.
+      { external: HEAVY, supported: { 'dynamic-import': false } },
+    );
   });
   after(async () => rm(dir, { recursive: true, force: true }));
   beforeEach(async () => (repo = await makeTempRepo()));

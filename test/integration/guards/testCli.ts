@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
+import { buildDistBundles } from '../../helpers/distBundles';
 
 let built: Promise<string> | undefined;
 
@@ -23,22 +23,12 @@ export function testCliBundle(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-cli-'));
     const outfile = join(dir, 'cli.js');
     await writeFile(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
-    for (const [entry, out] of [
-      ['src/cli/bin.ts', outfile],
-      ['src/cli/cliMain.ts', join(dir, 'cliMain.js')],
-      ['src/cli/hookBin.ts', join(dir, 'hook.js')],
-      ['src/cli/hookMain.ts', join(dir, 'hookMain.js')],
-    ]) {
-      await esbuild.build({
-        entryPoints: [entry!],
-        outfile: out,
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        logLevel: 'error',
-      });
-    }
+    await buildDistBundles(dir, [
+      ['src/cli/bin.ts', 'cli.js'],
+      ['src/cli/cliMain.ts', 'cliMain.js'],
+      ['src/cli/hookBin.ts', 'hook.js'],
+      ['src/cli/hookMain.ts', 'hookMain.js'],
+    ]);
     return outfile;
   })();
   return built;

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { makeTempDir } from '../../helpers/tempRepo';
+import { isSupervisorCommandLine } from '../../helpers/supervisorProcess';
 import { until, untilValue } from '../../helpers/until';
 import { killRecordedGroups, liveGroupMembers, readProcStat } from '../../../src/core/process/killRecordedGroups';
 import type { ProcessGroup } from '../../../src/core/process/processGroup';
@@ -22,7 +23,7 @@ const collect = (stream: NodeJS.ReadableStream): Promise<Buffer> =>
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => done(Buffer.concat(chunks)));
   });
-/** The live `node -e …` children of process `parent`, from /proc: its supervisors. */
+/** The live children of process `parent` that run the supervisor's program, from /proc: its supervisors. */
 const supervisorsOf = (parent: number): number[] =>
   readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
@@ -31,7 +32,7 @@ const supervisorsOf = (parent: number): number[] =>
       const stat = readProcStat(pid);
       if (!stat || stat.ppid !== parent || stat.state === 'Z') return false;
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] === '-e';
+        return isSupervisorCommandLine(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
       } catch {
         return false;
       }

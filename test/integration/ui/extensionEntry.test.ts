@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import * as esbuild from 'esbuild';
+import { buildDistBundles } from '../../helpers/distBundles';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Project } from '../../../src/core/project';
 import { COMMANDS } from '../../../src/ui/commandIds';
@@ -29,21 +29,14 @@ describe('the extension entry (dist/extension.js) and its runtime bundle', funct
   before(async () => {
     dist = await mkdtemp(join(tmpdir(), 'switchyard-entry-'));
     await writeFile(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
-    for (const [entry, out] of [
-      ['src/extension.ts', 'extension.js'],
-      ['src/extensionRuntime.ts', 'extensionRuntime.js'],
-    ] as const) {
-      await esbuild.build({
-        entryPoints: [resolve(entry)],
-        outfile: join(dist, out),
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        external: ['vscode'],
-        logLevel: 'error',
-      });
-    }
+    await buildDistBundles(
+      dist,
+      [
+        ['src/extension.ts', 'extension.js'],
+        ['src/extensionRuntime.ts', 'extensionRuntime.js'],
+      ],
+      { external: ['vscode'] },
+    );
     await copyFile('bench/vscodeStandIn.cjs', join(dist, 'vscodeStandIn.cjs'));
   });
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { removeFolder } from '../../../src/core/workspace/folderRemover';
+import { buildDistBundles } from '../../helpers/distBundles';
 import { makeTempDir } from '../../helpers/tempRepo';
 
 describe('removeFolder (rm -rf on a worker thread)', () => {
@@ -51,5 +53,33 @@ describe('removeFolder (rm -rf on a worker thread)', () => {
     assert.equal(child.stdout.trim(), 'removed');
     assert.equal(existsSync(tree), false);
     assert.ok(Date.now() - started < 15_000);
+  });
+
+  describe("the removal is made by the worker's own program (folderRemoverWorker)", () => {
+    const probe = 'test/fixtures/workspace/folderRemoverProbe.ts';
+    const removeWith = async (args: string[]): Promise<unknown> => {
+      const tree = join(dir.dir, 'tree');
+      await mkdir(join(tree, 'a', 'b'), { recursive: true });
+      const child = spawnSync(process.execPath, [...args, tree], { encoding: 'utf8', timeout: 20_000 });
+      assert.equal(child.status, 0, child.stderr);
+      return JSON.parse(child.stdout);
+    };
+
+    it('from the TypeScript sources', async function () {
+      this.timeout(30_000);
+      assert.deepEqual(await removeWith(['--import', 'tsx', probe]), { removed: true, workers: [{ online: true }] });
+    });
+
+    it('from bundles laid out as dist/ (the worker program beside the bundle)', async function () {
+      this.timeout(60_000);
+      const bundles = await mkdtemp(join(tmpdir(), 'switchyard-remover-'));
+      try {
+        await writeFile(join(bundles, 'package.json'), '{ "type": "commonjs" }\n');
+        await buildDistBundles(bundles, [[probe, 'probe.js']]);
+        assert.deepEqual(await removeWith([join(bundles, 'probe.js')]), { removed: true, workers: [{ online: true }] });
+      } finally {
+        await rm(bundles, { recursive: true, force: true });
+      }
+    });
   });
 });
