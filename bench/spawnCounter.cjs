@@ -2,10 +2,10 @@
 // child process it starts (command and arguments) to $SWITCHYARD_BENCH_SPAWN_LOG. Only the process itself counts, its
 // worker threads included (they run this preload too, with a copy of the environment that still names the log): this
 // file is removed from the NODE_OPTIONS its children inherit, so a child that is also Node does not log its own. The
-// process-group supervisor (one Node process per Switchyard process, which starts the lanes' process groups and, during a
-// drain, git) is the exception: it starts processes on Switchyard's behalf, so it is started with this file preloaded
-// and the log named in its own environment, and its lines say `by: "supervisor"` (its children get the environment
-// Switchyard gives them, without the log).
+// process-group supervisor (one per Switchyard process, which starts the lanes' process groups and, during a drain,
+// git) is the exception: it starts processes on Switchyard's behalf, so it is started with this file preloaded and the
+// log named in its own environment, and its lines say `by: "supervisor"` (its children get the environment Switchyard
+// gives them, without the log).
 'use strict';
 const childProcess = require('node:child_process');
 const { appendFileSync } = require('node:fs');
