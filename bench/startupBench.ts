@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { spread, wall } from './processTiming';
 
 const ROUNDS = 9;
 const PROBE = resolve('bench/startupProbe.cjs');
@@ -33,7 +33,7 @@ export async function benchStartup(): Promise<void> {
     const light: Probe[] = [];
     const heavy: Probe[] = [];
     for (let i = 0; i < 1 + ROUNDS; i++) {
-      const n = await wall(process.execPath, ['-e', '0'], folder);
+      const n = await wall(process.execPath, ['-e', '0'], folder, standIn(folder));
       const l = await probe(entry, 'activate', folder);
       const h = await probe(runtime, 'startRuntime', folder);
       if (i === 0) continue; // warm-up: the page cache
@@ -62,38 +62,9 @@ export async function benchStartup(): Promise<void> {
 benchStartup.title = 'Extension start-up: require + activate() in plain Node vs node -e 0';
 
 async function probe(bundle: string, entry: string, folder: string): Promise<Probe> {
-  const { wallMs, stdout } = await wall(process.execPath, [PROBE, bundle, entry], folder);
+  const { wallMs, stdout } = await wall(process.execPath, [PROBE, bundle, entry], folder, standIn(folder));
   const inside = JSON.parse(stdout) as { requireMs: number; activateMs: number };
   return { wallMs, ...inside };
-}
-
-function wall(command: string, args: string[], cwd: string): Promise<{ wallMs: number; stdout: string }> {
-  return new Promise((done, fail) => {
-    const started = performance.now();
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, SWITCHYARD_STANDIN_FOLDER: cwd },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.on('error', fail);
-    child.on('close', (code) => {
-      if (code !== 0) fail(new Error(`${command} ${args.join(' ')} exited with ${code}`));
-      else done({ wallMs: performance.now() - started, stdout });
-    });
-  });
-}
-
-/** Median and range: `12.3 ms (11.0–15.2)`. */
-function spread(values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  const lo = sorted[0] ?? 0;
-  const hi = sorted[sorted.length - 1] ?? 0;
-  return `${mid.toFixed(1).padStart(7)} ms (${lo.toFixed(1)}–${hi.toFixed(1)})`;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -101,4 +72,9 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** The environment of a probe: the stand-in `vscode` works in `folder`. */
+function standIn(folder: string): NodeJS.ProcessEnv {
+  return { ...process.env, SWITCHYARD_STANDIN_FOLDER: folder };
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Socket } from 'node:net';
+import { median, spread, wall } from './processTiming';
 
 const ROUNDS = 21;
 
@@ -24,7 +25,7 @@ export async function benchSupervisorStart(): Promise<void> {
   const node: number[] = [];
   const supervisor: number[] = [];
   for (let i = 0; i < 1 + ROUNDS; i++) {
-    const n = await untilExit(['-e', '0']);
+    const n = (await wall(process.execPath, ['-e', '0'], '/')).wallMs;
     const s = await untilReady([program]);
     if (i === 0) continue; // warm-up: the page cache
     node.push(n);
@@ -37,15 +38,6 @@ export async function benchSupervisorStart(): Promise<void> {
   );
 }
 benchSupervisorStart.title = "The process-group supervisor's start vs node -e 0";
-
-function untilExit(args: string[]): Promise<number> {
-  return new Promise((done, fail) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: 'ignore', cwd: '/' });
-    child.on('error', fail);
-    child.on('close', () => done(performance.now() - started));
-  });
-}
 
 function untilReady(args: string[]): Promise<number> {
   return new Promise((done, fail) => {
@@ -63,14 +55,4 @@ function untilReady(args: string[]): Promise<number> {
       readyMs === undefined ? fail(new Error('the supervisor exited before it was ready')) : done(readyMs),
     );
   });
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-}
-
-/** Median and range: `12.3 ms (11.0–15.2)`. */
-function spread(values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `${median(values).toFixed(1).padStart(7)} ms (${sorted[0]?.toFixed(1)}–${sorted.at(-1)?.toFixed(1)})`;
 }

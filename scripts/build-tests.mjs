@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
-import { NODE_BUNDLE_DEFINE, ownProgramBuilds } from './ownPrograms.mjs';
+import { NODE_BUNDLE, ownProgramBuilds } from './ownPrograms.mjs';
 
 const suiteDir = 'test/extension-host/suite';
 const outdir = 'out/test/extension-host/suite';
@@ -18,15 +18,11 @@ await rm(outdir, { recursive: true, force: true });
 await mkdir('out', { recursive: true });
 await writeFile('out/package.json', '{ "type": "commonjs" }\n');
 await esbuild.build({
+  ...NODE_BUNDLE,
   entryPoints,
   outdir,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
   sourcemap: 'inline',
   external: ['vscode', 'mocha'],
-  define: NODE_BUNDLE_DEFINE,
   logLevel: 'warning',
 });
 // The programs the suites' Switchyard code starts (the process-group supervisor, the folder remover's worker),

@@ -4,7 +4,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { writeApiDeclaration } from './build-api.mjs';
-import { NODE_BUNDLE_DEFINE, ownProgramBuilds } from './ownPrograms.mjs';
+import { NODE_BUNDLE, ownProgramBuilds } from './ownPrograms.mjs';
 
 const watch = process.argv.includes('--watch');
 
@@ -36,7 +36,7 @@ const common = {
   plugins: [zodEnglishOnly],
 };
 
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: NODE_BUNDLE_DEFINE };
+const node = { ...common, ...NODE_BUNDLE };
 
 const builds = [
   {

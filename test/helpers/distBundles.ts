@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { NODE_BUNDLE_DEFINE, ownProgramBuilds } from '../../scripts/ownPrograms.mjs';
+import { NODE_BUNDLE, ownProgramBuilds } from '../../scripts/ownPrograms.mjs';
 
 /**
  * Bundles `entries` (source entry → output file) into `dir` as `npm run build` lays out dist/: CommonJS for Node 20,
@@ -15,13 +15,9 @@ export async function buildDistBundles(
 ): Promise<void> {
   const builds: esbuild.BuildOptions[] = [
     ...entries.map(([entry, outfile]) => ({
+      ...NODE_BUNDLE,
       entryPoints: [resolve(entry)],
       outfile: resolve(dir, outfile),
-      bundle: true,
-      platform: 'node' as const,
-      format: 'cjs' as const,
-      target: 'node20',
-      define: NODE_BUNDLE_DEFINE,
       ...options,
     })),
     ...ownProgramBuilds(dir),
