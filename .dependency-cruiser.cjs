@@ -18,8 +18,13 @@ const LAYERS = [
   ['routing', 'workspace', 'agent', 'transitions', 'guards'],
   ['engine'],
   ['panel', 'report', 'experiment'],
-  ['project.ts'],
+  ['project'],
 ];
+
+/** What the UI and the CLI may import of the core: the model (layers 0-1), the views (7) and the façade (8). */
+const MODEL_LAYERS = LAYERS.slice(0, 2);
+const VIEW_LAYER = LAYERS[7];
+const FACADE_LAYER = LAYERS[8];
 
 /** `^src/core/<name>/` for a folder, `^src/core/<name>$` for a root file. */
 function corePath(name) {
@@ -63,6 +68,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: ['^src/(ui|cli|lanes)/', '^src/(api|extension)\\.ts$', '^plugins/', '^webview/', '^vscode$', '(^|/)node_modules/@types/vscode/'] },
+    },
+    {
+      name: 'ui-cli-through-facade',
+      comment: `src/ui, src/cli and the extension's entries import of the core only the façade (project/) and the views beside it (${VIEW_LAYER.join(', ')}), and the model (${MODEL_LAYERS.flat().join(', ')}): the machinery between them (layers 2-6) is reached through the façade.`,
+      severity: 'error',
+      from: { path: ['^src/(ui|cli)/', '^src/extension(Runtime)?\\.ts$'] },
+      to: { path: '^src/core/', pathNot: [...MODEL_LAYERS.flat(), ...VIEW_LAYER, ...FACADE_LAYER].map(corePath) },
     },
     {
       name: 'transitions-are-pure',

@@ -1,4 +1,4 @@
-import { Project } from '../src/core/project';
+import { Project } from '../src/core/project/project';
 import type { Usage } from '../src/core/model/laneEvent';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
 import { anthropicServer, PromptCache } from '../test/fixtures/anthropicServer';
@@ -35,7 +35,7 @@ async function session(
       registry: registryWithBuiltins(),
       parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: KEY },
     });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.defaultLane = 'anthropic';
       s.laneSettings.anthropic = { baseUrl: `${server.url}/v1`, maxExecutions: 1_000, ...settings };
     });
@@ -45,7 +45,7 @@ async function session(
       if (type === 'lane' && event?.type === 'progress' && event.message?.startsWith('context compacted'))
         compactions++;
     });
-    await project.addTask({ title: 'read the notes and summarise them' });
+    await project.tasks.add({ title: 'read the notes and summarise them' });
     await project.runQueue();
     const state = await project.state();
     const run = state.runs[0]!;

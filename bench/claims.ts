@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { BackendSpec } from '../src/core/backend/backendSpec';
 import { openBackend } from '../src/core/backend/openBackend';
-import { Project } from '../src/core/project';
+import { Project } from '../src/core/project/project';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
 import { startPostgres, type PostgresServer } from '../test/helpers/postgresServer';
 import { makeTempRepo } from '../test/helpers/tempRepo';
@@ -117,11 +117,11 @@ async function measure(kind: Kind, workers: number, server: PostgresServer, clea
         : { kind: 'postgres', url: await server.createDatabase(`claims_${++databases}_w${workers}`), project: 'bench' };
     const project = await Project.open(repo.dir, { registry: registryWithBuiltins(), backend: spec });
     try {
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.wip.RUNNING = WIP_RUNNING;
         s.integration.enabled = false;
       });
-      await project.addTasks(Array.from({ length: TASKS }, (_, i) => ({ title: `claim ${i + 1}` })));
+      await project.tasks.addMany(Array.from({ length: TASKS }, (_, i) => ({ title: `claim ${i + 1}` })));
     } finally {
       await project.close();
     }

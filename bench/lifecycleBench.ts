@@ -1,9 +1,9 @@
 import { lstat, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Project } from '../src/core/project';
+import { Project } from '../src/core/project/project';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
-import { formatBytes } from '../src/core/workspace/worktreeUsage';
+import { formatBytes } from '../src/core/text/formatBytes';
 import { initRepo } from '../test/helpers/repoGit';
 
 /** Tasks per measurement: `SWITCHYARD_BENCH_LIFECYCLE_TASKS` (default 1,000); figures are also given per 1,000. */
@@ -49,11 +49,11 @@ export async function measure(
       hookCommand: null,
       keepIntegratedWorktrees: keep,
     });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: COMMAND };
       s.wip.VERIFYING = 4;
     });
-    await project.addTasks(Array.from({ length: TASKS }, (_, i) => ({ title: `one file ${i}` })));
+    await project.tasks.addMany(Array.from({ length: TASKS }, (_, i) => ({ title: `one file ${i}` })));
     const started = performance.now();
     await project.runQueue({ concurrency: 4 });
     const ms = performance.now() - started;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LaneRegistry } from '../src/core/lanes/laneRegistry';
 import { eventsPath } from '../src/core/store/runFiles';
-import { Project } from '../src/core/project';
+import { Project } from '../src/core/project/project';
 import { runMeasured } from '../test/helpers/peakRss';
 
 const MiB = 1024 * 1024;
@@ -28,15 +28,15 @@ export async function benchOutput(): Promise<void> {
       { cwd: dir },
     );
     const project = await Project.open(dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.retryCaps.command = 1;
     });
     let n = 0;
     const run = async (command: string) => {
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.laneSettings.command = { command };
       });
-      await project.addTask({ title: `output ${++n}` });
+      await project.tasks.add({ title: `output ${++n}` });
       const r = await runMeasured([cli, 'run', '--repo', dir]);
       if (r.exitCode !== 0) throw new Error(`run failed: ${r.stderr}`);
       const size = (await stat(eventsPath(dir, `t${n}.1`))).size;

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { Project } from '../src/core/project';
+import { Project } from '../src/core/project/project';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
 import { initRepo } from '../test/helpers/repoGit';
 
@@ -56,10 +56,10 @@ async function rawLoop(dir: string): Promise<void> {
 
 async function harnessLoop(dir: string, concurrency: number): Promise<void> {
   const project = await Project.open(dir, { registry: registryWithBuiltins() });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command: COMMAND };
   });
-  await project.addTasks(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i}` })));
+  await project.tasks.addMany(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i}` })));
   await project.runQueue({ concurrency });
   const state = await project.state();
   if (!state.tasks.every((t) => t.state === 'DONE')) throw new Error('bench tasks did not all finish');

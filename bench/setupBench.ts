@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Run } from '../src/core/model/run';
-import { Project } from '../src/core/project';
+import { Project } from '../src/core/project/project';
 import { registryWithBuiltins } from '../src/lanes/builtinLanes';
 import { initRepo } from '../test/helpers/repoGit';
 
@@ -52,13 +52,13 @@ benchSetup.title = 'Worktree setup: a setup-cache hit vs the first run (4 parall
 
 async function wave(repo: string, name: string, cache: boolean): Promise<Run[]> {
   const project = await Project.open(repo, { registry: registryWithBuiltins() });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command: 'echo work > work.txt' };
     s.integration.enabled = false;
     s.worktree.setup = [SETUP];
     s.worktree.setupCache = cache;
   });
-  const added = await project.addTasks(
+  const added = await project.tasks.addMany(
     Array.from({ length: PARALLEL }, (_, i) => ({ title: `${name} ${i}`, acceptance: 'npm test --silent' })),
   );
   await project.runQueue({ concurrency: PARALLEL });

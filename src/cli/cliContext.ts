@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { Project } from '../core/project';
-import { resolveBackendSpec, type BackendSpec } from '../core/backend/backendSpec';
+import { Project } from '../core/project/project';
+import { resolveBackendSpec, type BackendSpec } from '../core/project/backendChoice';
 import { registryWithBuiltins } from '../lanes/builtinLanes';
 import { loadLaneModules } from '../lanes/loadLaneModules';
 import { isTrusted } from './trustedWorkspaces';
@@ -72,9 +72,9 @@ export async function openProject(ctx: CliContext, options: { ownerName?: string
     ...options,
   });
   ctx.onExit?.(() => project.close());
-  const notice = await project.configNotice();
+  const notice = await project.settings.configNotice();
   if (notice) ctx.err(`warning: ${notice}`);
-  const { laneModules } = await project.settings();
+  const { laneModules } = await project.settings.read();
   if (laneModules.length) {
     if (await isTrusted(project.root, ctx.env))
       await loadLaneModules(registry, project.root, laneModules, (m) => ctx.err(`warning: ${m}`));

@@ -1,13 +1,14 @@
 import type { Run } from '../core/model/run';
 import { latestPullRequest, pullRequestLines } from '../core/report/pullRequestLines';
 import type { Task } from '../core/model/task';
-import type { ProjectState } from '../core/store/projectState';
+import type { ProjectState } from '../core/project/project';
 import { formatMs } from '../core/text/formatMs';
 import { pipelineStatus } from '../core/report/pipelineStatus';
-import { formatUsd, totalCostUsd } from '../core/agent/pricing';
+import { formatUsd, totalCostUsd } from '../core/text/usageText';
 import { table } from '../core/text/textTable';
 import { formatTokens } from '../core/text/usageText';
-import { formatBytes, type WorktreeUsage } from '../core/workspace/worktreeUsage';
+import { formatBytes } from '../core/text/formatBytes';
+import type { WorktreeUsage } from '../core/project/worktreeService';
 
 export { table };
 

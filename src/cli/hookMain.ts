@@ -1,5 +1,5 @@
 import { errorMessage } from '../core/errors';
-import { runPrePushGuard } from '../core/guards/prePushGuard';
+import { runPrePushGuard } from '../core/project/repositoryGuards';
 
 /**
  * The pre-push hook's own entry (dist/hookMain.js, run by dist/hook.js): the guards and nothing else of the CLI (no

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LaneRegistry } from '../core/lanes/laneRegistry';
+import type { LaneRegistry } from '../core/project/projectOptions';
 import { laneToolkit } from '../lanes/laneToolkit';
 import { apiForVersion, type SwitchyardAPI, type SwitchyardExtension } from './switchyardApi';
 

@@ -2,7 +2,7 @@ import { createClaudeCodeLane } from '../../plugins/claude-code';
 import { createCodexLane } from '../../plugins/codex';
 import { createCursorAgentLane } from '../../plugins/cursor-agent';
 import { LaneRegistry } from '../../src/core/lanes/laneRegistry';
-import { Project } from '../../src/core/project';
+import { Project } from '../../src/core/project/project';
 import type { RunLogLine } from '../../src/core/store/runFiles';
 import { makeTempRepo } from './tempRepo';
 
@@ -31,7 +31,7 @@ export async function cliLaneProject(
     registry,
     parentEnv: options.parentEnv ?? { ...process.env, ...FAKE_KEYS },
   });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings[lane] = settings;
     s.retryCaps[lane] = options.attempts ?? 1;
     (s as { retryBackoff?: unknown }).retryBackoff = { initialMs: 0, coefficient: 2, maxMs: 0 };
@@ -41,7 +41,7 @@ export async function cliLaneProject(
 
 /** The lane events of a run, in order. */
 export async function laneEvents(project: Project, runId: string): Promise<Record<string, unknown>[]> {
-  return (await project.runLog(runId))
+  return (await project.runs.log(runId))
     .filter((l: RunLogLine) => l.type === 'lane')
     .map((l) => l.event as Record<string, unknown>);
 }

@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { setTrust } from '../../src/cli/trustedWorkspaces';
-import { Project } from '../../src/core/project';
+import { Project } from '../../src/core/project/project';
 import { LaneRegistry } from '../../src/core/lanes/laneRegistry';
 import type { ProjectSettings } from '../../src/core/store/projectState';
 import { makeTempRepo } from './tempRepo';
@@ -29,7 +29,7 @@ export async function crashProject(cli: string, settings: (s: ProjectSettings) =
   const sy = (args: string[], env: Record<string, string> = {}) =>
     execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...config, ...env }, extendEnv: true });
   const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     Object.assign(s, {
       laneModules: [CRASH_LANE],
       defaultLane: 'crash',
@@ -38,7 +38,7 @@ export async function crashProject(cli: string, settings: (s: ProjectSettings) =
     });
     settings(s);
   });
-  await project.addTask({ title: 'crash test' });
+  await project.tasks.add({ title: 'crash test' });
   const stateFile = join(repo.dir, '.switchyard', 'state.json');
   const readState = async () => JSON.parse(await readFile(stateFile, 'utf8'));
   const count = (name: string) =>

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCommandLane } from '../../plugins/command';
 import { LaneRegistry } from '../../src/core/lanes/laneRegistry';
-import { Project } from '../../src/core/project';
+import { Project } from '../../src/core/project/project';
 import type { ProjectSettings } from '../../src/core/store/projectState';
 import { startGitHttpServer } from '../fixtures/gitHttpServer';
 import { startGitHubDouble, type DoubleOptions, type GitHubDouble } from '../fixtures/gitHubDouble';
@@ -57,7 +57,7 @@ export async function pullRequestProject(
     ...options.env,
   };
   const project = await Project.open(repo.dir, { registry, parentEnv: env });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command };
     s.defaultLane = 'command';
     s.retryCaps.command = 3;

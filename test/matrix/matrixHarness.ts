@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Project } from '../../src/core/project';
+import { Project } from '../../src/core/project/project';
 import type { ProjectSettings } from '../../src/core/store/projectState';
 import { registryWithBuiltins } from '../../src/lanes/builtinLanes';
 import { checkRun } from '../fixtures/fakeGitHub';
@@ -117,7 +117,7 @@ export async function openCell(lane: MatrixLane, options: CellOptions) {
   });
   const taskIds = new Map<string, string>();
   try {
-    await opened.updateSettings((s) => {
+    await opened.settings.update((s) => {
       s.defaultLane = lane;
       s.laneSettings[lane] = kit.settings;
       s.retryCaps[lane] = options.attempts ?? 3;
@@ -135,7 +135,7 @@ export async function openCell(lane: MatrixLane, options: CellOptions) {
       options.settings?.(s);
     });
     for (const t of options.tasks) {
-      const task = await opened.addTask({
+      const task = await opened.tasks.add({
         title: t.title,
         spec: `[matrix-task:${t.tag}]\n${t.spec}`,
         lane,

@@ -5,7 +5,7 @@ export async function approveCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const ids = ctx.positionals.length ? ctx.positionals : [requirePositional(ctx, 0, 'task id')];
   for (const id of ids) {
-    const task = await project.approveTask(id);
+    const task = await project.tasks.approve(id);
     ctx.out(`${task.id} ${task.state}`);
   }
   return 0;

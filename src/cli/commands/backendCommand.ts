@@ -1,5 +1,5 @@
-import { resolveRepoRoot } from '../../core/workspace/gitRepo';
-import { readMigratedMarker } from '../../core/backend/migratedMarker';
+import { resolveRepoRoot } from '../../core/project/repositoryRoot';
+import { migrateToPostgres } from '../../core/project/backendChoice';
 import { type CliContext, cliBackendSpec, openProject, repoFlag, UsageError } from '../cliContext';
 
 /**
@@ -26,32 +26,29 @@ export async function backendCommand(ctx: CliContext): Promise<number> {
 
 async function migrate(ctx: CliContext): Promise<number> {
   const root = await resolveRepoRoot(repoFlag(ctx));
-  const marker = await readMigratedMarker(root);
-  if (marker) {
-    ctx.err(`already migrated to ${marker.target} (project ${marker.project}) on ${marker.at}`);
+  const postgres = () => {
+    const spec = cliBackendSpec(ctx, root);
+    if (spec.kind !== 'postgres')
+      throw new UsageError(
+        'backend migrate copies into PostgreSQL: pass --backend postgres (or SWITCHYARD_BACKEND=postgres) and set SWITCHYARD_DATABASE_URL',
+      );
+    return spec;
+  };
+  const result = await migrateToPostgres(root, postgres, (target) =>
+    ctx.out(`copying ${root}/.switchyard into ${target}…`),
+  );
+  if ('already' in result) {
+    const { target, project, at } = result.already;
+    ctx.err(`already migrated to ${target} (project ${project}) on ${at}`);
     return 1;
   }
-  const spec = cliBackendSpec(ctx, root);
-  if (spec.kind !== 'postgres')
-    throw new UsageError(
-      'backend migrate copies into PostgreSQL: pass --backend postgres (or SWITCHYARD_BACKEND=postgres) and set SWITCHYARD_DATABASE_URL',
-    );
-  // pg loads only here and in a project on the postgres backend, not with every command.
-  const { PostgresBackend } = await import('../../core/backend/postgres/postgresBackend');
-  const { migrateFilesToPostgres } = await import('../../core/backend/postgres/migrateFilesToPostgres');
-  const target = await PostgresBackend.open(spec);
-  try {
-    ctx.out(`copying ${root}/.switchyard into ${target.description}…`);
-    const report = await migrateFilesToPostgres(root, target);
-    for (const w of report.warnings) ctx.err(`warning: ${w}`);
-    ctx.out(
-      `migrated ${report.tasks} task(s), ${report.runs} run(s) and ${report.events} journal event(s) of ${report.journals} run(s) to ${report.target}, project ${report.project}; read back and compared.`,
-    );
-    ctx.out(
-      'The files backend of this repository is now closed for writing. Use --backend postgres (or SWITCHYARD_BACKEND=postgres) and, in VS Code, switchyard.backend "postgres".',
-    );
-    return 0;
-  } finally {
-    await target.close();
-  }
+  const report = result.migrated;
+  for (const w of report.warnings) ctx.err(`warning: ${w}`);
+  ctx.out(
+    `migrated ${report.tasks} task(s), ${report.runs} run(s) and ${report.events} journal event(s) of ${report.journals} run(s) to ${report.target}, project ${report.project}; read back and compared.`,
+  );
+  ctx.out(
+    'The files backend of this repository is now closed for writing. Use --backend postgres (or SWITCHYARD_BACKEND=postgres) and, in VS Code, switchyard.backend "postgres".',
+  );
+  return 0;
 }

@@ -1,7 +1,7 @@
 import { SwitchyardError } from '../../core/errors';
-import type { CanaryThresholds } from '../../core/routing/routingChanges';
+import type { CanaryThresholds } from '../../core/project/routingService';
 import { type CliContext, UsageError, flagNumber, flagString, openProject, requirePositional } from '../cliContext';
-import { formatCanaryReport, formatRoutingHistory } from '../../core/routing/formatRouting';
+import { formatCanaryReport, formatRoutingHistory } from '../../core/report/formatRouting';
 
 /**
  * `switchyard canary start|rollback|end|thresholds|report|history` (the options, checked, come from the command table).
@@ -16,7 +16,7 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
     case 'start': {
       const lane = flagString(ctx, 'lane');
       if (!lane) throw new UsageError('canary start needs --lane <id>');
-      const change = await project.startCanary(lane, thresholds(ctx), why);
+      const change = await project.routing.startCanary(lane, thresholds(ctx), why);
       ctx.out(
         `canary started (change #${change.id}): default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`,
       );
@@ -27,14 +27,14 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
       return 0;
     }
     case 'rollback': {
-      const change = await project.rollbackCanary(why);
+      const change = await project.routing.rollbackCanary(why);
       ctx.out(
         `canary rolled back (change #${change.id}): default lane ${change.previous.defaultLane} → ${change.next.defaultLane}`,
       );
       return 0;
     }
     case 'end': {
-      const change = await project.endCanary(why);
+      const change = await project.routing.endCanary(why);
       ctx.out(`canary ended (change #${change.id}): ${change.next.defaultLane} stays the default lane`);
       return 0;
     }
@@ -43,12 +43,12 @@ export async function canaryCommand(ctx: CliContext): Promise<number> {
       if (!Object.keys(t).length)
         throw new UsageError('canary thresholds needs --hold-below, --expand-at-cost, --window or --min-samples');
       if (!flagString(ctx, 'why')) throw new UsageError('changing thresholds after the start needs --why "<reason>"');
-      const change = await project.changeCanaryThresholds(t, why);
+      const change = await project.routing.changeCanaryThresholds(t, why);
       ctx.out(`thresholds changed (change #${change.id}) by ${change.who}: ${change.why}`);
       return 0;
     }
     case 'report': {
-      const report = await project.canaryReport();
+      const report = await project.routing.canaryReport();
       if (!report)
         throw new SwitchyardError(
           'invalid-input',

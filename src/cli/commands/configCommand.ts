@@ -1,10 +1,7 @@
-import { access } from 'node:fs/promises';
 import { isSwitchyardError } from '../../core/errors';
-import { mergePolicyDeprecation, mergePolicyPath } from '../../core/guards/mergePolicy';
-import { configPath } from '../../core/store/projectConfig';
-import { getPath, within } from '../../core/store/settingsLayers';
 import { SETTING_CLASS_TEXT } from '../../core/model/settingClass';
-import { resolveKey } from '../../core/store/settingKeys';
+import { configFilePath } from '../../core/project/configFile';
+import { getPath, within } from '../../core/project/settingsService';
 import { type CliContext, openProject, requirePositional, UsageError } from '../cliContext';
 
 const STATE_TEXT = 'state file tracked by git (it came with the repository)';
@@ -40,16 +37,16 @@ async function config(ctx: CliContext): Promise<number> {
   if (sub === 'set' || sub === 'unset') {
     const key = requirePositional(ctx, 1, 'the key (e.g. review.enabled)');
     const text = sub === 'set' ? requirePositional(ctx, 2, `the value for ${key}`) : undefined;
-    const { file, value } = await project.editConfig({ key, ...(text !== undefined ? { text } : {}), local });
+    const { file, value } = await project.settings.edit({ key, ...(text !== undefined ? { text } : {}), local });
     ctx.out(sub === 'set' ? `${key} = ${JSON.stringify(value)} in ${file}` : `${key} unset in ${file}`);
     // Stored, but not applied: said now, not at the next command.
-    const ignored = sub === 'set' ? await project.ignoredNotice(key) : undefined;
+    const ignored = sub === 'set' ? await project.settings.ignoredNotice(key) : undefined;
     if (ignored) ctx.err(`warning: ${ignored}`);
     return 0;
   }
   const key = ctx.positionals[1];
-  if (key !== undefined) resolveKey(key);
-  const layers = await project.settingsLayers();
+  if (key !== undefined) project.settings.checkKey(key);
+  const layers = await project.settings.layers();
   const picked = [...layers.sources].filter(([k]) => key === undefined || k === key || k.startsWith(`${key}.`));
   const ignored = layers.ignored.filter((i) => key === undefined || within(i.key, key) || within(key, i.key));
   const value = key === undefined ? withoutInternal(layers.settings) : getPath(layers.settings, key);
@@ -76,16 +73,11 @@ async function config(ctx: CliContext): Promise<number> {
       ctx.out(`${i.key} = ${JSON.stringify(i.value)}  (ignored: ${from}, ${why}; untrusted: \`switchyard trust\`)`);
     }
     ctx.out(
-      `precedence: default < committed ${configPath(project.root)} < local override (the state) < VS Code settings`,
+      `precedence: default < committed ${configFilePath(project.root)} < local override (the state) < VS Code settings`,
     );
   } else ctx.out(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  if (
-    await access(mergePolicyPath(project.root)).then(
-      () => true,
-      () => false,
-    )
-  )
-    ctx.err(`warning: ${mergePolicyDeprecation(project.root)}`);
+  const deprecated = await project.settings.deprecationNotice();
+  if (deprecated) ctx.err(`warning: ${deprecated}`);
   return 0;
 }
 

@@ -1,8 +1,8 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitOutput } from '../../core/git/gitExec';
-import { Project } from '../../core/project';
+import { Project } from '../../core/project/project';
+import { initRepository } from '../../core/project/initRepository';
 import { registryWithBuiltins } from '../../lanes/builtinLanes';
 import type { CliContext } from '../cliContext';
 import { formatStatus, runLine } from '../format';
@@ -29,21 +29,13 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     await writeFile(join(dir, 'README.md'), '# Demo project\n');
     await writeFile(join(dir, 'src', 'greeting.txt'), 'Hello\n');
     await writeFile(join(dir, 'agent.js'), DEMO_AGENT);
-    for (const args of [
-      ['init'],
-      ['config', 'user.name', 'Switchyard Demo'],
-      ['config', 'user.email', 'demo@localhost'],
-      ['add', '.'],
-      ['commit', '-m', 'initial commit'],
-    ]) {
-      await gitOutput(dir, args);
-    }
+    await initRepository(dir, { name: 'Switchyard Demo', email: 'demo@localhost' });
 
     const project = await Project.open(dir, { registry: registryWithBuiltins(), parentEnv: ctx.env });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: `node "${join(dir, 'agent.js')}"` };
     });
-    const [first] = await project.addTasks([
+    const [first] = await project.tasks.addMany([
       {
         title: 'Extend the greeting',
         spec: 'Hello from Switchyard',
@@ -51,7 +43,7 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
         acceptance: 'grep -q Switchyard src/greeting.txt',
       },
     ]);
-    await project.addTasks([
+    await project.tasks.addMany([
       {
         title: 'Write release notes',
         spec: '- greeting extended',
@@ -67,9 +59,9 @@ export async function demoCommand(ctx: CliContext): Promise<number> {
     const state = await project.state();
     ctx.out(`\n${formatStatus(state)}`);
     for (const run of state.runs)
-      ctx.out(`\n--- diff of ${run.id} (${run.branch}) ---\n${(await project.diff(run.id)).trimEnd()}`);
+      ctx.out(`\n--- diff of ${run.id} (${run.branch}) ---\n${(await project.runs.diff(run.id)).trimEnd()}`);
     const target = state.settings.integration.targetBranch;
-    const merged = await gitOutput(dir, ['log', '--oneline', '--first-parent', target]).catch(() => '');
+    const merged = await project.branches.log(target).catch(() => '');
     if (merged)
       ctx.out(
         `\n--- ${target}: each task merged in dependency order (your branch is untouched) ---\n${merged.trimEnd()}`,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { readDagFile, runExperiment, type ExperimentRow } from '../../core/experiment/runExperiment';
-import { Project } from '../../core/project';
+import { Project } from '../../core/project/project';
 import { registryWithBuiltins } from '../../lanes/builtinLanes';
 import { type CliContext, flagNumbers, requirePositional } from '../cliContext';
 import { table } from '../format';

@@ -1,11 +1,12 @@
 import { errorMessage } from '../../core/errors';
-import { conflictMarkerEvidence } from '../../core/guards/conflictMarkers';
-import { scanTreeForConflictMarkers } from '../../core/guards/fullTreeScan';
-import { git, isZeroSha, mainWorktreeRoot, worktreeTop } from '../../core/git/gitExec';
-import { defaultHookCommand, installPrePushHook } from '../../core/guards/installPrePushHook';
-import { runPrePushGuard } from '../../core/guards/prePushGuard';
-import type { PushUpdate } from '../../core/guards/pushRange';
-import { formatEvidence, runGuard } from '../../core/guards/runGuard';
+import {
+  defaultHookCommand,
+  formatEvidence,
+  installPrePushHook,
+  runPrePushGuard,
+  scanBranchPush,
+  scanCommittedTree,
+} from '../../core/project/repositoryGuards';
 import { type CliContext, UsageError, flagString, readStdin, repoFlag, requirePositional } from '../cliContext';
 
 /** `switchyard guard install | pre-push <remote> <url> | scan [--full]` */
@@ -59,13 +60,8 @@ async function prePush(ctx: CliContext): Promise<number> {
  * markers.
  */
 async function scan(ctx: CliContext): Promise<number> {
-  const top = await worktreeTop(repoDir(ctx));
-  const root = await mainWorktreeRoot(top);
   if (ctx.flags.full) {
-    const result = await runGuard('conflict-markers', { root, subject: 'scan --full HEAD' }, async () => {
-      const evidence = conflictMarkerEvidence(await scanTreeForConflictMarkers(top, 'HEAD'));
-      return { verdict: evidence.length ? 'block' : 'pass', rule: 'conflict-marker', evidence };
-    });
+    const result = await scanCommittedTree(repoDir(ctx));
     if (result.verdict === 'error') throw new Error(`the scan could not run: ${result.error}`);
     for (const e of result.evidence) ctx.out(formatEvidence(e));
     ctx.out(
@@ -75,29 +71,8 @@ async function scan(ctx: CliContext): Promise<number> {
     );
     return result.verdict === 'block' ? 1 : 0;
   }
-  const { remote, update } = await branchUpdate(top);
-  const report = await runPrePushGuard({ cwd: top, remote, stdin: [update], root });
+  const report = await scanBranchPush(repoDir(ctx));
   for (const line of report.lines) ctx.out(line);
   for (const r of report.results) ctx.out(`${r.guard}: ${r.verdict}${r.verdict === 'error' ? ` (${r.error})` : ''}`);
   return report.blocked ? 1 : 0;
-}
-
-/** The push `git push` would make for the current branch: to its upstream, or to origin under the same name. */
-async function branchUpdate(top: string): Promise<{ remote: string; update: PushUpdate }> {
-  const head = (await git(top, ['rev-parse', 'HEAD'])).stdout.trim();
-  const branch = (await git(top, ['symbolic-ref', '-q', 'HEAD'], [0, 1])).stdout.trim() || 'HEAD';
-  const short = branch.replace(/^refs\/heads\//, '');
-  const remote = (await git(top, ['config', `branch.${short}.remote`], [0, 1])).stdout.trim() || 'origin';
-  const merge = (await git(top, ['config', `branch.${short}.merge`], [0, 1])).stdout.trim() || branch;
-  const upstream = (await git(top, ['rev-parse', '-q', '--verify', '@{upstream}'], [0, 1, 128])).stdout.trim();
-  const zero = '0'.repeat(head.length);
-  return {
-    remote,
-    update: {
-      localRef: branch,
-      localSha: head,
-      remoteRef: merge,
-      remoteSha: upstream && !isZeroSha(upstream) ? upstream : zero,
-    },
-  };
 }

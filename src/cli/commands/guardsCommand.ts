@@ -1,14 +1,11 @@
-import { mainWorktreeRoot } from '../../core/git/gitExec';
-import { readGuardEvents } from '../../core/guards/guardLog';
-import { formatEvidence } from '../../core/guards/runGuard';
+import { formatEvidence, guardEvents } from '../../core/project/repositoryGuards';
 import { type CliContext, flagNumber, repoFlag } from '../cliContext';
 import { table } from '../format';
 
 /** `switchyard guards [--json] [--limit N]`: the recorded guard verdicts, newest last. */
 export async function guardsCommand(ctx: CliContext): Promise<number> {
   const limit = flagNumber(ctx, 'limit');
-  const root = await mainWorktreeRoot(repoFlag(ctx));
-  const events = await readGuardEvents(root, { limit: limit ?? (ctx.flags.json ? undefined : 50) });
+  const events = await guardEvents(repoFlag(ctx), { limit: limit ?? (ctx.flags.json ? undefined : 50) });
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(events, null, 2));
     return 0;

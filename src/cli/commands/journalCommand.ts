@@ -5,7 +5,7 @@ import { type CliContext, openProject, requirePositional } from '../cliContext';
 export async function journalCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const runId = requirePositional(ctx, 0, 'run id');
-  const { events, tornTail, where: file } = await project.readJournal(runId);
+  const { events, tornTail, where: file } = await project.runs.journal(runId);
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(events, null, 2));
     return 0;

@@ -1,15 +1,14 @@
 import { registryWithBuiltins } from '../../lanes/builtinLanes';
-import { parseSettingValue } from '../../core/lanes/parseSettingValue';
 import { type CliContext, UsageError, openProject, requirePositional } from '../cliContext';
 import { table } from '../format';
-import { checkLaneReadiness } from '../../core/lanes/laneReadiness';
-import { readinessProblems } from '../../core/lanes/readinessProblems';
+import {
+  laneStatusesOutside,
+  parseSettingValue,
+  readinessProblems,
+  unknownLaneIds,
+} from '../../core/project/laneService';
 import { plainLine } from '../../core/text/plainText';
-import { shellQuote } from '../../core/guards/prePushHookScript';
-import type { LaneReadiness } from '../../core/lanes/lanePlugin';
-import type { LaneManifest } from '../../core/model/laneManifest';
-import { envSecretSource } from '../../core/secrets/secretSource';
-import { unknownLaneIds } from '../../core/lanes/unknownLaneIds';
+import { shellQuote } from '../../core/text/shellQuote';
 
 /** `switchyard lanes [--json]`, `lanes set <lane> key=value…`, `lanes cap <lane> <n>` */
 export async function lanesCommand(ctx: CliContext): Promise<number> {
@@ -19,18 +18,7 @@ export async function lanesCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx).catch(() => undefined);
   const registry = project?.registry ?? registryWithBuiltins();
   const lanes = registry.list().map((l) => l.manifest);
-  const statuses: { manifest: LaneManifest; readiness: LaneReadiness }[] = project
-    ? await project.laneStatuses()
-    : await Promise.all(
-        registry.list().map(async (lane) => ({
-          manifest: lane.manifest,
-          readiness: await checkLaneReadiness(lane, {
-            settings: {},
-            secrets: envSecretSource(ctx.env),
-            parentEnv: ctx.env,
-          }),
-        })),
-      );
+  const statuses = project ? await project.lanes.statuses() : await laneStatusesOutside(registry, ctx.env);
   const readiness = new Map(statuses.map((s) => [s.manifest.id, s.readiness]));
   const stray = project
     ? unknownLaneIds(Object.keys((await project.state()).settings.laneSettings), registry, "The project's laneSettings")
@@ -114,11 +102,11 @@ async function setLaneSettings(ctx: CliContext): Promise<number> {
     if (!parsed.ok) throw new UsageError(parsed.problem, false);
     return [key, parsed.value] as const;
   });
-  const settings = await project.updateSettings((s) => {
+  const settings = await project.settings.update((s) => {
     s.laneSettings[laneId] = { ...(s.laneSettings[laneId] ?? {}), ...Object.fromEntries(pairs) };
   });
   ctx.out(JSON.stringify(settings.laneSettings[laneId], null, 2));
-  const ignored = await project.ignoredNotice(`laneSettings.${laneId}`);
+  const ignored = await project.settings.ignoredNotice(`laneSettings.${laneId}`);
   if (ignored) ctx.err(`warning: ${ignored}`);
   return 0;
 }
@@ -130,7 +118,7 @@ async function setRetryCap(ctx: CliContext): Promise<number> {
   project.registry.require(laneId);
   if (!Number.isInteger(cap) || cap < 1 || cap > 20)
     throw new UsageError(`maximum attempts must be a whole number from 1 to 20, not "${ctx.positionals[2]}"`, false);
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.retryCaps[laneId] = cap;
   });
   ctx.out(`lane ${laneId}: at most ${cap} attempt(s) per task`);

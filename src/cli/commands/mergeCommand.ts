@@ -4,7 +4,7 @@ import { type CliContext, openProject, requirePositional } from '../cliContext';
 export async function mergeCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const id = requirePositional(ctx, 0, 'task id (see `switchyard status`)');
-  const outcome = await project.mergeRunIntoCurrentBranch(id);
+  const outcome = await project.branches.merge(id);
   ctx.out(
     outcome.upToDate
       ? `${outcome.into} already has the change of ${id}; nothing to merge`
@@ -16,7 +16,7 @@ export async function mergeCommand(ctx: CliContext): Promise<number> {
 /** `switchyard checkout <task>`: the branch of a task's last run, checked out in the repository. */
 export async function checkoutCommand(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
-  const branch = await project.checkOutRunBranch(requirePositional(ctx, 0, 'task id (see `switchyard status`)'));
+  const branch = await project.branches.checkOut(requirePositional(ctx, 0, 'task id (see `switchyard status`)'));
   ctx.out(`checked out ${branch}`);
   return 0;
 }

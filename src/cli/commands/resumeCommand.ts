@@ -1,7 +1,7 @@
 import { type CliContext, openProject } from '../cliContext';
 import { runLine } from '../format';
 import type { Run } from '../../core/model/run';
-import type { QueueSummary } from '../../core/engine/drain/queueRunner';
+import type { QueueSummary } from '../../core/project/project';
 
 /**
  * `switchyard resume`: resumes interrupted runs whose owner is gone, and starts nothing new. Exits 1 when a run it

@@ -1,7 +1,7 @@
 import { type CliContext, flagList, flagNumber, openProject } from '../cliContext';
 import { runLine } from '../format';
 import { resumedAndFailed } from './resumeCommand';
-import { fileWaitLine } from '../../core/engine/drain/fileWaits';
+import { fileWaitLine } from '../../core/model/fileWaits';
 
 /**
  * `switchyard run [--task <id>]… [--concurrency N]`: drains the queue. Exits 1 when a task it ran, or a run it resumed,
@@ -30,7 +30,7 @@ export async function runCommand(ctx: CliContext): Promise<number> {
     if (summary.resumed.length) ctx.out(`resumed from their journals: ${summary.resumed.join(', ')}`);
     // The drain's tasks as they ended, in the order their runs ended (the newest: found without the whole history).
     const touched = [...new Set(summary.runs.map((r) => r.taskId))];
-    const found = await project.findTasks(touched);
+    const found = await project.tasks.find(touched);
     const tasks = touched.flatMap((id) => found.get(id) ?? []);
     if (!summary.runs.length) ctx.out('Nothing to run: no READY task whose dependencies are DONE.');
     for (const t of tasks)

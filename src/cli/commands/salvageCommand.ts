@@ -14,7 +14,7 @@ export async function salvageCommand(ctx: CliContext): Promise<number> {
 
 async function list(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
-  const entries = await project.salvaged();
+  const entries = await project.worktrees.salvaged();
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(entries, null, 2));
     return 0;
@@ -43,7 +43,10 @@ async function list(ctx: CliContext): Promise<number> {
 async function promote(ctx: CliContext): Promise<number> {
   const project = await openProject(ctx);
   const runId = requirePositional(ctx, 1, 'run id (see `switchyard salvage list`)');
-  const promotion = await project.promoteSalvage(runId, { to: flagString(ctx, 'to'), onto: flagString(ctx, 'onto') });
+  const promotion = await project.worktrees.promoteSalvage(runId, {
+    to: flagString(ctx, 'to'),
+    onto: flagString(ctx, 'onto'),
+  });
   const what = {
     created: `created branch ${promotion.branch} at the salvage commit`,
     'fast-forwarded': `fast-forwarded branch ${promotion.branch} to the salvage commit`,

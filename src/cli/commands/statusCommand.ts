@@ -2,8 +2,8 @@ import { type CliContext, openProject } from '../cliContext';
 import { formatStatus, worktreeLine } from '../format';
 import { pipelineStatus } from '../../core/report/pipelineStatus';
 import { latestPullRequest } from '../../core/report/pullRequestLines';
-import { guardCountsOver, guardStatusLines, loadGuardEvents } from '../../core/guards/guardStatusLines';
-import { summarizeGuards } from '../../core/guards/guardSummary';
+import { guardCountsOver, guardStatusLines, loadGuardEvents } from '../../core/report/guardStatusLines';
+import { summarizeGuards } from '../../core/report/guardSummary';
 
 /** How many finished tasks `status` shows without `--all` or `--finished`. */
 export const STATUS_FINISHED = 10;
@@ -16,7 +16,7 @@ export async function statusCommand(ctx: CliContext): Promise<number> {
     ? { state: await project.state(), more: false }
     : await project.recentState(finished);
   const guards = await loadGuardEvents(project.root);
-  const worktrees = await project.worktreeUsage();
+  const worktrees = await project.worktrees.usage();
   if (ctx.flags.json) {
     ctx.out(
       JSON.stringify(

@@ -20,7 +20,10 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
   if (sub === 'add') return addTasks(ctx);
   if (sub === 'lane') {
     const project = await openProject(ctx);
-    const task = await project.setTaskLane(requirePositional(ctx, 1, 'task id'), requirePositional(ctx, 2, 'lane id'));
+    const task = await project.tasks.setLane(
+      requirePositional(ctx, 1, 'task id'),
+      requirePositional(ctx, 2, 'lane id'),
+    );
     ctx.out(`${task.id} now runs on lane ${task.spec.lane}`);
     return 0;
   }
@@ -54,7 +57,7 @@ async function addTasks(ctx: CliContext): Promise<number> {
     });
   }
   const project = await openProject(ctx);
-  const tasks = await project.addTasks(specs, where);
+  const tasks = await project.tasks.addMany(specs, where);
   if (ctx.flags.json) ctx.out(JSON.stringify(tasks, null, 2));
   else for (const t of tasks) ctx.out(`added ${t.id} ${t.spec.title} (${t.state})`);
   return 0;

@@ -1,4 +1,4 @@
-import { resolveRepoRoot } from '../../core/workspace/gitRepo';
+import { resolveRepoRoot } from '../../core/project/repositoryRoot';
 import { type CliContext, repoFlag } from '../cliContext';
 import { isTrusted, setTrust, trustFilePath } from '../trustedWorkspaces';
 

@@ -10,7 +10,7 @@ import { describeZodError } from '../model/zodIssues';
 import { ModelTurn, streamModelTurn, toolDefinitions, type ModelTurnRequest, type TurnPart } from './modelTurn';
 import type { Usage } from '../model/laneEvent';
 import { formatTokens } from '../text/usageText';
-import { formatUsd } from './pricing';
+import { formatUsd } from '../text/usageText';
 import {
   CHARS_PER_TOKEN,
   capToolOutput,

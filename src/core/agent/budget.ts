@@ -1,5 +1,5 @@
 import type { Usage } from '../model/laneEvent';
-import { formatUsd } from './pricing';
+import { formatUsd } from '../text/usageText';
 
 export interface BudgetLimits {
   /** Tool calls per attempt ("max executions"); `finish` does not count. */

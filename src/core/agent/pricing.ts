@@ -99,12 +99,3 @@ export function usageWithCost(tokens: TokenCounts, price: PriceTable | undefined
     ...(tokens.cacheWrite !== undefined ? { cacheWriteTokens: write } : {}),
   };
 }
-
-export function formatUsd(usd: number): string {
-  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
-}
-
-/** What a task's runs cost together (each run's usage is counted once, resumes included). */
-export function totalCostUsd(runs: readonly { usage?: Usage }[]): number {
-  return runs.reduce((sum, run) => sum + (run.usage?.costUsd ?? 0), 0);
-}

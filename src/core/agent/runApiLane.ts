@@ -5,7 +5,8 @@ import type { LaneResultInput } from '../model/laneResult';
 import { runAgentLoop } from './agentLoop';
 import { modelCallRetryPolicy, type ApiLaneSettings } from './apiLaneSettings';
 import { reviewSystemPrompt, systemPrompt } from './conversation';
-import { choosePrice, formatUsd, longestPrefix, withCachePrices, type CacheMultipliers } from './pricing';
+import { choosePrice, longestPrefix, withCachePrices, type CacheMultipliers } from './pricing';
+import { formatUsd } from '../text/usageText';
 import { VerdictInput, agentTools, reviewTools } from './tools';
 
 /** The context window assumed for a model no table lists (and no setting names). */

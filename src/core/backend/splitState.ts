@@ -4,9 +4,7 @@ import type { Task } from '../model/task';
 import type { ProjectState } from '../store/projectState';
 import type { HistoryRecord } from '../store/taskHistory';
 import type { HistoryIndex, HistoryView } from './historyIndex';
-
-/** Task states a task leaves only by a retry (FAILED, CANCELED) or never (DONE). */
-export const FINISHED_TASK_STATES: ReadonlySet<string> = new Set(['DONE', 'CANCELED', 'FAILED']);
+import { FINISHED_TASK_STATES } from '../model/taskStates';
 
 /** How many finished tasks stay in the working set (the newest), so a retry or a look at the last ones is cheap. */
 export const FINISHED_KEPT = 20;

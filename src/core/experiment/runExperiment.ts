@@ -57,8 +57,8 @@ export async function readDagFile(path: string): Promise<DagFile> {
  * registered and no pre-push hook.
  */
 export interface ExperimentProject {
-  updateSettings(change: (settings: ProjectSettings) => void): Promise<ProjectSettings>;
-  addTasks(specs: readonly unknown[], where?: string): Promise<Task[]>;
+  readonly settings: { update(change: (settings: ProjectSettings) => void): Promise<ProjectSettings> };
+  readonly tasks: { addMany(specs: readonly unknown[], where?: string): Promise<Task[]> };
   runQueue(options?: QueueOptions): Promise<QueueSummary>;
   state(): Promise<ProjectState>;
 }
@@ -94,14 +94,14 @@ export async function runExperiment(
         'initial',
       ]);
       const project = await openProject(dir);
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         Object.assign(s, file.settings ?? {});
         s.laneSettings.command = {
           ...(s.laneSettings.command ?? {}),
           command: file.command ?? DEFAULT_EXPERIMENT_COMMAND,
         };
       });
-      await project.addTasks(file.tasks, 'the DAG file');
+      await project.tasks.addMany(file.tasks, 'the DAG file');
       const summary = await project.runQueue({ concurrency });
       const state = await project.state();
       const row: ExperimentRow = {

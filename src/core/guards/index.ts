@@ -27,4 +27,3 @@ export {
   type GuardVerdict,
 } from './guardLog';
 export { runGuard, formatGuardEvent, formatEvidence, type GuardOutcome, type GuardResult } from './runGuard';
-export { summarizeGuards, type GuardSummary } from './guardSummary';

@@ -13,7 +13,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { SwitchyardError } from '../errors';
 import { git } from '../git/gitExec';
 import { linkedGitDir, readGitFile } from '../git/gitFiles';
-import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript, shellQuote } from './prePushHookScript';
+import { CHAINED_HOOK, HOOK_MARKER, forwardingHookScript, prePushHookScript } from './prePushHookScript';
+import { shellQuote } from '../text/shellQuote';
 
 export interface InstallResult {
   /**

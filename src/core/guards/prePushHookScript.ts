@@ -1,14 +1,10 @@
+import { shellQuote } from '../text/shellQuote';
 import { PUSH_BLOCKED } from './prePushGuard';
 
 /** The line that marks a hook as Switchyard's, so installing twice never chains the hook to itself. */
 export const HOOK_MARKER = '# switchyard-guard-hook v1';
 /** The previous hook is kept next to ours under this name and runs after ours. */
 export const CHAINED_HOOK = 'pre-push.switchyard-chained';
-
-/** Quotes one word for sh. */
-export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The pre-push hook: runs `<cliCommand> guard pre-push <remote> <url>` with

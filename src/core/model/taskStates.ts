@@ -21,6 +21,9 @@ export const TASK_STATES = [
 export const TaskState = z.enum(TASK_STATES);
 export type TaskState = z.infer<typeof TaskState>;
 
+/** Task states a task leaves only by a retry (FAILED, CANCELED) or never (DONE). */
+export const FINISHED_TASK_STATES: ReadonlySet<string> = new Set<TaskState>(['DONE', 'CANCELED', 'FAILED']);
+
 /**
  * Allowed task transitions. REVIEWING and INTEGRATING may be skipped when a
  * project turns review or integration off, so VERIFYING can go straight to DONE.

@@ -31,3 +31,13 @@ export function formatTokens(usage: UsageFigures): string {
   const split = formatCacheSplit(usage);
   return `${usage.inputTokens}+${usage.outputTokens} tokens${split ? ` (${split})` : ''}`;
 }
+
+/** A cost in US dollars: four decimals under a dollar, two from a dollar on. */
+export function formatUsd(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+/** What a task's runs cost together (each run's usage is counted once, resumes included). */
+export function totalCostUsd(runs: readonly { usage?: { costUsd?: number } }[]): number {
+  return runs.reduce((sum, run) => sum + (run.usage?.costUsd ?? 0), 0);
+}

@@ -12,7 +12,7 @@ import type { CommandDeps } from './commandDeps';
 export async function approveTask(deps: CommandDeps, arg?: unknown): Promise<Task> {
   const project = await deps.host.get();
   const id = taskIdFrom(arg) ?? (await pickTask(await project.state(), 'Approve which draft?', ['DRAFT']));
-  const task = await project.approveTask(id);
+  const task = await project.tasks.approve(id);
   vscode.window.setStatusBarMessage(`Switchyard: ${task.id} approved, ${task.state}`, 4_000);
   return task;
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { formatCanaryReport, formatRoutingHistory } from '../../core/routing/formatRouting';
-import type { CanaryThresholds } from '../../core/routing/routingChanges';
+import { formatCanaryReport, formatRoutingHistory } from '../../core/report/formatRouting';
+import type { CanaryThresholds } from '../../core/project/routingService';
 import type { RoutingChange } from '../../core/model/routingState';
 import { SwitchyardError } from '../../core/errors';
 import { hostLanes, pickLane } from '../prompts/pickLane';
@@ -27,7 +27,7 @@ export async function startCanaryCommand(
   const why = options.why ?? (await askWhy(`Why try lane ${lane} as a canary?`));
   if (why === undefined) return undefined;
   const { why: _, ...thresholds } = options;
-  const change = await project.startCanary(lane, thresholds, why);
+  const change = await project.routing.startCanary(lane, thresholds, why);
   const c = change.next.canary!;
   void showMessage(
     'info',
@@ -44,7 +44,7 @@ export async function rollbackCanaryCommand(
   const project = await deps.host.get();
   const why = options.why ?? (await askWhy('Why roll the canary back?'));
   if (why === undefined) return undefined;
-  const change = await project.rollbackCanary(why);
+  const change = await project.routing.rollbackCanary(why);
   void showMessage(
     'info',
     `Switchyard: canary rolled back — default lane ${change.previous.defaultLane} → ${change.next.defaultLane}.`,
@@ -55,7 +55,7 @@ export async function rollbackCanaryCommand(
 /** `switchyard.showCanaryReport()` → the report text, opened read-only. */
 export async function showCanaryReportCommand(deps: CommandDeps): Promise<string> {
   const project = await deps.host.get();
-  const report = await project.canaryReport();
+  const report = await project.routing.canaryReport();
   if (!report)
     throw new SwitchyardError('invalid-input', 'No canary is running: start one with "Switchyard: Start Canary".');
   const text = `${formatCanaryReport(report)}\n\nRouting changes:\n${formatRoutingHistory((await project.state()).routing.history)}\n`;

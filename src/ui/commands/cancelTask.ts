@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { findTask } from '../../core/engine/commands/taskCommands';
 import type { Task } from '../../core/model/task';
 import type { TaskState } from '../../core/model/taskStates';
 import { pickTask } from '../prompts/pickTask';
@@ -34,7 +33,7 @@ export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task
   if (!id || arg instanceof TaskNode) {
     const state = await project.state();
     id ??= await pickTask(state, 'Cancel which task? (running tasks first)', CANCEL_PICK_STATES, true);
-    const task = findTask(state, id);
+    const task = await project.tasks.get(id);
     const running = CANCEL_PICK_STATES.includes(task.state) && task.state !== 'READY';
     const confirmed = await confirmModal(
       `Cancel ${task.id} · ${task.spec.title} (${task.state})?`,
@@ -46,7 +45,7 @@ export async function cancelTask(deps: CommandDeps, arg?: unknown): Promise<Task
     );
     if (!confirmed) throw new PromptCanceled();
   }
-  const task = await project.cancelTask(id);
+  const task = await project.tasks.cancel(id);
   vscode.window.setStatusBarMessage(`Switchyard: canceled ${task.id}`, 4_000);
   return task;
 }

@@ -10,7 +10,7 @@ import { takeChangeId } from './takeChangeArg';
 export async function checkOutBranch(deps: CommandDeps, arg?: unknown): Promise<string> {
   const project = await deps.host.get();
   const runId = await doneRunId(await project.state(), takeChangeId(arg), 'Check out the branch of which task?');
-  const branch = await project.checkOutRunBranch(runId);
+  const branch = await project.branches.checkOut(runId);
   void showMessage('info', `Switchyard: checked out ${branch}.`);
   return branch;
 }

@@ -4,7 +4,7 @@ import { showMessage } from '../views/showMessage';
 /** `switchyard.cleanWorktrees()` → the removed worktree paths. Running runs keep theirs; branches and diffs stay. */
 export async function cleanWorktrees(deps: CommandDeps): Promise<string[]> {
   const project = await deps.host.get();
-  const removed = await project.cleanWorktrees();
+  const removed = await project.worktrees.clean();
   void showMessage(
     'info',
     removed.length

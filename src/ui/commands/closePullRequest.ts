@@ -1,7 +1,7 @@
-import type { ClosedPullRequest } from '../../core/engine/integration/closeTaskPullRequest';
+import type { ClosedPullRequest } from '../../core/project/branchService';
 import type { Task } from '../../core/model/task';
 import { taskPullRequest } from '../../core/model/taskPullRequest';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 import { pickTask } from '../prompts/pickTask';
 import { PromptCanceled } from '../prompts/promptCanceled';
 import { confirmModal, showMessage } from '../views/showMessage';
@@ -33,7 +33,7 @@ export async function closePullRequest(deps: CommandDeps, arg?: unknown): Promis
     );
     if (!confirmed) throw new PromptCanceled();
   }
-  const closed = await project.closePullRequest(taskId);
+  const closed = await project.branches.closePullRequest(taskId);
   const how = {
     closed: 'closed on GitHub',
     merged: 'was merged on GitHub meanwhile: nothing closed',

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LaneFix } from '../../core/lanes/lanePlugin';
+import type { LaneFix } from '../../core/project/laneService';
 import { plainLine } from '../../core/text/plainText';
 import { COMMANDS, SETTINGS } from '../commandIds';
 import { showMessage } from '../views/showMessage';

@@ -36,7 +36,7 @@ export async function discardChange(deps: CommandDeps, arg?: unknown): Promise<T
     );
     if (!confirmed) throw new PromptCanceled();
   }
-  const { task: discarded, lines } = await project.discardChange(runId);
+  const { task: discarded, lines } = await project.branches.discard(runId);
   if (fromEditor) await closeChangesEditor(runId);
   const left = lines.filter((l) => l.includes('not deleted'));
   void showMessage(

@@ -1,5 +1,5 @@
-import type { LaneFix } from '../../core/lanes/lanePlugin';
-import { readinessProblems } from '../../core/lanes/readinessProblems';
+import type { LaneFix } from '../../core/project/laneService';
+import { readinessProblems } from '../../core/project/laneService';
 import { plainLine } from '../../core/text/plainText';
 import type { ShownLaneStatus } from '../config/restrictedLanes';
 import { showMessage } from '../views/showMessage';

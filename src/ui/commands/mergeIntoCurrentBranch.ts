@@ -1,4 +1,4 @@
-import type { MergeOutcome } from '../../core/workspace/mergeIntoCurrentBranch';
+import type { MergeOutcome } from '../../core/project/branchService';
 import { doneRunId } from '../prompts/pickDoneRun';
 import { showMessage } from '../views/showMessage';
 import type { CommandDeps } from './commandDeps';
@@ -12,7 +12,7 @@ import { takeChangeId } from './takeChangeArg';
 export async function mergeIntoCurrentBranch(deps: CommandDeps, arg?: unknown): Promise<MergeOutcome> {
   const project = await deps.host.get();
   const runId = await doneRunId(await project.state(), takeChangeId(arg), 'Merge the change of which task?');
-  const outcome = await project.mergeRunIntoCurrentBranch(runId);
+  const outcome = await project.branches.merge(runId);
   const run = (await project.state()).runs.find((r) => r.id === runId);
   const branch = run?.branch ?? runId;
   void showMessage(

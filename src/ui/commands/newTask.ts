@@ -20,5 +20,5 @@ export async function newTask(deps: CommandDeps, arg?: unknown): Promise<Task | 
   if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
     throw new Error(`New Task expects an object like {"title": "…", "spec": "…"}; got ${describeArg(arg)}`);
   }
-  return (await deps.host.get()).addTask(arg as TaskSpecInput);
+  return (await deps.host.get()).tasks.add(arg as TaskSpecInput);
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { CONFIG_VERSION, configPath, writeProjectConfig } from '../../core/store/projectConfig';
-import { resolveRepoRoot } from '../../core/workspace/gitRepo';
+import { ensureConfigFile } from '../../core/project/configFile';
+import { resolveRepoRoot } from '../../core/project/repositoryRoot';
 import type { CommandDeps } from './commandDeps';
 
 /**
@@ -12,12 +12,7 @@ export async function openProjectConfig(_deps: CommandDeps): Promise<string> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('Switchyard needs an open folder: open a folder inside a git repository first.');
   const root = await resolveRepoRoot(folder.uri.fsPath);
-  const file = configPath(root);
-  const exists = await vscode.workspace.fs.stat(vscode.Uri.file(file)).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) await writeProjectConfig(root, { version: CONFIG_VERSION });
+  const file = await ensureConfigFile(root);
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   await vscode.window.showTextDocument(document);
   return file;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isWebUrl, taskPullRequest } from '../../core/model/taskPullRequest';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 import { pickTask } from '../prompts/pickTask';
 import { taskIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { PromoteOptions, Promotion } from '../../core/workspace/promoteSalvage';
-import type { ProjectState } from '../../core/store/projectState';
+import type { PromoteOptions, Promotion } from '../../core/project/worktreeService';
+import type { ProjectState } from '../../core/project/project';
 import { required } from '../prompts/promptCanceled';
 import { isTaskTreeNode } from '../views/taskTreeNodes';
 import { runIdFrom } from './commandArgs';
@@ -31,7 +31,7 @@ export async function promoteSalvage(deps: CommandDeps, arg?: unknown, options?:
     });
     chosen = { ...chosen, to: required(to).trim() || `salvage/${runId}` };
   }
-  const result = await project.promoteSalvage(runId, chosen);
+  const result = await project.worktrees.promoteSalvage(runId, chosen);
   void showMessage(
     'info',
     result.action === 'unchanged'

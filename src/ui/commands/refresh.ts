@@ -1,4 +1,4 @@
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 import type { CommandDeps } from './commandDeps';
 
 /**

@@ -12,7 +12,7 @@ import type { CommandDeps } from './commandDeps';
 export async function retryTask(deps: CommandDeps, arg?: unknown): Promise<Task> {
   const project = await deps.host.get();
   const id = taskIdFrom(arg) ?? (await pickTask(await project.state(), 'Retry which task?', ['FAILED', 'CANCELED']));
-  const task = await project.retryTask(id);
+  const task = await project.tasks.retry(id);
   if (task.state !== 'READY') {
     vscode.window.setStatusBarMessage(`Switchyard: ${task.id} is ${task.state} again`, 4_000);
     return task;

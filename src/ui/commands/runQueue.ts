@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { QueueSummary } from '../../core/engine/drain/queueRunner';
+import type { QueueSummary } from '../../core/project/project';
 import { describeZodError } from '../../core/model/zodIssues';
 import { runQueueWithProgress } from '../progress/runQueueWithProgress';
 import type { CommandDeps } from './commandDeps';

@@ -1,5 +1,4 @@
-import type { QueueSummary } from '../../core/engine/drain/queueRunner';
-import { findTask } from '../../core/engine/commands/taskCommands';
+import type { QueueSummary } from '../../core/project/project';
 import { runQueueWithProgress } from '../progress/runQueueWithProgress';
 import { pickTask } from '../prompts/pickTask';
 import { taskIdFrom } from './commandArgs';
@@ -10,7 +9,7 @@ export async function runTask(deps: CommandDeps, arg?: unknown): Promise<QueueSu
   const project = await deps.host.get();
   const state = await project.state();
   const id = taskIdFrom(arg) ?? (await pickTask(state, 'Run which task?', ['READY']));
-  const task = findTask(state, id);
+  const task = await project.tasks.get(id);
   if (task.state !== 'READY') {
     const hint = task.state === 'FAILED' || task.state === 'CANCELED' ? ' (use Retry Task to queue it again)' : '';
     throw new Error(`task ${id} is ${task.state}; only READY tasks can be run${hint}`);

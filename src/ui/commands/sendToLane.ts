@@ -35,7 +35,7 @@ export async function sendToLane(deps: CommandDeps, uriArg?: unknown, optionsArg
   const lane = parsed.data.lane ?? (await pickLane(hostLanes(deps.host), `Send ${file} to which lane?`));
   const instruction =
     parsed.data.instruction ?? (await askInstruction(file, deps.host.registry.require(lane).manifest.displayName));
-  const task = await project.addTask({
+  const task = await project.tasks.add({
     title: titleFromInstruction(instruction),
     spec: instruction,
     files: [file],

@@ -51,7 +51,7 @@ export async function setApiKey(
   if (!value.trim()) {
     await deps.secrets.delete(target.secret);
     void deps.host.get().then(
-      (p) => p.laneStatuses(true),
+      (p) => p.lanes.statuses(true),
       () => undefined,
     );
     void showMessage('info', `Switchyard: removed ${target.secret} from VS Code's secret storage.`);
@@ -60,7 +60,7 @@ export async function setApiKey(
   await deps.secrets.store(target.secret, value.trim());
   // The lane pickers check readiness again (the key is there now).
   void deps.host.get().then(
-    (p) => p.laneStatuses(true),
+    (p) => p.lanes.statuses(true),
     () => undefined,
   );
   void showMessage('info', `Switchyard: ${target.secret} is stored for lane ${target.laneId}; the next run uses it.`);

@@ -1,4 +1,4 @@
-import type { ProjectSettings } from '../../core/store/projectState';
+import type { ProjectSettings } from '../../core/project/project';
 import { hostLanes, pickLane } from '../prompts/pickLane';
 import { laneIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
@@ -13,6 +13,6 @@ export async function setDefaultLane(deps: CommandDeps, arg?: unknown): Promise<
   const lane =
     laneIdFrom(arg) ??
     (await pickLane(hostLanes(deps.host), `Default lane for this project (now ${current})`, current));
-  await project.setDefaultLane(lane, 'set from VS Code (Set Project Default Lane)');
+  await project.routing.setDefaultLane(lane, 'set from VS Code (Set Project Default Lane)');
   return (await project.state()).settings;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { GITHUB_COM, normalizeGitHubHost, restCredentialHost } from '../../core/credentials/githubHost';
+import { GITHUB_COM, normalizeGitHubHost, restCredentialHost } from '../../core/project/projectOptions';
 import { PromptCanceled, required } from '../prompts/promptCanceled';
 import type { CommandDeps } from './commandDeps';
 import { showMessage } from '../views/showMessage';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describePgUrl, parsePgUrl } from '../../core/backend/postgres/pgUrl';
+import { describePgUrl, parsePgUrl } from '../../core/project/backendChoice';
 import { errorMessage } from '../../core/errors';
 import { backendSettings } from '../config/switchyardConfig';
 import { PromptCanceled, required } from '../prompts/promptCanceled';

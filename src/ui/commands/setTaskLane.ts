@@ -1,4 +1,3 @@
-import { findTask } from '../../core/engine/commands/taskCommands';
 import type { Task } from '../../core/model/task';
 import { hostLanes, pickLane } from '../prompts/pickLane';
 import { pickTask } from '../prompts/pickTask';
@@ -12,9 +11,9 @@ export async function setTaskLane(deps: CommandDeps, taskArg?: unknown, laneArg?
   const id = taskIdFrom(taskArg) ?? (await pickTask(state, 'Set the lane of which task?'));
   let lane = laneIdFrom(laneArg);
   if (lane === undefined) {
-    const task = findTask(state, id);
+    const task = await project.tasks.get(id);
     const current = task.spec.lane ?? state.settings.defaultLane;
     lane = await pickLane(hostLanes(deps.host), `Lane for ${task.id} · ${task.spec.title} (now ${current})`, current);
   }
-  return project.setTaskLane(id, lane);
+  return project.tasks.setLane(id, lane);
 }

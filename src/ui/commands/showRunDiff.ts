@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { RunChanges } from '../../core/workspace/runChanges';
+import type { RunChanges } from '../../core/project/runService';
 import { pickRun } from '../prompts/pickRun';
 import { runIdFrom } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
@@ -15,8 +15,8 @@ import { showMessage } from '../views/showMessage';
 export async function showRunDiff(deps: CommandDeps, arg?: unknown): Promise<string> {
   const project = await deps.host.get();
   const runId = runIdFrom(arg) ?? (await pickRun(await project.state(), 'Show the diff of which run?'));
-  const changes = await project.runChanges(runId);
-  const diff = await project.diff(runId).catch(() => '');
+  const changes = await project.runs.changes(runId);
+  const diff = await project.runs.diff(runId).catch(() => '');
   if (!changes.head || changes.files.length === 0) {
     const why = changes.head ? 'changed nothing' : 'has no change: it ended before its work was committed';
     void showMessage('info', `Switchyard: run ${runId} ${why}.`);

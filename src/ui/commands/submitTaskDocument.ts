@@ -27,7 +27,7 @@ export async function submitTaskDocument(deps: CommandDeps): Promise<Task> {
   const lane = await pickLane(hostLanes(deps.host), `Lane for "${title}"`, settings.defaultLane);
   const files = await pickTargetFiles(project.root, title, deps.taskDocuments.origin(document));
   const mode = await pickSubmitMode(title, runOnSend());
-  const task = await project.addTask({ title, spec, lane, files });
+  const task = await project.tasks.add({ title, spec, lane, files });
   deps.taskDocuments.forget(document);
   await vscode.window.showTextDocument(document);
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { LaneStatus } from '../../core/project';
-import { notReady, readinessProblems } from '../../core/lanes/readinessProblems';
+import type { LaneStatus } from '../../core/project/laneService';
+import { notReady, readinessProblems } from '../../core/project/laneService';
 import { SETTINGS } from '../commandIds';
 import { laneIdsIn } from './laneIdsInSettings';
 

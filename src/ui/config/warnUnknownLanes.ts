@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { LaneRegistry } from '../../core/lanes/laneRegistry';
-import { unknownLaneIds } from '../../core/lanes/unknownLaneIds';
+import type { LaneRegistry } from '../../core/project/projectOptions';
+import { unknownLaneIds } from '../../core/project/laneService';
 import { SETTINGS } from '../commandIds';
 import { showMessage } from '../views/showMessage';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { resolveRepoRoot } from '../../core/workspace/gitRepo';
+import { resolveRepoRoot } from '../../core/project/repositoryRoot';
 
 let cached: { folder: string; root: Promise<string | undefined> } | undefined;
 

@@ -48,7 +48,7 @@ export class PullRequestAnnouncer implements vscode.Disposable {
    */
   private async pull(event: Extract<PullRequestEvent, { kind: 'merged' }>): Promise<void> {
     const project = await this.host.get();
-    const branch = await project.currentBranch();
+    const branch = await project.branches.current();
     if (branch === event.base) {
       await vscode.commands.executeCommand(GIT_PULL);
       return;

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import type { Project } from '../../core/project';
+import type { Project } from '../../core/project/project';
 import { COMMANDS } from '../commandIds';
 import type { Run } from '../../core/model/run';
 import { showMessage } from '../views/showMessage';
 import { announceFailure } from './announceFailure';
-import { findTask } from './findTask';
 import { landedByPullRequest } from '../../core/model/taskPullRequest';
 
 /**
@@ -15,7 +14,7 @@ import { landedByPullRequest } from '../../core/model/taskPullRequest';
  * Returns the message shown, if any.
  */
 export async function announceRunFinished(project: Project, run: Run): Promise<string | undefined> {
-  const task = await findTask(project, run.taskId);
+  const task = (await project.tasks.find([run.taskId])).get(run.taskId);
   if (!task) return undefined;
   const name = `${task.id} · ${task.spec.title}`;
   if (landedByPullRequest(task)) return undefined;

@@ -1,6 +1,6 @@
 import { landedByPullRequest } from '../../core/model/taskPullRequest';
 import type { Run } from '../../core/model/run';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 
 /** A run that ended a task (DONE or FAILED) in another Switchyard process: what the window tells the user once. */
 export interface FinishedElsewhere {

@@ -1,5 +1,5 @@
 import { landedByPullRequest, taskPullRequest } from '../../core/model/taskPullRequest';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 
 /** Something to tell the user about a task's pull request. */
 export type PullRequestEvent =

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Project } from '../../core/project';
+import type { Project } from '../../core/project/project';
 import { errorMessage } from '../../core/errors';
 import { showMessage } from '../views/showMessage';
 

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import type { QueueSummary } from '../../core/engine/drain/queueRunner';
+import type { QueueSummary } from '../../core/project/project';
 import type { Run } from '../../core/model/run';
 import type { Task } from '../../core/model/task';
-import type { Project } from '../../core/project';
+import type { Project } from '../../core/project/project';
 import { isStage } from '../../core/model/stages';
 import { announceRunFinished, runFinishedLine } from './announceRunFinished';
 import { showMessage } from '../views/showMessage';
 import { notificationText } from '../../core/text/notificationText';
-import { runEventStep } from '../../core/store/runEventText';
-import { fileWaitLine } from '../../core/engine/drain/fileWaits';
+import { runEventStep } from '../../core/text/runEventText';
+import { fileWaitLine } from '../../core/model/fileWaits';
 
 /** This process, as a person names it in the texts below. */
 const HERE = 'in this window';
@@ -49,7 +49,7 @@ export function runQueueWithProgress(project: Project, request: QueueRunRequest)
       const canceled: Promise<Task | undefined>[] = [];
       const cancel = token.onCancellationRequested(() => {
         stopClaiming.abort();
-        for (const id of running) canceled.push(project.cancelTask(id).catch(() => undefined));
+        for (const id of running) canceled.push(project.tasks.cancel(id).catch(() => undefined));
       });
       const announced: Promise<unknown>[] = [];
       // The latest step of each run as it happens ("t1.1: edit_file"), not more often than STEP_EVERY_MS.

@@ -1,9 +1,8 @@
 import { errorMessage } from '../../core/errors';
 import type { Task } from '../../core/model/task';
-import type { Project } from '../../core/project';
+import type { Project } from '../../core/project/project';
 import { runQueueWithProgress } from './runQueueWithProgress';
 import { showMessage } from '../views/showMessage';
-import { findTask } from './findTask';
 
 /**
  * Starts running one task in the background (with the usual cancellable
@@ -25,5 +24,5 @@ export async function startTaskRun(project: Project, task: Task, shutdown?: Abor
       },
     );
   });
-  return (await findTask(project, task.id)) ?? task;
+  return (await project.tasks.find([task.id])).get(task.id) ?? task;
 }

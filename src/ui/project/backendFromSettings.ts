@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { resolveBackendSpec, type BackendSpec } from '../../core/backend/backendSpec';
+import { resolveBackendSpec, type BackendSpec } from '../../core/project/backendChoice';
 import { SwitchyardError, errorMessage } from '../../core/errors';
 import { backendSettings } from '../config/switchyardConfig';
 import type { PostgresConnectionSecret } from '../secrets/postgresConnectionSecret';

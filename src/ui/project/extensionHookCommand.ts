@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { shellQuote } from '../../core/guards/prePushHookScript';
+import { shellQuote } from '../../core/text/shellQuote';
 
 /**
  * The command line the pre-push hook in each run's worktree runs when the run starts in VS Code: the hook bundle the

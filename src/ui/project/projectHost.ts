@@ -1,7 +1,7 @@
 import { editorProjectSettings } from '../config/editorProjectSettings';
 import * as vscode from 'vscode';
-import type { LaneRegistry } from '../../core/lanes/laneRegistry';
-import { Project } from '../../core/project';
+import type { LaneRegistry } from '../../core/project/projectOptions';
+import { Project } from '../../core/project/project';
 import { affectsProjectOptions, laneSettingsFromConfig } from '../config/switchyardConfig';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import { backendFromSettings } from './backendFromSettings';

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import { FINISHED_PAGE, FinishedWindow, finishedSlice, type RecentState } from '../../core/panel/finishedWindow';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 import { SETTINGS } from '../commandIds';
-import { type LoadedGuardEvents, loadGuardEvents } from '../../core/guards/guardStatusLines';
+import { type LoadedGuardEvents, loadGuardEvents } from '../../core/report/guardStatusLines';
 import type { ProjectHost } from './projectHost';
-import { projectConfigProblems } from '../../core/store/projectConfig';
 import { errorMessage } from '../../core/errors';
 
 const COALESCE_MS = 50;
@@ -149,7 +148,7 @@ export class ProjectSnapshot implements vscode.Disposable {
         this.backendInfo = project.backendInfo;
         this.latest = await project.recentState(this.finishedToRead());
         this.guardLog = await loadGuardEvents(project.root);
-        this.configIgnored = await projectConfigProblems(project.root).catch((error) => [errorMessage(error)]);
+        this.configIgnored = await project.settings.configProblems().catch((error) => [errorMessage(error)]);
         this.failure = undefined;
       } catch (error) {
         this.latest = undefined;

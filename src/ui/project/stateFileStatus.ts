@@ -2,13 +2,11 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { STATE_DIR } from '../../core/store/stateDir';
+import { STATE_FILE, stateFilePath } from '../../core/project/stateFilePath';
 import { SETTINGS } from '../commandIds';
 import type { QueueStatusSource } from '../views/queueStatusBar';
 import type { QueueCounts } from './queueCounts';
 import { readStateFile } from './stateFileCounts';
-
-const STATE_FILE = 'state.json';
 
 /**
  * The status bar's source at activation, before the project is opened: the task states in the folder's
@@ -32,15 +30,13 @@ export class StateFileStatus implements QueueStatusSource, vscode.Disposable {
     folder: vscode.WorkspaceFolder | undefined,
     private readonly unreadable: () => void,
   ) {
-    this.file = folder ? join(folder.uri.fsPath, STATE_DIR, STATE_FILE) : '';
+    this.file = folder ? stateFilePath(folder.uri.fsPath) : '';
     const backend = vscode.workspace.getConfiguration(SETTINGS.section, folder).get<string>(SETTINGS.backend);
     if (!folder || (backend && backend !== 'files')) {
       queueMicrotask(() => this.giveUp());
       return;
     }
-    const watcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(folder, `${STATE_DIR}/${STATE_FILE}`),
-    );
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, STATE_FILE));
     const reread = (): void => void this.read();
     this.subscriptions.push(watcher, watcher.onDidChange(reread), watcher.onDidCreate(reread));
     reread();

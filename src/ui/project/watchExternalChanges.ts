@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Project } from '../../core/project';
+import type { Project } from '../../core/project/project';
 
 const DEBOUNCE_MS = 150;
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 import { required } from './promptCanceled';
 import { quickPickText } from './quickPickText';
 

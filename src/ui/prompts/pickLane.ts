@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Project } from '../../core/project';
-import type { LaneRegistry } from '../../core/lanes/laneRegistry';
+import type { Project } from '../../core/project/project';
+import type { LaneRegistry } from '../../core/project/projectOptions';
 import { applyFixAction, fixLane, laneFixActions, problemsText, type Recheck } from '../commands/laneProblems';
 import { PromptCanceled, required } from './promptCanceled';
 import { quickPickText } from './quickPickText';
@@ -127,9 +127,9 @@ export function hostLanes(host: { readonly registry: LaneRegistry; get(): Promis
     registry: host.registry,
     statuses: () =>
       host.get().then(
-        (project) => project.laneStatuses(),
+        (project) => project.lanes.statuses(),
         () => host.registry.list().map(({ manifest }) => ({ manifest, readiness: { ready: true as const } })),
       ),
-    recheck: () => host.get().then((project) => project.laneStatuses(true).then(explainRestricted)),
+    recheck: () => host.get().then((project) => project.lanes.statuses(true).then(explainRestricted)),
   };
 }

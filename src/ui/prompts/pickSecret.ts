@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LaneRegistry } from '../../core/lanes/laneRegistry';
+import type { LaneRegistry } from '../../core/project/projectOptions';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import { required } from './promptCanceled';
 import { quickPickText } from './quickPickText';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Task } from '../../core/model/task';
 import type { TaskState } from '../../core/model/taskStates';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 import { required } from './promptCanceled';
 import { quickPickText } from './quickPickText';
 

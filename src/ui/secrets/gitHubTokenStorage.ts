@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import { GITHUB_COM } from '../../core/credentials/githubHost';
-import type { GitHubTokenStore } from '../../core/credentials/githubTokenStore';
+import { GITHUB_COM } from '../../core/project/projectOptions';
+import type { GitHubTokenStore } from '../../core/project/projectOptions';
 
 /** Where a GitHub token for `host` lives in VS Code's SecretStorage: `switchyard.githubToken.github.com`. */
 export function gitHubTokenKey(host: string): string {

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { SecretSource } from '../../core/secrets/secretSource';
+import type { SecretSource } from '../../core/project/projectOptions';
 import { GitHubTokenStorage } from './gitHubTokenStorage';
 import { PostgresConnectionSecret } from './postgresConnectionSecret';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { FINISHED_TASK_STATES } from '../../core/backend/splitState';
+import { FINISHED_TASK_STATES } from '../../core/model/taskStates';
 import type { Task } from '../../core/model/task';
 
 const ARCHIVED_BEFORE = 'switchyard.tree.archivedBefore';

@@ -1,6 +1,6 @@
 import { isSwitchyardError } from '../../core/errors';
 import { landedByPullRequest, taskPullRequest } from '../../core/model/taskPullRequest';
-import type { ProjectState } from '../../core/store/projectState';
+import type { ProjectState } from '../../core/project/project';
 import { CONTEXT_KEYS as PULL_REQUEST_KEYS } from '../commandIds';
 
 /** The context keys the `when` clauses of package.json read, so menus offer only the commands that apply. */

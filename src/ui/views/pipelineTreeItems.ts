@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { pipelineStatus } from '../../core/report/pipelineStatus';
-import type { ProjectState } from '../../core/store/projectState';
-import { summarizeGuards } from '../../core/guards/guardSummary';
-import { type LoadedGuardEvents, guardCountsOver, guardStatusLines } from '../../core/guards/guardStatusLines';
+import type { ProjectState } from '../../core/project/project';
+import { summarizeGuards } from '../../core/report/guardSummary';
+import { type LoadedGuardEvents, guardCountsOver, guardStatusLines } from '../../core/report/guardStatusLines';
 import { plainLine, plainText } from '../../core/text/plainText';
 import { PipelineDetailNode, PipelineNode, type PipelineTreeNode } from './pipelineTreeNodes';
 

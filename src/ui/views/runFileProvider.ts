@@ -16,6 +16,6 @@ export class RunFileProvider implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const project = await this.host.get();
-    return (await project.fileAt(uri.query, uri.path.replace(/^\//, ''))) ?? '';
+    return (await project.runs.fileAt(uri.query, uri.path.replace(/^\//, ''))) ?? '';
   }
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Disposable } from '../../core/model/disposable';
-import type { Project } from '../../core/project';
-import { runEventText } from '../../core/store/runEventText';
+import type { Project } from '../../core/project/project';
+import { runEventText } from '../../core/text/runEventText';
 import type { ProjectHost } from '../project/projectHost';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import type { ArchivedTasks } from './archivedTasks';
@@ -76,7 +76,7 @@ export class RunOutputChannels implements vscode.Disposable {
       return open.lines.join('\n');
     }
     const project = await this.host.get();
-    const lines = await project.runLog(runId);
+    const lines = await project.runs.log(runId);
     const task = this.taskChannel(taskId);
     if (!task.runs.has(runId)) {
       // (A live line may have arrived while the log was read: the run is in the channel then.)

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatUsd, totalCostUsd } from '../../core/agent/pricing';
+import { formatUsd, totalCostUsd } from '../../core/text/usageText';
 import { shownRunState } from '../../core/model/runStates';
 import type { TaskState } from '../../core/model/taskStates';
 import { runDuration } from './formatDuration';

@@ -5,8 +5,8 @@ import type { Task } from '../../core/model/task';
 import type { ArchivedTasks } from './archivedTasks';
 import type { TaskFilterState } from './taskFilterState';
 import { filterDescription, isFiltering } from './taskFilter';
-import { type WaitFacts, taskWaitLines, waitFacts } from './taskWaits';
-import type { ProjectState } from '../../core/store/projectState';
+import { type WaitFacts, taskWaitLines, waitFacts } from '../../core/report/taskWaits';
+import type { ProjectState } from '../../core/project/project';
 import type { ProjectSnapshot } from '../project/projectSnapshot';
 import { toTreeItem } from './taskTreeItems';
 import {
@@ -19,9 +19,9 @@ import {
   TaskNode,
   type TaskTreeNode,
 } from './taskTreeNodes';
-import { FINISHED_TASK_STATES } from '../../core/backend/splitState';
+import { FINISHED_TASK_STATES } from '../../core/model/taskStates';
 import { taskPullRequest } from '../../core/model/taskPullRequest';
-import { guardStatusLines } from '../../core/guards/guardStatusLines';
+import { guardStatusLines } from '../../core/report/guardStatusLines';
 import {
   isPipelineTreeNode,
   pipelineChildren,

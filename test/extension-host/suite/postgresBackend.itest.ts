@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { untilValue } from '../../helpers/until';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { ProjectState } from '../../../src/core/store/projectState';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import type { SetPostgresConnectionResult } from '../../../src/ui/commands/setPostgresConnection';
 import type { TasksTreeView } from '../../../src/ui/commands/tasksTreeRows';
 
@@ -113,7 +113,7 @@ describe('PostgreSQL backend in VS Code (settings, SecretStorage, LISTEN/NOTIFY)
     });
     try {
       const sent = Date.now();
-      const task = await other.addTask({ title: 'Added on another machine', spec: 'arrives by NOTIFY' });
+      const task = await other.tasks.add({ title: 'Added on another machine', spec: 'arrives by NOTIFY' });
       const row = await eventually(
         'the task in the Tasks tree',
         async () => {

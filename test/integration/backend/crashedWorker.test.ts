@@ -8,7 +8,7 @@ import { sqlRows, startPostgres, type PostgresServer } from '../../helpers/postg
 import { until } from '../../helpers/until';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { setTrust } from '../../../src/cli/trustedWorkspaces';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 
 /**
@@ -63,7 +63,7 @@ describe('a SIGKILLed worker on PostgreSQL (real workers, real server)', functio
       await repo.cleanup();
       await rm(side, { recursive: true, force: true });
     });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       Object.assign(s, {
         laneModules: [SLEEP],
         defaultLane: 'sleep',
@@ -74,7 +74,7 @@ describe('a SIGKILLed worker on PostgreSQL (real workers, real server)', functio
       s.wip = { ...s.wip, RUNNING: 16, VERIFYING: 16 };
       s.retryBackoff = { ...s.retryBackoff, initialMs: 0 };
     });
-    await project.addTasks(Array.from({ length: 8 }, (_, i) => ({ title: `task ${i + 1}` })));
+    await project.tasks.addMany(Array.from({ length: 8 }, (_, i) => ({ title: `task ${i + 1}` })));
     const worker = (name: string, concurrency: number) => {
       const child = execa(
         'node',
@@ -173,7 +173,7 @@ describe('a SIGKILLed worker on PostgreSQL (real workers, real server)', functio
       await repo.cleanup();
       await rm(side, { recursive: true, force: true });
     });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       Object.assign(s, {
         laneModules: [CRASH],
         defaultLane: 'crash',
@@ -182,7 +182,7 @@ describe('a SIGKILLed worker on PostgreSQL (real workers, real server)', functio
       });
       s.integration.enabled = false;
     });
-    await project.addTask({ title: 'crash test' });
+    await project.tasks.add({ title: 'crash test' });
     // Call 6 is step 2's never tool: killed once it returned.
     const a = await execa('node', [cli, 'worker', '--once', '--repo', repo.dir], {
       env: { ...env, CRASH_AT: '6:after' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { PostgresBackend } from '../../../src/core/backend/postgres/postgresBackend';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import type { ProjectState } from '../../../src/core/store/projectState';
 import { registryWithBuiltins } from '../../../src/lanes/builtinLanes';
 import { sqlRows as sql, startPostgres, type PostgresServer } from '../../helpers/postgresServer';
@@ -64,16 +64,16 @@ describe('PostgreSQL backend: state store', function () {
       [filesRepo.dir, await project(filesRepo.dir)],
       [pgRepo.dir, await project(pgRepo.dir, url)],
     ] as const) {
-      await p.updateSettings((s) => {
+      await p.settings.update((s) => {
         s.laneSettings.command = { command: 'echo hi >> src/a.txt' };
         s.retryCaps.command = 3;
       });
-      await p.addTasks([
+      await p.tasks.addMany([
         { title: 'one', key: 'a', files: ['src/a.txt'], acceptance: 'true' },
         { title: 'two', dependsOn: ['a'], priority: 70 },
       ]);
-      await p.addTask({ title: 'three', draft: true });
-      await p.cancelTask('t3');
+      await p.tasks.add({ title: 'three', draft: true });
+      await p.tasks.cancel('t3');
       const summary = await p.runQueue();
       assert.equal(summary.runs.length, 2);
       const state = await p.state();
@@ -104,7 +104,7 @@ describe('PostgreSQL backend: state store', function () {
 
     const dir = (await repo()).dir;
     const [p, q] = [await project(dir, url), await project(dir, url)];
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? p : q).addTask({ title: `task ${i}` })));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? p : q).tasks.add({ title: `task ${i}` })));
     const ids = (await a.state.read()).tasks.map((t) => t.id);
     assert.deepEqual([...ids].sort(), Array.from({ length: 20 }, (_, i) => `t${51 + i}`).sort());
     assert.deepEqual(
@@ -120,7 +120,7 @@ describe('PostgreSQL backend: state store', function () {
     const pa = await project(dir, url);
     assert.equal((await b.state.read()).revision, 0);
 
-    await pa.addTasks([{ title: 'one' }, { title: 'two' }, { title: 'three' }]);
+    await pa.tasks.addMany([{ title: 'one' }, { title: 'two' }, { title: 'three' }]);
     let seen = await b.state.read();
     assert.equal(seen.revision, 1);
     assert.deepEqual(
@@ -128,8 +128,8 @@ describe('PostgreSQL backend: state store', function () {
       ['t1:one:READY', 't2:two:READY', 't3:three:READY'],
     );
 
-    await pa.cancelTask('t2');
-    await pa.updateSettings((s) => {
+    await pa.tasks.cancel('t2');
+    await pa.settings.update((s) => {
       s.leaseMs = 1234;
     });
     seen = await b.state.read();
@@ -204,7 +204,7 @@ describe('PostgreSQL backend: state store', function () {
     const url = await fresh();
     const dir = (await repo()).dir;
     const p = await project(dir, url);
-    await p.addTasks([{ title: 'fine' }, { title: 'soon broken' }]);
+    await p.tasks.addMany([{ title: 'fine' }, { title: 'soon broken' }]);
     await sql(url, `UPDATE sy_tasks SET doc = '{"bad":1}' WHERE id = 't2'`);
     const corrupt = (e: unknown) => {
       assert.ok(isSwitchyardError(e, 'store-corrupt'), inspect(e));
@@ -230,12 +230,12 @@ describe('PostgreSQL backend: state store', function () {
     const url = await fresh();
     const dir = (await repo()).dir;
     const [p1, p2] = [await project(dir, url, 'alpha'), await project(dir, url, 'beta')];
-    await p1.addTasks([{ title: 'alpha one' }, { title: 'alpha two' }]);
-    await p1.updateSettings((s) => {
+    await p1.tasks.addMany([{ title: 'alpha one' }, { title: 'alpha two' }]);
+    await p1.settings.update((s) => {
       s.defaultLane = 'codex';
     });
     assert.deepEqual((await p2.state()).tasks, []);
-    await p2.addTask({ title: 'beta one' });
+    await p2.tasks.add({ title: 'beta one' });
     const [s1, s2] = [await p1.state(), await p2.state()];
     assert.deepEqual(
       s1.tasks.map((t) => `${t.id}:${t.spec.title}`),

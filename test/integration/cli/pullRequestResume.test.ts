@@ -28,7 +28,7 @@ describe('switchyard run after a SIGKILL while a pull request waits for CI', fun
           env: setup.tokenEnv,
           extendEnv: true,
         });
-      await setup.project.addTask({ title: 'survive a kill' });
+      await setup.project.tasks.add({ title: 'survive a kill' });
       const readState = async () => JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
       const first = sy();
       await untilValue(

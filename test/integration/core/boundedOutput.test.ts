@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { eventsPath, readRunLog } from '../../../src/core/store/runFiles';
 import { buildCliBundle } from '../../helpers/cliBundle';
@@ -49,7 +49,7 @@ describe('bounded lane output (real CLI process, real command lane)', function (
     cli = await buildCliBundle();
     repo = await makeTempRepo();
     project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.retryCaps.command = 1;
     });
   });
@@ -60,10 +60,10 @@ describe('bounded lane output (real CLI process, real command lane)', function (
 
   /** One task on the command lane with `command`, run by a fresh CLI process. */
   async function runCommand(command: string) {
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command };
     });
-    const task = await project.addTask({ title: `output ${++n}` });
+    const task = await project.tasks.add({ title: `output ${++n}` });
     const run = await runMeasured([cli, 'run', '--repo', repo.dir]);
     assert.equal(run.exitCode, 0, run.stderr);
     const state = await project.state();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { pipelineLines } from '../../../src/cli/format';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -24,12 +24,12 @@ describe('circuit breaker in a drain', function () {
     const registry = new LaneRegistry();
     registry.register(flaky);
     const project = await Project.open(repo.dir, { registry });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.breaker = { failures: 2, windowMs: 60_000, cooldownMs: 700, closeAfter: 1 };
       s.retryCaps.flaky = 1;
       s.integration.enabled = false;
     });
-    await project.addTasks(['t1', 't2', 't3', 't4'].map((title) => ({ title, lane: 'flaky' })));
+    await project.tasks.addMany(['t1', 't2', 't3', 't4'].map((title) => ({ title, lane: 'flaky' })));
     await project.runQueue({ concurrency: 1 });
 
     const state = await project.state();

@@ -26,7 +26,7 @@ describe('closing a failed task’s pull request (GitHub double, real bare repos
         },
       },
     );
-    await s.project.addTask({ title: 'never green' });
+    await s.project.tasks.add({ title: 'never green' });
     await s.project.runQueue();
     const state = await s.project.state();
     assert.equal(state.tasks[0]!.state, 'FAILED', 'the check fails every attempt');
@@ -37,14 +37,14 @@ describe('closing a failed task’s pull request (GitHub double, real bare repos
   it('closes the open PR on GitHub and records it; a second close is refused with the reason', async () => {
     setup = await failingCheck();
     const { project, gh } = setup;
-    const closed = await project.closePullRequest('t1');
+    const closed = await project.branches.closePullRequest('t1');
     assert.deepEqual({ number: closed.number, outcome: closed.outcome }, { number: 1, outcome: 'closed' });
     assert.equal(gh.pulls[0]!.state, 'closed');
     assert.equal(gh.pulls[0]!.merged, false);
     const state = await project.state();
     assert.equal(state.runs.find((r) => r.pullRequest)!.pullRequest!.state, 'closed');
-    await assert.rejects(project.closePullRequest('t1'), /pull request #1 is already closed/);
-    await assert.rejects(project.closePullRequest('t9'), /unknown task "t9"/);
+    await assert.rejects(project.branches.closePullRequest('t1'), /pull request #1 is already closed/);
+    await assert.rejects(project.branches.closePullRequest('t9'), /unknown task "t9"/);
   });
 
   it('switchyard close-pr <task> does the same from a terminal, with the token of the API host from the environment', async () => {
@@ -64,7 +64,7 @@ describe('closing a failed task’s pull request (GitHub double, real bare repos
     setup = await failingCheck();
     const { project, gh } = setup;
     const commit = gh.mergeByHand(1);
-    const result = await project.closePullRequest('t1');
+    const result = await project.branches.closePullRequest('t1');
     assert.equal(result.outcome, 'merged');
     assert.equal(gh.pulls[0]!.state, 'closed');
     assert.equal(gh.pulls[0]!.merged, true, 'still merged: the PATCH was not sent');

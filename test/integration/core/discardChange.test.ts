@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createCommandLane } from '../../../plugins/command';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
 /**
@@ -24,7 +24,7 @@ describe('discarding a DONE task’s change (real git)', function () {
       hookCommand: null,
       parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME },
     });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'printf "%s\\n" "$SWITCHYARD_TASK_ID" >> src/a.txt' };
     });
   });
@@ -37,8 +37,8 @@ describe('discarding a DONE task’s change (real git)', function () {
     (await repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads/switchyard/')).split('\n').filter(Boolean);
 
   it('marks the task discarded, deletes its run branch and worktree; Merge then refuses it', async () => {
-    const kept = await project.addTask({ title: 'Keep me', files: ['src/a.txt'] });
-    const dropped = await project.addTask({ title: 'Drop me', files: ['src/b.txt'] });
+    const kept = await project.tasks.add({ title: 'Keep me', files: ['src/a.txt'] });
+    const dropped = await project.tasks.add({ title: 'Drop me', files: ['src/b.txt'] });
     await project.runQueue();
     const before = await project.state();
     assert.deepEqual(
@@ -53,7 +53,7 @@ describe('discarding a DONE task’s change (real git)', function () {
     // Both tasks append to src/a.txt and run side by side: the second one's merge may conflict and take a second
     // attempt, so the dropped task has one run branch or two. Discard deletes every one of them.
     const own = before.runs.filter((r) => r.taskId === dropped.id).map((r) => r.branch);
-    const { task, lines } = await project.discardChange(run.id);
+    const { task, lines } = await project.branches.discard(run.id);
     assert.equal(task.state, 'DONE');
     assert.equal(task.discarded?.runId, run.id);
     assert.deepEqual(
@@ -69,22 +69,22 @@ describe('discarding a DONE task’s change (real git)', function () {
     const stored = (await project.state()).tasks.find((t) => t.id === dropped.id)!;
     assert.deepEqual(stored.discarded, task.discarded, 'recorded');
 
-    await assert.rejects(project.mergeRunIntoCurrentBranch(dropped.id), (e: unknown) => {
+    await assert.rejects(project.branches.merge(dropped.id), (e: unknown) => {
       assert.ok(isSwitchyardError(e, 'invalid-input'));
       assert.match(e.message, /change was discarded/);
       return true;
     });
     assert.equal((await repo.git('rev-parse', 'main')).trim(), main, 'main did not move');
-    const again = await project.discardChange(dropped.id);
+    const again = await project.branches.discard(dropped.id);
     assert.deepEqual(again.task.discarded, task.discarded, 'discarding twice changes nothing');
   });
 
   it('refuses a change that was merged, and a task that is not DONE', async () => {
-    const merged = await project.addTask({ title: 'Merge me', files: ['src/a.txt'] });
+    const merged = await project.tasks.add({ title: 'Merge me', files: ['src/a.txt'] });
     await project.runQueue();
-    await project.mergeRunIntoCurrentBranch(merged.id);
-    await assert.rejects(project.discardChange(merged.id), /was merged into main .*revert that commit instead/);
-    const ready = await project.addTask({ title: 'Not yet' });
-    await assert.rejects(project.discardChange(ready.id), /has no run yet|is READY/);
+    await project.branches.merge(merged.id);
+    await assert.rejects(project.branches.discard(merged.id), /was merged into main .*revert that commit instead/);
+    const ready = await project.tasks.add({ title: 'Not yet' });
+    await assert.rejects(project.branches.discard(ready.id), /has no run yet|is READY/);
   });
 });

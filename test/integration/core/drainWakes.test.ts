@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { editState } from '../../helpers/editState';
 import { scriptedLane } from '../../helpers/fakeLanes';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -37,15 +37,15 @@ describe('the drain wakes on every change the project makes', () => {
 
   it('retryTask: a retried task starts while another run is still going', async () => {
     const { project: p, started, release } = await project();
-    await p.addTask({ title: 'hold', lane: 'agent' });
-    const failed = await p.addTask({ title: 'again', lane: 'agent' });
+    await p.tasks.add({ title: 'hold', lane: 'agent' });
+    const failed = await p.tasks.add({ title: 'again', lane: 'agent' });
     await editState(p.root, (s) => {
       Object.assign(s.tasks.find((t) => t.id === failed.id)!, { state: 'FAILED', failureReason: 'earlier' });
     });
     const drain = p.runQueue();
     try {
       await until('the held run to start', () => started.includes('hold'));
-      await p.retryTask(failed.id);
+      await p.tasks.retry(failed.id);
       await until('the retried task to start while the held run goes on', () => started.includes('again'), 5_000);
     } finally {
       release();
@@ -56,16 +56,16 @@ describe('the drain wakes on every change the project makes', () => {
 
   it('updateSettings: a raised RUNNING limit lets a waiting task start while the first run goes on', async () => {
     const { project: p, started, release } = await project();
-    await p.updateSettings((s) => {
+    await p.settings.update((s) => {
       s.wip.RUNNING = 1;
     });
-    await p.addTask({ title: 'hold', lane: 'agent' });
-    await p.addTask({ title: 'waits for a slot', lane: 'agent' });
+    await p.tasks.add({ title: 'hold', lane: 'agent' });
+    await p.tasks.add({ title: 'waits for a slot', lane: 'agent' });
     const drain = p.runQueue();
     try {
       await until('the held run to start', () => started.includes('hold'));
       assert.deepEqual(started, ['hold'], 'one RUNNING slot: the second task waits');
-      await p.updateSettings((s) => {
+      await p.settings.update((s) => {
         s.wip.RUNNING = 2;
       });
       await until('the second task to start in the new slot', () => started.includes('waits for a slot'), 5_000);

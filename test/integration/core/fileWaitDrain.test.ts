@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import type { FileWait } from '../../../src/core/engine/drain/fileWaits';
-import { fileWaitLine, fileWaits } from '../../../src/core/engine/drain/fileWaits';
+import type { FileWait } from '../../../src/core/model/fileWaits';
+import { fileWaitLine, fileWaits } from '../../../src/core/model/fileWaits';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { scriptedLane } from '../../helpers/fakeLanes';
 import { until } from '../../helpers/until';
@@ -27,7 +27,7 @@ describe('a task waiting for a file held by another task', function () {
       }),
     );
     const p = await Project.open(repo.dir, { registry });
-    await p.updateSettings((s) => {
+    await p.settings.update((s) => {
       s.defaultLane = 'held';
       s.integration.enabled = false;
     });
@@ -37,10 +37,10 @@ describe('a task waiting for a file held by another task', function () {
   it("starts when the holder of this process ends, after naming the holder as this process's", async () => {
     let free!: () => void;
     const p = await project(new Promise<void>((r) => (free = r)));
-    const holder = await p.addTask({ title: 'edit a [hold]', files: ['src/a.ts'] });
+    const holder = await p.tasks.add({ title: 'edit a [hold]', files: ['src/a.ts'] });
     const first = p.runQueue({ taskIds: [holder.id] });
     await until('the holder RUNNING', async () => (await p.state()).tasks[0]!.state === 'RUNNING', 10_000);
-    const waiter = await p.addTask({ title: 'edit a too', files: ['src/a.ts'] });
+    const waiter = await p.tasks.add({ title: 'edit a too', files: ['src/a.ts'] });
     const told: FileWait[][] = [];
     let ended = false;
     const second = p.runQueue({ taskIds: [waiter.id], onWaitingForFiles: (w) => told.push(w) }).finally(() => {
@@ -71,7 +71,7 @@ describe('a task waiting for a file held by another task', function () {
 
   it('names a holder of another process as elsewhere, from its run record', async () => {
     const p = await project(Promise.resolve());
-    await p.addTasks([
+    await p.tasks.addMany([
       { title: 'holder', files: ['src/a.ts'] },
       { title: 'waiter', files: ['src/a.ts', 'src/b.ts'] },
     ]);

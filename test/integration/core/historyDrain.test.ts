@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { createCommandLane } from '../../../plugins/command';
 import { addTasks } from '../../helpers/finishedTasks';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -31,10 +31,10 @@ describe('a drain on top of a history', () => {
     registry.register(createCommandLane());
     const project = await Project.open(repo.dir, { registry, hookCommand: null });
     try {
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.laneSettings.command = { command: 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"' };
       });
-      const [free, afterDone, afterFailed] = await project.addTasks([
+      const [free, afterDone, afterFailed] = await project.tasks.addMany([
         { title: 'free' },
         { title: 'after a done one', dependsOn: ['t5'] },
         { title: 'after a failed one', dependsOn: ['t41'] },
@@ -49,8 +49,8 @@ describe('a drain on top of a history', () => {
       assert.equal(state.tasks.length, 83);
       assert.equal(new Set(state.tasks.map((t) => t.id)).size, 83, 'each task once');
       // A retry of the FAILED one (from the history) unblocks its dependent, and both run.
-      await project.retryTask('t41');
-      await project.updateSettings((s) => {
+      await project.tasks.retry('t41');
+      await project.settings.update((s) => {
         s.laneSettings.command = { command: 'echo "$SWITCHYARD_TASK_ID" > "g-$SWITCHYARD_TASK_ID.txt"' };
       });
       await project.runQueue();

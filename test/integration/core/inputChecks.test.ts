@@ -5,7 +5,7 @@ import { ENV_VALUE_MAX_BYTES, taskSpecEnv } from '../../../src/core/lanes/taskSp
 import { buildLaneEnv } from '../../../src/core/lanes/laneEnv';
 import { parseSettingValue } from '../../../src/core/lanes/parseSettingValue';
 import { LaneManifest } from '../../../src/core/model/laneManifest';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { classify } from '../../../src/core/retry/classifyError';
 import { builtinLanes, registryWithBuiltins } from '../../../src/lanes/builtinLanes';
@@ -81,13 +81,13 @@ describe('input checks', () => {
     try {
       const project = await Project.open(repo.dir, { registry: registryWithBuiltins() });
       try {
-        await assert.rejects(project.addTask({ title: 'one\ntwo' }), /title: a title is one line/);
+        await assert.rejects(project.tasks.add({ title: 'one\ntwo' }), /title: a title is one line/);
         await assert.rejects(
-          project.addTask({ title: 'x', files: ['/etc/passwd'] }),
+          project.tasks.add({ title: 'x', files: ['/etc/passwd'] }),
           /files\.0: "\/etc\/passwd" is an absolute path/,
         );
         await assert.rejects(
-          project.addTask({ title: 'x', spec: 'a\u0000b' }),
+          project.tasks.add({ title: 'x', spec: 'a\u0000b' }),
           /spec: contains a NUL character \(at character 2\)/,
         );
         assert.deepEqual((await project.state()).tasks, []);

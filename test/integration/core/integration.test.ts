@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { createCommandLane } from '../../../plugins/command';
 import { repoGit } from '../../helpers/repoGit';
@@ -15,7 +15,7 @@ async function openProject(dir: string, command: string) {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
   const project = await Project.open(dir, { registry });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command };
     s.retryBackoff.initialMs = 0;
   });
@@ -32,10 +32,10 @@ describe('integration into the target branch', function () {
 
   it('a merge conflict sends the task back to start again from the target head, naming the file', async () => {
     const project = await openProject(repo.dir, 'echo "$SWITCHYARD_TASK_TITLE" > src/a.txt');
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.wip.INTEGRATING = 1;
     });
-    await project.addTasks([{ title: 'first' }, { title: 'second' }]);
+    await project.tasks.addMany([{ title: 'first' }, { title: 'second' }]);
     await project.runQueue({ concurrency: 2 });
     const state = await project.state();
     assert.deepEqual(
@@ -64,10 +64,10 @@ describe('integration into the target branch', function () {
 
   it('refuses a target branch that is checked out, with a clear reason, and merges nothing', async () => {
     const project = await openProject(repo.dir, 'echo x > x.txt');
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.integration.targetBranch = 'main';
     });
-    await project.addTask({ title: 'x' });
+    await project.tasks.add({ title: 'x' });
     await project.runQueue();
     const [task] = (await project.state()).tasks;
     assert.equal(task!.state, 'FAILED');
@@ -85,7 +85,7 @@ describe('integration into the target branch', function () {
       repo.dir,
       `if [ "$SWITCHYARD_TASK_TITLE" = secret ]; then echo 'token = "${GITHUB_TOKEN}"' > cfg.txt; elif [ -n "$SWITCHYARD_FEEDBACK" ]; then echo clean > m.txt; else printf '${markers}\\n' > m.txt; fi`,
     );
-    await project.addTasks([{ title: 'markers' }, { title: 'secret' }]);
+    await project.tasks.addMany([{ title: 'markers' }, { title: 'secret' }]);
     await project.runQueue();
     const state = await project.state();
     const [markersTask, secretTask] = state.tasks;
@@ -105,10 +105,10 @@ describe('integration into the target branch', function () {
       await repoGit(remote)('init', '-q', '--bare');
       await repo.git('remote', 'add', 'origin', remote);
       const project = await openProject(repo.dir, 'echo pushed > p.txt');
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.integration.mode = 'push';
       });
-      await project.addTask({ title: 'p' });
+      await project.tasks.add({ title: 'p' });
       await project.runQueue();
       const [run] = (await project.state()).runs;
       assert.equal(run!.integration?.pushed, true, run!.integration?.pushError);

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../../../src/core/git/gitExec';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { editState } from '../../helpers/editState';
 import { scriptedLane } from '../../helpers/fakeLanes';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -31,7 +31,7 @@ describe('integration: a move of the target branch is recorded before git makes 
     const registry = new LaneRegistry();
     registry.register(lane);
     const project = await Project.open(repo.dir, { registry });
-    const task = await project.addTask({ title: 'merge me', lane: 'agent' });
+    const task = await project.tasks.add({ title: 'merge me', lane: 'agent' });
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
     await git(repo.dir, ['worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit]);
     await writeFile(join(worktree, 'lost.txt'), 'the lost owner made this\n');
@@ -103,7 +103,7 @@ describe('integration: a move of the target branch is recorded before git makes 
 
   it('a task whose merge is recorded and under way can no longer be canceled', async () => {
     const { project } = await integratingRun(new Date(Date.now() + 60_000).toISOString());
-    await assert.rejects(project.cancelTask('t1'), /being merged into switchyard\/integration .* too late to cancel/);
+    await assert.rejects(project.tasks.cancel('t1'), /being merged into switchyard\/integration .* too late to cancel/);
     assert.equal((await project.state()).tasks[0]!.state, 'INTEGRATING');
   });
 });

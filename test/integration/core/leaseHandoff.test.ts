@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { LaneRunInput } from '../../../src/api';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -28,7 +28,7 @@ describe("leases: a lost worker's run is handed off", () => {
     const registry = new LaneRegistry();
     registry.register(lane);
     const project = await Project.open(repo.dir, { registry });
-    const task = await project.addTask({ title: 'handoff', lane: 'agent' });
+    const task = await project.tasks.add({ title: 'handoff', lane: 'agent' });
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
     await repo.git('worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit);
     await writeFile(join(worktree, 'checkpoint.txt'), 'half of the work\n');
@@ -94,7 +94,11 @@ describe("leases: a lost worker's run is handed off", () => {
       assert.equal(next!.attempt, 1, 'the interruption spent no attempt');
       assert.match(next!.retryReason!, /^follows an interruption of t1\.1 \(not counted as an attempt\)/);
       assert.equal(state.tasks[0]!.state, 'DONE');
-      assert.match(await project.diff(next!.id), /checkpoint\.txt/, 'the next attempt started from the checkpoint');
+      assert.match(
+        await project.runs.diff(next!.id),
+        /checkpoint\.txt/,
+        'the next attempt started from the checkpoint',
+      );
     });
   }
 

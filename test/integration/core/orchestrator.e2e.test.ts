@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { createCommandLane } from '../../../plugins/command';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -60,12 +60,12 @@ describe('orchestrator end to end (real git repository, command lane)', function
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
     const project = await Project.open(repo.dir, { registry });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: `D_STARTED="${started}" exec node "${agent}"` };
       s.review = { enabled: true };
     });
     const userHead = (await repo.git('rev-parse', 'HEAD')).trim();
-    await project.addTasks(
+    await project.tasks.addMany(
       [
         { title: 'a', key: 'a' },
         {
@@ -84,7 +84,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
 
     const draining = project.runQueue();
     await until('the lane to start', () => existsSync(started), 30_000);
-    await project.cancelTask('t4');
+    await project.tasks.cancel('t4');
     const summary = await draining;
 
     const state = await project.state();
@@ -122,7 +122,7 @@ describe('orchestrator end to end (real git repository, command lane)', function
     const [d1] = runs('d');
     assert.equal(d1!.state, 'STALE_RESULT');
     assert.equal(byTitle('d').integration, undefined);
-    assert.match(await project.diff(d1!.id), /\+late/, 'the late result is kept for inspection');
+    assert.match(await project.runs.diff(d1!.id), /\+late/, 'the late result is kept for inspection');
 
     // Integrated in dependency order, on the target branch only: one commit per task (its attempts squashed, no
     // merge commit), whose message is the task's title, then its task and run ids.

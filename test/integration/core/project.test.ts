@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { isSwitchyardError } from '../../../src/core/errors';
 import { createCommandLane } from '../../../plugins/command';
@@ -36,13 +36,13 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('runs a command-lane task to DONE: spec on stdin, allowlisted env, diff captured, output logged', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = {
         command:
           'cat > from-stdin.txt; printf "%s|%s|%s|%s" "$SWITCHYARD_TASK_ID" "$SWITCHYARD_TASK_FILES" "${AWS_PROFILE:-none}" "${GITHUB_TOKEN:-none}" > env.txt; echo working',
       };
     });
-    const task = await project.addTask({ title: 'stdin and env', spec: 'the instruction', files: ['src/a.txt'] });
+    const task = await project.tasks.add({ title: 'stdin and env', spec: 'the instruction', files: ['src/a.txt'] });
     const summary = await project.runQueue();
     assert.equal(summary.runs.length, 1);
     const state = await project.state();
@@ -50,10 +50,10 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
     const run = state.runs[0]!;
     assert.equal(run.state, 'SUCCEEDED');
     assert.equal(run.branch, `switchyard/${task.id}/1`);
-    const diff = await project.diff(run.id);
+    const diff = await project.runs.diff(run.id);
     assert.match(diff, /\+the instruction/);
     assert.match(diff, /\+t1\|src\/a\.txt\|none\|none/, 'AWS_PROFILE and GITHUB_TOKEN are not inherited');
-    const log = await project.runLog(run.id);
+    const log = await project.runs.log(run.id);
     assert.ok(
       log.some((l) => l.type === 'lane' && JSON.stringify(l.event).includes('working')),
       'stdout is streamed as events',
@@ -63,10 +63,10 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('a lane that exits non-zero is retried up to its cap, then fails with the real last error', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo "pytest: 1 failed in tests/test_user.py::test_create" >&2; exit 3' };
     });
-    await project.addTask({ title: 'always fails' });
+    await project.tasks.add({ title: 'always fails' });
     await project.runQueue();
     const state = await project.state();
     const task = state.tasks[0]!;
@@ -88,14 +88,14 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it("a task retried by the user gets fresh branches and never reuses an earlier attempt's", async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt; test -f ok' };
     });
-    await project.addTask({ title: 'flaky' });
+    await project.tasks.add({ title: 'flaky' });
     await project.runQueue();
     assert.equal((await project.state()).tasks[0]!.state, 'FAILED');
-    await project.retryTask('t1');
-    await project.updateSettings((s) => {
+    await project.tasks.retry('t1');
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo $SWITCHYARD_RUN_ID >> runs.txt' };
     });
     await project.runQueue();
@@ -106,17 +106,17 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       ['t1.1@switchyard/t1/1#1', 't1.2@switchyard/t1/2#2', 't1.3@switchyard/t1/3#3'],
       'attempt numbers go on after the retry',
     );
-    assert.match(await project.diff('t1.1'), /\+t1\.1/, "the first attempt's work is still on its branch");
+    assert.match(await project.runs.diff('t1.1'), /\+t1\.1/, "the first attempt's work is still on its branch");
   });
 
   it('a lane that hangs is aborted at its timeout and its process group is killed', async () => {
     const project = await openProject(repo.dir);
     const pidFile = join(repo.dir, 'hang.pid');
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: `sh -c 'echo $$ > ${pidFile}; sleep 30'`, timeoutMs: 400 };
       s.retryCaps.command = 1;
     });
-    await project.addTask({ title: 'hangs' });
+    await project.tasks.add({ title: 'hangs' });
     const started = Date.now();
     await project.runQueue();
     assert.ok(Date.now() - started < 8_000, 'did not wait for the hang');
@@ -130,12 +130,12 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('an acceptance failure starts a fix attempt on top of the failed one, with the output as feedback', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = {
         command: 'echo attempt >> count.txt; printf "%s" "${SWITCHYARD_FEEDBACK:-none}" > feedback.txt',
       };
     });
-    await project.addTask({
+    await project.tasks.add({
       title: 'verify',
       acceptance: 'echo "expected 2 lines" && test $(wc -l < count.txt) -ge 2',
     });
@@ -154,9 +154,9 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       commit: first!.headCommit,
     });
     assert.match(second!.feedback!, /expected 2 lines/);
-    assert.match(await project.diff(second!.id), /\+attempt\n\+attempt/);
+    assert.match(await project.runs.diff(second!.id), /\+attempt\n\+attempt/);
     assert.match(
-      await project.diff(second!.id),
+      await project.runs.diff(second!.id),
       /expected 2 lines/,
       'the lane saw the feedback in SWITCHYARD_FEEDBACK',
     );
@@ -164,10 +164,10 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
 
   it('an acceptance command that keeps failing ends with the real last error', async () => {
     const project = await openProject(repo.dir);
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo attempt >> count.txt' };
     });
-    await project.addTask({
+    await project.tasks.add({
       title: 'verify',
       acceptance: 'echo "expected 5 lines" && test $(wc -l < count.txt) -ge 5',
     });
@@ -185,17 +185,20 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
   it('refuses an unknown lane at task creation, listing lanes, and stores nothing', async () => {
     const project = await openProject(repo.dir);
     await assert.rejects(
-      project.addTask({ title: 'x', lane: 'nope' }),
+      project.tasks.add({ title: 'x', lane: 'nope' }),
       /unknown lane "nope"; registered lanes: command/,
     );
-    await assert.rejects(project.addTasks([{ title: 'ok' }, { title: '' }]), /task #2: title: a task needs a title/);
+    await assert.rejects(
+      project.tasks.addMany([{ title: 'ok' }, { title: '' }]),
+      /task #2: title: a task needs a title/,
+    );
     assert.deepEqual((await project.state()).tasks, []);
   });
 
   it('fails a task routed to a lane that is no longer registered, with a clear reason', async () => {
     const gone = scriptedLane('gone', async () => ({ status: 'succeeded' }));
     const first = await openProject(repo.dir, [gone]);
-    await first.addTask({ title: 'orphan', lane: 'gone' });
+    await first.tasks.add({ title: 'orphan', lane: 'gone' });
     const second = await openProject(repo.dir);
     await second.runQueue();
     const task = (await second.state()).tasks[0]!;
@@ -212,7 +215,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       return { status: 'succeeded' };
     });
     const project = await openProject(repo.dir, [bad, good]);
-    await project.addTasks([
+    await project.tasks.addMany([
       { title: 'bad', lane: 'bad' },
       { title: 'good', lane: 'good' },
     ]);
@@ -234,17 +237,17 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       return { status: 'succeeded' };
     });
     const project = await openProject(repo.dir, [slow]);
-    const task = await project.addTask({ title: 'cancel me', lane: 'slow' });
+    const task = await project.tasks.add({ title: 'cancel me', lane: 'slow' });
     const draining = project.runQueue();
     await until('the task to be RUNNING', async () => (await project.state()).tasks[0]!.state === 'RUNNING', 5_000);
-    await project.cancelTask(task.id);
+    await project.tasks.cancel(task.id);
     // The lane delivers only now, after the cancel is recorded.
     release();
     await draining;
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'CANCELED');
     assert.equal(state.runs[0]!.state, 'STALE_RESULT');
-    assert.match(await project.diff(state.runs[0]!.id), /late\.txt/, 'the late result is kept for inspection');
+    assert.match(await project.runs.diff(state.runs[0]!.id), /late\.txt/, 'the late result is kept for inspection');
   });
 
   it('two schedulers on one repository never run the same task twice', async () => {
@@ -258,7 +261,7 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       });
     const a = await openProject(repo.dir, [counting()]);
     const b = await openProject(repo.dir, [counting()]);
-    await a.addTasks(Array.from({ length: 8 }, (_, i) => ({ title: `task ${i}`, lane: 'count' })));
+    await a.tasks.addMany(Array.from({ length: 8 }, (_, i) => ({ title: `task ${i}`, lane: 'count' })));
     await Promise.all([a.runQueue(), b.runQueue()]);
     assert.equal(counts.size, 8);
     assert.ok(
@@ -275,9 +278,9 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       return { status: input.task.title === 'fails' ? 'failed' : 'succeeded', failureReason: 'no' };
     });
     const project = await openProject(repo.dir, [lane]);
-    const [a] = await project.addTasks([{ title: 'first', lane: 'seq' }]);
-    const [f] = await project.addTasks([{ title: 'fails', lane: 'seq' }]);
-    await project.addTasks([
+    const [a] = await project.tasks.addMany([{ title: 'first', lane: 'seq' }]);
+    const [f] = await project.tasks.addMany([{ title: 'fails', lane: 'seq' }]);
+    await project.tasks.addMany([
       { title: 'second', lane: 'seq', dependsOn: [a!.id], priority: 90 },
       { title: 'blocked', lane: 'seq', dependsOn: [f!.id] },
     ]);
@@ -288,13 +291,16 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
       'second becomes ready once first is DONE and outranks fails by priority',
     );
     assert.deepEqual(summary.waiting, [{ taskId: 't4', on: ['t2'] }]);
-    await assert.rejects(project.addTask({ title: 'x', dependsOn: ['t99'] }), /dependsOn names unknown task\(s\) t99/);
+    await assert.rejects(
+      project.tasks.add({ title: 'x', dependsOn: ['t99'] }),
+      /dependsOn names unknown task\(s\) t99/,
+    );
   });
 
   it('recovers a run whose owning process died and runs the task again', async () => {
     const lane = scriptedLane('ok', async () => ({ status: 'succeeded' }), { defaultRetryCap: 2 });
     const project = await openProject(repo.dir, [lane]);
-    await project.addTask({ title: 'interrupted', lane: 'ok' });
+    await project.tasks.add({ title: 'interrupted', lane: 'ok' });
     await editState(project.root, (s) => {
       const task = s.tasks[0]!;
       task.state = 'RUNNING';
@@ -325,16 +331,16 @@ describe('Project (queue, runs, retries) on a real git repository', () => {
   it('cleans worktrees but keeps branches and diffs', async () => {
     const project = await openProject(repo.dir);
     // A failed run keeps its worktree (an integrated run's is removed at once).
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo x > x.txt; exit 1' };
       s.retryCaps.command = 1;
     });
-    await project.addTask({ title: 'x' });
+    await project.tasks.add({ title: 'x' });
     await project.runQueue();
-    assert.equal((await project.worktrees()).length, 1);
-    assert.equal((await project.cleanWorktrees()).length, 1);
-    assert.equal((await project.worktrees()).length, 0);
-    assert.match(await project.diff('t1.1'), /x\.txt/);
+    assert.equal((await project.worktrees.list()).length, 1);
+    assert.equal((await project.worktrees.clean()).length, 1);
+    assert.equal((await project.worktrees.list()).length, 0);
+    assert.match(await project.runs.diff('t1.1'), /x\.txt/);
   });
 
   it('is a clear error outside a git repository', async () => {

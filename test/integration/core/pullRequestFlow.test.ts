@@ -37,7 +37,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     });
     const { project, gh, bareGit, bare, repo } = setup;
     const mainBefore = bareGit(['rev-parse', 'main']);
-    await project.addTask({ title: 'add c', spec: 'Add c.txt.', acceptance: 'test -f c.txt' });
+    await project.tasks.add({ title: 'add c', spec: 'Add c.txt.', acceptance: 'test -f c.txt' });
     let sawWaiting = false;
     let drained = false;
     // Samples the state while the queue drains (every 20 ms, until it saw the wait or the drain is over).
@@ -102,7 +102,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     const watch = setInterval(() => {
       if (!mergedAt && gh.pulls[0]?.merged) mergedAt = Date.now();
     }, 10);
-    await project.addTask({ title: 'r' });
+    await project.tasks.add({ title: 'r' });
     await project.runQueue();
     clearInterval(watch);
     const state = await project.state();
@@ -138,7 +138,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
       },
     );
     const { project, gh, bareGit } = setup;
-    await project.addTask({ title: 'fix me' });
+    await project.tasks.add({ title: 'fix me' });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -159,7 +159,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     assert.equal(bareGit(['log', '-1', '--format=%B', prBranch]), `fix me\n\nSwitchyard task t1, run ${second!.id}`);
     assert.equal(second!.pullRequest!.headSha, bareGit(['rev-parse', prBranch]));
     // Branch retention (here at once): the local branches and the merged pull request's branch on the remote go.
-    const pruned = await project.pruneBranches();
+    const pruned = await project.branches.prune();
     assert.ok(pruned.includes(`${prBranch} deleted on origin: its pull request was merged`), pruned.join('\n'));
     assert.equal(spawnSync('git', ['rev-parse', '--verify', '-q', prBranch], { cwd: setup.bare }).status, 1);
   });
@@ -198,7 +198,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
       },
     }).stdout.trim();
     bareGit(['update-ref', 'refs/heads/main', theirs, base]);
-    await project.addTask({ title: 'conflicting' });
+    await project.tasks.add({ title: 'conflicting' });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -214,7 +214,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     setup = await pullRequestProject('echo x > x.txt', { protection: { contexts: ['build'] }, checks: () => [] });
     const { project, gh, bareGit } = setup;
     const mainBefore = bareGit(['rev-parse', 'main']);
-    await project.addTask({ title: 'closed' });
+    await project.tasks.add({ title: 'closed' });
     const closer = setInterval(() => {
       if (gh.pulls[0]?.state === 'open') gh.closeByHand(1);
     }, 20);
@@ -236,7 +236,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
   it('a PR merged by hand while it waits ends the task DONE with that merge commit', async () => {
     setup = await pullRequestProject('echo y > y.txt', { protection: { contexts: ['build'] }, checks: () => [] });
     const { project, gh, bareGit } = setup;
-    await project.addTask({ title: 'merged by a person' });
+    await project.tasks.add({ title: 'merged by a person' });
     let mergedBy = '';
     const merger = setInterval(() => {
       if (!mergedBy && gh.pulls[0]?.state === 'open') mergedBy = gh.mergeByHand(1);
@@ -258,7 +258,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
       { settings: (s) => (s.integration.draft = true) },
     );
     const { project, gh, bareGit, repo } = setup;
-    await project.addTask({ title: 'draft' });
+    await project.tasks.add({ title: 'draft' });
     const merger = setInterval(() => {
       const log = join(repo.dir, '.switchyard', 'runs', 't1.1', 'events.jsonl');
       const waiting = spawnSync('grep', ['-q', 'is a draft: checks passed', log]).status === 0;
@@ -280,7 +280,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
       checks: () => [released ? checkRun(2, 'build', 'completed', 'success') : checkRun(1, 'build', 'queued')],
     });
     const { project, gh, bareGit } = setup;
-    await project.addTask({ title: 'stop and go' });
+    await project.tasks.add({ title: 'stop and go' });
     const stop = new AbortController();
     const stopper = setInterval(() => {
       void project.state().then((s) => {
@@ -307,7 +307,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
   it('a wrong token fails at once, naming the token source, before any push', async () => {
     setup = await pullRequestProject('echo x > x.txt', { tokens: new Set(['not-this-one']) });
     const { project, gh, bareGit } = setup;
-    await project.addTask({ title: 'x' });
+    await project.tasks.add({ title: 'x' });
     const started = Date.now();
     await project.runQueue();
     const state = await project.state();
@@ -328,7 +328,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
 
   it('no token at all fails at once, saying how to set one', async () => {
     setup = await pullRequestProject('echo x > x.txt', {}, { env: { GH_ENTERPRISE_TOKEN: '' } });
-    await setup.project.addTask({ title: 'x' });
+    await setup.project.tasks.add({ title: 'x' });
     await setup.project.runQueue();
     const [task] = (await setup.project.state()).tasks;
     assert.equal(task!.state, 'FAILED');
@@ -341,7 +341,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
 
   it('bad configuration is a permanent error naming the setting and what GitHub answered, before a push', async () => {
     setup = await pullRequestProject('echo x > x.txt', {}, { settings: (s) => (s.integration.base = 'nope') });
-    await setup.project.addTask({ title: 'x' });
+    await setup.project.tasks.add({ title: 'x' });
     await setup.project.runQueue();
     let [task] = (await setup.project.state()).tasks;
     assert.equal(task!.state, 'FAILED');
@@ -351,11 +351,11 @@ describe('pull-request integration against a GitHub double and a real bare repos
     );
     assert.equal(setup.gh.pulls.length, 0);
 
-    await setup.project.updateSettings((s) => {
+    await setup.project.settings.update((s) => {
       s.integration.base = 'main';
       delete s.github.repository;
     });
-    await setup.project.retryTask(task!.id);
+    await setup.project.tasks.retry(task!.id);
     await setup.project.runQueue();
     [task] = (await setup.project.state()).tasks;
     assert.equal(task!.state, 'FAILED');
@@ -371,7 +371,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
 
   it('a token without the needed scopes fails before any push, saying what GitHub listed', async () => {
     setup = await pullRequestProject('echo x > x.txt', { scopes: 'read:org, gist' });
-    await setup.project.addTask({ title: 'x' });
+    await setup.project.tasks.add({ title: 'x' });
     await setup.project.runQueue();
     const [task] = (await setup.project.state()).tasks;
     assert.equal(task!.state, 'FAILED');
@@ -428,7 +428,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
     );
     const { project, gh, bareGit, repo } = setup;
     repoDir = repo.dir;
-    await project.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
+    await project.tasks.addMany([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
     let peak = 0;
     let stop = false;
     // Samples the state every 15 ms while the queue drains.
@@ -474,7 +474,7 @@ describe('pull-request integration against a GitHub double and a real bare repos
         },
       },
     );
-    await setup.project.addTask({ title: 'x' });
+    await setup.project.tasks.add({ title: 'x' });
     const started = Date.now();
     await setup.project.runQueue();
     const state = await setup.project.state();

@@ -52,7 +52,7 @@ describe('GitHub tokens for the pull-request flow (App, secret command)', functi
     );
     const { project, gh, repo, bareGit, http } = setup;
     await writeFile(join(repo.dir, 'app-key.pem'), privateKey);
-    await project.addTask({ title: 'app' });
+    await project.tasks.add({ title: 'app' });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -98,7 +98,7 @@ describe('GitHub tokens for the pull-request flow (App, secret command)', functi
           settings: (s) => (s.secretCommands = { GH_ENTERPRISE_TOKEN: `cat ${tokenFile}` }),
         },
       );
-      await setup.project.addTask({ title: 's' });
+      await setup.project.tasks.add({ title: 's' });
       await setup.project.runQueue();
       const state = await setup.project.state();
       assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);

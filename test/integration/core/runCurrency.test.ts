@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { editState } from '../../helpers/editState';
 import { scriptedLane } from '../../helpers/fakeLanes';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -34,7 +34,7 @@ describe('a run that is no longer current stops, told by the store, not by a pol
     const registry = new LaneRegistry();
     registry.register(lane);
     const project = await Project.open(repo.dir, { registry });
-    const task = await project.addTask({ title: 'long work', lane: 'agent' });
+    const task = await project.tasks.add({ title: 'long work', lane: 'agent' });
     const drain = project.runQueue();
     await until('the lane to run', () => running);
     return { project, task, drain, abortedAt: () => abortedAt };
@@ -44,7 +44,7 @@ describe('a run that is no longer current stops, told by the store, not by a pol
     const { project, task, drain, abortedAt } = await drainingProject();
     const other = await Project.open(repo.dir, { registry: new LaneRegistry() });
     const canceledAt = Date.now();
-    await other.cancelTask(task.id);
+    await other.tasks.cancel(task.id);
     await until('the lane to be stopped', () => abortedAt() !== undefined, 10_000);
     await drain;
     const state = await project.state();

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../../../src/core/git/gitExec';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { scriptedLane } from '../../helpers/fakeLanes';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { until } from '../../helpers/until';
@@ -34,17 +34,17 @@ describe("a run's plan is fixed at its claim", () => {
     const registry = new LaneRegistry();
     registry.register(lane);
     const project = await Project.open(repo.dir, { registry });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.wip.RUNNING = 1;
     });
-    const first = await project.addTask({ title: 'first', lane: 'agent' });
+    const first = await project.tasks.add({ title: 'first', lane: 'agent' });
     const drain = project.runQueue();
     try {
       await until('the first run to start', () => started.includes('first'));
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.integration.targetBranch = 'elsewhere';
       });
-      await project.addTask({ title: 'second', lane: 'agent' });
+      await project.tasks.add({ title: 'second', lane: 'agent' });
     } finally {
       release();
       await drain;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { LaneRunInput } from '../../../src/api';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -36,7 +36,7 @@ describe('salvage and run-level resume', () => {
     const registry = new LaneRegistry();
     registry.register(lane);
     const project = await Project.open(repo.dir, { registry });
-    await project.addTask({ title: 'half', lane: 'half' });
+    await project.tasks.add({ title: 'half', lane: 'half' });
     await project.runQueue();
     const state = await project.state();
     const [first, second] = state.runs;
@@ -56,7 +56,7 @@ describe('salvage and run-level resume', () => {
     });
     assert.equal(state.tasks[0]!.state, 'DONE');
     assert.match(
-      await project.diff(second!.id),
+      await project.runs.diff(second!.id),
       /\+attempt 1\n\+attempt 2/,
       'the second attempt built on the salvaged work',
     );
@@ -75,7 +75,7 @@ describe('salvage and run-level resume', () => {
     const registry = new LaneRegistry();
     registry.register(lane);
     const project = await Project.open(repo.dir, { registry });
-    const task = await project.addTask({ title: 'crashed', lane: 'plain' });
+    const task = await project.tasks.add({ title: 'crashed', lane: 'plain' });
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
     await repo.git('worktree', 'add', '-b', 'switchyard/t1/1', worktree, task.baseCommit);
     await mkdir(join(worktree, 'src'), { recursive: true });
@@ -101,7 +101,7 @@ describe('salvage and run-level resume', () => {
     const state = await project.state();
     assert.equal(state.runs[0]!.failureCode, 'interrupted');
     assert.equal(state.runs[0]!.salvage?.branch, 'switchyard/salvage/t1.1');
-    assert.match(await project.diff('t1.1'), /half-done\.ts/);
+    assert.match(await project.runs.diff('t1.1'), /half-done\.ts/);
     assert.deepEqual(seen[0], {
       runId: 't1.1',
       sessionId: undefined,
@@ -110,6 +110,6 @@ describe('salvage and run-level resume', () => {
       start: 'earlier-work',
       workBranch: 'switchyard/salvage/t1.1',
     });
-    assert.match(await project.diff('t1.2'), /half-done\.ts/, 'the retry starts from the salvaged work');
+    assert.match(await project.runs.diff('t1.2'), /half-done\.ts/, 'the retry starts from the salvaged work');
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { Redactor } from '../../../src/core/secrets/redactor';
 import { everyFileUnder, leaks } from '../../helpers/secretWindows';
@@ -48,7 +48,7 @@ describe('secrets', () => {
 
   it('a missing secret fails the run before the lane starts, saying how to set it', async () => {
     const project = await open({});
-    await project.addTask({ title: 'x', lane: 'leaky' });
+    await project.tasks.add({ title: 'x', lane: 'leaky' });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'FAILED');
@@ -62,10 +62,10 @@ describe('secrets', () => {
 
   it("a failing secret command stops the run with the command's stderr", async () => {
     const project = await open({});
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.secretCommands.LEAKY_API_KEY = 'echo "vault: permission denied for secret/leaky" >&2; exit 3';
     });
-    await project.addTask({ title: 'x', lane: 'leaky' });
+    await project.tasks.add({ title: 'x', lane: 'leaky' });
     await project.runQueue();
     const task = (await project.state()).tasks[0]!;
     assert.match(
@@ -78,7 +78,7 @@ describe('secrets', () => {
     const project = await open({ LEAKY_API_KEY: FAKE_KEY });
     const events: string[] = [];
     project.onRunEvent((_id, _type, body) => events.push(JSON.stringify(body)));
-    await project.addTask({ title: 'x', lane: 'leaky' });
+    await project.tasks.add({ title: 'x', lane: 'leaky' });
     await project.runQueue();
     const state = await project.state();
     assert.match(state.tasks[0]!.failureReason!, /401 invalid key \[redacted LEAKY_API_KEY\]/);
@@ -90,10 +90,10 @@ describe('secrets', () => {
 
   it('the key comes from the secret command when the environment has none', async () => {
     const project = await open({});
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.secretCommands.LEAKY_API_KEY = `echo ${FAKE_KEY}`;
     });
-    await project.addTask({ title: 'x', lane: 'leaky' });
+    await project.tasks.add({ title: 'x', lane: 'leaky' });
     await project.runQueue();
     assert.match((await project.state()).tasks[0]!.failureReason!, /401 invalid key \[redacted LEAKY_API_KEY\]/);
   });
@@ -118,10 +118,10 @@ describe('secrets', () => {
         registry,
         parentEnv: { PATH: process.env.PATH, TEAM_DEPLOY_TOKEN: TOKEN },
       });
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.laneSettings.cutting = { passEnv: ['TEAM_*'] };
       });
-      await project.addTask({ title: 'x', lane: 'cutting' });
+      await project.tasks.add({ title: 'x', lane: 'cutting' });
       await project.runQueue();
       const state = await project.state();
       assert.equal(state.runs[0]!.failureCode, 'policy-violation');

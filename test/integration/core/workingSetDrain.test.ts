@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createCommandLane } from '../../../plugins/command';
 import { ProjectStore } from '../../../src/core/backend/projectStore';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { TaskHistory } from '../../../src/core/store/taskHistory';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
@@ -36,17 +36,17 @@ describe('a drain on the working set alone', () => {
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
     const project = await Project.open(repo.dir, { registry });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"' };
     });
-    await project.addTasks(Array.from({ length: 30 }, (_, i) => ({ title: `first ${i + 1}` })));
+    await project.tasks.addMany(Array.from({ length: 30 }, (_, i) => ({ title: `first ${i + 1}` })));
     assert.equal((await project.runQueue()).runs.length, 30);
     const afterFirst = await project.state();
     assert.equal(afterFirst.tasks.filter((t) => t.state === 'DONE').length, 30);
 
     // A second drain in a fresh process's view of the project: 10 tasks of the 30 are in the history by now.
     const again = await Project.open(repo.dir, { registry });
-    await again.addTasks(Array.from({ length: 5 }, (_, i) => ({ title: `second ${i + 1}` })));
+    await again.tasks.addMany(Array.from({ length: 5 }, (_, i) => ({ title: `second ${i + 1}` })));
     const plain = await counting(
       [
         [TaskHistory.prototype, 'readRange'],
@@ -59,7 +59,7 @@ describe('a drain on the working set alone', () => {
     assert.deepEqual(plain.calls, [0, 0, 0], 'no history read, no whole state composed');
 
     // A task depending on t1 (in the history, DONE): looked up there, not by reading the whole history.
-    await again.addTasks([{ title: 'after t1', dependsOn: ['t1'] }]);
+    await again.tasks.addMany([{ title: 'after t1', dependsOn: ['t1'] }]);
     // Drained by another process, which has not read the history yet.
     const third = await Project.open(repo.dir, { registry });
     const dep = await counting(

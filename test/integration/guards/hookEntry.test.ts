@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readGuardEvents } from '../../../src/core/guards/guardLog';
 import { defaultHookCommand } from '../../../src/core/guards/installPrePushHook';
-import { shellQuote } from '../../../src/core/guards/prePushHookScript';
+import { shellQuote } from '../../../src/core/text/shellQuote';
 import { makePushSetup, run, type PushSetup } from './gitFixture';
 import { testCliBundle } from './testCli';
 

@@ -37,7 +37,7 @@ describe('cost and resume counts on every recovery path (real SIGKILL, real proc
     await mkdir(remote, { recursive: true });
     await repoGit(remote)('init', '-q', '--bare');
     await t.repo.git('remote', 'add', 'origin', remote);
-    await t.project.updateSettings((s) => {
+    await t.project.settings.update((s) => {
       s.integration.mode = 'push';
     });
     const hook = join(t.repo.dir, '.git', 'hooks', 'pre-push');

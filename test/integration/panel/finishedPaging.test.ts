@@ -6,7 +6,7 @@ import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { FINISHED_PAGE, FinishedWindow, finishedSlice } from '../../../src/core/panel/finishedWindow';
 import { PanelFeed } from '../../../src/core/panel/panelFeed';
 import { type HostMessage, PanelView, WebviewMessage } from '../../../src/core/panel/panelProtocol';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { eventsPath } from '../../../src/core/store/runFiles';
 import { addTasks } from '../../helpers/finishedTasks';
 import { runCli } from '../../helpers/runCli';

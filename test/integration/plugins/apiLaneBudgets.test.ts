@@ -33,7 +33,7 @@ describe('API lane budgets', function () {
         { maxExecutions: 3 },
       );
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         const state = await t.project.state();
         assert.equal(state.tasks[0]!.state, 'FAILED');
@@ -67,7 +67,7 @@ describe('API lane budgets', function () {
       { maxTokens: 1_000 },
     );
     try {
-      await t.project.addTask({ title: 'x' });
+      await t.project.tasks.add({ title: 'x' });
       await t.project.runQueue();
       const state = await t.project.state();
       assert.equal(state.runs[0]!.failureCode, 'budget-exceeded');
@@ -92,7 +92,7 @@ describe('API lane budgets', function () {
       { maxTaskCostUsd: 0.01 },
     );
     try {
-      await t.project.addTask({ title: 'x' });
+      await t.project.tasks.add({ title: 'x' });
       await t.project.runQueue();
       const state = await t.project.state();
       assert.equal(state.runs[0]!.failureCode, 'budget-exceeded');
@@ -122,7 +122,7 @@ describe('API lane budgets', function () {
       { maxTaskCostUsd: 0.01, retry: { maximumAttempts: 2, initialIntervalMs: 5, jitter: 0 } },
     );
     try {
-      await t.project.addTask({ title: 'x' });
+      await t.project.tasks.add({ title: 'x' });
       await t.project.runQueue();
       const state = await t.project.state();
       assert.deepEqual(

@@ -41,10 +41,10 @@ describe('anthropic lane with prompt caching killed mid-session (real SIGKILL) a
       for (const name of ['a', 'b', 'c'])
         await writeFile(join(t.repo.dir, 'notes', `${name}.txt`), `${name} `.repeat(1_500));
       await t.repo.git('add', '.').then(() => t.repo.git('commit', '-m', 'notes'));
-      await t.project.updateSettings((s) => {
+      await t.project.settings.update((s) => {
         s.leaseMs = 60_000;
       });
-      await t.project.addTask({ title: 'read the notes' });
+      await t.project.tasks.add({ title: 'read the notes' });
       const env = { ANTHROPIC_API_KEY: anthropic.key };
 
       let first: ReturnType<typeof runCli> | undefined;

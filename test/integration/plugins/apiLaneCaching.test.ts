@@ -33,7 +33,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
     const cache = new PromptCache();
     const t = await apiLaneProject({ ...anthropic, server: (s) => anthropicServer(s, { cache }) }, READS);
     try {
-      await t.project.addTask({ title: 'look around' });
+      await t.project.tasks.add({ title: 'look around' });
       await t.project.runQueue();
       const state = await t.project.state();
       assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -117,7 +117,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
       promptCache: 'off',
     });
     try {
-      await t.project.addTask({ title: 'look around' });
+      await t.project.tasks.add({ title: 'look around' });
       await t.project.runQueue();
       const run = (await t.project.state()).runs[0]!;
       for (const r of t.server.requests) assert.deepEqual(breakpoints(r.body), []);
@@ -137,7 +137,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
       promptCache: '1h',
     });
     try {
-      await t.project.addTask({ title: 'look around' });
+      await t.project.tasks.add({ title: 'look around' });
       await t.project.runQueue();
       const run = (await t.project.state()).runs[0]!;
       assert.deepEqual(t.server.requests[0]!.body.system[0].cache_control, { type: 'ephemeral', ttl: '1h' });
@@ -164,7 +164,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
       { price: { inputPerMTokUsd: 2, outputPerMTokUsd: 8, cacheReadPerMTokUsd: 0.5 } },
     );
     try {
-      await t.project.addTask({ title: 'x' });
+      await t.project.tasks.add({ title: 'x' });
       await t.project.runQueue();
       const run = (await t.project.state()).runs[0]!;
       assert.equal(run.usage!.inputTokens, 4_400);
@@ -205,7 +205,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
         for (const name of ['a', 'b', 'c', 'd'])
           await writeFile(join(t.repo.dir, 'notes', `${name}.txt`), `${name} `.repeat(1_500));
         await t.repo.git('add', '.').then(() => t.repo.git('commit', '-m', 'notes'));
-        await t.project.addTask({ title: 'read the notes' });
+        await t.project.tasks.add({ title: 'read the notes' });
         await t.project.runQueue();
         const state = await t.project.state();
         if (window === 4_096) {
@@ -231,7 +231,7 @@ describe('Anthropic prompt caching and cache-aware cost', function () {
     it(`a malformed ${key} setting (${JSON.stringify(value)}) is a configuration error naming it`, async () => {
       const t = await apiLaneProject(anthropic, [], { [key]: value });
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         const state = await t.project.state();
         assert.equal(state.runs[0]!.failureCode, 'lane-misconfigured');

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { registryWithBuiltins } from '../../../src/lanes/builtinLanes';
 import { anthropicServer } from '../../fixtures/anthropicServer';
 import { openaiServer } from '../../fixtures/openaiServer';
@@ -54,7 +54,7 @@ export async function apiLaneProject(c: ApiLaneCase, script: ScriptStep[], setti
     registry: registryWithBuiltins(),
     parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, [c.keyName]: c.key },
   });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.defaultLane = c.lane;
     s.laneSettings[c.lane] = {
       baseUrl: `${server.url}/v1`,

@@ -25,7 +25,7 @@ for (const c of API_LANES) {
       process.on('warning', onWarning);
       const t = await apiLaneProject(c, script);
       try {
-        await t.project.addTask({ title: 'Look around', spec: 'List the files many times.' });
+        await t.project.tasks.add({ title: 'Look around', spec: 'List the files many times.' });
         await t.project.runQueue();
         const state = await t.project.state();
         assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);

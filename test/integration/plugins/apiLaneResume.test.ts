@@ -40,10 +40,10 @@ describe('anthropic lane killed mid-turn (real SIGKILL) and resumed', function (
       },
     ]);
     try {
-      await t.project.updateSettings((s) => {
+      await t.project.settings.update((s) => {
         s.leaseMs = 60_000;
       });
-      await t.project.addTask({ title: 'notes' });
+      await t.project.tasks.add({ title: 'notes' });
       const env = { ANTHROPIC_API_KEY: anthropic.key };
       const worktree = join(t.repo.dir, '.switchyard', 'worktrees', 't1.1');
 
@@ -110,7 +110,7 @@ describe('anthropic lane killed mid-turn (real SIGKILL) and resumed', function (
       // Cost: each completed response once — (3300 in × $3 + 190 out × $15) per million tokens.
       assert.deepEqual({ i: run.usage.inputTokens, o: run.usage.outputTokens }, { i: 3_300, o: 190 });
       assert.ok(Math.abs(run.usage.costUsd - 0.01275) < 1e-12, `cost ${run.usage.costUsd}`);
-      assert.match(await t.project.diff('t1.1'), /\+two/);
+      assert.match(await t.project.runs.diff('t1.1'), /\+two/);
     } finally {
       // The killed CLI's command ran in its own process group and outlived it, as it would in real life: stop it.
       const pid = await readFile(join(t.repo.dir, '.switchyard', 'worktrees', 't1.1', 'command.pid'), 'utf8').catch(

@@ -54,8 +54,8 @@ describe('API lane secrets', function () {
         { httpError: { status: 401, type: 'authentication_error', message: `invalid key ${c.key}` } },
       ]);
       try {
-        await t.project.addTask({ title: 'one' });
-        await t.project.addTask({ title: 'two' });
+        await t.project.tasks.add({ title: 'one' });
+        await t.project.tasks.add({ title: 'two' });
         const env = { [c.keyName]: c.key };
         const run = await runCli(cli, t.repo.dir, ['run', '--concurrency', '1'], env);
         const outputs = [run];
@@ -128,7 +128,7 @@ describe('API lane secrets', function () {
       { turn: { tools: [{ name: 'finish', input: { summary: 'done' } }] } },
     ]);
     try {
-      await t.project.addTask({ title: 'echo the key' });
+      await t.project.tasks.add({ title: 'echo the key' });
       const env = { [c.keyName]: c.key };
       const outputs = [await runCli(cli, t.repo.dir, ['run', '--concurrency', '1'], env)];
       for (const args of [
@@ -188,7 +188,7 @@ describe('API lane secrets', function () {
   it('anthropic: a missing key fails before the run starts, naming the lane and how to set it', async () => {
     const t = await apiLaneProject({ ...API_LANES[0], key: '' }, []);
     try {
-      await t.project.addTask({ title: 'x' });
+      await t.project.tasks.add({ title: 'x' });
       await t.project.runQueue();
       const state = await t.project.state();
       assert.equal(state.runs[0]!.failureCode, 'secret-missing');
@@ -207,7 +207,7 @@ describe('API lane secrets', function () {
       { turn: { tools: [{ name: 'finish', input: { summary: 'ok' } }] } },
     ]);
     try {
-      await t.project.addTask({ title: 'x' });
+      await t.project.tasks.add({ title: 'x' });
       await t.project.runQueue();
       assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
       assert.equal(t.server.requests[0]!.headers.authorization, undefined);
@@ -219,10 +219,10 @@ describe('API lane secrets', function () {
   it('openai-compatible: without baseUrl and model the lane is misconfigured, naming both', async () => {
     const t = await apiLaneProject(API_LANES[1], []);
     try {
-      await t.project.updateSettings((s) => {
+      await t.project.settings.update((s) => {
         s.laneSettings['openai-compatible'] = {};
       });
-      await t.project.addTask({ title: 'x' });
+      await t.project.tasks.add({ title: 'x' });
       await t.project.runQueue();
       const state = await t.project.state();
       assert.equal(state.runs[0]!.failureCode, 'lane-misconfigured');

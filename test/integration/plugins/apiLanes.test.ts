@@ -65,7 +65,7 @@ for (const c of API_LANES) {
         c.lane === 'openai-compatible' ? { price: { inputPerMTokUsd: 1, outputPerMTokUsd: 2 } } : {},
       );
       try {
-        await t.project.addTask({
+        await t.project.tasks.add({
           title: 'Users are active',
           spec: 'New users must be active.',
           files: ['src/user.py'],
@@ -80,7 +80,7 @@ for (const c of API_LANES) {
           'def create_user(name):\n    return {"name": name, "active": True}\n',
         );
         assert.match(await t.file('tests/test_active.py'), /def test_active/);
-        assert.match(await t.project.diff('t1.1'), /\+ {4}return \{"name": name, "active": True\}/);
+        assert.match(await t.project.runs.diff('t1.1'), /\+ {4}return \{"name": name, "active": True\}/);
 
         // The server saw four requests, each answering the previous turn's tools.
         const bodies = t.server.requests.map((r) => r.body);
@@ -142,7 +142,7 @@ for (const c of API_LANES) {
     it('a stream cut mid-way (socket closed) is retried: the same request again, counted once', async () => {
       const t = await apiLaneProject(c, [{ ...readTurn, dropAfterEvents: 4 }, readTurn, finish]);
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         const state = await t.project.state();
         assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -175,7 +175,7 @@ for (const c of API_LANES) {
     it('a stream that goes silent is cut after streamIdleTimeoutMs and the call retried', async () => {
       const t = await apiLaneProject(c, [{ hang: true }, finish], { streamIdleTimeoutMs: 300 });
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
         assert.equal(t.server.requests.length, 2);
@@ -206,7 +206,7 @@ for (const c of API_LANES) {
         finish,
       ]);
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
         const [first, second] = t.server.requests;
@@ -245,7 +245,7 @@ for (const c of API_LANES) {
         finish,
       ]);
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
         const progress = t
@@ -268,13 +268,13 @@ for (const c of API_LANES) {
       const overloaded = { httpError: { status: 529, type: 'overloaded_error', message: 'Overloaded' } };
       const t = await apiLaneProject(c, [overloaded, overloaded, overloaded]);
       try {
-        await t.project.updateSettings((s) => {
+        await t.project.settings.update((s) => {
           s.retryCaps[c.lane] = 1;
         });
-        await t.project.updateSettings((s) => {
+        await t.project.settings.update((s) => {
           (s.laneSettings[c.lane]!.retry as Record<string, number>).maximumAttempts = 3;
         });
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         const state = await t.project.state();
         assert.equal(state.runs[0]!.failureCode, 'lane-exit');
@@ -293,7 +293,7 @@ for (const c of API_LANES) {
         { httpError: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
       ]);
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         const state = await t.project.state();
         assert.equal(state.tasks[0]!.state, 'FAILED');
@@ -316,7 +316,7 @@ for (const c of API_LANES) {
         finish,
       ]);
       try {
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
         const error = lastToolResult(t.server.requests[1]!.body);
@@ -350,7 +350,7 @@ for (const c of API_LANES) {
         await symlink('/etc', `${t.repo.dir}/link-out`);
         await t.repo.git('add', 'link-out');
         await t.repo.git('commit', '-m', 'a symlink out');
-        await t.project.addTask({ title: 'x' });
+        await t.project.tasks.add({ title: 'x' });
         await t.project.runQueue();
         assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
         const results = toolResultsIn(t.server.requests[1]!.body).map((r) => r.text);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { registryWithBuiltins } from '../../../src/lanes/builtinLanes';
 import { everyFileUnder, leaks, secretWindows } from '../../helpers/secretWindows';
 import { makeTempRepo } from '../../helpers/tempRepo';
@@ -38,12 +38,12 @@ describe('command lane secrets (env setting)', function () {
         'if [ "$SWITCHYARD_TASK_TITLE" = fails ]; then echo "error: deploy refused for $DEPLOY_TOKEN" >&2; exit 3; fi',
         'printf "url=https://deploy.example\\ntoken=%s\\n" "$DEPLOY_TOKEN" > deploy.cfg',
       ].join('; ');
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.defaultLane = 'command';
         s.laneSettings.command = { command, env: ['DEPLOY_TOKEN', 'NODE_ENV'] };
         s.retryBackoff.initialMs = 0;
       });
-      await project.addTasks([{ title: 'writes' }, { title: 'fails' }]);
+      await project.tasks.addMany([{ title: 'writes' }, { title: 'fails' }]);
       const env = { DEPLOY_TOKEN: TOKEN, NODE_ENV: 'production' };
       const outputs = [await runCli(cli, repo.dir, ['run', '--concurrency', '1'], env)];
       for (const args of [

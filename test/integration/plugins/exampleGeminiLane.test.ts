@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { registryWithBuiltins } from '../../../src/lanes/builtinLanes';
 import { loadLaneModules } from '../../../src/lanes/loadLaneModules';
 import { openaiServer } from '../../fixtures/openaiServer';
@@ -41,17 +41,17 @@ describe('the example Gemini lane (examples/gemini-lane, local chat-completions 
         registry,
         parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME, GEMINI_API_KEY: FAKE_GEMINI_KEY },
       });
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.defaultLane = 'gemini';
         s.laneSettings.gemini = { baseUrl: `${server.url}/v1`, retry: { initialIntervalMs: 5, jitter: 0 } };
       });
-      await project.addTask({ title: 'Notes', spec: 'Write NOTES.md.', files: ['NOTES.md'] });
+      await project.tasks.add({ title: 'Notes', spec: 'Write NOTES.md.', files: ['NOTES.md'] });
       await project.runQueue();
       const state = await project.state();
       assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
       const run = state.runs[0]!;
       assert.equal(run.summary, 'wrote NOTES.md');
-      assert.match(await project.diff('t1.1'), /\+from gemini/);
+      assert.match(await project.runs.diff('t1.1'), /\+from gemini/);
 
       assert.equal(server.requests.length, 2);
       assert.equal(server.requests[0]!.body.model, 'gemini-2.5-flash');

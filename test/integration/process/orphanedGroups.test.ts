@@ -8,7 +8,7 @@ import { buildCliBundle } from '../../helpers/cliBundle';
 import { makeTempDir, makeTempRepo } from '../../helpers/tempRepo';
 import { isSupervisorCommandLine } from '../../helpers/supervisorProcess';
 import { until } from '../../helpers/until';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { killRecordedGroups, liveGroupMembers, readProcStat } from '../../../src/core/process/killRecordedGroups';
 import { FAKE_KEYS } from '../../helpers/cliLaneProject';
@@ -89,10 +89,10 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
       'sleep 1000',
     ].join('\n');
     const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) =>
+    await project.settings.update((s) =>
       Object.assign(s, { defaultLane: 'command', leaseMs: 60_000, laneSettings: { command: { command } } }),
     );
-    await project.addTask({ title: 'orphans' });
+    await project.tasks.add({ title: 'orphans' });
     await project.close();
     const sy = (args: string[]): ResultPromise => execa('node', [cli, ...args, '--repo', repo.dir], { reject: false });
     const lease = join(repo.dir, '.switchyard', 'runs', 't1.1', 'lease.json');
@@ -240,10 +240,10 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
     const d = pids.dir;
     const command = `echo $$ > ${d}/lane.pid; (trap '' TERM; sleep 4 & echo $! > ${d}/bg.pid; wait; echo late > late.txt) & while [ ! -s ${d}/bg.pid ]; do sleep 0.05; done; echo done > work.txt`;
     const project = await Project.open(repo.dir, { registry });
-    await project.updateSettings((s) =>
+    await project.settings.update((s) =>
       Object.assign(s, { defaultLane: 'command', laneSettings: { command: { command } } }),
     );
-    await project.addTask({ title: 'late writer' });
+    await project.tasks.add({ title: 'late writer' });
     const started = Date.now();
     await project.runQueue();
     const state = await project.state();
@@ -279,14 +279,14 @@ describe('no process outlives its owner (real SIGKILL, real processes)', functio
       [{ replay: 'claude/started.jsonl' }, { spawnSleeper: sleeperFile }, { hang: true }],
     ]);
     const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) =>
+    await project.settings.update((s) =>
       Object.assign(s, {
         defaultLane: 'claude-code',
         leaseMs: 60_000,
         laneSettings: { 'claude-code': { binary: fake.binary } },
       }),
     );
-    await project.addTask({ title: 'cli orphans' });
+    await project.tasks.add({ title: 'cli orphans' });
     await project.close();
     const run = execa('node', [cli, 'run', '--repo', repo.dir], { reject: false, env: FAKE_KEYS });
     let ended: string | undefined;

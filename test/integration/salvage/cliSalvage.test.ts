@@ -41,7 +41,7 @@ describe("salvage of a CLI lane's partial work", () => {
     ]);
     ctx = await cliLaneProject('claude-code', { binary: fake.binary }, { attempts: 2 });
     const { project, repo } = ctx;
-    await project.addTask({ title: 'Build the feature', spec: 'Write src/feature.ts', lane: 'claude-code' });
+    await project.tasks.add({ title: 'Build the feature', spec: 'Write src/feature.ts', lane: 'claude-code' });
     await project.runQueue();
     const state = await project.state();
     const [first, second] = state.runs;
@@ -67,7 +67,7 @@ describe("salvage of a CLI lane's partial work", () => {
     );
     assert.doesNotMatch(calls[1]!.prompt, /This continues your earlier session/);
     assert.equal(second!.resumeFrom?.salvageBranch, 'switchyard/salvage/t1.1');
-    const secondDiff = await project.diff('t1.2');
+    const secondDiff = await project.runs.diff('t1.2');
     assert.match(secondDiff, /\+export const feature = 2;/);
     assert.match(secondDiff, /\+- finish feature/, "the second attempt built on the first one's files");
 
@@ -158,7 +158,7 @@ describe("salvage of a CLI lane's partial work", () => {
     ]);
     ctx = await cliLaneProject('codex', { binary: fake.binary });
     const { project, repo } = ctx;
-    await project.addTask({ title: 'edit a', lane: 'codex' });
+    await project.tasks.add({ title: 'edit a', lane: 'codex' });
     await project.runQueue();
     assert.equal((await project.state()).runs[0]!.salvage?.files, 1);
     await writeFile(join(repo.dir, 'src', 'a.txt'), 'alpha from the user\n');
@@ -191,7 +191,7 @@ describe("salvage of a CLI lane's partial work", () => {
       [{ replay: 'codex/normal.jsonl' }],
     ]);
     ctx = await cliLaneProject('codex', { binary: fake.binary }, { attempts: 2 });
-    await ctx.project.addTask({ title: 'early death', lane: 'codex' });
+    await ctx.project.tasks.add({ title: 'early death', lane: 'codex' });
     await ctx.project.runQueue();
     const calls = await fake.invocations();
     assert.deepEqual(calls[1]!.argv, ['exec', '--json', '--sandbox', 'workspace-write', '-'], 'no session to resume');

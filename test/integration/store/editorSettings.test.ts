@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { runCli } from '../../helpers/runCli';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
@@ -21,13 +21,13 @@ describe('editor settings (VS Code Settings UI) on top of the project config', (
       assert.equal(settings.wip.RUNNING, 1, 'over the committed 3');
       assert.equal(settings.review.enabled, true, 'over the local false');
       assert.equal(settings.integration.mode, 'local', 'a value the schema refuses is left out');
-      const layers = await project.settingsLayers();
+      const layers = await project.settings.layers();
       assert.equal(layers.sources.get('wip.RUNNING'), 'editor');
       assert.deepEqual(layers.editorIgnored, ['integration.mode']);
       assert.deepEqual(layers.ignored, [], 'not a trust matter');
 
       // A change made through the project keeps the editor's values out of the state and the committed file.
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.leaseMs = 45_000;
       });
       const stored = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
@@ -50,13 +50,13 @@ describe('editor settings (VS Code Settings UI) on top of the project config', (
       const registry = new LaneRegistry();
       registry.register(createCommandLane());
       const project = await Project.open(repo.dir, { registry, editorSettings: { verifyTimeoutSeconds: 1 } });
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.laneSettings.command = { command: 'echo change > change.txt' };
         s.defaultLane = 'command';
         s.retryCaps.command = 1;
       });
-      assert.equal((await project.settings()).verifyTimeoutSeconds, 1);
-      await project.addTask({ title: 'slow check', acceptance: 'sleep 20' });
+      assert.equal((await project.settings.read()).verifyTimeoutSeconds, 1);
+      await project.tasks.add({ title: 'slow check', acceptance: 'sleep 20' });
       const started = Date.now();
       await project.runQueue();
       const [run] = (await project.state()).runs;

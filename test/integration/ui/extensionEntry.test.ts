@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildDistBundles } from '../../helpers/distBundles';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { COMMANDS } from '../../../src/ui/commandIds';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
@@ -46,7 +46,7 @@ describe('the extension entry (dist/extension.js) and its runtime bundle', funct
     const repo = await makeTempRepo();
     try {
       const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-      await project.addTasks([{ title: 'Queued from the test' }]);
+      await project.tasks.addMany([{ title: 'Queued from the test' }]);
       await project.close();
       const { stdout } = await run(
         process.execPath,

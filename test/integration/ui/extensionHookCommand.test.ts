@@ -3,8 +3,8 @@ import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
-import { shellQuote } from '../../../src/core/guards/prePushHookScript';
+import { Project } from '../../../src/core/project/project';
+import { shellQuote } from '../../../src/core/text/shellQuote';
 import { extensionHookCommand } from '../../../src/ui/project/extensionHookCommand';
 import { makePushSetup, type PushSetup } from '../guards/gitFixture';
 import { testCliBundle } from '../guards/testCli';
@@ -43,7 +43,7 @@ describe('the pre-push guard in runs started from VS Code (the extension host pa
       parentEnv: { PATH: process.env.PATH, HOME: process.env.HOME },
     });
     const log = join(s.root, 'push.log');
-    await project.updateSettings((settings) => {
+    await project.settings.update((settings) => {
       settings.laneSettings.command = {
         command: [
           `printf 'export const x = 1;\\n${L} HEAD\\n' > src/app.ts`,
@@ -53,7 +53,7 @@ describe('the pre-push guard in runs started from VS Code (the extension host pa
         ].join(' && '),
       };
     });
-    const task = await project.addTask({ title: 'Push a half-resolved merge', files: ['src/app.ts'] });
+    const task = await project.tasks.add({ title: 'Push a half-resolved merge', files: ['src/app.ts'] });
     await project.runQueue({ taskIds: [task.id] });
 
     const pushed = await readFile(log, 'utf8');
@@ -62,7 +62,7 @@ describe('the pre-push guard in runs started from VS Code (the extension host pa
     assert.match(pushed, /push exit [1-9]/);
     assert.equal(await s.remoteHead('agent-push'), '', 'the remote has no such branch');
     const run = (await project.state()).runs.find((r) => r.taskId === task.id)!;
-    const decisions = (await project.runLog(run.id)).map((l) => JSON.stringify(l));
+    const decisions = (await project.runs.log(run.id)).map((l) => JSON.stringify(l));
     assert.ok(
       decisions.some((l) => l.includes('pre-push guard installed in')),
       `the run recorded the installed guard: ${decisions.join('\n')}`,

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { STATE_DIR } from '../../../src/core/store/stateDir';
 import { queueCounts } from '../../../src/ui/project/queueCounts';
 import { countsOf, readStateFile } from '../../../src/ui/project/stateFileCounts';
@@ -15,8 +15,13 @@ describe("the status bar's light reader of the state file", () => {
     const repo = await makeTempRepo();
     const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
     try {
-      const tasks = await project.addTasks([{ title: 'one' }, { title: 'two' }, { title: 'three' }, { title: 'four' }]);
-      await project.cancelTask(tasks[3]!.id);
+      const tasks = await project.tasks.addMany([
+        { title: 'one' },
+        { title: 'two' },
+        { title: 'three' },
+        { title: 'four' },
+      ]);
+      await project.tasks.cancel(tasks[3]!.id);
       await editState(repo.dir, (state) => {
         const first = state.tasks.find((t) => t.id === tasks[0]!.id)!;
         first.state = 'RUNNING';

@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { WorktreeSettings } from '../../../src/core/store/orchestratorSettings';
 import { prepareWorktree } from '../../../src/core/workspace/prepareWorktree';
 import { cloneRepo, repoGit, setIdentity } from '../../helpers/repoGit';
@@ -44,7 +44,7 @@ async function openTrusted(dir: string, agent: string): Promise<Project> {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
   const project = await Project.open(dir, { registry, trusted: true });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command: agent };
     s.retryCaps.command = 2;
     s.retryBackoff = { initialMs: 0, coefficient: 2, maxMs: 0 };
@@ -90,7 +90,7 @@ describe('a prepared repository: worktree.copy and worktree.link resolve real pa
         { worktree: { [setting]: [path] } },
       );
       const project = await openTrusted(clone, 'echo work > work.txt');
-      await project.addTasks([{ title: 'a' }]);
+      await project.tasks.addMany([{ title: 'a' }]);
       await project.runQueue();
       const state = await project.state();
       assert.equal(state.runs.length, 1, 'a setup failure is permanent: not retried');
@@ -120,7 +120,7 @@ describe('a prepared repository: worktree.copy and worktree.link resolve real pa
     await mkdir(join(clone, 'deps'));
     await writeFile(join(clone, 'deps', 'lib.js'), 'module.exports = 1;\n');
     const project = await openTrusted(clone, 'cat .env deps/lib.js > seen.txt');
-    await project.addTasks([{ title: 'a' }]);
+    await project.tasks.addMany([{ title: 'a' }]);
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.runs.at(-1)?.failureReason);
@@ -178,7 +178,7 @@ describe('a prepared repository: the files worktree.copy puts into a worktree ar
     it(`${title}; no value reaches the integrated branch, the logs or the journal`, async () => {
       const clone = await prepared();
       const project = await openTrusted(clone, agent);
-      await project.addTasks([{ title: 'leak' }]);
+      await project.tasks.addMany([{ title: 'leak' }]);
       await project.runQueue();
       const state = await project.state();
       assert.notEqual(state.tasks[0]!.state, 'DONE');
@@ -189,7 +189,7 @@ describe('a prepared repository: the files worktree.copy puts into a worktree ar
         assert.ok(!run.failureReason!.includes(value), 'the reason never holds the value');
         assert.deepEqual(await outsideWorktrees(clone, value), [], `${value.slice(0, 4)}… leaked`);
       }
-      const log = JSON.stringify(await project.runLog(run.id));
+      const log = JSON.stringify(await project.runs.log(run.id));
       assert.match(log, /\[redacted DB_PASSWORD in \.env\]/, 'what the agent printed is redacted');
     });
   }
@@ -197,7 +197,7 @@ describe('a prepared repository: the files worktree.copy puts into a worktree ar
   it('trivial values (true, 1, localhost) are not secrets: a change holding them integrates', async () => {
     const clone = await prepared();
     const project = await openTrusted(clone, "printf 'debug = true\\nport = 1\\nhost = localhost\\n' > app.conf");
-    await project.addTasks([{ title: 'ordinary' }]);
+    await project.tasks.addMany([{ title: 'ordinary' }]);
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.runs.at(-1)?.failureReason);

@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { pruneSetupCache } from '../../../src/core/workspace/pruneSetupCache';
 import { SETUP_CACHE_DIR, storeCacheEntry } from '../../../src/core/workspace/setupCache';
 import { makeNodeProject } from '../../helpers/nodeProject';
@@ -24,20 +24,20 @@ describe('the setup cache: runs cannot change it', function () {
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
     const project = await Project.open(repo.dir, { registry, trusted: true });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: TAMPER };
       s.retryCaps.command = 1;
       s.worktree.setup = ['npm ci --offline --no-audit --no-fund'];
     });
     // The first run installs and stores the entry, the second restores it; both tamper with what they got.
     for (const title of ['stores', 'restores']) {
-      await project.addTasks([{ title }]);
+      await project.tasks.addMany([{ title }]);
       await project.runQueue();
     }
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo ok > ok.txt' };
     });
-    await project.addTasks([{ title: 'checks', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'checks', acceptance: 'npm test' }]);
     await project.runQueue();
     const state = await project.state();
     assert.deepEqual(

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { initRepo } from '../../helpers/repoGit';
 
 /**
@@ -44,7 +44,7 @@ async function open(dir: string, setup: string) {
     keepIntegratedWorktrees: true,
     trusted: true,
   });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command: 'echo work > work.txt' };
     s.retryCaps.command = 1;
     s.worktree.setup = [setup];
@@ -56,12 +56,12 @@ async function open(dir: string, setup: string) {
 
 /** Runs one task with `acceptance`; asserts DONE and that the setup's own output is in the run's log. */
 async function runTask(project: Project, acceptance: string, setupSays: RegExp) {
-  await project.addTasks([{ title: 'a', acceptance }]);
+  await project.tasks.addMany([{ title: 'a', acceptance }]);
   await project.runQueue();
   const state = await project.state();
   const run = state.runs[0]!;
   assert.equal(state.tasks[0]!.state, 'DONE', run.failureReason);
-  const setupLines = (await project.runLog(run.id)).filter((l) => l.type === 'setup');
+  const setupLines = (await project.runs.log(run.id)).filter((l) => l.type === 'setup');
   assert.match(JSON.stringify(setupLines), setupSays);
   return run;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createCommandLane } from '../../../plugins/command';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { PORT_BASE, PORT_BLOCK_SIZE } from '../../../src/core/lanes/portBlock';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import type { ProjectSettings } from '../../../src/core/store/projectState';
 import { formatStatus } from '../../../src/cli/format';
 import { makeNodeProject } from '../../helpers/nodeProject';
@@ -24,7 +24,7 @@ async function open(repo: NodeProject, agent: string, change: (s: ProjectSetting
     keepIntegratedWorktrees: true,
     trusted: true,
   });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command: agent };
     s.retryCaps.command = attempts;
     s.retryBackoff = { initialMs: 0, coefficient: 2, maxMs: 0 };
@@ -48,7 +48,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
   it('without setup `npm test` fails, and the reason names the missing node_modules and the settings', async () => {
     repo = await makeNodeProject();
     const project = await open(repo, 'echo work > work.txt', () => undefined, 2);
-    await project.addTasks([{ title: 'a', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'a', acceptance: 'npm test' }]);
     await project.runQueue();
     const state = await project.state();
     const task = state.tasks[0]!;
@@ -68,7 +68,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const project = await open(repo, 'sleep 0.5; echo "$SWITCHYARD_TASK_TITLE" > work-$SWITCHYARD_RUN_ID.txt', (s) => {
       s.worktree.setup = [`echo install >> "${counter}"`, 'npm ci --offline --no-audit --no-fund'];
     });
-    await project.addTasks([
+    await project.tasks.addMany([
       { title: 'a', acceptance: 'npm test' },
       { title: 'b', acceptance: 'npm test' },
       { title: 'c', acceptance: 'npm test' },
@@ -92,7 +92,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.ok((await lstat(join(hit.worktree, 'node_modules', 'dep', 'index.js'))).isFile());
     const tree = await repo.git('ls-tree', '-r', '--name-only', hit.branch);
     assert.doesNotMatch(tree, /node_modules/);
-    const log = (await project.runLog(state.runs[0]!.id)).map((l) => JSON.stringify(l)).join('\n');
+    const log = (await project.runs.log(state.runs[0]!.id)).map((l) => JSON.stringify(l)).join('\n');
     assert.match(log, /worktree setup/);
 
     // A new lockfile (another version of the project's dependencies): a cache miss, setup runs again.
@@ -106,7 +106,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     await writeFile(join(repo.dir, 'package.json'), JSON.stringify(pkg, null, 2));
     await repo.git('add', '.');
     await repo.git('commit', '-m', 'bump');
-    await project.addTasks([{ title: 'd', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'd', acceptance: 'npm test' }]);
     await project.runQueue();
     state = await project.state();
     assert.equal(state.tasks[3]!.state, 'DONE', state.runs.at(-1)!.failureReason);
@@ -119,7 +119,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const project = await open(repo, 'echo work > work.txt', (s) => {
       s.worktree.link = ['node_modules'];
     });
-    await project.addTasks([{ title: 'a', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'a', acceptance: 'npm test' }]);
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -135,7 +135,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const linked = await runCli(['config', 'set', 'worktree.link', '["node_modules"]', '--repo', repo.dir]);
     assert.equal(linked.code, 0, linked.err);
     const project = await open(repo, 'echo work > work.txt', () => undefined);
-    await project.addTasks([{ title: 'linked', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'linked', acceptance: 'npm test' }]);
     await project.runQueue();
     let state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -146,7 +146,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.equal(local.code, 0, local.err);
     const explained = await runCli(['config', 'get', 'worktree', '--explain', '--repo', repo.dir]);
     assert.match(explained.out, /worktree\.setup.*local/);
-    await project.addTasks([{ title: 'set up', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'set up', acceptance: 'npm test' }]);
     await project.runQueue();
     state = await project.state();
     assert.equal(state.tasks[1]!.state, 'DONE', state.tasks[1]!.failureReason);
@@ -158,7 +158,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const project = await open(repo, 'echo work > work.txt', (s) => {
       s.worktree.link = ['node_modules'];
     });
-    await project.addTasks([{ title: 'without', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'without', acceptance: 'npm test' }]);
     await project.runQueue();
     let state = await project.state();
     assert.equal(state.tasks[0]!.state, 'FAILED');
@@ -166,10 +166,10 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.match(state.runs[0]!.failureReason!, /lacks ignored files the main checkout has \(\.env\)/);
     assert.match(state.runs[0]!.failureReason!, /`worktree\.copy`/);
 
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.worktree.copy = ['.env'];
     });
-    await project.addTasks([{ title: 'with', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'with', acceptance: 'npm test' }]);
     await project.runQueue();
     state = await project.state();
     assert.equal(state.tasks[1]!.state, 'DONE', state.tasks[1]!.failureReason);
@@ -186,7 +186,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
       },
       3,
     );
-    await project.addTasks([{ title: 'a', acceptance: 'npm test' }]);
+    await project.tasks.addMany([{ title: 'a', acceptance: 'npm test' }]);
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'FAILED');
@@ -197,7 +197,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     assert.match(run.failureReason!, /exited with code 3: cannot reach the registry/);
     assert.match(run.failureReason!, /worktree\.setup/);
     assert.ok(run.setup, 'the setup time is on the run');
-    const setupLines = (await project.runLog(run.id)).filter((l) => l.type === 'setup');
+    const setupLines = (await project.runs.log(run.id)).filter((l) => l.type === 'setup');
     assert.match(JSON.stringify(setupLines), /cannot reach the registry/);
   });
 
@@ -211,7 +211,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
     const without = await open(repo, 'echo work > work.txt', (s) => {
       s.worktree.setup = setup;
     });
-    await without.addTasks([{ title: 'a', acceptance: 'npm test' }]);
+    await without.tasks.addMany([{ title: 'a', acceptance: 'npm test' }]);
     await without.runQueue();
     const failed = (await without.state()).runs[0]!;
     assert.equal(failed.failureCode, 'workspace-setup-failed');
@@ -227,7 +227,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
       s.worktree.setup = setup;
       s.worktree.copy = ['package-lock.json'];
     });
-    await withCopy.addTasks([{ title: 'b', acceptance: 'npm test' }]);
+    await withCopy.tasks.addMany([{ title: 'b', acceptance: 'npm test' }]);
     await withCopy.runQueue();
     const state = await withCopy.state();
     assert.equal(state.tasks.find((t) => t.spec.title === 'b')?.state, 'DONE', state.runs.at(-1)?.failureReason);
@@ -244,7 +244,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
       },
       3,
     );
-    await project.addTasks([{ title: 'a' }]);
+    await project.tasks.addMany([{ title: 'a' }]);
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.runs.length, 1);
@@ -261,7 +261,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
       s.worktree.setup = ['sleep 60'];
       s.worktree.setupTimeoutSeconds = 1;
     });
-    await project.addTasks([{ title: 'a' }]);
+    await project.tasks.addMany([{ title: 'a' }]);
     const started = Date.now();
     await project.runQueue();
     assert.ok(Date.now() - started < 30_000);
@@ -280,7 +280,7 @@ describe('worktree setup (a real Node project, npm, the command lane)', function
         s.integration.enabled = false;
       },
     );
-    await project.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
+    await project.tasks.addMany([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
     await project.runQueue({ concurrency: 3 });
     const state = await project.state();
     const ports = new Set<string>();

@@ -9,7 +9,7 @@ import { sqlRows, startPostgres, type PostgresServer } from '../../helpers/postg
 import { until as waitUntil } from '../../helpers/until';
 import { makeTempRepo } from '../../helpers/tempRepo';
 import { setTrust } from '../../../src/cli/trustedWorkspaces';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import type { ProjectSettings } from '../../../src/core/store/projectState';
 
@@ -49,7 +49,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     const env = { ...config, SWITCHYARD_DATABASE_URL: url, SWITCHYARD_BACKEND: 'postgres', SWITCHYARD_PROJECT: 'team' };
     const backend = { kind: 'postgres' as const, url, project: 'team' };
     const project = await Project.open(repo.dir, { registry: new LaneRegistry(), backend });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       Object.assign(s, {
         laneModules: [lane.module],
         defaultLane: lane.id,
@@ -103,11 +103,11 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     const TASKS = Number(process.env.TEAM_TASKS ?? 500);
     const t = await team({ module: INSTANT, id: 'instant', settings: {} });
     const ledgerFile = join(t.side, 'ledger');
-    await t.project.updateSettings((s) => {
+    await t.project.settings.update((s) => {
       s.laneSettings = { instant: { ledger: ledgerFile } };
       s.wip = { ...s.wip, RUNNING: 16, VERIFYING: 16 };
     });
-    await t.project.addTasks(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i + 1}` })));
+    await t.project.tasks.addMany(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i + 1}` })));
     const started = Date.now();
     const workers = [1, 2, 3, 4].map(() => t.worker(['--concurrency', '4']));
     await until(
@@ -141,7 +141,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     );
     const owners = new Map<string, number>();
     for (const run of state.runs) {
-      const journal = await t.project.readJournal(run.id);
+      const journal = await t.project.runs.journal(run.id);
       assert.deepEqual(
         journal.events.map((e) => e.type),
         ['run-started', 'intent', 'outcome', 'intent', 'outcome'],
@@ -159,10 +159,10 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
   it('a worker SIGKILLed mid-run: its lease expires, another worker resumes the run from the shared journal', async () => {
     const t = await team({ module: CRASH, id: 'crash', settings: {} }, { leaseMs: 1500 });
     const counts = join(t.side, 'counts');
-    await t.project.updateSettings((s) => {
+    await t.project.settings.update((s) => {
       s.laneSettings = { crash: { countsDir: counts } };
     });
-    await t.project.addTask({ title: 'crash test' });
+    await t.project.tasks.add({ title: 'crash test' });
     const count = (name: string) =>
       existsSync(join(counts, name)) ? readFileSync(join(counts, name), 'utf8').trim().split('\n').length : 0;
     // Call 9 is step 3's `never` tool: killed after its side effect, before its outcome is recorded.
@@ -183,7 +183,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     const run = state.runs[0]!;
     assert.equal(run.resumes, 1);
     assert.match(run.owner!, /^box-b\//);
-    const journal = await t.project.readJournal('t1.1');
+    const journal = await t.project.runs.journal('t1.1');
     const resumed = journal.events.find((e) => e.type === 'resumed');
     assert.ok(
       resumed && resumed.type === 'resumed' && resumed.previousOwner?.startsWith('box-a/'),
@@ -207,11 +207,11 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     const TASKS = 40;
     const t = await team({ module: INSTANT, id: 'instant', settings: {} });
     const ledgerFile = join(t.side, 'ledger');
-    await t.project.updateSettings((s) => {
+    await t.project.settings.update((s) => {
       s.laneSettings = { instant: { ledger: ledgerFile, delayMs: 150 } };
       s.wip = { ...s.wip, RUNNING: 8, VERIFYING: 8 };
     });
-    await t.project.addTasks(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i + 1}` })));
+    await t.project.tasks.addMany(Array.from({ length: TASKS }, (_, i) => ({ title: `task ${i + 1}` })));
     const workers = [1, 2].map(() => t.worker(['--concurrency', '4']));
     const done = async () => (await t.project.state()).tasks.filter((x) => x.state === 'DONE').length;
     await until('8 tasks DONE', async () => (await done()) >= 8);
@@ -244,7 +244,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
       'every side effect exactly once',
     );
     for (const run of state.runs) {
-      const journal = await t.project.readJournal(run.id);
+      const journal = await t.project.runs.journal(run.id);
       assert.deepEqual(
         journal.events.map((e) => e.type),
         ['run-started', 'intent', 'outcome', 'intent', 'outcome'],
@@ -256,13 +256,13 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
   it('SIGTERM: a worker finishes its run within the grace period; after it, hands the run back and another worker resumes it', async () => {
     const t = await team({ module: INSTANT, id: 'instant', settings: {} });
     const ledgerFile = join(t.side, 'ledger');
-    await t.project.updateSettings((s) => {
+    await t.project.settings.update((s) => {
       s.laneSettings = { instant: { ledger: ledgerFile, delayMs: 1500 } };
     });
     const inFlight = async (runId: string) =>
-      (await t.project.readJournal(runId)).events.some((e) => e.type === 'intent');
+      (await t.project.runs.journal(runId)).events.some((e) => e.type === 'intent');
 
-    await t.project.addTask({ title: 'finishes in the grace period' });
+    await t.project.tasks.add({ title: 'finishes in the grace period' });
     const a = t.worker(['--grace', '20']);
     await until('t1.1 in flight', () => inFlight('t1.1'));
     a.kill('SIGTERM');
@@ -271,7 +271,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     assert.match(ra.all ?? '', /worker stopped: 1 run\(s\) finished, 0 resumed, 0 handed back/);
     assert.equal((await t.project.state()).tasks[0]!.state, 'DONE');
 
-    await t.project.addTask({ title: 'handed back' });
+    await t.project.tasks.add({ title: 'handed back' });
     const a2 = t.worker(['--grace', '0.2']);
     await until('t2.1 in flight', () => inFlight('t2.1'));
     a2.kill('SIGTERM');
@@ -295,7 +295,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     assert.equal(run.resumeCounts?.resent, 1, 'the model call in flight at hand-back is sent again');
     assert.equal(run.resumeCounts?.uncertain, 0);
     assert.equal(ledger(ledgerFile).get('t2'), 1);
-    const journal = await t.project.readJournal('t2.1');
+    const journal = await t.project.runs.journal('t2.1');
     assert.deepEqual(
       journal.events.map((e) => e.type),
       ['run-started', 'intent', 'resumed', 'outcome', 'intent', 'outcome'],
@@ -314,7 +314,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     await setTrust(repo.dir, true, config);
     const ledgerFile = join(side, 'ledger');
     const files = await Project.open(repo.dir, { registry: new LaneRegistry() });
-    await files.updateSettings((s) => {
+    await files.settings.update((s) => {
       Object.assign(s, {
         laneModules: [INSTANT],
         defaultLane: 'instant',
@@ -322,7 +322,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
       });
       s.integration.enabled = false;
     });
-    await files.addTasks([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
+    await files.tasks.addMany([{ title: 'a' }, { title: 'b' }, { title: 'c' }]);
     const sy = (args: string[], env: Record<string, string>) =>
       execa('node', [cli, ...args, '--repo', repo.dir], {
         env: { ...config, ...env },
@@ -331,7 +331,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
       });
     const ran = await sy(['run'], {});
     assert.equal(ran.exitCode, 0, ran.stderr);
-    await files.addTasks([{ title: 'd' }, { title: 'e' }]);
+    await files.tasks.addMany([{ title: 'd' }, { title: 'e' }]);
     const before = await files.state();
 
     const url = await server.createDatabase(`team_${++dbCount}`);
@@ -358,8 +358,8 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     assert.deepEqual(after.settings, before.settings);
     for (const run of before.runs) {
       assert.deepEqual(
-        (await pg.readJournal(run.id)).events,
-        (await files.readJournal(run.id)).events,
+        (await pg.runs.journal(run.id)).events,
+        (await files.runs.journal(run.id)).events,
         `journal of ${run.id}`,
       );
     }
@@ -382,7 +382,7 @@ describe('team backend: workers on PostgreSQL (real processes, real server)', fu
     const other = await makeTempRepo();
     cleanups.push(() => other.cleanup());
     const p2 = await Project.open(other.dir, { registry: new LaneRegistry() });
-    await p2.addTask({ title: 'x' });
+    await p2.tasks.add({ title: 'x' });
     const refused = await execa('node', [cli, 'backend', 'migrate', '--repo', other.dir], {
       env: { ...config, ...pgEnv },
       extendEnv: true,

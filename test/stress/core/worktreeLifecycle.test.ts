@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { diffPath } from '../../../src/core/store/runFiles';
 import { WORKTREES_DIR } from '../../../src/core/store/runPaths';
@@ -16,7 +16,7 @@ async function openProject(dir: string, command: string): Promise<Project> {
   const registry = new LaneRegistry();
   registry.register(createCommandLane());
   const project = await Project.open(dir, { registry, hookCommand: null });
-  await project.updateSettings((s) => {
+  await project.settings.update((s) => {
     s.laneSettings.command = { command };
     s.retryBackoff.initialMs = 0;
     s.retryCaps.command = 1;
@@ -48,10 +48,10 @@ describe('worktree lifecycle', function () {
 
   it('after 200 integrated tasks no worktree of theirs is left; their branches and diffs stay', async () => {
     const project = await openProject(repo.dir, 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"');
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.wip.VERIFYING = 4;
     });
-    await project.addTasks(Array.from({ length: 200 }, (_, i) => ({ title: `one file ${i}` })));
+    await project.tasks.addMany(Array.from({ length: 200 }, (_, i) => ({ title: `one file ${i}` })));
     await project.runQueue({ concurrency: 4 });
     const state = await project.state();
     const notDone = state.tasks.filter((t) => t.state !== 'DONE');
@@ -74,7 +74,7 @@ describe('worktree lifecycle', function () {
     // The diff of a run without a worktree is still shown.
     const first = state.runs[0]!;
     assert.equal(existsSync(first.worktree), false);
-    assert.match(await project.diff(first.id), /\+t1\b/);
+    assert.match(await project.runs.diff(first.id), /\+t1\b/);
     const status = await runCli(['status', '--json'], { cwd: repo.dir });
     assert.equal(status.code, 0, status.err);
     assert.equal(JSON.parse(status.out).worktrees.count, 0);
@@ -82,7 +82,7 @@ describe('worktree lifecycle', function () {
 
   it("keeps a failed run's worktree, then prunes it at the next drain once keepFailedDays have passed", async () => {
     const project = await openProject(repo.dir, 'echo partial > partial.txt; exit 3');
-    await project.addTask({ title: 'fails' });
+    await project.tasks.add({ title: 'fails' });
     await project.runQueue();
     let state = await project.state();
     const failed = state.runs[0]!;
@@ -91,7 +91,7 @@ describe('worktree lifecycle', function () {
     assert.equal(existsSync(join(failed.worktree, 'partial.txt')), true, 'the failed worktree is kept');
 
     // Status shows the worktree and its size (measured by the drain).
-    const usage = await project.worktreeUsage();
+    const usage = await project.worktrees.usage();
     assert.equal(usage.count, 1);
     assert.ok(usage.bytes !== undefined && usage.bytes > 0, JSON.stringify(usage));
     const status = await runCli(['status'], { cwd: repo.dir });
@@ -99,7 +99,7 @@ describe('worktree lifecycle', function () {
 
     // A tree larger than the measurement's cap has an unknown size: absent, not 0, and no older figure stands in.
     assert.deepEqual(await measureWorktreeUsage(repo.dir, 3), { count: 1 });
-    assert.deepEqual(await project.worktreeUsage(), { count: 1 });
+    assert.deepEqual(await project.worktrees.usage(), { count: 1 });
     assert.match((await runCli(['status'], { cwd: repo.dir })).out, /worktrees: 1 \(size unknown\)/);
 
     // Another drain within the default 7 days keeps it…
@@ -115,22 +115,22 @@ describe('worktree lifecycle', function () {
     state = await project.state();
     assert.equal(state.runs[0]!.branch, failed.branch);
     assert.ok((await repo.git('branch', '--list', failed.branch)).trim(), 'its branch stays');
-    assert.match(await project.diff(failed.id), /partial\.txt/, 'its diff stays');
-    const promoted = await project.promoteSalvage(failed.id);
+    assert.match(await project.runs.diff(failed.id), /partial\.txt/, 'its diff stays');
+    const promoted = await project.worktrees.promoteSalvage(failed.id);
     assert.equal(promoted.action, 'created');
     assert.equal((await repo.git('show', `${promoted.branch}:partial.txt`)).trim(), 'partial');
-    const after = await project.worktreeUsage();
+    const after = await project.worktrees.usage();
     assert.equal(after.count, 0);
     assert.equal(after.bytes, 0, 'the drain measured again after pruning');
   });
 
   it('with keepFailedDays 0, the next drain removes the worktree of a failed run', async () => {
     const project = await openProject(repo.dir, 'echo partial > partial.txt; exit 3');
-    await project.addTask({ title: 'fails' });
+    await project.tasks.add({ title: 'fails' });
     await project.runQueue();
     const failed = (await project.state()).runs[0]!;
     assert.equal(existsSync(failed.worktree), true);
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.worktree.keepFailedDays = 0;
     });
     await project.runQueue();
@@ -143,10 +143,10 @@ describe('worktree lifecycle', function () {
     registry.register(createCommandLane());
     // A process that recorded the integration but never removed the worktree (as one killed right after would).
     const left = await Project.open(repo.dir, { registry, hookCommand: null, keepIntegratedWorktrees: true });
-    await left.updateSettings((s) => {
+    await left.settings.update((s) => {
       s.laneSettings.command = { command: 'echo y > y.txt' };
     });
-    await left.addTask({ title: 'y' });
+    await left.tasks.add({ title: 'y' });
     await left.runQueue();
     const run = (await left.state()).runs[0]!;
     assert.ok(run.integration);
@@ -163,10 +163,10 @@ describe('worktree lifecycle', function () {
     const registry = new LaneRegistry();
     registry.register(createCommandLane());
     const project = await Project.open(repo.dir, { registry, hookCommand: null, keepIntegratedWorktrees: true });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings.command = { command: 'echo "$SWITCHYARD_TASK_ID" > "f-$SWITCHYARD_TASK_ID.txt"' };
     });
-    await project.addTasks([{ title: 'a' }, { title: 'b' }]);
+    await project.tasks.addMany([{ title: 'a' }, { title: 'b' }]);
     await project.runQueue({ concurrency: 2 });
     assert.equal((await worktreeFolders(repo.dir)).length, 2);
     const listed = await runCli(['status'], { cwd: repo.dir });

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { buildCliBundle } from '../../helpers/cliBundle';
 import { setTrust } from '../../../src/cli/trustedWorkspaces';
-import { Project } from '../../../src/core/project';
+import { Project } from '../../../src/core/project/project';
 import { LaneRegistry } from '../../../src/core/lanes/laneRegistry';
 import { makeTempRepo } from '../../helpers/tempRepo';
 
@@ -37,7 +37,7 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
       execa('node', [cli, ...args, '--repo', repo.dir], { reject: false, env: { ...config, ...env }, extendEnv: true });
     // Set up in-process (faster than two more CLI processes); the runs below are real processes.
     const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-    await project.updateSettings((s) =>
+    await project.settings.update((s) =>
       Object.assign(s, {
         laneModules: [LANE],
         defaultLane: 'crash',
@@ -45,7 +45,7 @@ describe('crash and resume (real SIGKILL, real processes)', function () {
         laneSettings: { crash: { countsDir: counts } },
       }),
     );
-    await project.addTask({ title: 'crash test' });
+    await project.tasks.add({ title: 'crash test' });
     const stateFile = join(repo.dir, '.switchyard', 'state.json');
     const readState = async () => JSON.parse(await readFile(stateFile, 'utf8'));
     const count = (name: string) =>
@@ -159,7 +159,7 @@ describe('lane modules need a trusted workspace', function () {
     const config = { XDG_CONFIG_HOME: `${repo.dir}-config` };
     try {
       const project = await Project.open(repo.dir, { registry: new LaneRegistry() });
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.laneModules = [LANE];
       });
       const sy = (...args: string[]) =>

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { appendGuardEvent, guardLogPath, readGuardEvents, type GuardEvent } from '../../../src/core/guards/guardLog';
-import { guardCountsOver, guardStatusLines, loadGuardEvents } from '../../../src/core/guards/guardStatusLines';
-import { summarizeGuards } from '../../../src/core/guards/guardSummary';
+import { guardCountsOver, guardStatusLines, loadGuardEvents } from '../../../src/core/report/guardStatusLines';
+import { summarizeGuards } from '../../../src/core/report/guardSummary';
 import { formatGuardEvent, runGuard } from '../../../src/core/guards/runGuard';
 import { makeTempDir } from '../../helpers/tempRepo';
 

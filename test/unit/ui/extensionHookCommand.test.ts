@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shellQuote } from '../../../src/core/guards/prePushHookScript';
+import { shellQuote } from '../../../src/core/text/shellQuote';
 import { extensionHookCommand } from '../../../src/ui/project/extensionHookCommand';
 
 // What the pre-push hook of a run started in VS Code runs: the extension's own dist/hook.js, by the extension host's

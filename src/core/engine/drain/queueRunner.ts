@@ -18,7 +18,7 @@ import { SchedulerMirror } from './schedulerMirror';
 import { StageMeter } from './stageMeter';
 import { releaseBranchUpdates } from '../integration/targetBranch';
 import { pruneKeptWorktrees } from '../run/worktreeLifecycle';
-import { fileWaits, type FileWait } from './fileWaits';
+import { fileWaits, type FileWait } from '../../model/fileWaits';
 import { pruneTaskBranches } from './branchRetention';
 
 export { recoverInterruptedRuns, type Recovery } from './recoverRuns';

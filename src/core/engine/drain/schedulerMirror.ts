@@ -8,7 +8,7 @@ import type { WipLimits } from '../../store/orchestratorSettings';
 import type { ProjectState } from '../../store/projectState';
 import { sharedPrefixOf } from '../../store/sharedPrefix';
 import { workingOnlyInfo } from '../../store/workingOnly';
-import { FINISHED_TASK_STATES } from '../../backend/splitState';
+import { FINISHED_TASK_STATES } from '../../model/taskStates';
 
 interface Seen {
   state: TaskState;

@@ -36,7 +36,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     const { fake, project } = await setup([[{ replay: 'claude/normal.jsonl' }, HEALTH]], {
       model: 'claude-sonnet-4-5',
     });
-    await project.addTask({
+    await project.tasks.add({
       title: 'Add a health check',
       spec: 'Add health() returning 200',
       files: ['src/health.ts'],
@@ -55,7 +55,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
       costUsd: 0.0421355,
     });
     assert.equal(run.summary, 'Added src/health.ts: health() returns 200.');
-    assert.match(await project.diff(run.id), /\+export const health = \(\): number => 200;/);
+    assert.match(await project.runs.diff(run.id), /\+export const health = \(\): number => 200;/);
 
     const events = await laneEvents(project, run.id);
     // Usage as the calls finish: once per message id (its two content blocks repeat it), then the result's rest and
@@ -141,7 +141,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
         { raw: '\u001b[2K not json {' },
       ],
     ]);
-    await project.addTask({ title: 'garbage', lane: 'claude-code' });
+    await project.tasks.add({ title: 'garbage', lane: 'claude-code' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -170,7 +170,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
         { kill: 'SIGKILL' },
       ],
     ]);
-    await project.addTask({ title: 'cut', lane: 'claude-code' });
+    await project.tasks.add({ title: 'cut', lane: 'claude-code' });
     await project.runQueue();
     const state = await project.state();
     const run = state.runs[0]!;
@@ -200,7 +200,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
         { exit: 0 },
       ],
     ]);
-    await project.addTask({ title: 'pipe closed', lane: 'claude-code' });
+    await project.tasks.add({ title: 'pipe closed', lane: 'claude-code' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(
@@ -216,7 +216,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
       {},
       2,
     );
-    await project.addTask({ title: 'overloaded', lane: 'claude-code' });
+    await project.tasks.add({ title: 'overloaded', lane: 'claude-code' });
     await project.runQueue();
     const state = await project.state();
     const api =
@@ -308,7 +308,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
         },
       ],
     ]);
-    await project.addTask({ title: 'collision', lane: 'claude-code' });
+    await project.tasks.add({ title: 'collision', lane: 'claude-code' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -329,7 +329,7 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
     const { project } = await setup([[{ replay: 'claude/started.jsonl' }, { spawnSleeper: pidFile }, { hang: true }]], {
       timeoutMs: 1_500,
     });
-    await project.addTask({ title: 'hang', lane: 'claude-code' });
+    await project.tasks.add({ title: 'hang', lane: 'claude-code' });
     const started = Date.now();
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
@@ -347,10 +347,10 @@ describe('claude-code lane (stand-in claude, real engine)', () => {
       ...FAKE_KEYS,
       PATH: '/nonexistent-bin',
     });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.laneSettings['claude-code'] = {};
     });
-    await project.addTask({ title: 'no binary', lane: 'claude-code' });
+    await project.tasks.add({ title: 'no binary', lane: 'claude-code' });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.runs.length, 1, 'not retried');

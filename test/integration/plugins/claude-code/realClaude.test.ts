@@ -65,7 +65,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       [{ turn: {} }, { turn: { text: 'Wrote src/health.ts.' }, usage: { input: 300, output: 9 } }],
       { 0: { file: 'src/health.ts', content: 'export const health = (): number => 200;\n' } },
     );
-    await project.addTask({
+    await project.tasks.add({
       title: 'Add a health check',
       spec: 'Add health() returning 200',
       files: ['src/health.ts'],
@@ -76,7 +76,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
     const run = state.runs[0]!;
     assert.equal(state.tasks[0]!.state, 'DONE', run.failureReason);
     assert.match(
-      await project.diff(run.id),
+      await project.runs.diff(run.id),
       /\+\+\+ b\/src\/health\.ts\n@@ .* @@\n\+export const health = \(\): number => 200;/,
     );
     assert.equal(run.summary, 'Wrote src/health.ts.');
@@ -113,7 +113,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       {},
       { maxRetries: 2 },
     );
-    await project.addTask({ title: 'busy API', lane: 'claude-code' });
+    await project.tasks.add({ title: 'busy API', lane: 'claude-code' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -139,7 +139,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
     it(`${status} on every try: the run fails with the CLI's API error and its real status, classified ${rule}, and no model text`, async () => {
       const refusal: ScriptStep = { httpError: { status, type, message: `${type} from the test server` } };
       const { project, server: s } = await setup([refusal, refusal], {}, { maxRetries: 1 });
-      await project.addTask({ title: `always ${status}`, lane: 'claude-code' });
+      await project.tasks.add({ title: `always ${status}`, lane: 'claude-code' });
       await project.runQueue();
       const run = (await project.state()).runs[0]!;
       assert.equal(run.state, 'FAILED');
@@ -166,7 +166,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       [{ turn: {}, dropAfterEvents: 8 }, { turn: {} }, { turn: { text: 'Done after the cut.' } }],
       { 0: { file: 'cut.txt', content: 'first try\n' }, 1: { file: 'cut.txt', content: 'second try\n' } },
     );
-    await project.addTask({ title: 'cut stream', lane: 'claude-code' });
+    await project.tasks.add({ title: 'cut stream', lane: 'claude-code' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -174,7 +174,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
     // What 2.1.332 does: it keeps the partial answer and tells the model (a system reminder) to go on from there. It
     // sends that request streaming or, under load, as its non-streaming fallback (seen once in CI): either is fine.
     assert.match(JSON.stringify(s.requests[1]!.body.messages.at(-1)), /Your response above was cut off mid-stream/);
-    assert.match(await project.diff(run.id), /\+second try/);
+    assert.match(await project.runs.diff(run.id), /\+second try/);
     assert.equal(run.usage?.inputTokens, 300, 'the cut call is counted too');
   });
 
@@ -192,7 +192,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       ],
       { 0: { file: 'kept.txt', content: 'kept\n' } },
     );
-    await project.addTask({ title: 'edit and push', lane: 'claude-code' });
+    await project.tasks.add({ title: 'edit and push', lane: 'claude-code' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -200,7 +200,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       run.summary,
       'Wrote it; the push was not allowed. (warning: claude was denied 1 tool call(s): Bash; the others ran)',
     );
-    assert.match(await project.diff(run.id), /\+kept/);
+    assert.match(await project.runs.diff(run.id), /\+kept/);
     assert.equal(s.requests.length, 3);
     const progress = (await laneEvents(project, run.id))
       .filter((e) => e.type === 'progress')
@@ -215,10 +215,10 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
     const { project, server: s } = await setup([{ turn: {} }, { hang: true }], {
       0: { file: 'slow.txt', content: 'slow\n' },
     });
-    await project.updateSettings((st) => {
+    await project.settings.update((st) => {
       st.laneSettings['claude-code'] = { ...st.laneSettings['claude-code'], timeoutMs: 6_000 };
     });
-    await project.addTask({ title: 'slow API', lane: 'claude-code' });
+    await project.tasks.add({ title: 'slow API', lane: 'claude-code' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.failureCode, 'lane-timeout', run.failureReason);
@@ -235,7 +235,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       { 0: { file: 'denied.txt', content: 'never\n' } },
       { extraArgs: ['--permission-mode', 'default'], attempts: 2 },
     );
-    await project.addTask({ title: 'denied edit', lane: 'claude-code' });
+    await project.tasks.add({ title: 'denied edit', lane: 'claude-code' });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.runs.length, 1, 'not retried');
@@ -247,7 +247,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       /^claude reported: claude was denied every edit and command it asked for: Write\. Nothing it meant to change was changed; allow these tools for the lane/,
     );
     assert.equal(state.tasks[0]!.state, 'FAILED');
-    assert.equal(await project.diff(run.id), '');
+    assert.equal(await project.runs.diff(run.id), '');
     assert.equal(run.salvage, undefined);
     await assert.rejects(repo.git('cat-file', '-e', `${run.branch}:denied.txt`));
   });
@@ -264,7 +264,7 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION} (scripted Mess
       { 2: { file: 'x.txt', content: 'x\n' } },
       { attempts: 2 },
     );
-    await project.addTask({ title: 'write x', lane: 'claude-code' });
+    await project.tasks.add({ title: 'write x', lane: 'claude-code' });
     await project.runQueue();
     const state = await project.state();
     const [first, second] = state.runs;

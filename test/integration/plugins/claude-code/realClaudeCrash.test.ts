@@ -3,7 +3,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { Project } from '../../../../src/core/project';
+import { Project } from '../../../../src/core/project/project';
 import { registryWithBuiltins } from '../../../../src/lanes/builtinLanes';
 import { anthropicServer } from '../../../fixtures/anthropicServer';
 import type { ScriptStep } from '../../../fixtures/scriptedModelServer';
@@ -52,12 +52,12 @@ describe(`claude-code lane with the real claude ${CLAUDE_VERSION}: SIGKILL of th
     const worktree = join(repo.dir, '.switchyard', 'worktrees', 't1.1');
     try {
       const project = await Project.open(repo.dir, { registry: registryWithBuiltins(), parentEnv: env });
-      await project.updateSettings((s) => {
+      await project.settings.update((s) => {
         s.laneSettings['claude-code'] = { binary, passEnv: PASS_ENV };
         s.retryCaps['claude-code'] = 2;
         (s as { retryBackoff?: unknown }).retryBackoff = { initialMs: 0, coefficient: 2, maxMs: 0 };
       });
-      await project.addTask({
+      await project.tasks.add({
         title: 'Write two files',
         spec: 'Write first.txt, then second.txt',
         lane: 'claude-code',

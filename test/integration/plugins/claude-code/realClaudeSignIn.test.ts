@@ -184,9 +184,9 @@ describe(`claude-code readiness with the real claude ${CLAUDE_VERSION}: signed i
         { parentEnv: { PATH: process.env.PATH, HOME: home } },
       );
       try {
-        const statuses = await project.laneStatuses();
+        const statuses = await project.lanes.statuses();
         assert.equal(statuses.find((s) => s.manifest.id === 'claude-code')?.readiness.ready, true);
-        await project.addTask({ title: 'Say hello', spec: 'Say hello', lane: 'claude-code' });
+        await project.tasks.add({ title: 'Say hello', spec: 'Say hello', lane: 'claude-code' });
         await project.runQueue();
         const run = (await project.state()).runs[0]!;
         assert.equal(run.state, 'SUCCEEDED', run.failureReason);

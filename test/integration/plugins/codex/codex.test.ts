@@ -26,7 +26,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
     const { fake, project } = await setup([[{ replay: 'codex/docs-sample.jsonl' }]], {
       extraArgs: ['--skip-git-repo-check'],
     });
-    await project.addTask({ title: 'Is there a README?', lane: 'codex' });
+    await project.tasks.add({ title: 'Is there a README?', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -61,7 +61,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
       ],
       { model: 'gpt-5-codex' },
     );
-    await project.addTask({ title: 'Add health', lane: 'codex' });
+    await project.tasks.add({ title: 'Add health', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -80,7 +80,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
         isError: false,
       },
     ]);
-    assert.match(await project.diff(run.id), /\+export const health/);
+    assert.match(await project.runs.diff(run.id), /\+export const health/);
   });
 
   it('message-field collision: error events carry `message` as a string; the whole text reaches the events and the failure reason', async () => {
@@ -102,7 +102,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
         { exit: 1 },
       ],
     ]);
-    await project.addTask({ title: 'flaky network', lane: 'codex' });
+    await project.tasks.add({ title: 'flaky network', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.failureReason, `codex reported: ${long}; codex exited with code 1; no stderr output`);
@@ -124,7 +124,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
         { emit: { type: 'turn.completed', usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 2 } } },
       ],
     ]);
-    await project.addTask({ title: 'reconnect', lane: 'codex' });
+    await project.tasks.add({ title: 'reconnect', lane: 'codex' });
     await project.runQueue();
     assert.equal((await project.state()).runs[0]!.state, 'SUCCEEDED');
   });
@@ -138,7 +138,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
       {},
       2,
     );
-    await project.addTask({ title: 'resume me', lane: 'codex' });
+    await project.tasks.add({ title: 'resume me', lane: 'codex' });
     await project.runQueue();
     const state = await project.state();
     assert.equal(state.tasks[0]!.state, 'DONE', state.tasks[0]!.failureReason);
@@ -165,7 +165,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
         { write: { file: 'src/health.ts', content: 'export const health = () => 200;\n' } },
       ],
     ]);
-    await project.addTask({ title: 'Add health', lane: 'codex' });
+    await project.tasks.add({ title: 'Add health', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -189,7 +189,7 @@ describe('codex lane (stand-in codex, real engine)', () => {
 
   it('the 429 recorded from the real codex 0.171 is the failure reason', async () => {
     const { project } = await setup([[{ replay: 'codex/real-0.171-429.jsonl' }, { exit: 1 }]]);
-    await project.addTask({ title: 'limited', lane: 'codex' });
+    await project.tasks.add({ title: 'limited', lane: 'codex' });
     await project.runQueue();
     assert.equal(
       (await project.state()).runs[0]!.failureReason,

@@ -63,12 +63,12 @@ describe('codex lane with the real codex CLI against a local Responses server', 
       },
       { turn: { text: 'Added hello.txt.' }, usage: { input: 1_200, output: 20 } },
     ]);
-    await project.addTask({ title: 'Add hello.txt', lane: 'codex' });
+    await project.tasks.add({ title: 'Add hello.txt', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
     assert.equal(run.summary, 'Added hello.txt.');
-    assert.match(await project.diff(run.id), /\+\+\+ b\/hello\.txt\n@@ .* @@\n\+hello from codex/);
+    assert.match(await project.runs.diff(run.id), /\+\+\+ b\/hello\.txt\n@@ .* @@\n\+hello from codex/);
     // Codex sums the turn's two calls; it reports tokens, no price.
     assert.deepEqual(run.usage, { inputTokens: 2_200, outputTokens: 70, costUsd: 0 });
 
@@ -102,7 +102,7 @@ describe('codex lane with the real codex CLI against a local Responses server', 
       },
     };
     const { project, server } = await setup([limited, limited], { requestRetries: 1 });
-    await project.addTask({ title: 'rate limited', lane: 'codex' });
+    await project.tasks.add({ title: 'rate limited', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'FAILED');
@@ -121,7 +121,7 @@ describe('codex lane with the real codex CLI against a local Responses server', 
   it("5xx: a 503 is retried once, then the run fails naming the status and the server's message", async () => {
     const down = { httpError: { status: 503, type: 'server_error', message: 'upstream overloaded' } };
     const { project, server } = await setup([down, down], { requestRetries: 1 });
-    await project.addTask({ title: 'server down', lane: 'codex' });
+    await project.tasks.add({ title: 'server down', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'FAILED');
@@ -135,7 +135,7 @@ describe('codex lane with the real codex CLI against a local Responses server', 
   it('a stream cut mid-turn: codex reconnects once (stream_max_retries = 1); cut twice, the run fails as a disconnect', async () => {
     const cut: ScriptStep = { turn: { text: 'Starting on it, this answer will be cut off' }, dropAfterEvents: 4 };
     const { project, server } = await setup([cut, cut], { streamRetries: 1 });
-    await project.addTask({ title: 'cut twice', lane: 'codex' });
+    await project.tasks.add({ title: 'cut twice', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'FAILED');
@@ -165,7 +165,7 @@ describe('codex lane with the real codex CLI against a local Responses server', 
       ],
       { streamRetries: 1 },
     );
-    await project.addTask({ title: 'cut once', lane: 'codex' });
+    await project.tasks.add({ title: 'cut once', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(server.requests.length, 2);
@@ -179,13 +179,13 @@ describe('codex lane with the real codex CLI against a local Responses server', 
       { turn: { tools: [{ name: 'exec_command', input: { cmd: `echo leaked > ${outside}` } }] } },
       { turn: { text: 'I could not write outside the workspace.' } },
     ]);
-    await project.addTask({ title: 'write outside', lane: 'codex' });
+    await project.tasks.add({ title: 'write outside', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(server.requests.length, 2);
     assert.ok(!existsSync(outside), 'the sandbox kept the write out');
     assert.match(toolOutputs(server.requests[1]!.body)[0]!, /Process exited with code 1[\s\S]*Read-only file system/);
-    assert.equal(await project.diff(run.id), '', 'nothing changed in the worktree');
+    assert.equal(await project.runs.diff(run.id), '', 'nothing changed in the worktree');
     // Codex marks no denial as such in `exec --json`: the command, when it is reported at all (codex 0.171 leaves a
     // command that fails at once out of the stream in about half the runs), is a failed command_execution (exit 1),
     // and the turn goes on.
@@ -209,10 +209,10 @@ describe('codex lane with the real codex CLI against a local Responses server', 
       { turn: { text: 'Part two.', tools: [applyPatch('part2.txt', 'two')] }, usage: { input: 1_500, output: 30 } },
       { turn: { text: 'Wrote part two.' }, usage: { input: 1_600, output: 20 } },
     ]);
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.retryCaps.codex = 2;
     });
-    await project.addTask({ title: 'Both parts', lane: 'codex', acceptance: 'test -f part2.txt' });
+    await project.tasks.add({ title: 'Both parts', lane: 'codex', acceptance: 'test -f part2.txt' });
     await project.runQueue();
     const [first, second] = (await project.state()).runs;
     assert.equal(first!.failureCode, 'verify-failed');
@@ -235,7 +235,7 @@ describe('codex lane with the real codex CLI against a local Responses server', 
       { turn: { text: 'Part one.', tools: [applyPatch('part1.txt', 'one')] }, usage: { input: 1_000, output: 50 } },
       { httpError: { status: 503, type: 'server_error', message: 'upstream overloaded' } },
     ]);
-    await project.addTask({ title: 'fails after one call', lane: 'codex' });
+    await project.tasks.add({ title: 'fails after one call', lane: 'codex' });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'FAILED');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Project } from '../../../../src/core/project';
+import { Project } from '../../../../src/core/project/project';
 import { registryWithBuiltins } from '../../../../src/lanes/builtinLanes';
 import { responsesServer } from '../../../fixtures/responsesServer';
 import type { ScriptStep, ScriptedModelServer } from '../../../fixtures/scriptedModelServer';
@@ -62,14 +62,14 @@ describe('codex lane (real codex): SIGKILL of the Switchyard host, then a new ru
     const codex = await codexHome(tmp.dir, server.url);
     repo = await makeTempRepo();
     const project = await Project.open(repo.dir, { registry: registryWithBuiltins(), parentEnv: codex.env(KEY) });
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.defaultLane = 'codex';
       s.laneSettings.codex = codex.settings;
       s.retryCaps.codex = 3;
       s.leaseMs = 60_000;
       (s as { retryBackoff?: unknown }).retryBackoff = { initialMs: 0, coefficient: 2, maxMs: 0 };
     });
-    await project.addTask({ title: 'Write both parts', lane: 'codex' });
+    await project.tasks.add({ title: 'Write both parts', lane: 'codex' });
 
     const first = runCli(cli, repo.dir, ['run'], codex.env(KEY));
     server.onRequest = (request) => {
@@ -118,7 +118,7 @@ describe('codex lane (real codex): SIGKILL of the Switchyard host, then a new ru
     assert.match(prompt, /Its partial work was kept on branch switchyard\/salvage\/t1\.1/);
     assert.match(prompt, /\+\+\+ b\/part1\.txt\\n@@ .* @@\\n\+one/);
 
-    const diff = await t.project.diff(next.id);
+    const diff = await t.project.runs.diff(next.id);
     assert.match(diff, /\+\+\+ b\/part1\.txt\n@@ .* @@\n\+one/);
     assert.match(diff, /\+\+\+ b\/part2\.txt\n@@ .* @@\n\+two/);
     assert.equal(killed.salvage?.files, 1, "the killed run's part1.txt was salvaged");

@@ -24,7 +24,7 @@ describe('cursor-agent lane (stand-in cursor-agent, real engine)', () => {
       ],
     ]);
     ctx = await cliLaneProject('cursor-agent', { binary: fake.binary, model: 'auto' });
-    await ctx.project.addTask({ title: 'Add health', spec: 'Add health() returning 200', lane: 'cursor-agent' });
+    await ctx.project.tasks.add({ title: 'Add health', spec: 'Add health() returning 200', lane: 'cursor-agent' });
     await ctx.project.runQueue();
     const run = (await ctx.project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -81,7 +81,7 @@ describe('cursor-agent lane (stand-in cursor-agent, real engine)', () => {
       {},
       { parentEnv: { ...process.env, ...FAKE_KEYS, PATH: `${fake.bin}:${process.env.PATH}` } },
     );
-    await ctx.project.addTask({ title: 'on PATH', lane: 'cursor-agent' });
+    await ctx.project.tasks.add({ title: 'on PATH', lane: 'cursor-agent' });
     await ctx.project.runQueue();
     assert.equal((await ctx.project.state()).runs[0]!.state, 'SUCCEEDED');
     assert.equal((await fake.invocations()).length, 1);
@@ -92,7 +92,7 @@ describe('cursor-agent lane (stand-in cursor-agent, real engine)', () => {
       [{ replay: 'cursor/started.jsonl' }, { stderr: 'ConnectError: [unavailable] read ECONNRESET' }, { exit: 1 }],
     ]);
     ctx = await cliLaneProject('cursor-agent', { binary: fake.binary });
-    await ctx.project.addTask({ title: 'reset', lane: 'cursor-agent' });
+    await ctx.project.tasks.add({ title: 'reset', lane: 'cursor-agent' });
     await ctx.project.runQueue();
     const run = (await ctx.project.state()).runs[0]!;
     assert.equal(
@@ -122,7 +122,7 @@ describe('cursor-agent lane (stand-in cursor-agent, real engine)', () => {
       ],
     ]);
     ctx = await cliLaneProject('cursor-agent', { binary: fake.binary });
-    await ctx.project.addTask({ title: 'limit', lane: 'cursor-agent' });
+    await ctx.project.tasks.add({ title: 'limit', lane: 'cursor-agent' });
     await ctx.project.runQueue();
     assert.equal(
       (await ctx.project.state()).runs[0]!.failureReason,

@@ -70,7 +70,7 @@ describe('CLI lanes: credential isolation', () => {
       { parentEnv: process.env },
     );
     cleanup = repo.cleanup;
-    await project.addTask({ title: 'show me your env', lane: lane.lane });
+    await project.tasks.add({ title: 'show me your env', lane: lane.lane });
     await project.runQueue();
     const run = (await project.state()).runs[0]!;
     assert.equal(run.state, 'SUCCEEDED', run.failureReason);
@@ -115,11 +115,11 @@ describe('CLI lanes: credential isolation', () => {
       { parentEnv: process.env, attempts: 3 },
     );
     cleanup = repo.cleanup;
-    await project.updateSettings((s) => {
+    await project.settings.update((s) => {
       s.secretCommands.ANTHROPIC_API_KEY =
         'echo "vault: permission denied for secret/anthropic (token expired)" >&2; exit 3';
     });
-    await project.addTask({ title: 'needs a key', lane: 'claude-code' });
+    await project.tasks.add({ title: 'needs a key', lane: 'claude-code' });
     await project.runQueue();
     const state = await project.state();
     assert.deepEqual(await fake.invocations(), [], 'the stand-in never ran');

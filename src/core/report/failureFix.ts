@@ -1,7 +1,7 @@
 import type { FailureCode } from '../model/failureCodes';
 import type { LaneManifest } from '../model/laneManifest';
-import { classify, type ErrorRule } from './classifyError';
-import { BUILTIN_ERROR_RULES } from './errorRules';
+import { classify, type ErrorRule } from '../retry/classifyError';
+import { BUILTIN_ERROR_RULES } from '../retry/errorRules';
 
 /** What fixes a failed run, when it is a matter of setup: a lane setting, or a secret (an API key). */
 export type FailureFix = { kind: 'setting' } | { kind: 'secret'; secret: string };

@@ -1,7 +1,7 @@
-import { type FileWait, fileWaits } from '../../core/engine/drain/fileWaits';
-import type { Task } from '../../core/model/task';
-import { countStages, startVerdict } from '../../core/scheduler/stageLimits';
-import type { ProjectState } from '../../core/store/projectState';
+import { type FileWait, fileWaits } from '../model/fileWaits';
+import type { Task } from '../model/task';
+import { countStages, startVerdict } from '../scheduler/stageLimits';
+import type { ProjectState } from '../store/projectState';
 
 /** What every task's waits are read from, computed once per state (the tree asks for each row). */
 export interface WaitFacts {

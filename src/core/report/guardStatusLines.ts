@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors';
-import { readNewestGuardEvents, type GuardEvent } from './guardLog';
-import { formatGuardEvent } from './runGuard';
+import { readNewestGuardEvents, type GuardEvent } from '../guards/guardLog';
+import { formatGuardEvent } from '../guards/runGuard';
 import { summarizeGuards } from './guardSummary';
 
 /** How many of the newest verdicts status and the tree summarize (about the last 250 runs' guards). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Task } from '../../../src/core/model/task';
 import { emptyProjectState } from '../../../src/core/store/projectState';
-import { taskWaitLines } from '../../../src/ui/views/taskWaits';
+import { taskWaitLines } from '../../../src/core/report/taskWaits';
 
 function task(id: string, state: Task['state'], extra: Partial<Task['spec']> = {}, more: Partial<Task> = {}): Task {
   return {

@@ -1,6 +1,6 @@
-import type { Run } from '../../model/run';
-import type { Task } from '../../model/task';
-import { STAGES } from '../../model/stages';
+import type { Run } from './run';
+import type { Task } from './task';
+import { STAGES } from './stages';
 
 /** A READY task that cannot start because a task in progress targets one of its files. */
 export interface FileWait {

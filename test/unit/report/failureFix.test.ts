@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { failureFix } from '../../../src/core/retry/failureFix';
+import { failureFix } from '../../../src/core/report/failureFix';
 import { registryWithBuiltins } from '../../../src/lanes/builtinLanes';
 
 const lanes = registryWithBuiltins();

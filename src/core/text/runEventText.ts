@@ -1,4 +1,4 @@
-import { plainLine, plainText } from '../text/plainText';
+import { plainLine, plainText } from './plainText';
 
 /** How much of a tool's input or output a transcript line shows. */
 const PREVIEW_CHARS = 300;

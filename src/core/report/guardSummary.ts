@@ -1,4 +1,4 @@
-import type { GuardEvent, GuardVerdict } from './guardLog';
+import type { GuardEvent, GuardVerdict } from '../guards/guardLog';
 
 export interface GuardSummary {
   guard: string;

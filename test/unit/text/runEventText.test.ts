@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { runEventStep, runEventText } from '../../../src/core/store/runEventText';
+import { runEventStep, runEventText } from '../../../src/core/text/runEventText';
 
 describe('runEventText: a run event as the lines of its output', function () {
   it('shows text, logs, tool calls and results, usage and decisions', function () {

@@ -1,5 +1,5 @@
-import type { CanaryReport } from './canaryReport';
-import type { LaneMetrics } from './laneMetrics';
+import type { CanaryReport } from '../routing/canaryReport';
+import type { LaneMetrics } from '../routing/laneMetrics';
 import type { RoutingChange } from '../model/routingState';
 import { formatMs } from '../text/formatMs';
 import { table } from '../text/textTable';

@@ -1,0 +1,4 @@
+/** Quotes one word for sh. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
