@@ -17,7 +17,8 @@ let nextId = 0;
 /**
  * Removes a folder and everything in it (a missing one is fine), as `rm -rf` does, on a worker thread. The worker
  * keeps the process alive only while a removal is under way. Where no worker can run, or it failed, the removal is
- * made here.
+ * made here, and a process warning says so once (`SWITCHYARD_FOLDER_REMOVER`: on the CLI's stderr, in the extension
+ * host's log): a missing `dist/folderRemoverWorker.js` is an installation problem, not a reason to stop.
  */
 export function removeFolder(path: string): Promise<void> {
   const w = theWorker();
@@ -50,11 +51,26 @@ function theWorker(): Worker | null {
       pending.clear();
       for (const r of left) rm(r.path, { recursive: true, force: true }).then(r.resolve, r.reject);
     };
-    w.on('error', failed);
+    w.on('error', (error) => {
+      warnMainThread(error);
+      failed();
+    });
     w.on('exit', failed);
     worker = w;
-  } catch {
+  } catch (error) {
+    warnMainThread(error);
     worker = null;
   }
   return worker;
+}
+
+let warned = false;
+
+function warnMainThread(error: unknown): void {
+  if (warned) return;
+  warned = true;
+  process.emitWarning(
+    `the folder remover's worker thread stopped (${error instanceof Error ? error.message : String(error)}): folders are removed on the main thread from now on`,
+    { code: 'SWITCHYARD_FOLDER_REMOVER' },
+  );
 }

@@ -57,12 +57,17 @@ describe('removeFolder (rm -rf on a worker thread)', () => {
 
   describe("the removal is made by the worker's own program (folderRemoverWorker)", () => {
     const probe = 'test/fixtures/workspace/folderRemoverProbe.ts';
-    const removeWith = async (args: string[]): Promise<unknown> => {
+    const run = async (args: string[]) => {
       const tree = join(dir.dir, 'tree');
       await mkdir(join(tree, 'a', 'b'), { recursive: true });
       const child = spawnSync(process.execPath, [...args, tree], { encoding: 'utf8', timeout: 20_000 });
       assert.equal(child.status, 0, child.stderr);
-      return JSON.parse(child.stdout);
+      return { result: JSON.parse(child.stdout) as unknown, stderr: child.stderr };
+    };
+    const removeWith = async (args: string[]): Promise<unknown> => {
+      const { result, stderr } = await run(args);
+      assert.doesNotMatch(stderr, /SWITCHYARD_FOLDER_REMOVER/);
+      return result;
     };
 
     it('from the TypeScript sources', async function () {
@@ -77,6 +82,29 @@ describe('removeFolder (rm -rf on a worker thread)', () => {
         await writeFile(join(bundles, 'package.json'), '{ "type": "commonjs" }\n');
         await buildDistBundles(bundles, [[probe, 'probe.js']]);
         assert.deepEqual(await removeWith([join(bundles, 'probe.js')]), { removed: true, workers: [{ online: true }] });
+      } finally {
+        await rm(bundles, { recursive: true, force: true });
+      }
+    });
+
+    it('without its program the folder is still removed, and a warning says the worker stopped', async function () {
+      this.timeout(60_000);
+      const bundles = await mkdtemp(join(tmpdir(), 'switchyard-remover-'));
+      try {
+        await writeFile(join(bundles, 'package.json'), '{ "type": "commonjs" }\n');
+        await buildDistBundles(bundles, [[probe, 'probe.js']]);
+        await rm(join(bundles, 'folderRemoverWorker.js'));
+        const { result, stderr } = await run([join(bundles, 'probe.js')]);
+        const { removed, workers } = result as { removed: boolean; workers: { online: boolean; error?: string }[] };
+        assert.equal(removed, true);
+        assert.equal(workers.length, 1);
+        assert.match(workers[0]!.error ?? '', /Cannot find module .*folderRemoverWorker\.js/);
+        const warnings = stderr.match(/SWITCHYARD_FOLDER_REMOVER/g) ?? [];
+        assert.equal(warnings.length, 1, stderr);
+        assert.match(
+          stderr,
+          /folder remover's worker thread stopped \(Cannot find module .*\): folders are removed on the main thread/,
+        );
       } finally {
         await rm(bundles, { recursive: true, force: true });
       }
