@@ -28,19 +28,26 @@ export interface TrustSource {
  * The state as the engine sees it: its settings are the effective ones (defaults < committed `.switchyard/config.json`
  * < the state's own, machine-local settings), on every backend. A change to the effective settings is written back
  * into the state as a local override; the committed values never enter the state. The editor's settings (VS
- * Code's Settings UI), when given, lie on top of all of them and never enter the state either.
+ * Code's settings, the lanes' included), when given, lie on top of all of them and never enter the state either; they
+ * are asked for at each read, so an edit applies from the next read (a run's plan is fixed at its claim).
  */
 export class LayeredStateStore implements StateStore {
   /** The last layering and what it was computed from: the same inputs give the same settings (layering is pure). */
   private last:
-    | { local: ProjectSettings; committed: ConfigObject | undefined; trust: Trust; layered: LayeredSettings }
+    | {
+        local: ProjectSettings;
+        committed: ConfigObject | undefined;
+        trust: Trust;
+        editor: Readonly<Record<string, unknown>>;
+        layered: LayeredSettings;
+      }
     | undefined;
 
   constructor(
     private readonly inner: StateStore,
     private readonly root: string,
     private readonly trustSource: TrustSource,
-    private readonly editor: Readonly<Record<string, unknown>> = {},
+    private readonly editor: () => Readonly<Record<string, unknown>> = () => ({}),
   ) {}
 
   /** Whether the workspace is trusted and whether the state came with the repository, as of now. */
@@ -53,17 +60,25 @@ export class LayeredStateStore implements StateStore {
   /** The layered settings, shared: callers copy `settings` before handing it to anyone who may change it. */
   private layer(local: ProjectSettings, committed: ConfigObject | undefined, trust: Trust): LayeredSettings {
     const last = this.last;
+    const editor = this.editor();
     if (
       last &&
       last.trust.trusted === trust.trusted &&
       last.trust.stateFromRepository === trust.stateFromRepository &&
       isDeepStrictEqual(last.local, local) &&
-      isDeepStrictEqual(last.committed, committed)
+      isDeepStrictEqual(last.committed, committed) &&
+      isDeepStrictEqual(last.editor, editor)
     )
       return last.layered;
     const layerTrust: LayerTrust = { ...trust, laneClass: this.trustSource.laneClass };
-    const layered = applyEditorOverrides(layerSettings(local, committed, layerTrust), this.editor);
-    this.last = { local: structuredClone(local), committed: structuredClone(committed), trust, layered };
+    const layered = applyEditorOverrides(layerSettings(local, committed, layerTrust), editor);
+    this.last = {
+      local: structuredClone(local),
+      committed: structuredClone(committed),
+      trust,
+      editor: structuredClone(editor),
+      layered,
+    };
     return layered;
   }
 

@@ -32,8 +32,6 @@ export interface RunContext {
    * trust rule left out of the effective settings (untrusted, not plain), when no layer of the user's sets the key.
    */
   settingOrigin?(key: string): Promise<{ source: SettingSource; trusted: boolean; withheld?: unknown }>;
-  /** Settings that override the project's stored lane settings (VS Code's `switchyard.lanes`). */
-  laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /**
    * Calls `listener` after the stored state changed, whichever process changed it (the backend's change feed); returns
    * the function that stops it.

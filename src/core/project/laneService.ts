@@ -23,8 +23,8 @@ export class LaneService {
   constructor(private readonly core: ProjectCore) {}
 
   /**
-   * Every registered lane (sorted by id) with whether it can run as configured here: its settings (the project's and
-   * the editor's), its secrets, its own cheap check. Answers are cached for a short while; `fresh` checks again.
+   * Every registered lane (sorted by id) with whether it can run as configured here: its effective settings (the
+   * editor's included), its secrets, its own cheap check. Answers are cached for a short while; `fresh` checks again.
    */
   async statuses(fresh = false): Promise<LaneStatus[]> {
     if (fresh) this.readiness.clear();
@@ -33,7 +33,7 @@ export class LaneService {
     return Promise.all(
       registry.list().map(async (lane) => {
         const id = lane.manifest.id;
-        const settings = { ...(state.settings.laneSettings[id] ?? {}), ...(ctx.laneSettingsOverride?.(id) ?? {}) };
+        const settings = state.settings.laneSettings[id] ?? {};
         const readiness = await this.readiness.get(lane, { settings, secrets: ctx.secrets, parentEnv: ctx.parentEnv });
         return { manifest: lane.manifest, readiness };
       }),

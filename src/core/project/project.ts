@@ -73,7 +73,7 @@ export class Project {
     readonly registry: LaneRegistry,
     options: ProjectOptions,
   ) {
-    const trusted = options.trusted;
+    const { trusted, editorSettings: editor } = options;
     const isTrusted = typeof trusted === 'function' ? trusted : () => !!trusted;
     // Only the files backend keeps its state in the work tree, where a clone can put one.
     const fromRepository = backend.kind === 'files' ? new StateFromRepository(root) : undefined;
@@ -85,7 +85,7 @@ export class Project {
         trackedState: async () => (await fromRepository?.tracked()) ?? [],
         laneClass: (laneId, setting) => registry.get(laneId)?.manifest.settings[setting]?.class,
       },
-      options.editorSettings,
+      typeof editor === 'function' ? editor : () => editor ?? {},
     );
     this.store = store;
     const commands = commandSecretSource(async () => (await store.read()).settings.secretCommands, root);
@@ -114,7 +114,6 @@ export class Project {
         if (source === 'default' && withheld) return { source: 'committed', trusted: false, withheld: withheld.value };
         return { source, trusted: await isTrusted() };
       },
-      laneSettingsOverride: options.laneSettingsOverride,
       watchState: (listener) => {
         const watching = backend.watch(listener);
         return () => watching.dispose();

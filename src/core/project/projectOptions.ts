@@ -16,7 +16,6 @@ export interface ProjectOptions {
   secrets?: SecretSource;
   /** GitHub tokens by host asked first (VS Code passes SecretStorage's per-host tokens); then the environment. */
   githubTokens?: GitHubTokenStore;
-  laneSettingsOverride?(laneId: string): Record<string, unknown> | undefined;
   /**
    * The command the pre-push hook in each run's worktree runs; default: this CLI when running as dist/cli.js; null: no
    * hook.
@@ -34,10 +33,11 @@ export interface ProjectOptions {
    */
   trusted?: boolean | (() => boolean | Promise<boolean>);
   /**
-   * Project settings set in the editor (VS Code's Settings UI), by dotted key (`review.enabled`, `wip.RUNNING`):
-   * they win over the committed config and the local state, and are never stored.
+   * Project settings set in the editor (VS Code's settings), by dotted key (`review.enabled`, `wip.RUNNING`,
+   * `laneSettings.<lane>.<setting>` for `switchyard.lanes`): they win over the committed config and the local state,
+   * and are never stored. A function is asked at each read of the settings, so an edit applies from the next read.
    */
-  editorSettings?: Readonly<Record<string, unknown>>;
+  editorSettings?: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>);
   /** Keeps the worktrees of integrated runs (default: removed once integrated); for measuring what they cost. */
   keepIntegratedWorktrees?: boolean;
 }

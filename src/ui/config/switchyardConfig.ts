@@ -1,31 +1,9 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import { SETTINGS } from '../commandIds';
 import { EDITOR_PROJECT_SETTING_IDS } from './editorProjectSettings';
 
-const LaneSettingsMap = z.record(z.string(), z.record(z.string(), z.unknown()));
-
 function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(SETTINGS.section, scope);
-}
-
-/**
- * `switchyard.lanes[laneId]`: per-lane settings that override the project's
- * stored ones. Read at run time, so a change applies to the next run. A value
- * that is not an object of objects is an error naming the setting.
- */
-export function laneSettingsFromConfig(
-  laneId: string,
-  scope?: vscode.ConfigurationScope,
-): Record<string, unknown> | undefined {
-  const raw = section(scope).get<unknown>(SETTINGS.lanes, {});
-  const parsed = LaneSettingsMap.safeParse(raw ?? {});
-  if (!parsed.success) {
-    throw new Error(
-      `setting switchyard.lanes must be an object keyed by lane id, each value an object (e.g. {"command": {"command": "./agent.sh"}}); got ${JSON.stringify(raw)}`,
-    );
-  }
-  return parsed.data[laneId];
 }
 
 /** `switchyard.runOnSend`: whether Send to Lane starts the task at once (and Submit & Run comes first). */

@@ -2,7 +2,7 @@ import { editorProjectSettings } from '../config/editorProjectSettings';
 import * as vscode from 'vscode';
 import type { LaneRegistry } from '../../core/project/projectOptions';
 import { Project } from '../../core/project/project';
-import { affectsProjectOptions, laneSettingsFromConfig } from '../config/switchyardConfig';
+import { affectsProjectOptions } from '../config/switchyardConfig';
 import type { SecretStorageSource } from '../secrets/secretStorageSource';
 import { backendFromSettings } from './backendFromSettings';
 import { isBackendError, showBackendError } from './showBackendError';
@@ -96,8 +96,7 @@ export class ProjectHost implements vscode.Disposable {
         registry: this.registry,
         secrets: this.secrets,
         ...(this.secrets ? { githubTokens: this.secrets.github } : {}),
-        laneSettingsOverride: (laneId) => laneSettingsFromConfig(laneId, folder),
-        editorSettings: editorProjectSettings(folder),
+        editorSettings: () => editorProjectSettings(folder),
         backend: backendFromSettings(folder, this.secrets?.postgres),
         // Workspace trust: untrusted, the committed config may not make Switchyard run a command.
         trusted: () => vscode.workspace.isTrusted,

@@ -67,4 +67,47 @@ describe('editor settings (VS Code Settings UI) on top of the project config', (
       await repo.cleanup();
     }
   });
+
+  // VS Code's `switchyard.lanes` comes through the same layer, one key per lane setting, asked for at each read (it was
+  // a channel of its own, `laneSettingsOverride`, read by the run's plan).
+  it('switchyard.lanes: per setting over the project\'s lane settings, as "editor", and an edit applies to the next run', async function () {
+    this.timeout(60_000);
+    const repo = await makeTempRepo();
+    try {
+      const registry = new LaneRegistry();
+      registry.register(createCommandLane());
+      let editor: Record<string, unknown> = { 'laneSettings.command.command': 'echo editor > which.txt' };
+      const project = await Project.open(repo.dir, { registry, editorSettings: () => editor });
+      await project.settings.update((s) => {
+        s.laneSettings.command = { command: 'echo project > which.txt', timeoutMs: 60_000 };
+        s.defaultLane = 'command';
+      });
+      const lane = (await project.settings.read()).laneSettings.command;
+      assert.deepEqual(
+        lane,
+        { command: 'echo editor > which.txt', timeoutMs: 60_000 },
+        "the project's other setting stays",
+      );
+      const layers = await project.settings.layers();
+      assert.equal(layers.sources.get('laneSettings.command.command'), 'editor');
+      assert.equal(layers.sources.get('laneSettings.command.timeoutMs'), 'local');
+
+      const which = async (): Promise<string> => {
+        const task = await project.tasks.add({ title: 'which command' });
+        await project.runQueue();
+        const run = (await project.state()).runs.find((r) => r.taskId === task.id)!;
+        return project.runs.diff(run.id);
+      };
+      assert.match(await which(), /^\+editor$/m);
+      editor = { 'laneSettings.command.command': 'echo edited > which.txt' };
+      assert.match(await which(), /^\+edited$/m, 'the edit applies to the next run without reopening the project');
+      editor = {};
+      assert.match(await which(), /^\+project$/m, "unset in the editor, the project's own applies");
+      const stored = JSON.parse(await readFile(join(repo.dir, '.switchyard', 'state.json'), 'utf8'));
+      assert.equal(stored.settings.laneSettings.command.command, 'echo project > which.txt', 'never stored');
+      await project.close();
+    } finally {
+      await repo.cleanup();
+    }
+  });
 });

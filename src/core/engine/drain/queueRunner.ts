@@ -145,7 +145,7 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
   let waitingForFiles = false;
   try {
     // A run taken over is claimed anew by this process: its plan is made now.
-    const resumedPlan = async () => planRun(ctx, (await ctx.store.readWorking()).settings);
+    const resumedPlan = async () => planRun((await ctx.store.readWorking()).settings);
     if (recovery.resumed.length) {
       const plan = await resumedPlan();
       for (const { task, run, previousOwner } of recovery.resumed) start(task, run, plan, { previousOwner });
@@ -168,7 +168,7 @@ async function drain(ctx: RunContext, options: QueueOptions): Promise<QueueSumma
       const room = options.maxActive === undefined ? undefined : options.maxActive - active.size;
       if (look?.claim && (room === undefined || room > 0)) {
         const claim = await claimTasks(ctx, mirror, look.settings, now, room);
-        const plan = planRun(ctx, claim.settings);
+        const plan = planRun(claim.settings);
         for (const c of claim.claimed) start(c.task, c.run, plan, undefined, c.why);
         if (claim.claimed.length) {
           batches += 1;

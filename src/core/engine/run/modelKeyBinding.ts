@@ -10,18 +10,16 @@ const ENDPOINT_SETTINGS = ['baseUrl'] as const;
  * committed in a workspace the user trusts). A base URL that only the repository chose, in a workspace the user has
  * not trusted, gets no key: the run stops before the lane starts, with a permanent error that names the setting and
  * how to fix it. Decided when the key would be handed to the lane, whatever layer the settings came through.
- * `settings` are the lane's effective settings; `override` the editor's for this lane (VS Code's `switchyard.lanes`).
+ * `settings` are the lane's effective settings (the editor's `switchyard.lanes` among them, as layer `editor`).
  */
 export async function modelKeyRefusal(
   ctx: RunContext,
   manifest: Pick<LaneManifest, 'id' | 'requiredSecrets' | 'optionalSecrets'>,
   settings: Readonly<Record<string, unknown>>,
-  override: Readonly<Record<string, unknown>> | undefined,
 ): Promise<string | undefined> {
   const keys = [...new Set([...manifest.requiredSecrets, ...(manifest.optionalSecrets ?? [])])];
   if (!keys.length || !ctx.settingOrigin) return undefined;
   for (const name of ENDPOINT_SETTINGS) {
-    if (override && Object.hasOwn(override, name)) continue;
     const key = `laneSettings.${manifest.id}.${name}`;
     const origin = await ctx.settingOrigin(key);
     // Untrusted, the trust rule already keeps the repository's URL out of the settings; the run still stops here

@@ -50,12 +50,12 @@ export async function reviewRun(ctx: RunContext, input: ReviewInput): Promise<Re
   const laneId = plan.settings.review.lane ?? run.lane;
   const lane = ctx.registry.get(laneId);
   if (!lane) return { ok: false, reason: `review lane "${laneId}" is not registered` };
-  const { settings, override } = plan.lane(laneId);
+  const { settings } = plan.lane(laneId);
   const timeoutMs =
     typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
       ? settings.timeoutMs
       : lane.manifest.defaultTimeoutMs;
-  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, override);
+  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings);
   if (refusal) return { ok: false, reason: refusal };
   const secrets = await resolveLaneSecrets(lane.manifest, ctx.secrets, input.redactor);
   if (!secrets.ok) return { ok: false, reason: secrets.reason };

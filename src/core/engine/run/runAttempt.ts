@@ -69,7 +69,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
   }
   // The task runs, so it and its runs are in the working set.
   const state = await ctx.store.readWorking();
-  const { settings, override } = plan.lane(run.lane);
+  const { settings } = plan.lane(run.lane);
   const timeoutMs =
     typeof settings.timeoutMs === 'number' && settings.timeoutMs > 0
       ? settings.timeoutMs
@@ -79,7 +79,7 @@ export async function runAttempt(ctx: RunContext, input: AttemptInput): Promise<
     .filter((r) => r.taskId === task.id && r.id !== run.id)
     .reduce((sum, r) => sum + (r.usage?.costUsd ?? 0), 0);
 
-  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings, override);
+  const refusal = await modelKeyRefusal(ctx, lane.manifest, settings);
   if (refusal) return { ok: false, code: 'lane-misconfigured', reason: refusal };
   const resolved = await resolveLaneSecrets(lane.manifest, ctx.secrets, redactor);
   if (!resolved.ok) return { ok: false, code: resolved.code, reason: resolved.reason };
