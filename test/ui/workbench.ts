@@ -38,10 +38,15 @@ export class Workbench {
     const showing = async (): Promise<boolean> =>
       (await this.page.locator('.part.sidebar').isVisible()) &&
       (await title.innerText().catch(() => '')).toLowerCase().startsWith(label.toLowerCase());
-    if (await showing()) return;
-    // A badge on the activity (its count) lies over the icon's corner; a click there opens the view for a person too.
-    await item.click({ force: true });
-    for (let i = 0; i < 40 && !(await showing()); i++) await this.page.waitForTimeout(100);
+    // Right after a window reload VS Code may restore the same view while the click is on its way: the click then
+    // closes it again. So the click is repeated while the view does not show (each one a person's click on the icon).
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (await showing()) return;
+      // A badge on the activity (its count) lies over the icon's corner; a click there opens the view for a person too.
+      await item.click({ force: true });
+      for (let i = 0; i < 40 && !(await showing()); i++) await this.page.waitForTimeout(100);
+    }
+    if (!(await showing())) throw new Error(`the ${label} view did not show after 4 clicks on its activity icon`);
   }
 
   /** F1, `>title`, then clicks the palette row whose label is exactly `title`. */
