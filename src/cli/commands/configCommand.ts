@@ -1,6 +1,6 @@
 import { isSwitchyardError } from '../../core/errors';
 import { SETTING_CLASS_TEXT } from '../../core/model/settingClass';
-import { configFilePath } from '../../core/project/configFile';
+import { configPath } from '../../core/project/configFile';
 import { getPath, within } from '../../core/project/settingsService';
 import { type CliContext, openProject, requirePositional, UsageError } from '../cliContext';
 
@@ -73,7 +73,7 @@ async function config(ctx: CliContext): Promise<number> {
       ctx.out(`${i.key} = ${JSON.stringify(i.value)}  (ignored: ${from}, ${why}; untrusted: \`switchyard trust\`)`);
     }
     ctx.out(
-      `precedence: default < committed ${configFilePath(project.root)} < local override (the state) < VS Code settings`,
+      `precedence: default < committed ${configPath(project.root)} < local override (the state) < VS Code settings`,
     );
   } else ctx.out(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
   const deprecated = await project.settings.deprecationNotice();

@@ -1,10 +1,7 @@
 import { access } from 'node:fs/promises';
 import { CONFIG_VERSION, configPath, writeProjectConfig } from '../store/projectConfig';
 
-/** The committed project config of the repository at `root`, `.switchyard/config.json`. */
-export function configFilePath(root: string): string {
-  return configPath(root);
-}
+export { configPath } from '../store/projectConfig';
 
 /**
  * The committed project config's path, the file created as `{"version": 1}` when missing. Needs no opened project:

@@ -20,30 +20,23 @@ export class TaskService {
   }
 
   cancel(id: string): Promise<Task> {
-    return this.core.command(async () => {
-      const task = await cancelTask(this.core.store, id);
-      this.core.ctx.trace.append({
-        type: 'decision',
-        kind: 'cancel',
-        task: id,
-        message: `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is kept as STALE_RESULT`,
-      });
-      return task;
-    });
+    return this.decided(
+      'cancel',
+      id,
+      () => cancelTask(this.core.store, id),
+      (task) =>
+        `task ${id} canceled by the user: generation ${task.generation}; a result that still arrives is kept as STALE_RESULT`,
+    );
   }
 
   /** Approves a DRAFT task, so the scheduler may start it. */
   approve(id: string): Promise<Task> {
-    return this.core.command(async () => {
-      const task = await approveTask(this.core.store, id);
-      this.core.ctx.trace.append({
-        type: 'decision',
-        kind: 'approve',
-        task: id,
-        message: `task ${id} approved: ${task.state}`,
-      });
-      return task;
-    });
+    return this.decided(
+      'approve',
+      id,
+      () => approveTask(this.core.store, id),
+      (task) => `task ${id} approved: ${task.state}`,
+    );
   }
 
   retry(id: string): Promise<Task> {
@@ -71,5 +64,19 @@ export class TaskService {
   /** A page of finished tasks, newest first, with their runs (report, the tree and the panel page with it). */
   listFinished(options: ListFinishedOptions): Promise<FinishedPage> {
     return this.core.store.listFinished(options);
+  }
+
+  /** A user's decision on a task, made (`change`), recorded in the trace and told as one change. */
+  private decided(
+    kind: 'cancel' | 'approve',
+    id: string,
+    change: () => Promise<Task>,
+    message: (task: Task) => string,
+  ): Promise<Task> {
+    return this.core.command(async () => {
+      const task = await change();
+      this.core.ctx.trace.append({ type: 'decision', kind, task: id, message: message(task) });
+      return task;
+    });
   }
 }
